@@ -1,0 +1,418 @@
+//! Deciding: may this crawler fetch this URL, and which line says so.
+
+use std::borrow::Cow;
+use std::fmt;
+use std::sync::OnceLock;
+
+use crate::agent::{GroupList, Selected, SelectionKind};
+use crate::extension::{ContentSignal, ContentUsage, CrawlDelay, RequestRate, VisitTime};
+use crate::matcher::{Entry, Matcher};
+use crate::model::{Group, RobotsTxt, Rule, Sitemap};
+use crate::parse::normalize;
+use crate::url_path::path_of;
+
+/// Why a verdict came out the way it did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Reason {
+    /// A rule matched and decided.
+    Rule,
+    /// The best match was a rule with an empty value (`Disallow:`), which
+    /// allows everything.
+    EmptyRule,
+    /// The crawler has groups, but none of their rules matches the URL.
+    NoMatchingRule,
+    /// No group names the crawler and there is no `*` group.
+    NoGroup,
+    /// `/robots.txt` itself is always allowed (rfc9309 profile).
+    RobotsTxt,
+}
+
+/// The answer for one crawler and one URL: allowed or not, and what decided.
+///
+/// ```
+/// use crawlgate::{Reason, RobotsTxt, RuleKind};
+///
+/// let robots = RobotsTxt::parse(b"User-agent: *\nAllow: /p\nDisallow: /\n");
+/// let verdict = robots.decide("mybot", "https://example.com/page");
+/// assert!(verdict.is_allowed());
+/// let rule = verdict.rule().unwrap();
+/// assert_eq!((rule.kind(), rule.value(), rule.line()), (RuleKind::Allow, "/p", 2));
+/// assert_eq!(verdict.reason(), Reason::Rule);
+/// assert_eq!(verdict.groups().next().unwrap().first_line(), 1);
+/// ```
+#[derive(Clone, Copy)]
+pub struct Verdict<'a> {
+    robots: &'a RobotsTxt,
+    allowed: bool,
+    reason: Reason,
+    rule: Option<u32>,
+    via_alias: bool,
+    selection: Selected<'a>,
+}
+
+impl<'a> Verdict<'a> {
+    /// Whether the crawler may fetch the URL.
+    pub fn is_allowed(&self) -> bool {
+        self.allowed
+    }
+
+    /// Why.
+    pub fn reason(&self) -> Reason {
+        self.reason
+    }
+
+    /// The rule that decided, if one did (an empty rule counts: it is the
+    /// best match Google's reference reports).
+    pub fn rule(&self) -> Option<Rule<'a>> {
+        self.rule.map(|index| Rule {
+            robots: self.robots,
+            index,
+        })
+    }
+
+    /// Line number of the deciding rule.
+    pub fn line(&self) -> Option<u32> {
+        self.rule().map(|r| r.line())
+    }
+
+    /// Whether the rule matched through Google's `index.html` alias
+    /// (`Allow: /dir/index.html` also allowing `/dir/`).
+    pub fn via_index_alias(&self) -> bool {
+        self.via_alias
+    }
+
+    /// How the crawler's groups were chosen.
+    pub fn selection(&self) -> SelectionKind {
+        self.selection.kind
+    }
+
+    /// The groups whose rules applied.
+    pub fn groups(&self) -> impl ExactSizeIterator<Item = Group<'a>> + 'a {
+        group_iter(self.robots, self.selection.groups)
+    }
+}
+
+fn group_iter<'a>(robots: &'a RobotsTxt, groups: GroupList<'a>) -> GroupIter<'a> {
+    let (slice, one) = match groups {
+        GroupList::Many(slice) => (slice, None),
+        GroupList::One(g) => (&[][..], Some(g)),
+    };
+    GroupIter { robots, slice, one }
+}
+
+/// The groups of a selection.
+struct GroupIter<'a> {
+    robots: &'a RobotsTxt,
+    slice: &'a [u32],
+    one: Option<u32>,
+}
+
+impl<'a> Iterator for GroupIter<'a> {
+    type Item = Group<'a>;
+
+    fn next(&mut self) -> Option<Group<'a>> {
+        let index = match self.slice.split_first() {
+            Some((&first, rest)) => {
+                self.slice = rest;
+                first
+            }
+            None => self.one.take()?,
+        };
+        Some(Group {
+            robots: self.robots,
+            index,
+        })
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.slice.len() + usize::from(self.one.is_some());
+        (n, Some(n))
+    }
+}
+
+impl ExactSizeIterator for GroupIter<'_> {}
+
+impl fmt::Debug for Verdict<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Verdict")
+            .field("allowed", &self.allowed)
+            .field("reason", &self.reason)
+            .field("rule", &self.rule())
+            .field("via_index_alias", &self.via_alias)
+            .field("selection", &self.selection.kind)
+            .finish()
+    }
+}
+
+/// One rule that matches a URL, as listed by [`AgentView::matching_rules`].
+#[derive(Clone, Copy, Debug)]
+pub struct RuleMatch<'a> {
+    /// The rule.
+    pub rule: Rule<'a>,
+    /// Its precedence: the length of the normalised pattern that matched.
+    pub priority: u32,
+    /// Matched through Google's `index.html` alias.
+    pub via_index_alias: bool,
+}
+
+/// One crawler's reading of a file: its groups, compiled for fast queries.
+///
+/// Cheap to build (the compiled rules are cached inside the [`RobotsTxt`] on
+/// first use), `Copy`, `Send + Sync`, and queried through `&self`.
+///
+/// ```
+/// use crawlgate::RobotsTxt;
+///
+/// let robots = RobotsTxt::parse(b"User-agent: Googlebot\nDisallow: /nogoogle\n\nUser-agent: *\nDisallow: /\n");
+/// let googlebot = robots.for_agent("Googlebot");
+/// assert!(googlebot.is_allowed("/page"));
+/// assert!(!googlebot.is_allowed("/nogoogle/x"));
+/// let other = robots.for_agent("otherbot");
+/// assert!(!other.is_allowed("/page"));
+/// ```
+#[derive(Clone, Copy)]
+pub struct AgentView<'a> {
+    robots: &'a RobotsTxt,
+    selection: Selected<'a>,
+    matcher: Option<&'a Matcher>,
+}
+
+impl fmt::Debug for AgentView<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("AgentView")
+            .field("selection", &self.selection.kind)
+            .field(
+                "groups",
+                &self.groups().map(|g| g.index()).collect::<Vec<_>>(),
+            )
+            .finish()
+    }
+}
+
+impl RobotsTxt {
+    /// The view of one crawler: `agent` is its product token (`Googlebot`),
+    /// compared case-insensitively and as given.
+    pub fn for_agent(&self, agent: &str) -> AgentView<'_> {
+        let selection = self.select(agent);
+        let matcher = selection.slot.map(|slot| {
+            let slots = self
+                .compiled
+                .get_or_init(|| (0..self.slot_count()).map(|_| OnceLock::new()).collect());
+            slots[slot].get_or_init(|| Matcher::compile(self, selection.groups.as_slice()))
+        });
+        AgentView {
+            robots: self,
+            selection,
+            matcher,
+        }
+    }
+
+    /// Decides whether `agent` may fetch `url` (absolute, `https://h/p?q#f`,
+    /// or path-only, `/p?q`) and says which rule decided.
+    pub fn decide(&self, agent: &str, url: &str) -> Verdict<'_> {
+        self.for_agent(agent).decide(url)
+    }
+
+    /// Whether `agent` may fetch `url`.
+    ///
+    /// ```
+    /// use crawlgate::RobotsTxt;
+    /// let robots = RobotsTxt::parse(b"user-agent: FooBot\ndisallow: /\n");
+    /// assert!(!robots.is_allowed("FooBot", "https://foo.com/"));
+    /// assert!(robots.is_allowed("BarBot", "https://foo.com/"));
+    /// ```
+    pub fn is_allowed(&self, agent: &str, url: &str) -> bool {
+        self.for_agent(agent).decide(url).is_allowed()
+    }
+}
+
+impl<'a> AgentView<'a> {
+    /// How the crawler's groups were chosen.
+    pub fn selection(&self) -> SelectionKind {
+        self.selection.kind
+    }
+
+    /// The groups this crawler obeys (merged), in file order.
+    pub fn groups(&self) -> impl ExactSizeIterator<Item = Group<'a>> + 'a {
+        group_iter(self.robots, self.selection.groups)
+    }
+
+    /// The file this view reads.
+    pub fn robots(&self) -> &'a RobotsTxt {
+        self.robots
+    }
+
+    /// Decides a URL (absolute or path-only).
+    pub fn decide(&self, url: &str) -> Verdict<'a> {
+        self.decide_path(&path_of(url))
+    }
+
+    /// Whether the crawler may fetch the URL.
+    pub fn is_allowed(&self, url: &str) -> bool {
+        self.decide(url).is_allowed()
+    }
+
+    fn matching_path<'p>(&self, path: &'p str) -> Cow<'p, [u8]> {
+        let bytes = path.as_bytes();
+        if self.robots.profile.decode_unreserved && normalize::may_need_normalizing(bytes) {
+            let mut out = Vec::with_capacity(bytes.len() + 8);
+            normalize::normalize_into(bytes, true, &mut out);
+            Cow::Owned(out)
+        } else {
+            Cow::Borrowed(bytes)
+        }
+    }
+
+    /// Decides a path as extracted from a URL (`/p;params?query`, starting
+    /// with `/`).
+    pub fn decide_path(&self, path: &str) -> Verdict<'a> {
+        let mut verdict = Verdict {
+            robots: self.robots,
+            allowed: true,
+            reason: Reason::NoMatchingRule,
+            rule: None,
+            via_alias: false,
+            selection: self.selection,
+        };
+        if self.robots.profile.always_allow_robots_txt && path == "/robots.txt" {
+            verdict.reason = Reason::RobotsTxt;
+            return verdict;
+        }
+        let Some(matcher) = self.matcher else {
+            verdict.reason = Reason::NoGroup;
+            return verdict;
+        };
+        let path = self.matching_path(path);
+        if let Some(entry) = matcher.first_match(self.robots.text.as_bytes(), &path) {
+            self.apply(&mut verdict, entry);
+        }
+        verdict
+    }
+
+    fn apply(&self, verdict: &mut Verdict<'a>, entry: &Entry) {
+        verdict.rule = Some(entry.rule);
+        verdict.via_alias = entry.alias;
+        if entry.priority == 0 {
+            verdict.reason = Reason::EmptyRule;
+            verdict.allowed = true;
+        } else {
+            verdict.reason = Reason::Rule;
+            verdict.allowed = entry.allow;
+        }
+    }
+
+    /// Every rule of the crawler's groups that matches the URL, the winner
+    /// first (precedence order).
+    pub fn matching_rules(&self, url: &str) -> Vec<RuleMatch<'a>> {
+        let Some(matcher) = self.matcher else {
+            return Vec::new();
+        };
+        let path = path_of(url);
+        let path = self.matching_path(&path);
+        matcher
+            .all_matches(self.robots.text.as_bytes(), &path)
+            .map(|e| RuleMatch {
+                rule: Rule {
+                    robots: self.robots,
+                    index: e.rule,
+                },
+                priority: e.priority,
+                via_index_alias: e.alias,
+            })
+            .collect()
+    }
+
+    /// The crawler's rules in precedence order (the order in which they are
+    /// tried), with their priorities; the `index.html` aliases included.
+    pub fn rules_by_precedence(&self) -> Vec<RuleMatch<'a>> {
+        self.matcher
+            .map(|m| {
+                m.entries
+                    .iter()
+                    .map(|e| RuleMatch {
+                        rule: Rule {
+                            robots: self.robots,
+                            index: e.rule,
+                        },
+                        priority: e.priority,
+                        via_index_alias: e.alias,
+                    })
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// The first valid `Crawl-delay` in the crawler's groups.
+    pub fn crawl_delay(&self) -> Option<CrawlDelay> {
+        self.groups().find_map(|g| g.crawl_delay())
+    }
+
+    /// The first valid `Request-rate` in the crawler's groups.
+    pub fn request_rate(&self) -> Option<RequestRate> {
+        self.groups().find_map(|g| g.request_rate())
+    }
+
+    /// The first valid `Visit-time` in the crawler's groups.
+    pub fn visit_time(&self) -> Option<VisitTime> {
+        self.groups().find_map(|g| g.visit_time())
+    }
+
+    /// The first `Content-Signal` in the crawler's groups.
+    pub fn content_signal(&self) -> Option<ContentSignal<'a>> {
+        self.groups().find_map(|g| g.content_signal())
+    }
+
+    /// Every `Content-Usage` record in the crawler's groups.
+    pub fn content_usage_records(&self) -> Vec<ContentUsage<'a>> {
+        self.groups().flat_map(|g| g.content_usage()).collect()
+    }
+
+    /// The `Content-Usage` preference that applies to `url`: the record whose
+    /// path matches with the longest pattern (one without a path applies to
+    /// every URL). `None` when the crawler may not fetch the URL at all, or
+    /// no record applies.
+    ///
+    /// ```
+    /// use crawlgate::{Preference, RobotsTxt};
+    /// let robots = RobotsTxt::parse(b"User-agent: *\nContent-Usage: train-ai=y\nContent-Usage: /news/ train-ai=n\nDisallow: /private\n");
+    /// let view = robots.for_agent("anybot");
+    /// assert_eq!(view.content_usage("/news/today").unwrap().get("train-ai"), Some(Preference::Disallowed));
+    /// assert_eq!(view.content_usage("/about").unwrap().get("train-ai"), Some(Preference::Allowed));
+    /// assert!(view.content_usage("/private/x").is_none());
+    /// ```
+    pub fn content_usage(&self, url: &str) -> Option<ContentUsage<'a>> {
+        if !self.is_allowed(url) {
+            return None;
+        }
+        let path = path_of(url);
+        let path = self.matching_path(&path);
+        let mut best: Option<(usize, ContentUsage<'a>)> = None;
+        for usage in self.content_usage_records() {
+            let priority = match usage.path {
+                None => Some(0),
+                Some(pattern) => {
+                    let mut normalized = Vec::new();
+                    normalize::normalize_into(
+                        pattern.as_bytes(),
+                        self.robots.profile.decode_unreserved,
+                        &mut normalized,
+                    );
+                    let (shape, body) =
+                        crate::pattern::compile(&normalized, self.robots.profile.wildcards);
+                    crate::pattern::matches(shape, body, &path).then_some(normalized.len())
+                }
+            };
+            if let Some(priority) = priority {
+                if best.as_ref().is_none_or(|(p, _)| priority > *p) {
+                    best = Some((priority, usage));
+                }
+            }
+        }
+        best.map(|(_, usage)| usage)
+    }
+
+    /// The file's sitemaps (they apply to every crawler).
+    pub fn sitemaps(&self) -> impl ExactSizeIterator<Item = Sitemap<'a>> + 'a {
+        self.robots.sitemaps()
+    }
+}

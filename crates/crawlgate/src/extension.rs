@@ -1,0 +1,619 @@
+//! Extension records: the fields beyond allow/disallow that real crawlers read
+//! (crawl-delay, request-rate, visit-time, host, clean-param, content-usage,
+//! content-signal) and every unknown field, each with its line number.
+//!
+//! Values are kept as written; the typed accessors parse them on demand and
+//! return `None` when the value is malformed (the linter says why).
+
+use std::fmt;
+use std::time::Duration;
+
+use crate::model::{Group, RobotsTxt};
+
+/// The kind of an extension record, from its field name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ExtensionKind {
+    /// `Crawl-delay: <seconds>`.
+    CrawlDelay,
+    /// `Request-rate: <n>/<period>`.
+    RequestRate,
+    /// `Visit-time: HHMM-HHMM`.
+    VisitTime,
+    /// `Host: <host>` (Yandex's preferred mirror).
+    Host,
+    /// `Clean-param: <params> [path]` (Yandex).
+    CleanParam,
+    /// `Content-Usage: [path] <preferences>` (IETF AI-preferences attachment).
+    ContentUsage,
+    /// `Content-Signal: search=yes, ai-train=no` (CDN convention).
+    ContentSignal,
+    /// Any other field.
+    Unknown,
+}
+
+impl ExtensionKind {
+    /// Every known kind with its canonical field name.
+    pub const KNOWN: &'static [(ExtensionKind, &'static str)] = &[
+        (ExtensionKind::CrawlDelay, "Crawl-delay"),
+        (ExtensionKind::RequestRate, "Request-rate"),
+        (ExtensionKind::VisitTime, "Visit-time"),
+        (ExtensionKind::Host, "Host"),
+        (ExtensionKind::CleanParam, "Clean-param"),
+        (ExtensionKind::ContentUsage, "Content-Usage"),
+        (ExtensionKind::ContentSignal, "Content-Signal"),
+    ];
+
+    /// Recognises a field name (case-insensitive, exact).
+    pub fn from_field(name: &str) -> ExtensionKind {
+        ExtensionKind::KNOWN
+            .iter()
+            .find(|(_, canonical)| canonical.eq_ignore_ascii_case(name))
+            .map_or(ExtensionKind::Unknown, |&(kind, _)| kind)
+    }
+
+    /// The canonical field name; `None` for unknown fields.
+    pub fn canonical_name(self) -> Option<&'static str> {
+        ExtensionKind::KNOWN
+            .iter()
+            .find(|(kind, _)| *kind == self)
+            .map(|&(_, name)| name)
+    }
+}
+
+/// One extension record.
+#[derive(Clone, Copy)]
+pub struct Extension<'a> {
+    robots: &'a RobotsTxt,
+    index: u32,
+}
+
+impl<'a> Extension<'a> {
+    pub(crate) fn new(robots: &'a RobotsTxt, index: u32) -> Self {
+        Extension { robots, index }
+    }
+
+    fn record(&self) -> &'a crate::model::ExtensionRecord {
+        &self.robots.extensions[self.index as usize]
+    }
+
+    /// What the field is.
+    pub fn kind(&self) -> ExtensionKind {
+        self.record().kind
+    }
+
+    /// The field name as written.
+    pub fn key(&self) -> &'a str {
+        self.robots.str(self.record().key)
+    }
+
+    /// The value as written (whitespace around it removed).
+    pub fn value(&self) -> &'a str {
+        self.robots.str(self.record().value)
+    }
+
+    /// 1-based line number.
+    pub fn line(&self) -> u32 {
+        self.record().line
+    }
+
+    /// The group the record sits in; `None` before any user-agent line.
+    pub fn group(&self) -> Option<Group<'a>> {
+        if self.index < self.robots.file_extensions {
+            return None;
+        }
+        let index = self
+            .robots
+            .groups
+            .partition_point(|g| g.extensions.end <= self.index);
+        self.robots.group(index)
+    }
+
+    /// The crawl delay, if this is a valid `Crawl-delay` record.
+    pub fn crawl_delay(&self) -> Option<CrawlDelay> {
+        (self.kind() == ExtensionKind::CrawlDelay)
+            .then(|| CrawlDelay::parse(self.value(), self.line()))
+            .flatten()
+    }
+
+    /// The request rate, if this is a valid `Request-rate` record.
+    pub fn request_rate(&self) -> Option<RequestRate> {
+        (self.kind() == ExtensionKind::RequestRate)
+            .then(|| RequestRate::parse(self.value(), self.line()))
+            .flatten()
+    }
+
+    /// The visit window, if this is a valid `Visit-time` record.
+    pub fn visit_time(&self) -> Option<VisitTime> {
+        (self.kind() == ExtensionKind::VisitTime)
+            .then(|| VisitTime::parse(self.value(), self.line()))
+            .flatten()
+    }
+
+    /// The content-usage record, if this is a `Content-Usage` line.
+    pub fn content_usage(&self) -> Option<ContentUsage<'a>> {
+        (self.kind() == ExtensionKind::ContentUsage)
+            .then(|| ContentUsage::parse(self.value(), self.line()))
+    }
+
+    /// The content signal, if this is a `Content-Signal` line.
+    pub fn content_signal(&self) -> Option<ContentSignal<'a>> {
+        (self.kind() == ExtensionKind::ContentSignal).then(|| ContentSignal {
+            value: self.value(),
+            line: self.line(),
+        })
+    }
+}
+
+impl fmt::Debug for Extension<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}: {}", self.line(), self.key(), self.value())
+    }
+}
+
+/// Parses a plain non-negative decimal (`10`, `0.5`, `2.`), nothing else.
+fn parse_decimal(text: &str) -> Option<f64> {
+    let text = text.trim();
+    let mut dots = 0;
+    let mut digits = 0;
+    for b in text.bytes() {
+        match b {
+            b'0'..=b'9' => digits += 1,
+            b'.' => dots += 1,
+            _ => return None,
+        }
+    }
+    if digits == 0 || dots > 1 {
+        return None;
+    }
+    text.parse::<f64>().ok().filter(|v| v.is_finite())
+}
+
+/// `Crawl-delay: <seconds>`: the time to wait between two requests to the
+/// same server. Google ignores it; Bing accepts 1–30.
+///
+/// ```
+/// use crawlgate::RobotsTxt;
+/// let robots = RobotsTxt::parse(b"User-agent: bingbot\nCrawl-delay: 2.5\n");
+/// let delay = robots.for_agent("bingbot").crawl_delay().unwrap();
+/// assert_eq!(delay.seconds, 2.5);
+/// assert_eq!(delay.line, 2);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CrawlDelay {
+    /// Seconds between requests (decimals allowed).
+    pub seconds: f64,
+    /// 1-based line number.
+    pub line: u32,
+}
+
+impl CrawlDelay {
+    /// Parses a value such as `10` or `0.5`.
+    pub fn parse(value: &str, line: u32) -> Option<CrawlDelay> {
+        parse_decimal(value).map(|seconds| CrawlDelay { seconds, line })
+    }
+
+    /// The delay as a [`Duration`] (saturating at one year).
+    pub fn duration(&self) -> Duration {
+        Duration::from_secs_f64(self.seconds.clamp(0.0, 365.0 * 86_400.0))
+    }
+}
+
+/// `Request-rate: <n>/<period>[unit] [HHMM-HHMM]`: at most `requests` pages
+/// per `period`, optionally only inside a time window.
+///
+/// ```
+/// use crawlgate::RequestRate;
+/// let rate = RequestRate::parse("1/5m", 3).unwrap();
+/// assert_eq!(rate.requests, 1);
+/// assert_eq!(rate.period_seconds, 300.0);
+/// assert_eq!(rate.interval().as_secs(), 300);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RequestRate {
+    /// Pages per period.
+    pub requests: u32,
+    /// Length of the period in seconds.
+    pub period_seconds: f64,
+    /// The UTC window the rate applies in, when one is given.
+    pub window: Option<VisitTime>,
+    /// 1-based line number.
+    pub line: u32,
+}
+
+impl RequestRate {
+    /// Parses `1/5`, `1/5s`, `10/1m`, `1/1h 0800-1700`.
+    pub fn parse(value: &str, line: u32) -> Option<RequestRate> {
+        let mut parts = value.split_ascii_whitespace();
+        let rate = parts.next()?;
+        let window = match parts.next() {
+            Some(window) => Some(VisitTime::parse(window, line)?),
+            None => None,
+        };
+        if parts.next().is_some() {
+            return None;
+        }
+        let (requests, period) = rate.split_once('/')?;
+        let requests: u32 = requests.trim().parse().ok().filter(|&n| n > 0)?;
+        let period = period.trim();
+        let (number, unit) = match period.as_bytes().last()? {
+            b's' | b'S' => (&period[..period.len() - 1], 1.0),
+            b'm' | b'M' => (&period[..period.len() - 1], 60.0),
+            b'h' | b'H' => (&period[..period.len() - 1], 3600.0),
+            b'd' | b'D' => (&period[..period.len() - 1], 86_400.0),
+            _ => (period, 1.0),
+        };
+        let period_seconds = parse_decimal(number)? * unit;
+        (period_seconds > 0.0).then_some(RequestRate {
+            requests,
+            period_seconds,
+            window,
+            line,
+        })
+    }
+
+    /// The time between two requests that keeps to the rate.
+    pub fn interval(&self) -> Duration {
+        let seconds = self.period_seconds / f64::from(self.requests);
+        Duration::from_secs_f64(seconds.clamp(0.0, 365.0 * 86_400.0))
+    }
+}
+
+/// A time of day (UTC), to the minute.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct TimeOfDay {
+    /// 0–23.
+    pub hour: u8,
+    /// 0–59.
+    pub minute: u8,
+}
+
+impl TimeOfDay {
+    fn parse(text: &str) -> Option<TimeOfDay> {
+        let digits: Vec<u8> = match text.len() {
+            4 => text.bytes().collect(),
+            5 if text.as_bytes()[2] == b':' => text.bytes().filter(|&b| b != b':').collect(),
+            _ => return None,
+        };
+        if !digits.iter().all(u8::is_ascii_digit) {
+            return None;
+        }
+        let hour = (digits[0] - b'0') * 10 + (digits[1] - b'0');
+        let minute = (digits[2] - b'0') * 10 + (digits[3] - b'0');
+        (hour < 24 && minute < 60).then_some(TimeOfDay { hour, minute })
+    }
+
+    /// Minutes since midnight.
+    pub fn minutes(self) -> u32 {
+        u32::from(self.hour) * 60 + u32::from(self.minute)
+    }
+}
+
+impl fmt::Display for TimeOfDay {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:02}{:02}", self.hour, self.minute)
+    }
+}
+
+/// `Visit-time: HHMM-HHMM`: crawl only inside this UTC window (which may wrap
+/// past midnight).
+///
+/// ```
+/// use crawlgate::VisitTime;
+/// let window = VisitTime::parse("2300-0500", 1).unwrap();
+/// assert!(window.contains(0));          // midnight
+/// assert!(!window.contains(12 * 60));   // noon
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct VisitTime {
+    /// Start of the window.
+    pub from: TimeOfDay,
+    /// End of the window.
+    pub to: TimeOfDay,
+    /// 1-based line number.
+    pub line: u32,
+}
+
+impl VisitTime {
+    /// Parses `0600-0845` or `06:00-08:45` (an optional ` UTC` suffix is accepted).
+    pub fn parse(value: &str, line: u32) -> Option<VisitTime> {
+        let value = value.trim();
+        let value = value
+            .strip_suffix("UTC")
+            .or_else(|| value.strip_suffix("utc"))
+            .unwrap_or(value)
+            .trim();
+        let (from, to) = value.split_once('-')?;
+        Some(VisitTime {
+            from: TimeOfDay::parse(from.trim())?,
+            to: TimeOfDay::parse(to.trim())?,
+            line,
+        })
+    }
+
+    /// Whether the minute of the day (0–1439, UTC) is inside the window.
+    pub fn contains(&self, minute_of_day: u32) -> bool {
+        let (from, to) = (self.from.minutes(), self.to.minutes());
+        if from <= to {
+            (from..=to).contains(&minute_of_day)
+        } else {
+            minute_of_day >= from || minute_of_day <= to
+        }
+    }
+}
+
+/// A problem in a structured-fields dictionary value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DictionaryError {
+    /// Byte offset in the value.
+    pub offset: usize,
+    /// What is wrong.
+    pub message: &'static str,
+}
+
+impl fmt::Display for DictionaryError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} (at byte {})", self.message, self.offset)
+    }
+}
+
+impl std::error::Error for DictionaryError {}
+
+/// One `key=value` member of a structured-fields dictionary. A bare key has
+/// the value `?1` (true), as RFC 9651 says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DictionaryEntry<'a> {
+    /// The key (lowercase by the grammar).
+    pub key: &'a str,
+    /// The value as written (a token, number, quoted string or `?0`/`?1`).
+    pub value: &'a str,
+}
+
+/// Parses a Structured Fields dictionary (RFC 9651 §3.2) as used by
+/// `Content-Usage` and `Content-Signal`: `key=value, key=value`. Parameters
+/// (`;p=v`) are accepted and skipped.
+///
+/// ```
+/// use crawlgate::extension::parse_dictionary;
+/// let entries = parse_dictionary("train-ai=n, search=y").unwrap();
+/// assert_eq!(entries[0].key, "train-ai");
+/// assert_eq!(entries[1].value, "y");
+/// assert!(parse_dictionary("Train-AI=n").is_err());
+/// ```
+pub fn parse_dictionary(text: &str) -> Result<Vec<DictionaryEntry<'_>>, DictionaryError> {
+    let bytes = text.as_bytes();
+    let mut entries = Vec::new();
+    let mut i = 0;
+    let skip_ws = |i: &mut usize| {
+        while *i < bytes.len() && (bytes[*i] == b' ' || bytes[*i] == b'\t') {
+            *i += 1;
+        }
+    };
+    skip_ws(&mut i);
+    if i == bytes.len() {
+        return Err(DictionaryError {
+            offset: i,
+            message: "empty dictionary",
+        });
+    }
+    loop {
+        let key_start = i;
+        i = parse_key(bytes, i).ok_or(DictionaryError {
+            offset: i,
+            message:
+                "expected a key (lowercase letter or `*`, then lowercase letters, digits, `_-.*`)",
+        })?;
+        let key = &text[key_start..i];
+        let value = if bytes.get(i) == Some(&b'=') {
+            i += 1;
+            let value_start = i;
+            i = parse_bare_item(bytes, i).ok_or(DictionaryError {
+                offset: i,
+                message: "expected a value (token, number, quoted string or boolean)",
+            })?;
+            &text[value_start..i]
+        } else {
+            "?1"
+        };
+        // Parameters: ;key[=value]
+        while bytes.get(i) == Some(&b';') {
+            i += 1;
+            skip_ws(&mut i);
+            i = parse_key(bytes, i).ok_or(DictionaryError {
+                offset: i,
+                message: "expected a parameter key",
+            })?;
+            if bytes.get(i) == Some(&b'=') {
+                i = parse_bare_item(bytes, i + 1).ok_or(DictionaryError {
+                    offset: i + 1,
+                    message: "expected a parameter value",
+                })?;
+            }
+        }
+        entries.push(DictionaryEntry { key, value });
+        skip_ws(&mut i);
+        if i == bytes.len() {
+            return Ok(entries);
+        }
+        if bytes[i] != b',' {
+            return Err(DictionaryError {
+                offset: i,
+                message: "expected `,` between members",
+            });
+        }
+        i += 1;
+        skip_ws(&mut i);
+        if i == bytes.len() {
+            return Err(DictionaryError {
+                offset: i,
+                message: "trailing `,`",
+            });
+        }
+    }
+}
+
+fn parse_key(bytes: &[u8], mut i: usize) -> Option<usize> {
+    match bytes.get(i) {
+        Some(b'a'..=b'z' | b'*') => i += 1,
+        _ => return None,
+    }
+    while let Some(b'a'..=b'z' | b'0'..=b'9' | b'_' | b'-' | b'.' | b'*') = bytes.get(i) {
+        i += 1;
+    }
+    Some(i)
+}
+
+fn parse_bare_item(bytes: &[u8], mut i: usize) -> Option<usize> {
+    match bytes.get(i)? {
+        b'"' => {
+            i += 1;
+            loop {
+                match bytes.get(i)? {
+                    b'\\' => {
+                        if !matches!(bytes.get(i + 1)?, b'"' | b'\\') {
+                            return None;
+                        }
+                        i += 2;
+                    }
+                    b'"' => return Some(i + 1),
+                    0x20..=0x7e => i += 1,
+                    _ => return None,
+                }
+            }
+        }
+        b'?' => matches!(bytes.get(i + 1)?, b'0' | b'1').then_some(i + 2),
+        b'-' | b'0'..=b'9' => {
+            i += 1;
+            while let Some(b'0'..=b'9' | b'.') = bytes.get(i) {
+                i += 1;
+            }
+            Some(i)
+        }
+        b if b.is_ascii_alphabetic() || *b == b'*' => {
+            i += 1;
+            while let Some(&b) = bytes.get(i) {
+                let tchar = b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~:/".contains(&b);
+                if !tchar {
+                    break;
+                }
+                i += 1;
+            }
+            Some(i)
+        }
+        _ => None,
+    }
+}
+
+/// A usage preference (`y` or `n`) from the AI-preferences vocabulary.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Preference {
+    /// `y`: the use is allowed.
+    Allowed,
+    /// `n`: the use is not allowed.
+    Disallowed,
+}
+
+/// `Content-Usage: [path] <preferences>` (IETF AI-preferences attachment for
+/// robots.txt): usage preferences for the URLs its optional path matches.
+///
+/// ```
+/// use crawlgate::{ContentUsage, Preference};
+/// let usage = ContentUsage::parse("/news/ train-ai=n, search=y", 7);
+/// assert_eq!(usage.path, Some("/news/"));
+/// assert_eq!(usage.get("train-ai"), Some(Preference::Disallowed));
+/// assert_eq!(usage.get("search"), Some(Preference::Allowed));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ContentUsage<'a> {
+    /// The path the preferences are limited to; `None` means every path.
+    pub path: Option<&'a str>,
+    /// The preferences as written (a structured-fields dictionary).
+    pub preferences: &'a str,
+    /// 1-based line number.
+    pub line: u32,
+}
+
+/// The keys of the AI-preferences vocabulary the spec knows.
+pub const CONTENT_USAGE_KEYS: &[&str] = &["train-ai", "search"];
+
+/// The keys of the Content-Signal convention.
+pub const CONTENT_SIGNAL_KEYS: &[&str] = &["search", "ai-input", "ai-train"];
+
+impl<'a> ContentUsage<'a> {
+    /// Splits a value into its optional path and the preferences.
+    pub fn parse(value: &'a str, line: u32) -> ContentUsage<'a> {
+        let value = value.trim();
+        if value.starts_with('/') || value.starts_with('*') {
+            let (path, rest) = value
+                .split_once(|c: char| c == ' ' || c == '\t')
+                .unwrap_or((value, ""));
+            ContentUsage {
+                path: Some(path),
+                preferences: rest.trim(),
+                line,
+            }
+        } else {
+            ContentUsage {
+                path: None,
+                preferences: value,
+                line,
+            }
+        }
+    }
+
+    /// The preferences as dictionary entries, or why they do not parse.
+    pub fn entries(&self) -> Result<Vec<DictionaryEntry<'a>>, DictionaryError> {
+        parse_dictionary(self.preferences)
+    }
+
+    /// The preference for one vocabulary key (`train-ai`, `search`), when it
+    /// is given as `y` or `n` and the value parses.
+    pub fn get(&self, key: &str) -> Option<Preference> {
+        let entries = self.entries().ok()?;
+        entries
+            .iter()
+            .find(|e| e.key == key)
+            .and_then(|e| match e.value {
+                "y" => Some(Preference::Allowed),
+                "n" => Some(Preference::Disallowed),
+                _ => None,
+            })
+    }
+}
+
+/// `Content-Signal: search=yes, ai-input=no, ai-train=no`.
+///
+/// ```
+/// use crawlgate::RobotsTxt;
+/// let robots = RobotsTxt::parse(b"User-agent: *\nContent-Signal: search=yes, ai-train=no\nAllow: /\n");
+/// let signal = robots.for_agent("anybot").content_signal().unwrap();
+/// assert_eq!(signal.get("ai-train"), Some(false));
+/// assert_eq!(signal.get("ai-input"), None);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ContentSignal<'a> {
+    /// The value as written.
+    pub value: &'a str,
+    /// 1-based line number.
+    pub line: u32,
+}
+
+impl<'a> ContentSignal<'a> {
+    /// The signals as dictionary entries, or why they do not parse.
+    pub fn entries(&self) -> Result<Vec<DictionaryEntry<'a>>, DictionaryError> {
+        parse_dictionary(self.value)
+    }
+
+    /// A signal's value: `Some(true)` for `yes`, `Some(false)` for `no`.
+    pub fn get(&self, key: &str) -> Option<bool> {
+        let entries = self.entries().ok()?;
+        entries
+            .iter()
+            .find(|e| e.key == key)
+            .and_then(|e| match e.value {
+                "yes" => Some(true),
+                "no" => Some(false),
+                _ => None,
+            })
+    }
+}

@@ -1,0 +1,134 @@
+//! # crawlgate
+//!
+//! Parse any bytes as robots.txt, pick the group for a crawler, decide a URL,
+//! and say which line decided, exactly as Google's reference implementation
+//! reads the file (RFC 9309 plus Google's leniencies), or under the stricter
+//! `rfc9309` and older `legacy` readings.
+//!
+//! ## Quick start
+//!
+//! ```
+//! use crawlgate::RobotsTxt;
+//!
+//! let body = b"\
+//! User-agent: *
+//! Disallow: /private/
+//! Allow: /private/press/
+//!
+//! Sitemap: https://example.com/sitemap.xml
+//! ";
+//! let robots = RobotsTxt::parse(body);
+//!
+//! // One-off questions:
+//! assert!(robots.is_allowed("mybot", "https://example.com/"));
+//! assert!(!robots.is_allowed("mybot", "https://example.com/private/x"));
+//!
+//! // Parse once, ask many times: compile one crawler's view.
+//! let mybot = robots.for_agent("mybot");
+//! let verdict = mybot.decide("/private/press/release.html");
+//! assert!(verdict.is_allowed());
+//! let rule = verdict.rule().unwrap();
+//! assert_eq!(rule.line(), 3);
+//! assert_eq!(rule.to_string(), "Allow: /private/press/");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! ## What is read
+//!
+//! * Lines end with CR, LF or CR LF; a UTF-8 BOM is skipped; `#` starts a
+//!   comment; field names are case-insensitive; only the first 500 KiB are
+//!   read and a line cut by that limit is dropped.
+//! * `User-agent` lines open a group; consecutive ones share it; only an
+//!   allow/disallow line followed by a user-agent line ends a group. Every
+//!   other field (crawl-delay, sitemap, unknown ones) is kept as a record
+//!   with its line number and ignored for grouping.
+//! * A crawler obeys the groups naming its product token (merged), else the
+//!   `*` groups, else nothing is disallowed.
+//! * The longest matching pattern wins; an exact tie goes to allow. `*`
+//!   matches any run of characters, a trailing `$` anchors the end.
+//!
+//! ## Profiles
+//!
+//! [`Profile::GOOGLE`] (the default) accepts what Google accepts: misspelled
+//! field names (`dissallow`), names matched by prefix (`Disallowed:`), lines
+//! without a colon (`Disallow /x`), and treats `Allow: /dir/index.html` as
+//! also allowing `/dir/`. [`Profile::RFC9309`] accepts only the RFC's grammar.
+//! [`Profile::LEGACY`] reads the file as Python's `urllib.robotparser` does:
+//! no wildcards, first matching group by substring, first matching rule.
+//!
+//! ## Input safety
+//!
+//! * [`RobotsTxt::parse`] never fails and never panics, whatever the bytes:
+//!   what it cannot read becomes a [`Diagnostic`], and every valid line of a
+//!   malformed file is still read.
+//! * Parsing is one linear pass. Matching is linear in the length of the URL
+//!   for every pattern: wildcards are matched segment by segment,
+//!   leftmost-first, without backtracking.
+//! * The model's heap is proportional to the input (see
+//!   [`RobotsTxt::heap_size`]); the input itself is not kept.
+//!
+//! ## Crawler names
+//!
+//! The crawler's name is compared as given, case-insensitively, against the
+//! product token of each user-agent line (its leading `[A-Za-z_-]` run). A
+//! name that is not itself a product token (`Googlebot/2.1`) matches no
+//! specific group: use [`product_token`] to get the token from a full
+//! `User-Agent` header, and [`is_product_token`] to check one.
+
+#![deny(missing_docs)]
+
+mod agent;
+mod decide;
+mod diagnostic;
+pub mod extension;
+mod matcher;
+mod model;
+mod parse;
+mod pattern;
+mod profile;
+mod render;
+mod url_path;
+
+pub use agent::{is_product_token, product_token, SelectionKind};
+pub use decide::{AgentView, Reason, RuleMatch, Verdict};
+pub use diagnostic::{Code, Diagnostic, Fix, Severity, Span};
+pub use extension::{
+    ContentSignal, ContentUsage, CrawlDelay, Extension, ExtensionKind, Preference, RequestRate,
+    TimeOfDay, VisitTime,
+};
+pub use model::{Group, InputStats, RobotsTxt, Rule, RuleKind, Sitemap, UserAgent};
+pub use profile::{GroupSelection, Precedence, Profile, UnknownProfile, MAX_BYTES};
+pub use url_path::path_of;
+
+impl RobotsTxt {
+    /// Parses robots.txt bytes with the default (google) profile. Never
+    /// fails, never panics.
+    pub fn parse(bytes: &[u8]) -> RobotsTxt {
+        parse::parse(bytes, Profile::GOOGLE)
+    }
+
+    /// Parses robots.txt bytes under a given profile.
+    ///
+    /// ```
+    /// use crawlgate::{Profile, RobotsTxt};
+    /// let body = b"User-agent: *\nDisallow: /*.php$\n";
+    /// let legacy = RobotsTxt::parse_with(body, Profile::LEGACY);
+    /// assert!(legacy.is_allowed("bot", "/index.php")); // no wildcards in 1996
+    /// assert!(!RobotsTxt::parse(body).is_allowed("bot", "/index.php"));
+    /// ```
+    pub fn parse_with(bytes: &[u8], profile: Profile) -> RobotsTxt {
+        parse::parse(bytes, profile)
+    }
+}
+
+#[cfg(test)]
+mod send_sync {
+    fn assert_send_sync<T: Send + Sync>() {}
+
+    #[test]
+    fn shared_types_are_send_and_sync() {
+        assert_send_sync::<crate::RobotsTxt>();
+        assert_send_sync::<crate::AgentView<'static>>();
+        assert_send_sync::<crate::Verdict<'static>>();
+    }
+}

@@ -1,0 +1,602 @@
+//! The parsed model: [`RobotsTxt`] and the borrowed views of its parts.
+//!
+//! Everything a file holds lives in one owned string (the arena) addressed by
+//! `u32` offsets, plus a few flat vectors of small fixed-size records. Groups
+//! are contiguous ranges of those vectors, because a group's user-agent lines,
+//! rules and extension records all follow each other in the file. This keeps
+//! the heap of a parsed file close to the size of the file itself.
+
+use std::fmt;
+use std::ops::Range;
+use std::sync::OnceLock;
+
+use crate::diagnostic::Diagnostic;
+use crate::extension::{
+    ContentSignal, ContentUsage, CrawlDelay, Extension, ExtensionKind, RequestRate, VisitTime,
+};
+use crate::matcher::Matcher;
+use crate::profile::Profile;
+
+/// A string in the arena: offset and length.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Str {
+    pub start: u32,
+    pub len: u32,
+}
+
+impl Str {
+    pub(crate) fn range(self) -> Range<usize> {
+        self.start as usize..(self.start + self.len) as usize
+    }
+}
+
+/// Whether a rule allows or disallows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RuleKind {
+    /// An `allow` line.
+    Allow,
+    /// A `disallow` line.
+    Disallow,
+}
+
+impl RuleKind {
+    /// The canonical field name: `Allow` or `Disallow`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RuleKind::Allow => "Allow",
+            RuleKind::Disallow => "Disallow",
+        }
+    }
+}
+
+impl fmt::Display for RuleKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+pub(crate) const RULE_ALLOW: u8 = 1;
+pub(crate) const RULE_HAS_ORIGINAL: u8 = 2;
+pub(crate) const RULE_HAS_ALIAS: u8 = 4;
+
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct RuleRecord {
+    /// The normalised pattern.
+    pub pattern: Str,
+    pub line: u32,
+    pub flags: u8,
+}
+
+impl RuleRecord {
+    pub(crate) fn kind(&self) -> RuleKind {
+        if self.flags & RULE_ALLOW != 0 {
+            RuleKind::Allow
+        } else {
+            RuleKind::Disallow
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct AgentRecord {
+    /// The value as written (whitespace stripped).
+    pub value: Str,
+    pub line: u32,
+    /// Length of the product token at the start of `value`.
+    pub token_len: u32,
+    pub global: bool,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct GroupRecord {
+    pub agents: Range<u32>,
+    pub rules: Range<u32>,
+    pub extensions: Range<u32>,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ExtensionRecord {
+    pub kind: ExtensionKind,
+    pub key: Str,
+    pub value: Str,
+    pub line: u32,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SitemapRecord {
+    pub url: Str,
+    pub line: u32,
+}
+
+/// The crawlers sharing one set of groups: every group that names one
+/// product token (compared case-insensitively).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Audience {
+    /// The token as first written, in the arena.
+    pub token: Str,
+    /// Range into `audience_groups`.
+    pub groups: (u32, u32),
+}
+
+/// Facts about the input as a whole.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct InputStats {
+    /// Bytes given to the parser.
+    pub input_bytes: usize,
+    /// Bytes actually read (at most the profile's limit, without a cut last line).
+    pub parsed_bytes: usize,
+    /// Lines read (CR, LF and CR LF each end one line).
+    pub lines: u32,
+    /// Whether a UTF-8 byte order mark was skipped.
+    pub had_bom: bool,
+    /// Whether some bytes are not valid UTF-8.
+    pub had_invalid_utf8: bool,
+}
+
+impl InputStats {
+    /// Whether bytes past the size limit were ignored.
+    pub fn truncated(&self) -> bool {
+        self.parsed_bytes < self.input_bytes
+    }
+}
+
+/// A parsed robots.txt file.
+///
+/// Built by [`RobotsTxt::parse`] (which never fails and never panics, whatever
+/// the bytes), queried through [`RobotsTxt::decide`] or a per-crawler
+/// [`AgentView`](crate::AgentView) from [`RobotsTxt::for_agent`]. It is
+/// `Send + Sync`: share one parse among threads.
+///
+/// ```
+/// use crawlgate::RobotsTxt;
+///
+/// let robots = RobotsTxt::parse(b"User-agent: *\nDisallow: /private\nSitemap: https://example.com/sitemap.xml\n");
+/// assert!(!robots.is_allowed("mybot", "https://example.com/private/page"));
+/// assert_eq!(robots.groups().len(), 1);
+/// assert_eq!(robots.sitemaps().next().unwrap().url(), "https://example.com/sitemap.xml");
+/// ```
+#[derive(Clone)]
+pub struct RobotsTxt {
+    pub(crate) profile: Profile,
+    pub(crate) text: String,
+    pub(crate) agents: Vec<AgentRecord>,
+    pub(crate) rules: Vec<RuleRecord>,
+    pub(crate) extensions: Vec<ExtensionRecord>,
+    pub(crate) groups: Vec<GroupRecord>,
+    pub(crate) sitemaps: Vec<SitemapRecord>,
+    /// Rules before any user-agent line (ignored): `rules[..orphan_rules]`.
+    pub(crate) orphan_rules: u32,
+    /// Extension records before any user-agent line: `extensions[..file_extensions]`.
+    pub(crate) file_extensions: u32,
+    /// Value as written, for rules whose normalised pattern differs.
+    pub(crate) originals: Vec<(u32, Str)>,
+    /// Google's `index.html` alias pattern for allow rules that have one.
+    pub(crate) aliases: Vec<(u32, Str)>,
+    pub(crate) audiences: Vec<Audience>,
+    pub(crate) audience_groups: Vec<u32>,
+    pub(crate) global_groups: Vec<u32>,
+    pub(crate) diagnostics: Vec<Diagnostic>,
+    pub(crate) stats: InputStats,
+    /// Compiled matchers, built on first use per audience.
+    pub(crate) compiled: OnceLock<Box<[OnceLock<Matcher>]>>,
+}
+
+impl fmt::Debug for RobotsTxt {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("RobotsTxt")
+            .field("profile", &self.profile.name)
+            .field("groups", &self.groups().collect::<Vec<_>>())
+            .field("sitemaps", &self.sitemaps().collect::<Vec<_>>())
+            .field("diagnostics", &self.diagnostics.len())
+            .finish()
+    }
+}
+
+impl RobotsTxt {
+    pub(crate) fn str(&self, s: Str) -> &str {
+        &self.text[s.range()]
+    }
+
+    /// The profile this file was parsed with.
+    pub fn profile(&self) -> Profile {
+        self.profile
+    }
+
+    /// The groups, in file order.
+    pub fn groups(&self) -> impl ExactSizeIterator<Item = Group<'_>> + '_ {
+        (0..self.groups.len() as u32).map(move |index| Group {
+            robots: self,
+            index,
+        })
+    }
+
+    /// The group at `index` (file order), if there is one.
+    pub fn group(&self, index: usize) -> Option<Group<'_>> {
+        (index < self.groups.len()).then_some(Group {
+            robots: self,
+            index: index as u32,
+        })
+    }
+
+    /// Every `Sitemap:` line, in file order. Sitemaps belong to no group.
+    pub fn sitemaps(&self) -> impl ExactSizeIterator<Item = Sitemap<'_>> + '_ {
+        self.sitemaps.iter().map(move |record| Sitemap {
+            robots: self,
+            record,
+        })
+    }
+
+    /// Allow and disallow lines that came before any user-agent line. Every
+    /// crawler ignores them.
+    pub fn ignored_rules(&self) -> impl ExactSizeIterator<Item = Rule<'_>> + '_ {
+        (0..self.orphan_rules).map(move |index| Rule {
+            robots: self,
+            index,
+        })
+    }
+
+    /// Extension records (crawl-delay, host, unknown fields…) that came before
+    /// any user-agent line.
+    pub fn file_extensions(&self) -> impl ExactSizeIterator<Item = Extension<'_>> + '_ {
+        (0..self.file_extensions).map(move |index| Extension::new(self, index))
+    }
+
+    /// Every extension record in file order, in groups or not.
+    pub fn extensions(&self) -> impl ExactSizeIterator<Item = Extension<'_>> + '_ {
+        (0..self.extensions.len() as u32).map(move |index| Extension::new(self, index))
+    }
+
+    /// Every user-agent line in file order.
+    pub fn user_agents(&self) -> impl ExactSizeIterator<Item = UserAgent<'_>> + '_ {
+        (0..self.agents.len() as u32).map(move |index| UserAgent {
+            robots: self,
+            index,
+        })
+    }
+
+    /// Every rule (allow/disallow line) in file order, ignored ones included.
+    pub fn rules(&self) -> impl ExactSizeIterator<Item = Rule<'_>> + '_ {
+        (0..self.rules.len() as u32).map(move |index| Rule {
+            robots: self,
+            index,
+        })
+    }
+
+    /// What the parser noticed: lines skipped, accepted leniently, or cut.
+    pub fn diagnostics(&self) -> &[Diagnostic] {
+        &self.diagnostics
+    }
+
+    /// Size and encoding facts about the input.
+    pub fn stats(&self) -> &InputStats {
+        &self.stats
+    }
+
+    /// An estimate of the heap bytes this model holds right after parsing
+    /// (compiled matchers, built on first query, are not counted).
+    pub fn heap_size(&self) -> usize {
+        use std::mem::size_of;
+        self.text.capacity()
+            + self.agents.capacity() * size_of::<AgentRecord>()
+            + self.rules.capacity() * size_of::<RuleRecord>()
+            + self.extensions.capacity() * size_of::<ExtensionRecord>()
+            + self.groups.capacity() * size_of::<GroupRecord>()
+            + self.sitemaps.capacity() * size_of::<SitemapRecord>()
+            + (self.originals.capacity() + self.aliases.capacity()) * size_of::<(u32, Str)>()
+            + self.audiences.capacity() * size_of::<Audience>()
+            + (self.audience_groups.capacity() + self.global_groups.capacity()) * 4
+            + self.diagnostics.capacity() * size_of::<Diagnostic>()
+            + self
+                .diagnostics
+                .iter()
+                .map(|d| match &d.message {
+                    std::borrow::Cow::Owned(s) => s.capacity(),
+                    std::borrow::Cow::Borrowed(_) => 0,
+                })
+                .sum::<usize>()
+    }
+
+    pub(crate) fn original_of(&self, rule: u32) -> Option<Str> {
+        self.originals
+            .binary_search_by_key(&rule, |&(r, _)| r)
+            .ok()
+            .map(|i| self.originals[i].1)
+    }
+
+    pub(crate) fn alias_of(&self, rule: u32) -> Option<Str> {
+        self.aliases
+            .binary_search_by_key(&rule, |&(r, _)| r)
+            .ok()
+            .map(|i| self.aliases[i].1)
+    }
+}
+
+/// One group: one or more user-agent lines and the rules and extension
+/// records after them, up to the next user-agent line that follows a rule.
+#[derive(Clone, Copy)]
+pub struct Group<'a> {
+    pub(crate) robots: &'a RobotsTxt,
+    pub(crate) index: u32,
+}
+
+impl<'a> Group<'a> {
+    fn record(&self) -> &'a GroupRecord {
+        &self.robots.groups[self.index as usize]
+    }
+
+    /// Position of the group in the file (0-based).
+    pub fn index(&self) -> usize {
+        self.index as usize
+    }
+
+    /// The user-agent lines that open the group.
+    pub fn user_agents(&self) -> impl ExactSizeIterator<Item = UserAgent<'a>> + 'a {
+        let robots = self.robots;
+        self.record()
+            .agents
+            .clone()
+            .map(move |index| UserAgent { robots, index })
+    }
+
+    /// The group's allow and disallow lines, in file order.
+    pub fn rules(&self) -> impl ExactSizeIterator<Item = Rule<'a>> + 'a {
+        let robots = self.robots;
+        self.record()
+            .rules
+            .clone()
+            .map(move |index| Rule { robots, index })
+    }
+
+    /// The group's extension records (crawl-delay, request-rate, unknown
+    /// fields…), in file order.
+    pub fn extensions(&self) -> impl ExactSizeIterator<Item = Extension<'a>> + 'a {
+        let robots = self.robots;
+        self.record()
+            .extensions
+            .clone()
+            .map(move |index| Extension::new(robots, index))
+    }
+
+    /// Whether the group names every crawler (`User-agent: *`).
+    pub fn is_global(&self) -> bool {
+        self.user_agents().any(|agent| agent.is_global())
+    }
+
+    /// The line of the group's first user-agent line.
+    pub fn first_line(&self) -> u32 {
+        self.robots.agents[self.record().agents.start as usize].line
+    }
+
+    /// The line of the group's last record.
+    pub fn last_line(&self) -> u32 {
+        let record = self.record();
+        let mut last = self.robots.agents[record.agents.end as usize - 1].line;
+        if record.rules.end > record.rules.start {
+            last = last.max(self.robots.rules[record.rules.end as usize - 1].line);
+        }
+        if record.extensions.end > record.extensions.start {
+            last = last.max(self.robots.extensions[record.extensions.end as usize - 1].line);
+        }
+        last
+    }
+
+    /// The first valid `Crawl-delay` of the group.
+    pub fn crawl_delay(&self) -> Option<CrawlDelay> {
+        self.extensions().find_map(|e| e.crawl_delay())
+    }
+
+    /// The first valid `Request-rate` of the group.
+    pub fn request_rate(&self) -> Option<RequestRate> {
+        self.extensions().find_map(|e| e.request_rate())
+    }
+
+    /// The first valid `Visit-time` of the group.
+    pub fn visit_time(&self) -> Option<VisitTime> {
+        self.extensions().find_map(|e| e.visit_time())
+    }
+
+    /// Every `Content-Usage` record of the group.
+    pub fn content_usage(&self) -> impl Iterator<Item = ContentUsage<'a>> + 'a {
+        self.extensions().filter_map(|e| e.content_usage())
+    }
+
+    /// The first `Content-Signal` record of the group.
+    pub fn content_signal(&self) -> Option<ContentSignal<'a>> {
+        self.extensions().find_map(|e| e.content_signal())
+    }
+}
+
+impl fmt::Debug for Group<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Group")
+            .field("index", &self.index)
+            .field("user_agents", &self.user_agents().collect::<Vec<_>>())
+            .field("rules", &self.rules().collect::<Vec<_>>())
+            .field("extensions", &self.extensions().collect::<Vec<_>>())
+            .finish()
+    }
+}
+
+/// One `user-agent` line.
+#[derive(Clone, Copy)]
+pub struct UserAgent<'a> {
+    pub(crate) robots: &'a RobotsTxt,
+    pub(crate) index: u32,
+}
+
+impl<'a> UserAgent<'a> {
+    fn record(&self) -> &'a AgentRecord {
+        &self.robots.agents[self.index as usize]
+    }
+
+    /// The value as written (whitespace around it removed).
+    pub fn value(&self) -> &'a str {
+        self.robots.str(self.record().value)
+    }
+
+    /// The product token the value names: its leading run of `[A-Za-z_-]`
+    /// (`Googlebot/2.1` names `Googlebot`, `Googlebot Image` names
+    /// `Googlebot`). Empty for `*`.
+    pub fn token(&self) -> &'a str {
+        let record = self.record();
+        &self.value()[..record.token_len as usize]
+    }
+
+    /// Whether the line names every crawler (`*`).
+    pub fn is_global(&self) -> bool {
+        self.record().global
+    }
+
+    /// Whether the value is exactly a product token (no version, no spaces).
+    pub fn is_plain_token(&self) -> bool {
+        self.is_global() && self.value() == "*"
+            || !self.is_global() && self.token() == self.value() && !self.value().is_empty()
+    }
+
+    /// 1-based line number.
+    pub fn line(&self) -> u32 {
+        self.record().line
+    }
+
+    /// The group this line opens.
+    pub fn group(&self) -> Group<'a> {
+        let index = self
+            .robots
+            .groups
+            .partition_point(|g| g.agents.end <= self.index) as u32;
+        Group {
+            robots: self.robots,
+            index,
+        }
+    }
+}
+
+impl fmt::Debug for UserAgent<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: User-agent: {}", self.line(), self.value())
+    }
+}
+
+/// One allow or disallow line.
+#[derive(Clone, Copy)]
+pub struct Rule<'a> {
+    pub(crate) robots: &'a RobotsTxt,
+    pub(crate) index: u32,
+}
+
+impl<'a> Rule<'a> {
+    fn record(&self) -> &'a RuleRecord {
+        &self.robots.rules[self.index as usize]
+    }
+
+    /// Allow or disallow.
+    pub fn kind(&self) -> RuleKind {
+        self.record().kind()
+    }
+
+    /// Whether this is an allow rule.
+    pub fn is_allow(&self) -> bool {
+        self.kind() == RuleKind::Allow
+    }
+
+    /// The path pattern as matched: non-ASCII bytes percent-encoded and
+    /// percent escapes in uppercase hex (and, in the rfc9309 profile,
+    /// escapes of unreserved characters decoded).
+    pub fn pattern(&self) -> &'a str {
+        self.robots.str(self.record().pattern)
+    }
+
+    /// The value as written in the file (whitespace around it removed).
+    pub fn value(&self) -> &'a str {
+        let record = self.record();
+        if record.flags & RULE_HAS_ORIGINAL != 0 {
+            if let Some(original) = self.robots.original_of(self.index) {
+                return self.robots.str(original);
+            }
+        }
+        self.robots.str(record.pattern)
+    }
+
+    /// Whether the value is empty (`Disallow:` alone): such a rule matches
+    /// nothing and allows everything.
+    pub fn is_empty(&self) -> bool {
+        self.record().pattern.len == 0
+    }
+
+    /// Google's alias: for `Allow: /dir/index.html` the pattern `/dir/$`,
+    /// which also allows the directory itself.
+    pub fn index_alias(&self) -> Option<&'a str> {
+        let record = self.record();
+        (record.flags & RULE_HAS_ALIAS != 0)
+            .then(|| self.robots.alias_of(self.index))
+            .flatten()
+            .map(|s| self.robots.str(s))
+    }
+
+    /// 1-based line number.
+    pub fn line(&self) -> u32 {
+        self.record().line
+    }
+
+    /// Position among all rules of the file (0-based, file order).
+    pub fn index(&self) -> usize {
+        self.index as usize
+    }
+
+    /// The group the rule belongs to; `None` for a rule before any user-agent.
+    pub fn group(&self) -> Option<Group<'a>> {
+        if self.index < self.robots.orphan_rules {
+            return None;
+        }
+        let index = self
+            .robots
+            .groups
+            .partition_point(|g| g.rules.end <= self.index) as u32;
+        Some(Group {
+            robots: self.robots,
+            index,
+        })
+    }
+}
+
+impl fmt::Debug for Rule<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}: {}", self.line(), self.kind(), self.value())
+    }
+}
+
+impl fmt::Display for Rule<'_> {
+    /// `Disallow: /private` (the value as written).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.value().is_empty() {
+            write!(f, "{}:", self.kind())
+        } else {
+            write!(f, "{}: {}", self.kind(), self.value())
+        }
+    }
+}
+
+/// One `Sitemap:` line.
+#[derive(Clone, Copy)]
+pub struct Sitemap<'a> {
+    robots: &'a RobotsTxt,
+    record: &'a SitemapRecord,
+}
+
+impl<'a> Sitemap<'a> {
+    /// The URL as written.
+    pub fn url(&self) -> &'a str {
+        self.robots.str(self.record.url)
+    }
+
+    /// 1-based line number.
+    pub fn line(&self) -> u32 {
+        self.record.line
+    }
+}
+
+impl fmt::Debug for Sitemap<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: Sitemap: {}", self.line(), self.url())
+    }
+}

@@ -1,0 +1,157 @@
+//! Recognising field names, with the leniencies a profile allows.
+
+use crate::extension::ExtensionKind;
+use crate::profile::Profile;
+
+/// What a line's field name means.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Field {
+    UserAgent,
+    Allow,
+    Disallow,
+    Sitemap,
+    Extension(ExtensionKind),
+}
+
+/// How the name was recognised, when not by its exact canonical spelling.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Spelling {
+    Exact,
+    /// Accepted as a longer name starting with the canonical one (`Disallowed`).
+    Prefix(&'static str),
+    /// Accepted misspelling (`Dissallow`).
+    Typo(&'static str),
+    /// Read as unknown here, but lenient crawlers read it as this field.
+    Rejected(&'static str),
+}
+
+struct Known {
+    field: Field,
+    canonical: &'static str,
+    typos: &'static [&'static str],
+}
+
+/// Google's order of checks matters: a key is tested against user-agent, then
+/// allow, then disallow, then sitemap.
+const KNOWN: &[Known] = &[
+    Known {
+        field: Field::UserAgent,
+        canonical: "user-agent",
+        typos: &["useragent", "user agent"],
+    },
+    Known {
+        field: Field::Allow,
+        canonical: "allow",
+        typos: &[],
+    },
+    Known {
+        field: Field::Disallow,
+        canonical: "disallow",
+        typos: &["dissallow", "dissalow", "disalow", "diasllow", "disallaw"],
+    },
+    Known {
+        field: Field::Sitemap,
+        canonical: "sitemap",
+        typos: &["site-map"],
+    },
+];
+
+fn starts_with_ignore_case(key: &[u8], prefix: &str) -> bool {
+    key.len() >= prefix.len() && key[..prefix.len()].eq_ignore_ascii_case(prefix.as_bytes())
+}
+
+/// Canonical display names of the four core fields.
+pub(crate) fn canonical_name(field: Field) -> &'static str {
+    match field {
+        Field::UserAgent => "User-agent",
+        Field::Allow => "Allow",
+        Field::Disallow => "Disallow",
+        Field::Sitemap => "Sitemap",
+        Field::Extension(kind) => kind.canonical_name().unwrap_or("unknown"),
+    }
+}
+
+/// Recognises a (whitespace-stripped, non-empty) field name.
+pub(crate) fn recognise(key: &[u8], profile: &Profile) -> (Field, Spelling) {
+    for known in KNOWN {
+        let display = canonical_name(known.field);
+        if key.eq_ignore_ascii_case(known.canonical.as_bytes()) {
+            return (known.field, Spelling::Exact);
+        }
+        let lenient_match = starts_with_ignore_case(key, known.canonical)
+            .then_some(Spelling::Prefix(display))
+            .or_else(|| {
+                known.typos.iter().find_map(|typo| {
+                    let hit = if profile.field_name_prefix {
+                        starts_with_ignore_case(key, typo)
+                    } else {
+                        key.eq_ignore_ascii_case(typo.as_bytes())
+                    };
+                    hit.then_some(Spelling::Typo(display))
+                })
+            });
+        match lenient_match {
+            Some(Spelling::Prefix(_)) if profile.field_name_prefix => {
+                return (known.field, Spelling::Prefix(display))
+            }
+            Some(Spelling::Typo(_)) if profile.accept_typos => {
+                return (known.field, Spelling::Typo(display))
+            }
+            Some(_) => {
+                let kind = ExtensionKind::from_field(&String::from_utf8_lossy(key));
+                return (Field::Extension(kind), Spelling::Rejected(display));
+            }
+            None => {}
+        }
+    }
+    // Extension names are short ASCII words; anything else is unknown.
+    let kind = std::str::from_utf8(key).map_or(ExtensionKind::Unknown, ExtensionKind::from_field);
+    (Field::Extension(kind), Spelling::Exact)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn google_accepts_prefixes_and_typos() {
+        let g = Profile::GOOGLE;
+        assert_eq!(
+            recognise(b"USER-AGENT", &g),
+            (Field::UserAgent, Spelling::Exact)
+        );
+        assert_eq!(recognise(b"Disallowed", &g).0, Field::Disallow);
+        assert_eq!(recognise(b"dissallow", &g).0, Field::Disallow);
+        assert_eq!(recognise(b"user agent", &g).0, Field::UserAgent);
+        assert_eq!(recognise(b"Site-map", &g).0, Field::Sitemap);
+        assert_eq!(recognise(b"Allowance", &g).0, Field::Allow);
+        assert_eq!(
+            recognise(b"crawl-delay", &g).0,
+            Field::Extension(ExtensionKind::CrawlDelay)
+        );
+        assert_eq!(
+            recognise(b"alow", &g).0,
+            Field::Extension(ExtensionKind::Unknown)
+        );
+    }
+
+    #[test]
+    fn strict_profiles_reject_them() {
+        let r = Profile::RFC9309;
+        assert_eq!(recognise(b"Disallow", &r).0, Field::Disallow);
+        assert_eq!(
+            recognise(b"Disallowed", &r),
+            (
+                Field::Extension(ExtensionKind::Unknown),
+                Spelling::Rejected("Disallow")
+            )
+        );
+        assert_eq!(
+            recognise(b"useragent", &r),
+            (
+                Field::Extension(ExtensionKind::Unknown),
+                Spelling::Rejected("User-agent")
+            )
+        );
+    }
+}

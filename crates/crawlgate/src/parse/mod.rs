@@ -1,0 +1,668 @@
+//! Parsing: bytes → lines → records → [`RobotsTxt`].
+//!
+//! One pass over the input. Each line is cut at `#`, stripped, split at its
+//! first colon (or, in the google profile, at whitespace when there is no
+//! colon and exactly two tokens), and its field name recognised. Records go
+//! into the model's flat vectors; groups are ranges of them.
+
+mod fields;
+mod lines;
+pub(crate) mod normalize;
+
+use std::borrow::Cow;
+use std::sync::OnceLock;
+
+use memchr::{memchr, memchr2, memrchr};
+
+use crate::agent::token_len;
+use crate::diagnostic::{Code, Diagnostic, Span};
+use crate::extension::ExtensionKind;
+use crate::model::{
+    AgentRecord, Audience, ExtensionRecord, GroupRecord, InputStats, RobotsTxt, RuleRecord,
+    SitemapRecord, Str, RULE_ALLOW, RULE_HAS_ALIAS, RULE_HAS_ORIGINAL,
+};
+use crate::profile::Profile;
+
+use fields::{Field, Spelling};
+use lines::{Line, Lines};
+
+/// ASCII whitespace as C's `isspace` sees it (space, tab, LF, VT, FF, CR).
+pub(crate) fn is_space(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | 0x0B | 0x0C | b'\r')
+}
+
+pub(crate) fn trim(mut s: &[u8]) -> &[u8] {
+    while let [first, rest @ ..] = s {
+        if !is_space(*first) {
+            break;
+        }
+        s = rest;
+    }
+    while let [rest @ .., last] = s {
+        if !is_space(*last) {
+            break;
+        }
+        s = rest;
+    }
+    s
+}
+
+pub(crate) fn parse(input: &[u8], profile: Profile) -> RobotsTxt {
+    Builder::new(input, profile).run()
+}
+
+struct Builder<'a> {
+    input: &'a [u8],
+    profile: Profile,
+    text: Vec<u8>,
+    agents: Vec<AgentRecord>,
+    rules: Vec<RuleRecord>,
+    extensions: Vec<ExtensionRecord>,
+    groups: Vec<GroupRecord>,
+    sitemaps: Vec<SitemapRecord>,
+    originals: Vec<(u32, Str)>,
+    aliases: Vec<(u32, Str)>,
+    diagnostics: Vec<Diagnostic>,
+    orphan_rules: u32,
+    file_extensions: u32,
+    group_has_rules: bool,
+    /// Start offsets of invalid UTF-8 sequences, ascending.
+    invalid_utf8: Vec<usize>,
+    next_invalid: usize,
+    bare_cr_lines: u32,
+    first_bare_cr: Option<Span>,
+}
+
+/// The parts of one `field: value` line.
+struct Record<'a> {
+    line: Line<'a>,
+    key: &'a [u8],
+    value: &'a [u8],
+    /// Whether values may hold invalid UTF-8 and need a lossy copy.
+    lossy: bool,
+}
+
+impl<'a> Builder<'a> {
+    fn new(input: &'a [u8], profile: Profile) -> Self {
+        let estimate = input.len().min(profile.max_bytes) / 48;
+        Builder {
+            input,
+            profile,
+            text: Vec::with_capacity(input.len().min(profile.max_bytes) / 4),
+            agents: Vec::new(),
+            rules: Vec::with_capacity(estimate),
+            extensions: Vec::new(),
+            groups: Vec::new(),
+            sitemaps: Vec::new(),
+            originals: Vec::new(),
+            aliases: Vec::new(),
+            diagnostics: Vec::new(),
+            orphan_rules: 0,
+            file_extensions: 0,
+            group_has_rules: false,
+            invalid_utf8: Vec::new(),
+            next_invalid: 0,
+            bare_cr_lines: 0,
+            first_bare_cr: None,
+        }
+    }
+
+    fn offset_of(&self, part: &[u8]) -> usize {
+        part.as_ptr() as usize - self.input.as_ptr() as usize
+    }
+
+    fn span(&self, line: &Line<'_>, start: usize, end: usize) -> Span {
+        Span {
+            line: line.number,
+            bytes: start..end,
+            column: (start - line.start + 1) as u32,
+        }
+    }
+
+    fn span_of(&self, line: &Line<'_>, part: &[u8]) -> Span {
+        let start = self.offset_of(part);
+        self.span(line, start, start + part.len())
+    }
+
+    fn diagnose(&mut self, code: Code, span: Span, message: impl Into<Cow<'static, str>>) {
+        self.diagnostics.push(Diagnostic::new(code, span, message));
+    }
+
+    fn run(mut self) -> RobotsTxt {
+        let input = self.input;
+        let parsed = lines::limited_len(input, self.profile.max_bytes);
+        let bom = lines::bom_len(&input[..parsed]);
+        if bom > 0 {
+            let span = Span {
+                line: 1,
+                bytes: 0..bom,
+                column: 1,
+            };
+            self.diagnostics.push(
+                Diagnostic::new(
+                    Code::ByteOrderMark,
+                    span,
+                    "UTF-8 byte order mark at the start of the file: Google skips it, but some \
+                     parsers read it as part of the first field name",
+                )
+                .with_fix("save the file as UTF-8 without a BOM", Some(String::new())),
+            );
+        }
+        if std::str::from_utf8(&input[bom..parsed]).is_err() {
+            let mut offset = bom;
+            for chunk in input[bom..parsed].utf8_chunks() {
+                offset += chunk.valid().len();
+                if !chunk.invalid().is_empty() {
+                    self.invalid_utf8.push(offset);
+                    offset += chunk.invalid().len();
+                }
+            }
+        }
+        let mut line_count = 0;
+        for line in Lines::new(&input[..parsed], bom, self.profile.max_line_bytes) {
+            line_count = line.number;
+            self.line(&line);
+        }
+        if parsed < input.len() {
+            let lost_from =
+                line_count + u32::from(parsed > 0 && !matches!(input[parsed - 1], b'\n' | b'\r'));
+            let span = Span {
+                line: lost_from.max(1),
+                bytes: parsed..input.len(),
+                column: 1,
+            };
+            let message = format!(
+                "the file is {} bytes: everything past {} bytes ({} KiB) is ignored, \
+                 {} bytes from line {} on",
+                input.len(),
+                parsed,
+                self.profile.max_bytes / 1024,
+                input.len() - parsed,
+                lost_from.max(1),
+            );
+            self.diagnostics
+                .push(Diagnostic::new(Code::FileTooLarge, span, message).with_fix(
+                    "move the rules that matter to the top and shorten the file",
+                    None,
+                ));
+        }
+        if let Some(span) = self.first_bare_cr.take() {
+            let message = format!(
+                "{} line(s) end with a bare carriage return (old Mac style): Google reads CR as a \
+                 line end, some parsers see one long line",
+                self.bare_cr_lines
+            );
+            self.diagnostics.push(
+                Diagnostic::new(Code::CrLineEndings, span, message)
+                    .with_fix("use LF (or CR LF) line ends", None),
+            );
+        }
+        let stats = InputStats {
+            input_bytes: input.len(),
+            parsed_bytes: parsed,
+            lines: line_count,
+            had_bom: bom > 0,
+            had_invalid_utf8: !self.invalid_utf8.is_empty(),
+        };
+        self.finish(stats)
+    }
+
+    /// Reports invalid UTF-8 in the line; returns whether there was any.
+    fn check_utf8(&mut self, line: &Line<'_>) -> bool {
+        let end = line.start + line.bytes.len() + line.cut;
+        let mut found = None;
+        while let Some(&offset) = self.invalid_utf8.get(self.next_invalid) {
+            if offset >= end {
+                break;
+            }
+            if offset >= line.start && found.is_none() {
+                found = Some(offset);
+            }
+            self.next_invalid += 1;
+        }
+        if let Some(offset) = found {
+            let span = self.span(line, offset, offset + 1);
+            self.diagnose(
+                Code::InvalidUtf8,
+                span,
+                "bytes that are not valid UTF-8: they are %-encoded byte for byte before matching, \
+                 so a rule holding them only matches URLs with the same bytes",
+            );
+        }
+        found.is_some()
+    }
+
+    fn line(&mut self, line: &Line<'a>) {
+        let lossy = (!self.invalid_utf8.is_empty() && self.check_utf8(line)) || line.cut > 0;
+        if line.bare_cr {
+            self.bare_cr_lines += 1;
+            if self.first_bare_cr.is_none() {
+                let end = line.start + line.bytes.len() + line.cut;
+                self.first_bare_cr = Some(self.span(line, end, end + 1));
+            }
+        }
+        if line.cut > 0 {
+            let start = line.start + line.bytes.len();
+            let span = self.span(line, start, start + line.cut);
+            let message = format!(
+                "line is {} bytes long: only the first {} are read, the remaining {} are ignored",
+                line.bytes.len() + line.cut,
+                line.bytes.len(),
+                line.cut
+            );
+            self.diagnose(Code::LineTooLong, span, message);
+        }
+        let mut content = line.bytes;
+        if let Some(nul) = memchr(0, content) {
+            let start = line.start + nul;
+            let span = self.span(line, start, start + 1);
+            self.diagnose(
+                Code::NulByte,
+                span,
+                "NUL byte: the rest of the line is ignored",
+            );
+            content = &content[..nul];
+        }
+        let (key, value) = match memchr2(b'#', b':', content) {
+            Some(colon) if content[colon] == b':' => {
+                let after = &content[colon + 1..];
+                let value = memchr(b'#', after).map_or(after, |hash| &after[..hash]);
+                (trim(&content[..colon]), trim(value))
+            }
+            other => {
+                let body = trim(other.map_or(content, |hash| &content[..hash]));
+                if body.is_empty() {
+                    return;
+                }
+                match self.split_without_colon(line, body) {
+                    Some(parts) => parts,
+                    None => return,
+                }
+            }
+        };
+        if key.is_empty() {
+            let span = self.span_of(line, trim(content));
+            self.diagnose(
+                Code::InvalidLine,
+                span,
+                "no field name before the colon: the line is ignored",
+            );
+            return;
+        }
+        let record = Record {
+            line: *line,
+            key,
+            value,
+            lossy,
+        };
+        self.record(&record);
+    }
+
+    /// A line without a colon: Google accepts `field value` (exactly two
+    /// tokens separated by spaces or tabs).
+    fn split_without_colon(
+        &mut self,
+        line: &Line<'_>,
+        body: &'a [u8],
+    ) -> Option<(&'a [u8], &'a [u8])> {
+        let two_tokens = body
+            .iter()
+            .position(|&b| b == b' ' || b == b'\t')
+            .and_then(|sep| {
+                let gap = body[sep..]
+                    .iter()
+                    .take_while(|&&b| b == b' ' || b == b'\t')
+                    .count();
+                let value = &body[sep + gap..];
+                (!value.iter().any(|&b| b == b' ' || b == b'\t'))
+                    .then(|| (trim(&body[..sep]), trim(value)))
+            });
+        let Some((key, value)) = two_tokens else {
+            let span = self.span_of(line, body);
+            self.diagnose(
+                Code::InvalidLine,
+                span,
+                "not a `field: value` line: ignored",
+            );
+            return None;
+        };
+        let (field, _) = fields::recognise(key, &self.profile);
+        let known = !matches!(field, Field::Extension(ExtensionKind::Unknown));
+        let shown = format!(
+            "{}: {}",
+            String::from_utf8_lossy(key),
+            String::from_utf8_lossy(value)
+        );
+        let span = self.span_of(line, body);
+        if self.profile.accept_missing_colon {
+            let message = format!(
+                "no colon after the field name: Google reads this line as `{shown}`, stricter \
+                 parsers ignore it"
+            );
+            self.diagnostics.push(
+                Diagnostic::new(Code::MissingColon, span, message)
+                    .with_fix("add the colon", Some(shown)),
+            );
+            Some((key, value))
+        } else {
+            if known {
+                let message = format!(
+                    "no colon after the field name: this line is ignored (Google would read it as \
+                     `{shown}`)"
+                );
+                self.diagnostics.push(
+                    Diagnostic::new(Code::MissingColon, span, message)
+                        .with_fix("add the colon", Some(shown)),
+                );
+            } else {
+                self.diagnose(
+                    Code::InvalidLine,
+                    span,
+                    "not a `field: value` line: ignored",
+                );
+            }
+            None
+        }
+    }
+
+    fn push_text(&mut self, bytes: &[u8], lossy: bool) -> Str {
+        let start = self.text.len() as u32;
+        if lossy && std::str::from_utf8(bytes).is_err() {
+            self.text
+                .extend_from_slice(String::from_utf8_lossy(bytes).as_bytes());
+        } else {
+            self.text.extend_from_slice(bytes);
+        }
+        Str {
+            start,
+            len: self.text.len() as u32 - start,
+        }
+    }
+
+    fn push_ascii(&mut self, bytes: &[u8]) -> Str {
+        let start = self.text.len() as u32;
+        self.text.extend_from_slice(bytes);
+        Str {
+            start,
+            len: bytes.len() as u32,
+        }
+    }
+
+    fn record(&mut self, record: &Record<'a>) {
+        let (field, spelling) = fields::recognise(record.key, &self.profile);
+        if spelling != Spelling::Exact {
+            self.spelling_diagnostic(record, spelling);
+        }
+        match field {
+            Field::UserAgent => self.user_agent(record),
+            Field::Allow => self.rule(record, true),
+            Field::Disallow => self.rule(record, false),
+            Field::Sitemap => {
+                let url = self.push_text(record.value, record.lossy);
+                self.sitemaps.push(SitemapRecord {
+                    url,
+                    line: record.line.number,
+                });
+            }
+            Field::Extension(kind) => {
+                let key = self.push_text(record.key, record.lossy);
+                let value = self.push_text(record.value, record.lossy);
+                self.extensions.push(ExtensionRecord {
+                    kind,
+                    key,
+                    value,
+                    line: record.line.number,
+                });
+                match self.groups.last_mut() {
+                    Some(group) => group.extensions.end = self.extensions.len() as u32,
+                    None => self.file_extensions += 1,
+                }
+            }
+        }
+    }
+
+    fn spelling_diagnostic(&mut self, record: &Record<'_>, spelling: Spelling) {
+        let key = String::from_utf8_lossy(record.key).into_owned();
+        let span = self.span_of(&record.line, record.key);
+        let diagnostic = match spelling {
+            Spelling::Exact => return,
+            Spelling::Prefix(canonical) => Diagnostic::new(
+                Code::FieldNamePrefix,
+                span,
+                format!(
+                    "`{key}` is read as `{canonical}` by Google (it starts with that name); \
+                     other crawlers ignore the line"
+                ),
+            )
+            .with_fix(format!("write `{canonical}`"), Some(canonical.to_owned())),
+            Spelling::Typo(canonical) => Diagnostic::new(
+                Code::MisspelledField,
+                span,
+                format!(
+                    "`{key}` is a misspelling of `{canonical}`: Google accepts it, other \
+                     crawlers ignore the line"
+                ),
+            )
+            .with_fix(format!("write `{canonical}`"), Some(canonical.to_owned())),
+            Spelling::Rejected(canonical) => Diagnostic::new(
+                Code::MisspelledField,
+                span,
+                format!(
+                    "`{key}` is not `{canonical}`: this reading ignores the line, although \
+                     Google would read it as `{canonical}`"
+                ),
+            )
+            .with_fix(format!("write `{canonical}`"), Some(canonical.to_owned())),
+        };
+        self.diagnostics.push(diagnostic);
+    }
+
+    fn user_agent(&mut self, record: &Record<'_>) {
+        if self.groups.is_empty() || self.group_has_rules {
+            let (a, r, e) = (
+                self.agents.len() as u32,
+                self.rules.len() as u32,
+                self.extensions.len() as u32,
+            );
+            self.groups.push(GroupRecord {
+                agents: a..a,
+                rules: r..r,
+                extensions: e..e,
+            });
+            self.group_has_rules = false;
+        }
+        let value = record.value;
+        let global = if self.profile.lenient_global_agent {
+            value.first() == Some(&b'*') && (value.len() == 1 || is_space(value[1]))
+        } else {
+            value == b"*"
+        };
+        let token_len = if global { 0 } else { token_len(value) as u32 };
+        let value = self.push_text(value, record.lossy);
+        self.agents.push(AgentRecord {
+            value,
+            line: record.line.number,
+            token_len,
+            global,
+        });
+        if let Some(group) = self.groups.last_mut() {
+            group.agents.end = self.agents.len() as u32;
+        }
+    }
+
+    fn rule(&mut self, record: &Record<'_>, allow: bool) {
+        let value = record.value;
+        let kind = if allow { "Allow" } else { "Disallow" };
+        if let Some(&first) = value.first() {
+            if first != b'/' && (self.profile.require_leading_slash || first != b'*') {
+                let shown = String::from_utf8_lossy(value);
+                let span = self.span_of(&record.line, value);
+                let (message, fix) = if self.profile.require_leading_slash {
+                    (
+                        format!("rule path `{shown}` does not start with `/`: this reading ignores the line"),
+                        format!("/{}", shown.trim_start_matches('*')),
+                    )
+                } else {
+                    (
+                        format!(
+                            "rule path `{shown}` does not start with `/` or `*`: it never matches \
+                             any URL"
+                        ),
+                        format!("/{shown}"),
+                    )
+                };
+                self.diagnostics.push(
+                    Diagnostic::new(Code::PathNotAbsolute, span, message)
+                        .with_fix(format!("write `{kind}: {fix}`"), Some(fix)),
+                );
+                if self.profile.require_leading_slash {
+                    return;
+                }
+            }
+        }
+        let index = self.rules.len() as u32;
+        let mut flags = if allow { RULE_ALLOW } else { 0 };
+        let pattern = if normalize::may_need_normalizing(value) {
+            let start = self.text.len() as u32;
+            let changed =
+                normalize::normalize_into(value, self.profile.decode_unreserved, &mut self.text);
+            let pattern = Str {
+                start,
+                len: self.text.len() as u32 - start,
+            };
+            if changed {
+                let original = self.push_text(value, true);
+                self.originals.push((index, original));
+                flags |= RULE_HAS_ORIGINAL;
+            }
+            pattern
+        } else {
+            self.push_ascii(value)
+        };
+        if allow && self.profile.index_html_alias {
+            let bytes = &self.text[pattern.range()];
+            if let Some(slash) = memrchr(b'/', bytes) {
+                if bytes[slash..].starts_with(b"/index.htm") {
+                    let mut alias = bytes[..=slash].to_vec();
+                    alias.push(b'$');
+                    let alias = self.push_ascii(&alias);
+                    self.aliases.push((index, alias));
+                    flags |= RULE_HAS_ALIAS;
+                }
+            }
+        }
+        self.rules.push(RuleRecord {
+            pattern,
+            line: record.line.number,
+            flags,
+        });
+        match self.groups.last_mut() {
+            Some(group) => {
+                group.rules.end = self.rules.len() as u32;
+                self.group_has_rules = true;
+            }
+            None => {
+                self.orphan_rules += 1;
+                let span = self.span_of(&record.line, trim(record.line.bytes));
+                let message =
+                    format!("`{kind}` line before any User-agent line: every crawler ignores it");
+                self.diagnostics.push(
+                    Diagnostic::new(Code::RuleBeforeUserAgent, span, message)
+                        .with_fix("add a `User-agent: *` line above it", None),
+                );
+            }
+        }
+    }
+
+    fn finish(self, stats: InputStats) -> RobotsTxt {
+        let text = into_string(self.text);
+        // Audiences: the groups naming each product token, case-insensitively.
+        let mut named: Vec<(Str, u32)> = Vec::new();
+        let mut global_groups = Vec::new();
+        for (g, group) in self.groups.iter().enumerate() {
+            let mut is_global = false;
+            for agent in &self.agents[group.agents.start as usize..group.agents.end as usize] {
+                if agent.global {
+                    is_global = true;
+                } else {
+                    named.push((
+                        Str {
+                            start: agent.value.start,
+                            len: agent.token_len,
+                        },
+                        g as u32,
+                    ));
+                }
+            }
+            if is_global {
+                global_groups.push(g as u32);
+            }
+        }
+        let token = |s: Str| &text.as_bytes()[s.range()];
+        named.sort_by(|a, b| {
+            crate::agent::cmp_ignore_case(token(a.0), token(b.0)).then(a.1.cmp(&b.1))
+        });
+        let mut audiences: Vec<Audience> = Vec::new();
+        let mut audience_groups: Vec<u32> = Vec::with_capacity(named.len());
+        for (tok, group) in named {
+            let same = audiences
+                .last()
+                .is_some_and(|a| token(a.token).eq_ignore_ascii_case(token(tok)));
+            if same {
+                let audience = audiences.last_mut().expect("checked above");
+                if audience_groups.last() != Some(&group) {
+                    audience_groups.push(group);
+                    audience.groups.1 += 1;
+                }
+            } else {
+                let start = audience_groups.len() as u32;
+                audience_groups.push(group);
+                audiences.push(Audience {
+                    token: tok,
+                    groups: (start, start + 1),
+                });
+            }
+        }
+        RobotsTxt {
+            profile: self.profile,
+            text,
+            agents: self.agents,
+            rules: self.rules,
+            extensions: self.extensions,
+            groups: self.groups,
+            sitemaps: self.sitemaps,
+            orphan_rules: self.orphan_rules,
+            file_extensions: self.file_extensions,
+            originals: self.originals,
+            aliases: self.aliases,
+            audiences,
+            audience_groups,
+            global_groups,
+            diagnostics: self.diagnostics,
+            stats,
+            compiled: OnceLock::new(),
+        }
+    }
+}
+
+/// The arena only ever receives valid UTF-8; should that ever not hold, bad
+/// bytes become `?` so that offsets stay valid.
+fn into_string(mut text: Vec<u8>) -> String {
+    match String::from_utf8(text) {
+        Ok(s) => s,
+        Err(e) => {
+            text = e.into_bytes();
+            let mut offset = 0;
+            let mut bad = Vec::new();
+            for chunk in text.utf8_chunks() {
+                offset += chunk.valid().len();
+                bad.extend(offset..offset + chunk.invalid().len());
+                offset += chunk.invalid().len();
+            }
+            for i in bad {
+                text[i] = b'?';
+            }
+            String::from_utf8(text).unwrap_or_default()
+        }
+    }
+}

@@ -1,0 +1,93 @@
+//! Normalising rule paths (and, in the rfc9309 profile, URL paths) so that
+//! they compare byte for byte: bytes outside ASCII become `%XX`, existing
+//! escapes get uppercase hex, and optionally escapes of unreserved characters
+//! are decoded.
+
+const HEX: &[u8; 16] = b"0123456789ABCDEF";
+
+fn hex_value(b: u8) -> Option<u8> {
+    match b {
+        b'0'..=b'9' => Some(b - b'0'),
+        b'a'..=b'f' => Some(b - b'a' + 10),
+        b'A'..=b'F' => Some(b - b'A' + 10),
+        _ => None,
+    }
+}
+
+fn is_unreserved(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~')
+}
+
+/// Appends the normalised form of `value` to `out`; returns whether it
+/// differs from `value`.
+pub(crate) fn normalize_into(value: &[u8], decode_unreserved: bool, out: &mut Vec<u8>) -> bool {
+    let before = out.len();
+    let mut i = 0;
+    while i < value.len() {
+        let b = value[i];
+        if b == b'%' && i + 2 < value.len() {
+            if let (Some(hi), Some(lo)) = (hex_value(value[i + 1]), hex_value(value[i + 2])) {
+                let decoded = hi * 16 + lo;
+                if decode_unreserved && is_unreserved(decoded) {
+                    out.push(decoded);
+                } else {
+                    out.extend_from_slice(&[b'%', HEX[hi as usize], HEX[lo as usize]]);
+                }
+                i += 3;
+                continue;
+            }
+        }
+        if b >= 0x80 {
+            out.extend_from_slice(&[b'%', HEX[(b >> 4) as usize], HEX[(b & 0xF) as usize]]);
+        } else {
+            out.push(b);
+        }
+        i += 1;
+    }
+    &out[before..] != value
+}
+
+/// Whether `value` contains anything [`normalize_into`] could change: a `%`
+/// or a byte outside ASCII.
+pub(crate) fn may_need_normalizing(value: &[u8]) -> bool {
+    value.iter().any(|&b| b == b'%' || b >= 0x80)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn norm(s: &[u8], decode: bool) -> String {
+        let mut out = Vec::new();
+        normalize_into(s, decode, &mut out);
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn escapes_non_ascii_and_uppercases_hex() {
+        assert_eq!(
+            norm("/SanJoséSellers".as_bytes(), false),
+            "/SanJos%C3%A9Sellers"
+        );
+        assert_eq!(norm(b"/%aa%2f", false), "/%AA%2F");
+        assert_eq!(norm(b"/%zz%4", false), "/%zz%4");
+        assert_eq!(norm(b"/\xff", false), "/%FF");
+        assert_eq!(norm(b"%", false), "%");
+    }
+
+    #[test]
+    fn decodes_unreserved_only_when_asked() {
+        assert_eq!(norm(b"/%62%61%7A%2F%7e", true), "/baz%2F~");
+        assert_eq!(norm(b"/%62%61%7A", false), "/%62%61%7A");
+        assert_eq!(norm(b"/%2A%24", true), "/%2A%24");
+    }
+
+    #[test]
+    fn reports_whether_anything_changed() {
+        let mut out = Vec::new();
+        assert!(!normalize_into(b"/%AB", false, &mut out));
+        assert!(normalize_into(b"/%ab", false, &mut out));
+        assert!(normalize_into("/é".as_bytes(), false, &mut out));
+        assert!(!may_need_normalizing(b"/plain"));
+    }
+}

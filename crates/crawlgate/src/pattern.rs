@@ -1,0 +1,216 @@
+//! Path patterns: what a rule's value matches.
+//!
+//! A pattern is compiled to the cheapest shape that matches it: a plain
+//! prefix, an exact path (`…$`), or a glob of literal segments separated by
+//! `*`. Globs are matched by finding each segment leftmost-first, which is
+//! correct for `*`-only globs and linear in the length of the path: a
+//! pattern such as `/*a*a*a…*b` never backtracks.
+
+use memchr::memmem;
+
+/// The compiled form of a pattern.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Shape {
+    /// Matches every path (an empty pattern, or `*` in the legacy reading).
+    Everything,
+    /// The path starts with the literal.
+    Prefix,
+    /// The path equals the literal (pattern ended with `$`).
+    Exact,
+    /// Literal segments separated by `*`, anchored at the start.
+    Glob,
+    /// Like `Glob`, and the last segment must end the path.
+    GlobAnchored,
+    /// Can never match a path (which always starts with `/`).
+    Never,
+}
+
+/// Compiles a normalised pattern. Returns the shape and the part of the
+/// pattern the shape matches against (the trailing `$` removed).
+pub(crate) fn compile(pattern: &[u8], wildcards: bool) -> (Shape, &[u8]) {
+    if pattern.is_empty() {
+        return (Shape::Everything, pattern);
+    }
+    if !wildcards {
+        return if pattern == b"*" {
+            (Shape::Everything, pattern)
+        } else if pattern[0] == b'/' {
+            (Shape::Prefix, pattern)
+        } else {
+            (Shape::Never, pattern)
+        };
+    }
+    if pattern[0] != b'/' && pattern[0] != b'*' {
+        return (Shape::Never, pattern);
+    }
+    let (anchored, body) = match pattern.split_last() {
+        Some((b'$', body)) => (true, body),
+        _ => (false, pattern),
+    };
+    let has_star = memchr::memchr(b'*', body).is_some();
+    let shape = match (has_star, anchored) {
+        (false, false) => Shape::Prefix,
+        (false, true) => Shape::Exact,
+        (true, false) => Shape::Glob,
+        (true, true) => Shape::GlobAnchored,
+    };
+    // A glob whose pieces are all stars matches everything.
+    if shape == Shape::Glob && body.iter().all(|&b| b == b'*') {
+        return (Shape::Everything, body);
+    }
+    if shape == Shape::Glob && body.ends_with(b"*") {
+        // A trailing `*` changes nothing: `/fish*` is `/fish`.
+        let trimmed = trim_trailing_stars(body);
+        if memchr::memchr(b'*', trimmed).is_none() {
+            return (Shape::Prefix, trimmed);
+        }
+        return (Shape::Glob, trimmed);
+    }
+    (shape, body)
+}
+
+fn trim_trailing_stars(mut body: &[u8]) -> &[u8] {
+    while let [rest @ .., b'*'] = body {
+        body = rest;
+    }
+    body
+}
+
+/// Whether `path` matches a compiled pattern.
+#[inline]
+pub(crate) fn matches(shape: Shape, body: &[u8], path: &[u8]) -> bool {
+    match shape {
+        Shape::Everything => true,
+        Shape::Prefix => path.starts_with(body),
+        Shape::Exact => path == body,
+        Shape::Glob => glob(body, path, false),
+        Shape::GlobAnchored => glob(body, path, true),
+        Shape::Never => false,
+    }
+}
+
+fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    match needle {
+        [b] => memchr::memchr(*b, haystack),
+        _ => memmem::find(haystack, needle),
+    }
+}
+
+/// Leftmost-first segment matching. The first segment must be a prefix; each
+/// later one is found at its leftmost position after the previous; with an
+/// anchor, the last one must end the path. Leftmost placement leaves the
+/// longest possible rest of the path, so it finds a match whenever one
+/// exists.
+fn glob(body: &[u8], path: &[u8], anchored: bool) -> bool {
+    let mut segments = body.split(|&b| b == b'*');
+    let first = segments.next().unwrap_or_default();
+    if !path.starts_with(first) {
+        return false;
+    }
+    let mut pos = first.len();
+    let mut segments = segments.peekable();
+    while let Some(segment) = segments.next() {
+        if anchored && segments.peek().is_none() {
+            return path.len() - pos >= segment.len() && path.ends_with(segment);
+        }
+        if segment.is_empty() {
+            continue;
+        }
+        match find(&path[pos..], segment) {
+            Some(at) => pos += at + segment.len(),
+            None => return false,
+        }
+    }
+    !anchored || pos == path.len()
+}
+
+/// The reference algorithm from Google's library, kept to check the fast one
+/// against: a set of reachable path positions advanced one pattern byte at a
+/// time (O(path × pattern)).
+#[cfg(test)]
+pub(crate) fn reference_matches(pattern: &[u8], path: &[u8]) -> bool {
+    let mut positions = vec![0usize];
+    for (i, &p) in pattern.iter().enumerate() {
+        if p == b'$' && i + 1 == pattern.len() {
+            return positions.last() == Some(&path.len());
+        }
+        if p == b'*' {
+            let from = positions[0];
+            positions = (from..=path.len()).collect();
+        } else {
+            positions = positions
+                .into_iter()
+                .filter(|&pos| pos < path.len() && path[pos] == p)
+                .map(|pos| pos + 1)
+                .collect();
+            if positions.is_empty() {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn m(pattern: &str, path: &str) -> bool {
+        let (shape, body) = compile(pattern.as_bytes(), true);
+        matches(shape, body, path.as_bytes())
+    }
+
+    #[test]
+    fn spec_examples() {
+        for path in [
+            "/fish",
+            "/fish.html",
+            "/fish/salmon.html",
+            "/fishheads",
+            "/fish.php?id=x",
+        ] {
+            assert!(m("/fish", path), "{path}");
+            assert!(m("/fish*", path), "{path}");
+        }
+        for path in ["/Fish.asp", "/catfish", "/?id=fish", "/desert/fish"] {
+            assert!(!m("/fish", path), "{path}");
+        }
+        assert!(m("/*.php$", "/filename.php"));
+        assert!(m("/*.php$", "/a.php.php"));
+        for path in [
+            "/filename.php?x",
+            "/filename.php/",
+            "/filename.php5",
+            "/windows.PHP",
+        ] {
+            assert!(!m("/*.php$", path), "{path}");
+        }
+        assert!(m("/$", "/"));
+        assert!(!m("/$", "/a"));
+        assert!(m("*.png", "/a.png"));
+        assert!(!m("fish/", "/fish/"));
+        assert!(m("/a$b", "/a$b"));
+        assert!(m("/*", "/anything"));
+        assert!(m("", "/anything"));
+    }
+
+    #[test]
+    fn thirty_stars_do_not_backtrack() {
+        let pattern = format!("/{}b", "*a".repeat(30));
+        let path = format!("/{}", "a".repeat(100_000));
+        assert!(!m(&pattern, &path));
+        let path = format!("{path}b");
+        assert!(m(&pattern, &path));
+    }
+
+    proptest! {
+        #[test]
+        fn agrees_with_the_reference(
+            pattern in "/[ab*$]{0,8}",
+            path in "/[ab$]{0,10}",
+        ) {
+            prop_assert_eq!(m(&pattern, &path), reference_matches(pattern.as_bytes(), path.as_bytes()));
+        }
+    }
+}

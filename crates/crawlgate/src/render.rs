@@ -1,0 +1,63 @@
+//! Canonical robots.txt output of a parsed model.
+//!
+//! One record per line with canonical field names, a blank line between
+//! groups, rule values in their normalised form, sitemaps last. Lines the
+//! parser ignored (garbage, rules before any user-agent) are gone; what a
+//! crawler reads is kept, so the output re-parses (with the same profile) to
+//! the same decisions.
+
+use std::fmt::Write as _;
+
+use crate::model::RobotsTxt;
+
+impl RobotsTxt {
+    /// Renders the model back to robots.txt text.
+    ///
+    /// ```
+    /// use crawlgate::RobotsTxt;
+    /// let robots = RobotsTxt::parse(b"user-agent: a\ndisallow /x # no colon\nUSER-AGENT:b\nallow:/y\n");
+    /// assert_eq!(
+    ///     robots.render(),
+    ///     "User-agent: a\nDisallow: /x\n\nUser-agent: b\nAllow: /y\n"
+    /// );
+    /// let again = RobotsTxt::parse(robots.render().as_bytes());
+    /// assert_eq!(again.is_allowed("a", "/x"), robots.is_allowed("a", "/x"));
+    /// ```
+    pub fn render(&self) -> String {
+        let mut out = String::with_capacity(self.text.len() * 2);
+        let field = |out: &mut String, name: &str, value: &str| {
+            if value.is_empty() {
+                let _ = writeln!(out, "{name}:");
+            } else {
+                let _ = writeln!(out, "{name}: {value}");
+            }
+        };
+        for extension in self.file_extensions() {
+            field(&mut out, extension.key(), extension.value());
+        }
+        for group in self.groups() {
+            if !out.is_empty() {
+                out.push('\n');
+            }
+            for agent in group.user_agents() {
+                field(&mut out, "User-agent", agent.value());
+            }
+            for extension in group.extensions() {
+                field(&mut out, extension.key(), extension.value());
+            }
+            for rule in group.rules() {
+                field(&mut out, rule.kind().as_str(), rule.pattern());
+            }
+        }
+        if self.sitemaps.is_empty() {
+            return out;
+        }
+        if !out.is_empty() {
+            out.push('\n');
+        }
+        for sitemap in self.sitemaps() {
+            field(&mut out, "Sitemap", sitemap.url());
+        }
+        out
+    }
+}
