@@ -1,0 +1,55 @@
+//! The errors surfaced to callers. HTTP results (404, 503, timeouts …) are
+//! not errors: the fetch policy turns them into outcomes.
+
+use std::net::IpAddr;
+
+use crate::address::{AddressClass, RefusedAddress};
+use crate::scope::ScopeError;
+
+/// Why a robots.txt could not be consulted at all.
+///
+/// ```
+/// use crawlgate_fetch::{FetchError, ScopeError};
+/// let err = FetchError::from(ScopeError::Relative { url: "/a".into() });
+/// assert!(err.to_string().contains("relative"));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum FetchError {
+    /// The URL has no robots.txt (relative, `mailto:`, invalid …).
+    #[error(transparent)]
+    Scope(#[from] ScopeError),
+    /// The address policy refused to connect (the robots.txt host or a
+    /// redirect hop resolves to a loopback, private … address).
+    #[error("refused to fetch {url}: {host} is {address}, a {class} address (non-public addresses must be allowed explicitly)")]
+    AddressRefused {
+        /// The URL whose fetch was refused (a redirect hop's, perhaps).
+        url: String,
+        /// Its host.
+        host: String,
+        /// The refused address.
+        address: IpAddr,
+        /// The address's class.
+        class: AddressClass,
+    },
+    /// The scheme has a robots.txt but this fetcher cannot fetch it (ftp).
+    #[error("{scheme}: fetching robots.txt over {scheme} is not supported (no {scheme} client in crawlgate-fetch)")]
+    UnsupportedScheme {
+        /// The scheme.
+        scheme: String,
+    },
+    /// The HTTP client could not be built.
+    #[error("could not build the HTTP client: {0}")]
+    Client(String),
+}
+
+impl FetchError {
+    pub(crate) fn refused(url: &str, refused: &RefusedAddress) -> FetchError {
+        FetchError::AddressRefused {
+            url: url.to_owned(),
+            host: refused.host.clone(),
+            address: refused.address,
+            class: refused.class,
+        }
+    }
+}

@@ -1,0 +1,91 @@
+//! # crawlgate-fetch
+//!
+//! Turns "may I fetch this URL?" into the right robots.txt fetched, cached
+//! and obeyed, as RFC 9309 and Google describe it (crawlgate's SPEC §1–§2).
+//!
+//! ```no_run
+//! use crawlgate_fetch::Fetcher;
+//!
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() -> Result<(), crawlgate_fetch::FetchError> {
+//! let fetcher = Fetcher::builder().user_agent("mybot/1.0 (+https://example.com/bot)").build()?;
+//! let decision = fetcher.check("https://example.com/private/page", "mybot").await?;
+//! println!("{decision}"); // "disallowed by line 2 (Disallow: /private)"
+//! let report = fetcher.fetch("https://example.com/").await?;
+//! println!("{}", report.status.unwrap_or_default());
+//! # Ok(()) }
+//! ```
+//!
+//! ## The parts
+//!
+//! * [`scope`](Origin): a URL's [`Origin`] (scheme, lowercased punycode
+//!   host, port with defaults folded) and [`robots_url_for`]; URLs without a
+//!   robots.txt are a [`ScopeError`].
+//! * [`FetchPolicy::apply`]: the pure policy, (fetch result, previous
+//!   [`CacheEntry`], now) → ([`Outcome`], next entry). Every row of §2: 2xx
+//!   parsed; redirects past 5 hops or looping as 404; 4xx except 429 full
+//!   allow; 429/5xx/network failures full disallow with backoff and
+//!   `Retry-After`, or the stale copy; the 30-day switch; 24 h TTL with
+//!   `Cache-Control` honoured.
+//! * [`RobotsClient`]: reqwest with rustls, unconditional GET, redirects
+//!   followed by hand, connect and total timeouts, gzip/deflate/br, the body
+//!   read up to 500 KiB.
+//! * [`AddressPolicy`] and [`CheckedResolver`]: no loopback, private,
+//!   link-local or unspecified address unless explicitly allowed, checked on
+//!   the resolved addresses of every hop.
+//! * [`MemoryCache`] behind the [`CacheStore`] trait; [`SingleFlight`] so
+//!   concurrent checks of one origin share one fetch.
+//! * [`Pacing`] and [`Schedule`]: crawl-delay, request-rate and visit-time
+//!   as a per-origin next-permitted-request time.
+//! * [`Fetcher`]: all of it behind `check`, `fetch`, `lookup` and `reserve`;
+//!   [`Decision`] and [`FetchReport`] serialize to JSON.
+//!
+//! HTTP results are outcomes, not errors: [`FetchError`] is only for what
+//! stops a robots.txt from being consulted at all (no robots.txt for the
+//! URL, a refused address, ftp).
+
+#![deny(missing_docs)]
+
+mod address;
+mod cache;
+mod client;
+mod clock;
+mod error;
+mod fetcher;
+mod flight;
+mod policy;
+mod politeness;
+mod report;
+mod scope;
+
+pub use address::{
+    classify, AddressClass, AddressPolicy, CheckedResolver, RefusedAddress, ResolveError, Resolver,
+    StaticResolver, SystemResolver,
+};
+pub use cache::{CacheStore, MemoryCache};
+pub use client::{ClientConfig, FetchAttempt, Hop, RobotsClient, DEFAULT_USER_AGENT};
+pub use clock::{Clock, ManualClock, SystemClock};
+pub use error::FetchError;
+pub use fetcher::{Basis, DecidingRule, Decision, Fetcher, FetcherBuilder, RobotsLookup};
+pub use flight::SingleFlight;
+pub use policy::{
+    parse_retry_after, Attempt, CacheDirectives, CacheEntry, ErrorStreak, FetchPolicy, FetchResult,
+    GoodCopy, HttpResponse, NetworkErrorKind, NetworkFailure, Outcome, OutcomeKind, OutcomeReason,
+    RedirectStop, RobotsCopy, Rules,
+};
+pub use politeness::{Pacing, PolitenessConfig, Schedule};
+pub use report::{format_time, FetchReport, Warning, WarningCode};
+pub use scope::{robots_url_for, Origin, Scheme, ScopeError};
+
+#[cfg(test)]
+mod send_sync {
+    fn assert_send_sync<T: Send + Sync>() {}
+
+    #[test]
+    fn shared_types_are_send_and_sync() {
+        assert_send_sync::<crate::Fetcher>();
+        assert_send_sync::<crate::CacheEntry>();
+        assert_send_sync::<crate::FetchError>();
+        assert_send_sync::<crate::Decision>();
+    }
+}
