@@ -520,7 +520,7 @@ fn parse_seconds(text: &str) -> Option<u64> {
 /// use crawlgate_fetch::parse_retry_after;
 /// let now = SystemTime::UNIX_EPOCH + Duration::from_secs(1_000_000_000);
 /// assert_eq!(parse_retry_after("120", now), Some(Duration::from_secs(120)));
-/// assert_eq!(parse_retry_after("Sun, 09 Sep 2001 01:48:40 GMT", now), Some(Duration::from_secs(1)));
+/// assert_eq!(parse_retry_after("Sun, 09 Sep 2001 01:46:41 GMT", now), Some(Duration::from_secs(1)));
 /// assert_eq!(parse_retry_after("soon", now), None);
 /// ```
 pub fn parse_retry_after(value: &str, now: SystemTime) -> Option<Duration> {
