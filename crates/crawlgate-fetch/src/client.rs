@@ -153,7 +153,10 @@ impl RobotsClient {
     /// refused addresses and unsupported schemes.
     pub async fn fetch(&self, robots_url: &Url) -> Result<FetchAttempt, FetchError> {
         let started = Instant::now();
-        let deadline = tokio::time::Instant::now() + self.config.timeout;
+        let now = tokio::time::Instant::now();
+        let deadline = now
+            .checked_add(self.config.timeout)
+            .unwrap_or(now + Duration::from_secs(365 * 86_400));
         let mut attempt = FetchAttempt {
             result: FetchResult::RedirectNotFollowed(RedirectStop::TooManyRedirects),
             hops: Vec::new(),

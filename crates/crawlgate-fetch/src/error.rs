@@ -21,7 +21,10 @@ pub enum FetchError {
     Scope(#[from] ScopeError),
     /// The address policy refused to connect (the robots.txt host or a
     /// redirect hop resolves to a loopback, private … address).
-    #[error("refused to fetch {url}: {host} is {address}, a {class} address (non-public addresses must be allowed explicitly)")]
+    #[error(
+        "refused to fetch {url}: {} (non-public addresses must be allowed explicitly)",
+        refusal(host, address, class)
+    )]
     AddressRefused {
         /// The URL whose fetch was refused (a redirect hop's, perhaps).
         url: String,
@@ -43,6 +46,15 @@ pub enum FetchError {
     Client(String),
 }
 
+fn refusal(host: &str, address: &IpAddr, class: &AddressClass) -> String {
+    let literal = host.trim_start_matches('[').trim_end_matches(']');
+    if literal.parse::<IpAddr>().ok() == Some(*address) {
+        format!("{host} is a {class} address")
+    } else {
+        format!("{host} resolves to {address}, a {class} address")
+    }
+}
+
 impl FetchError {
     pub(crate) fn refused(url: &str, refused: &RefusedAddress) -> FetchError {
         FetchError::AddressRefused {
@@ -51,5 +63,32 @@ impl FetchError {
             address: refused.address,
             class: refused.class,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn refused(host: &str, address: &str) -> String {
+        FetchError::AddressRefused {
+            url: format!("http://{host}/robots.txt"),
+            host: host.to_owned(),
+            address: address.parse().unwrap(),
+            class: AddressClass::Loopback,
+        }
+        .to_string()
+    }
+
+    #[test]
+    fn refusals_say_what_was_refused() {
+        assert_eq!(
+            refused("127.0.0.1", "127.0.0.1"),
+            "refused to fetch http://127.0.0.1/robots.txt: 127.0.0.1 is a loopback address \
+             (non-public addresses must be allowed explicitly)"
+        );
+        assert!(refused("[::1]", "::1").contains(": [::1] is a loopback address"));
+        assert!(refused("robots.test", "127.0.0.1")
+            .contains(": robots.test resolves to 127.0.0.1, a loopback address"));
     }
 }

@@ -204,7 +204,8 @@ impl Fetcher {
     /// Errors only when no robots.txt can be consulted: the URL has none
     /// (relative, `mailto:` …), its address is refused by the address
     /// policy, or its scheme (ftp) is not supported. HTTP errors and network
-    /// failures are answers (SPEC §2).
+    /// failures are answers (SPEC §2). Errors are not cached: a check that
+    /// was refused is refused again, by a new attempt, next time.
     pub async fn check(&self, url: &str, agent: &str) -> Result<Decision, FetchError> {
         let origin = Origin::from_parsed(&parse_absolute(url)?)?;
         let robots_url = origin.robots_url().to_string();

@@ -758,8 +758,11 @@ impl FetchPolicy {
     }
 }
 
-fn later(now: SystemTime, by: Duration) -> SystemTime {
-    now.checked_add(by).unwrap_or(now + DAY * 365)
+/// `now + by`, saturating instead of panicking on absurd settings.
+pub(crate) fn later(now: SystemTime, by: Duration) -> SystemTime {
+    now.checked_add(by)
+        .or_else(|| now.checked_add(365 * DAY))
+        .unwrap_or(now)
 }
 
 /// The soft-404 heuristic: the start of the body says "not found".
@@ -1143,6 +1146,21 @@ mod tests {
         assert_eq!(entry.ttl(), DAY);
         let (_, entry) = policy.apply(&status(500), None, t0());
         assert_eq!(entry.ttl(), Duration::from_secs(60));
+    }
+
+    #[test]
+    fn huge_settings_saturate_instead_of_panicking() {
+        let policy = FetchPolicy {
+            default_ttl: Duration::MAX,
+            max_ttl: Duration::MAX,
+            retry_min: Duration::MAX,
+            retry_max: Duration::MAX,
+            ..FetchPolicy::default()
+        };
+        let (_, entry) = policy.apply(&ok(BODY), None, t0());
+        assert!(entry.is_fresh(t0() + 300 * DAY));
+        let (_, entry) = policy.apply(&status(500), None, t0());
+        assert!(entry.expires_at > t0());
     }
 
     #[test]

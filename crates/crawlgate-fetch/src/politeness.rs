@@ -10,6 +10,7 @@ use std::time::{Duration, SystemTime};
 
 use crawlgate::{AgentView, RequestRate, VisitTime};
 
+use crate::policy::later;
 use crate::scope::Origin;
 
 /// Politeness settings.
@@ -128,7 +129,7 @@ impl Pacing {
     pub fn next_permitted(&self, last: Option<SystemTime>, now: SystemTime) -> SystemTime {
         let mut earliest = now;
         if let Some(last) = last {
-            earliest = earliest.max(last + self.delay_at(last));
+            earliest = earliest.max(later(last, self.delay_at(last)));
         }
         match self.visit {
             Some(window) if !window.contains(minute_of_day(earliest)) => {
@@ -212,7 +213,7 @@ impl Schedule {
         if slots.len() > self.max_origins {
             // A slot older than the cap cannot delay anything any more.
             let cap = pacing.cap;
-            slots.retain(|_, slot| *slot + cap > now);
+            slots.retain(|_, slot| later(*slot, cap) > now);
             if slots.len() > self.max_origins {
                 // Still full: forget the earliest slots, down to 90 %, so this
                 // scan does not run on every call.
@@ -309,6 +310,19 @@ mod tests {
             ..PolitenessConfig::default()
         };
         assert_eq!(Pacing::unrestricted(&inverted).delay_at(now), SEC);
+        // Huge settings saturate rather than panic.
+        let huge = PolitenessConfig {
+            cap: Duration::MAX,
+            ..PolitenessConfig::default()
+        };
+        let p = pacing("User-agent: *\nCrawl-delay: 99999999999\n", &huge);
+        assert!(p.next_permitted(Some(now), now) > now);
+        let schedule = Schedule::new(1);
+        let a = Origin::from_url("http://a.test/").unwrap();
+        let b = Origin::from_url("http://b.test/").unwrap();
+        schedule.reserve(&a, &p, now);
+        schedule.reserve(&b, &p, now);
+        assert_eq!(schedule.len(), 1);
     }
 
     #[test]

@@ -478,11 +478,11 @@ async fn an_invalid_response_is_a_server_error() {
 
 #[tokio::test]
 async fn a_refused_connection_is_a_server_error() {
-    // A port that was just free: nothing listens there.
-    let port = {
-        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-        listener.local_addr().unwrap().port()
-    };
+    // A bound socket that never listens: connecting to it is refused, and
+    // no other test can take the port meanwhile.
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.bind("127.0.0.1:0".parse().unwrap()).unwrap();
+    let port = socket.local_addr().unwrap().port();
     let f = fetcher();
     let report = f.fetch(&format!("http://127.0.0.1:{port}/")).await.unwrap();
     assert_eq!(
@@ -492,6 +492,7 @@ async fn a_refused_connection_is_a_server_error() {
         }
     );
     assert_eq!(report.outcome, OutcomeKind::FullDisallow);
+    drop(socket);
 }
 
 #[tokio::test]
