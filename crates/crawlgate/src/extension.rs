@@ -544,9 +544,7 @@ impl<'a> ContentUsage<'a> {
     pub fn parse(value: &'a str, line: u32) -> ContentUsage<'a> {
         let value = value.trim();
         if value.starts_with('/') || value.starts_with('*') {
-            let (path, rest) = value
-                .split_once(|c: char| c == ' ' || c == '\t')
-                .unwrap_or((value, ""));
+            let (path, rest) = value.split_once([' ', '\t']).unwrap_or((value, ""));
             ContentUsage {
                 path: Some(path),
                 preferences: rest.trim(),
