@@ -1,0 +1,39 @@
+//! One module per subcommand.
+
+pub mod batch;
+pub mod check;
+pub mod completions;
+pub mod explain;
+pub mod fetch;
+pub mod lint;
+pub mod test;
+
+use std::io::IsTerminal;
+use std::process::ExitCode;
+
+use crate::args::{Cli, Command};
+
+/// Runs the chosen subcommand.
+pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    match cli.command {
+        Command::Check(args) => check::run(args),
+        Command::Explain(args) => explain::run(args),
+        Command::Lint(args) => lint::run(args),
+        Command::Test(args) => test::run(args),
+        Command::Fetch(args) => fetch::run(args),
+        Command::Batch(args) => batch::run(args),
+        Command::Completions(args) => completions::run(args),
+    }
+}
+
+/// Parses a `--profile` value (clap value parser).
+pub fn parse_profile(name: &str) -> Result<crawlgate::Profile, String> {
+    name.parse::<crawlgate::Profile>()
+        .map_err(|e| e.to_string())
+}
+
+/// Whether to colour standard output: it is a terminal and `NO_COLOR` is unset
+/// (or empty), per <https://no-color.org>.
+pub fn stdout_color() -> bool {
+    std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+}
