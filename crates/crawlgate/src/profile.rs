@@ -74,8 +74,9 @@ pub struct Profile {
     /// `/robots.txt` is always allowed (RFC 9309 §2.5).
     pub always_allow_robots_txt: bool,
     /// Percent escapes of unreserved characters are decoded in rules and
-    /// URLs before matching (RFC 9309 §2.2.2); other escapes compare with
-    /// uppercase hex either way.
+    /// URLs before matching (RFC 9309 §2.2.2), non-ASCII bytes of the URL are
+    /// percent-encoded, and a stray `%` becomes `%25`; other escapes compare
+    /// with uppercase hex either way.
     pub decode_unreserved: bool,
     /// A user-agent value of `*` followed by whitespace and more text still
     /// names every crawler (Google).

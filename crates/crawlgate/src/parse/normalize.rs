@@ -37,7 +37,11 @@ pub(crate) fn normalize_into(value: &[u8], decode_unreserved: bool, out: &mut Ve
                 continue;
             }
         }
-        if b >= 0x80 {
+        if b == b'%' && decode_unreserved {
+            // A stray `%` would form a new escape with the characters a
+            // decoding brings next to it; encoding it keeps the form canonical.
+            out.extend_from_slice(b"%25");
+        } else if b >= 0x80 {
             out.extend_from_slice(&[b'%', HEX[(b >> 4) as usize], HEX[(b & 0xF) as usize]]);
         } else {
             out.push(b);
@@ -80,6 +84,9 @@ mod tests {
         assert_eq!(norm(b"/%62%61%7A%2F%7e", true), "/baz%2F~");
         assert_eq!(norm(b"/%62%61%7A", false), "/%62%61%7A");
         assert_eq!(norm(b"/%2A%24", true), "/%2A%24");
+        // Decoding must not create a new escape out of a stray `%`.
+        assert_eq!(norm(b"/%%41b", true), "/%25Ab");
+        assert_eq!(norm(norm(b"/%%41b", true).as_bytes(), true), "/%25Ab");
     }
 
     #[test]
