@@ -272,28 +272,61 @@ impl RobotsTxt {
         &self.stats
     }
 
-    /// An estimate of the heap bytes this model holds right after parsing
-    /// (compiled matchers, built on first query, are not counted).
+    /// The heap bytes this model holds right after parsing (compiled
+    /// matchers, built on first query, are not counted).
+    ///
+    /// ```
+    /// let body = b"User-agent: *\nDisallow: /private/\n";
+    /// let robots = crawlgate::RobotsTxt::parse(body);
+    /// assert!(robots.heap_size() <= 2 * body.len());
+    /// ```
     pub fn heap_size(&self) -> usize {
+        self.heap_parts().iter().map(|&(_, bytes)| bytes).sum()
+    }
+
+    /// [`heap_size`](Self::heap_size) by part: `(name, bytes)`.
+    pub fn heap_parts(&self) -> [(&'static str, usize); 9] {
+        use std::borrow::Cow;
         use std::mem::size_of;
-        self.text.capacity()
-            + self.agents.capacity() * size_of::<AgentRecord>()
-            + self.rules.capacity() * size_of::<RuleRecord>()
-            + self.extensions.capacity() * size_of::<ExtensionRecord>()
-            + self.groups.capacity() * size_of::<GroupRecord>()
-            + self.sitemaps.capacity() * size_of::<SitemapRecord>()
-            + (self.originals.capacity() + self.aliases.capacity()) * size_of::<(u32, Str)>()
-            + self.audiences.capacity() * size_of::<Audience>()
-            + (self.audience_groups.capacity() + self.global_groups.capacity()) * 4
-            + self.diagnostics.capacity() * size_of::<Diagnostic>()
-            + self
-                .diagnostics
-                .iter()
-                .map(|d| match &d.message {
-                    std::borrow::Cow::Owned(s) => s.capacity(),
-                    std::borrow::Cow::Borrowed(_) => 0,
-                })
-                .sum::<usize>()
+        let owned = |text: &Cow<'static, str>| match text {
+            Cow::Owned(s) => s.capacity(),
+            Cow::Borrowed(_) => 0,
+        };
+        let messages = self
+            .diagnostics
+            .iter()
+            .map(|d| {
+                owned(&d.message)
+                    + d.fix.as_ref().map_or(0, |f| {
+                        owned(&f.message) + f.replacement.as_ref().map_or(0, String::capacity)
+                    })
+            })
+            .sum();
+        [
+            ("text", self.text.capacity()),
+            ("agents", self.agents.capacity() * size_of::<AgentRecord>()),
+            ("rules", self.rules.capacity() * size_of::<RuleRecord>()),
+            (
+                "extensions",
+                self.extensions.capacity() * size_of::<ExtensionRecord>(),
+            ),
+            ("groups", self.groups.capacity() * size_of::<GroupRecord>()),
+            (
+                "sitemaps",
+                self.sitemaps.capacity() * size_of::<SitemapRecord>(),
+            ),
+            (
+                "indexes",
+                (self.originals.capacity() + self.aliases.capacity()) * size_of::<(u32, Str)>()
+                    + self.audiences.capacity() * size_of::<Audience>()
+                    + (self.audience_groups.capacity() + self.global_groups.capacity()) * 4,
+            ),
+            (
+                "diagnostics",
+                self.diagnostics.capacity() * size_of::<Diagnostic>(),
+            ),
+            ("messages", messages),
+        ]
     }
 
     pub(crate) fn original_of(&self, rule: u32) -> Option<Str> {

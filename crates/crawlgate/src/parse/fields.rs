@@ -56,8 +56,18 @@ const KNOWN: &[Known] = &[
     },
 ];
 
+/// Whether `key` equals `name` (lowercase ASCII) ignoring ASCII case: a
+/// letter of `name` matches either case, anything else matches itself.
+fn eq_folded(key: &[u8], name: &[u8]) -> bool {
+    key.len() == name.len()
+        && key
+            .iter()
+            .zip(name)
+            .all(|(&k, &n)| k | (u8::from(n.is_ascii_lowercase()) << 5) == n)
+}
+
 fn starts_with_ignore_case(key: &[u8], prefix: &str) -> bool {
-    key.len() >= prefix.len() && key[..prefix.len()].eq_ignore_ascii_case(prefix.as_bytes())
+    key.len() >= prefix.len() && eq_folded(&key[..prefix.len()], prefix.as_bytes())
 }
 
 /// Canonical display names of the four core fields.
@@ -72,41 +82,53 @@ pub(crate) fn canonical_name(field: Field) -> &'static str {
 }
 
 /// Recognises a (whitespace-stripped, non-empty) field name.
+///
+/// Dispatches on the first letter: each core field and all of its accepted
+/// misspellings share one, so at most one entry of `KNOWN` is tried, which
+/// keeps Google's order of checks without walking the table.
 pub(crate) fn recognise(key: &[u8], profile: &Profile) -> (Field, Spelling) {
-    for known in KNOWN {
-        let display = canonical_name(known.field);
-        if key.eq_ignore_ascii_case(known.canonical.as_bytes()) {
-            return (known.field, Spelling::Exact);
-        }
-        let lenient_match = starts_with_ignore_case(key, known.canonical)
-            .then_some(Spelling::Prefix(display))
-            .or_else(|| {
-                known.typos.iter().find_map(|typo| {
-                    let hit = if profile.field_name_prefix {
-                        starts_with_ignore_case(key, typo)
-                    } else {
-                        key.eq_ignore_ascii_case(typo.as_bytes())
-                    };
-                    hit.then_some(Spelling::Typo(display))
-                })
-            });
-        match lenient_match {
-            Some(Spelling::Prefix(_)) if profile.field_name_prefix => {
-                return (known.field, Spelling::Prefix(display))
-            }
-            Some(Spelling::Typo(_)) if profile.accept_typos => {
-                return (known.field, Spelling::Typo(display))
-            }
-            Some(_) => {
-                let kind = ExtensionKind::from_field(&String::from_utf8_lossy(key));
-                return (Field::Extension(kind), Spelling::Rejected(display));
-            }
-            None => {}
-        }
+    let known = match key.first().map(u8::to_ascii_lowercase) {
+        Some(b'u') => &KNOWN[0],
+        Some(b'a') => &KNOWN[1],
+        Some(b'd') => &KNOWN[2],
+        Some(b's') => &KNOWN[3],
+        _ => return (Field::Extension(extension_kind(key)), Spelling::Exact),
+    };
+    if eq_folded(key, known.canonical.as_bytes()) {
+        return (known.field, Spelling::Exact);
     }
-    // Extension names are short ASCII words; anything else is unknown.
-    let kind = std::str::from_utf8(key).map_or(ExtensionKind::Unknown, ExtensionKind::from_field);
-    (Field::Extension(kind), Spelling::Exact)
+    let display = canonical_name(known.field);
+    let lenient = if starts_with_ignore_case(key, known.canonical) {
+        Some(Spelling::Prefix(display))
+    } else {
+        known.typos.iter().find_map(|typo| {
+            let hit = if profile.field_name_prefix {
+                starts_with_ignore_case(key, typo)
+            } else {
+                eq_folded(key, typo.as_bytes())
+            };
+            hit.then_some(Spelling::Typo(display))
+        })
+    };
+    match lenient {
+        Some(Spelling::Prefix(_)) if profile.field_name_prefix => {
+            (known.field, Spelling::Prefix(display))
+        }
+        Some(Spelling::Typo(_)) if profile.accept_typos => (known.field, Spelling::Typo(display)),
+        Some(_) => (
+            Field::Extension(extension_kind(key)),
+            Spelling::Rejected(display),
+        ),
+        None => (Field::Extension(extension_kind(key)), Spelling::Exact),
+    }
+}
+
+/// The extension a field name names (exact, case-insensitive).
+fn extension_kind(key: &[u8]) -> ExtensionKind {
+    ExtensionKind::KNOWN
+        .iter()
+        .find(|(_, name)| name.len() == key.len() && name.as_bytes().eq_ignore_ascii_case(key))
+        .map_or(ExtensionKind::Unknown, |&(kind, _)| kind)
 }
 
 #[cfg(test)]

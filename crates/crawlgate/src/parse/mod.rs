@@ -12,7 +12,7 @@ pub(crate) mod normalize;
 use std::borrow::Cow;
 use std::sync::OnceLock;
 
-use memchr::{memchr, memchr2, memrchr};
+use memchr::{memchr, memrchr};
 
 use crate::agent::token_len;
 use crate::diagnostic::{Code, Diagnostic, Span};
@@ -47,6 +47,19 @@ pub(crate) fn trim(mut s: &[u8]) -> &[u8] {
     s
 }
 
+/// The first `a` or `b`. Field names and most values are short: a scalar look
+/// at the first bytes answers before a SIMD search would have started; long
+/// lines (HTML served as robots.txt) get the SIMD search.
+#[inline]
+fn find_either(s: &[u8], a: u8, b: u8) -> Option<usize> {
+    let head = s.len().min(16);
+    match s[..head].iter().position(|&c| c == a || c == b) {
+        Some(i) => Some(i),
+        None if head < s.len() => memchr::memchr2(a, b, &s[head..]).map(|i| i + head),
+        None => None,
+    }
+}
+
 pub(crate) fn parse(input: &[u8], profile: Profile) -> RobotsTxt {
     Builder::new(input, profile).run()
 }
@@ -71,6 +84,22 @@ struct Builder<'a> {
     next_invalid: usize,
     bare_cr_lines: u32,
     first_bare_cr: Option<Span>,
+    invalid_run: Option<InvalidRun>,
+    /// Whether the input holds a NUL byte at all (checked once, not per line).
+    has_nul: bool,
+}
+
+/// Consecutive lines that are not records (blank lines and comments in
+/// between do not break a run): reported as one diagnostic, so an HTML page
+/// served as robots.txt gets one finding, not one per line.
+struct InvalidRun {
+    first_line: u32,
+    last_line: u32,
+    start: usize,
+    end: usize,
+    column: u32,
+    lines: u32,
+    looks_like_html: bool,
 }
 
 /// The parts of one `field: value` line.
@@ -104,6 +133,8 @@ impl<'a> Builder<'a> {
             next_invalid: 0,
             bare_cr_lines: 0,
             first_bare_cr: None,
+            invalid_run: None,
+            has_nul: false,
         }
     }
 
@@ -128,6 +159,59 @@ impl<'a> Builder<'a> {
         self.diagnostics.push(Diagnostic::new(code, span, message));
     }
 
+    /// Notes a line that is not a record.
+    fn note_invalid(&mut self, line: &Line<'_>, body: &[u8]) {
+        let start = self.offset_of(body);
+        let end = start + body.len();
+        let html = body.first() == Some(&b'<');
+        match &mut self.invalid_run {
+            Some(run) => {
+                run.last_line = line.number;
+                run.end = end;
+                run.lines += 1;
+                run.looks_like_html |= html;
+            }
+            None => {
+                self.invalid_run = Some(InvalidRun {
+                    first_line: line.number,
+                    last_line: line.number,
+                    start,
+                    end,
+                    column: (start - line.start + 1) as u32,
+                    lines: 1,
+                    looks_like_html: html,
+                })
+            }
+        }
+    }
+
+    /// Reports the current run of non-record lines, if any.
+    fn flush_invalid(&mut self) {
+        let Some(run) = self.invalid_run.take() else {
+            return;
+        };
+        let span = Span {
+            line: run.first_line,
+            bytes: run.start..run.end,
+            column: run.column,
+        };
+        let hint = if run.looks_like_html {
+            " (this looks like an HTML page, not a robots.txt)"
+        } else {
+            ""
+        };
+        let message = if run.lines == 1 {
+            format!("not a `field: value` line: no crawler acts on it{hint}")
+        } else {
+            format!(
+                "{} lines (lines {}–{}) are not `field: value` lines: no crawler acts on them{hint}",
+                run.lines, run.first_line, run.last_line
+            )
+        };
+        self.diagnostics
+            .push(Diagnostic::new(Code::InvalidLine, span, message));
+    }
+
     fn run(mut self) -> RobotsTxt {
         let input = self.input;
         let parsed = lines::limited_len(input, self.profile.max_bytes);
@@ -148,6 +232,7 @@ impl<'a> Builder<'a> {
                 .with_fix("save the file as UTF-8 without a BOM", Some(String::new())),
             );
         }
+        self.has_nul = memchr(0, &input[bom..parsed]).is_some();
         if std::str::from_utf8(&input[bom..parsed]).is_err() {
             let mut offset = bom;
             for chunk in input[bom..parsed].utf8_chunks() {
@@ -163,6 +248,7 @@ impl<'a> Builder<'a> {
             line_count = line.number;
             self.line(&line);
         }
+        self.flush_invalid();
         if parsed < input.len() {
             let lost_from =
                 line_count + u32::from(parsed > 0 && !matches!(input[parsed - 1], b'\n' | b'\r'));
@@ -253,24 +339,37 @@ impl<'a> Builder<'a> {
             self.diagnose(Code::LineTooLong, span, message);
         }
         let mut content = line.bytes;
-        if let Some(nul) = memchr(0, content) {
-            let start = line.start + nul;
-            let span = self.span(line, start, start + 1);
-            self.diagnose(
-                Code::NulByte,
-                span,
-                "NUL byte: the rest of the line is ignored",
-            );
-            content = &content[..nul];
+        if self.has_nul {
+            if let Some(nul) = memchr(0, content) {
+                let start = line.start + nul;
+                let span = self.span(line, start, start + 1);
+                self.diagnose(
+                    Code::NulByte,
+                    span,
+                    "NUL byte: the rest of the line is ignored",
+                );
+                content = &content[..nul];
+            }
         }
-        let (key, value) = match memchr2(b'#', b':', content) {
+        // Blank lines and whole-line comments end here, with one look.
+        let Some(first) = content.iter().position(|&b| !is_space(b)) else {
+            return;
+        };
+        if content[first] == b'#' {
+            return;
+        }
+        let split = find_either(&content[first..], b':', b'#').map(|i| i + first);
+        let (key, value) = match split {
             Some(colon) if content[colon] == b':' => {
                 let after = &content[colon + 1..];
-                let value = memchr(b'#', after).map_or(after, |hash| &after[..hash]);
-                (trim(&content[..colon]), trim(value))
+                let value = match find_either(after, b'#', b'#') {
+                    Some(hash) => &after[..hash],
+                    None => after,
+                };
+                (trim(&content[first..colon]), trim(value))
             }
             other => {
-                let body = trim(other.map_or(content, |hash| &content[..hash]));
+                let body = trim(&content[first..other.unwrap_or(content.len())]);
                 if body.is_empty() {
                     return;
                 }
@@ -281,12 +380,7 @@ impl<'a> Builder<'a> {
             }
         };
         if key.is_empty() {
-            let span = self.span_of(line, trim(content));
-            self.diagnose(
-                Code::InvalidLine,
-                span,
-                "no field name before the colon: the line is ignored",
-            );
+            self.note_invalid(line, trim(content));
             return;
         }
         let record = Record {
@@ -318,51 +412,37 @@ impl<'a> Builder<'a> {
                     .then(|| (trim(&body[..sep]), trim(value)))
             });
         let Some((key, value)) = two_tokens else {
-            let span = self.span_of(line, body);
-            self.diagnose(
-                Code::InvalidLine,
-                span,
-                "not a `field: value` line: ignored",
-            );
+            self.note_invalid(line, body);
             return None;
         };
         let (field, _) = fields::recognise(key, &self.profile);
-        let known = !matches!(field, Field::Extension(ExtensionKind::Unknown));
+        if matches!(field, Field::Extension(ExtensionKind::Unknown)) {
+            // `<meta name=x>`: Google reads an unknown record nobody acts on.
+            self.note_invalid(line, body);
+            return self.profile.accept_missing_colon.then_some((key, value));
+        }
         let shown = format!(
             "{}: {}",
             String::from_utf8_lossy(key),
             String::from_utf8_lossy(value)
         );
         let span = self.span_of(line, body);
-        if self.profile.accept_missing_colon {
-            let message = format!(
+        let message = if self.profile.accept_missing_colon {
+            format!(
                 "no colon after the field name: Google reads this line as `{shown}`, stricter \
                  parsers ignore it"
-            );
-            self.diagnostics.push(
-                Diagnostic::new(Code::MissingColon, span, message)
-                    .with_fix("add the colon", Some(shown)),
-            );
-            Some((key, value))
+            )
         } else {
-            if known {
-                let message = format!(
-                    "no colon after the field name: this line is ignored (Google would read it as \
-                     `{shown}`)"
-                );
-                self.diagnostics.push(
-                    Diagnostic::new(Code::MissingColon, span, message)
-                        .with_fix("add the colon", Some(shown)),
-                );
-            } else {
-                self.diagnose(
-                    Code::InvalidLine,
-                    span,
-                    "not a `field: value` line: ignored",
-                );
-            }
-            None
-        }
+            format!(
+                "no colon after the field name: this line is ignored (Google would read it as \
+                 `{shown}`)"
+            )
+        };
+        self.diagnostics.push(
+            Diagnostic::new(Code::MissingColon, span, message)
+                .with_fix("add the colon", Some(shown)),
+        );
+        self.profile.accept_missing_colon.then_some((key, value))
     }
 
     fn push_text(&mut self, bytes: &[u8], lossy: bool) -> Str {
@@ -390,6 +470,10 @@ impl<'a> Builder<'a> {
 
     fn record(&mut self, record: &Record<'a>) {
         let (field, spelling) = fields::recognise(record.key, &self.profile);
+        if !matches!(field, Field::Extension(ExtensionKind::Unknown)) || spelling != Spelling::Exact
+        {
+            self.flush_invalid();
+        }
         if spelling != Spelling::Exact {
             self.spelling_diagnostic(record, spelling);
         }
@@ -574,7 +658,15 @@ impl<'a> Builder<'a> {
         }
     }
 
-    fn finish(self, stats: InputStats) -> RobotsTxt {
+    fn finish(mut self, stats: InputStats) -> RobotsTxt {
+        // Growth leaves up to half of each vector unused; the model lives long.
+        self.text.shrink_to_fit();
+        self.agents.shrink_to_fit();
+        self.rules.shrink_to_fit();
+        self.extensions.shrink_to_fit();
+        self.groups.shrink_to_fit();
+        self.sitemaps.shrink_to_fit();
+        self.diagnostics.shrink_to_fit();
         let text = into_string(self.text);
         // Audiences: the groups naming each product token, case-insensitively.
         let mut named: Vec<(Str, u32)> = Vec::new();
