@@ -276,8 +276,11 @@ impl RobotsTxt {
     /// matchers, built on first query, are not counted).
     ///
     /// ```
-    /// let body = b"User-agent: *\nDisallow: /private/\n";
-    /// let robots = crawlgate::RobotsTxt::parse(body);
+    /// let mut body = String::from("User-agent: *\n");
+    /// for i in 0..100 {
+    ///     body.push_str(&format!("Disallow: /private/{i}/\n"));
+    /// }
+    /// let robots = crawlgate::RobotsTxt::parse(body.as_bytes());
     /// assert!(robots.heap_size() <= 2 * body.len());
     /// ```
     pub fn heap_size(&self) -> usize {
