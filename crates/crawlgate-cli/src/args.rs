@@ -1,16 +1,40 @@
 //! Command-line arguments: one `Args` struct per subcommand, in its module.
 
-use clap::{Parser, Subcommand};
+use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::commands::{batch, check, completions, explain, fetch, lint, test};
+
+const EXIT_STATUS: &str = "\
+Exit status:
+  0  everything asked about is allowed, every expectation holds, the command succeeded
+  1  something is disallowed, an expectation failed, or a fetch gave full disallow
+  2  usage or input error (missing file, invalid URL, empty agent, malformed input)
+
+Colour is used when standard output is a terminal and NO_COLOR is unset;
+`--color always|never` overrides both.";
 
 /// robots.txt, exactly as Google reads it: check URLs, explain verdicts,
 /// lint files, test expectations, fetch as Google does, decide in bulk.
 #[derive(Parser, Debug)]
-#[command(name = "crawlgate", version, about, long_about = None)]
+#[command(name = "crawlgate", version, about, long_about = None, after_help = EXIT_STATUS)]
 pub struct Cli {
+    /// When to colour the output.
+    #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+
     #[command(subcommand)]
     pub command: Command,
+}
+
+/// `--color`.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ColorChoice {
+    /// When standard output is a terminal and `NO_COLOR` is unset.
+    Auto,
+    /// Always, even into a pipe.
+    Always,
+    /// Never.
+    Never,
 }
 
 #[derive(Subcommand, Debug)]

@@ -7,6 +7,9 @@
 
 mod args;
 mod commands;
+mod output;
+mod source;
+mod target;
 
 use std::io;
 use std::process::ExitCode;

@@ -1,12 +1,367 @@
-//! `crawlgate check` (being built; see the open issues).
+//! `crawlgate check`: may this crawler fetch these URLs? One verdict per URL
+//! with the line that decided it.
 
+use std::io::Write as _;
 use std::process::ExitCode;
+
+use anyhow::bail;
+use crawlgate::Profile;
+use crawlgate_fetch::{FetchReport, Origin};
+use serde::Serialize;
+
+use super::{exit_status, parse_profile, stdout_color};
+use crate::output::{line_ref, pad, reason, warn, width, Palette};
+use crate::source::{
+    fetch_all, fetch_summary, resolve_targets, warn_fetch, Decided, FetchOptions, Loaded, RobotsArg,
+};
+use crate::target::{check_agent, check_urls};
+
+const EXAMPLES: &str = "\
+Examples:
+  crawlgate check robots.txt --agent Googlebot /private/page https://example.com/
+  curl -s https://example.com/robots.txt | crawlgate check - -a mybot /search?q=x
+  crawlgate check robots.txt -a mybot --all-profiles /page.php /fish/
+  crawlgate check https://example.com/private/page --agent mybot
+  crawlgate check https://example.com -a mybot /a /b https://other.example/c --json
+
+ROBOTS is a file, `-` for standard input, or an http(s) URL: then the robots.txt
+of that URL's site is fetched (as Google does: 4xx means everything allowed,
+5xx or a network failure everything disallowed), URL arguments may be paths
+relative to that site, and with no URL argument ROBOTS itself is checked.
+
+Each output line reads: verdict, URL, and the deciding line quoted with its
+number (`robots.txt:12  Disallow: /private`), or why nothing decided.
+
+Exit status: 0 every URL allowed, 1 some URL disallowed, 2 usage or input error.";
 
 /// Arguments of `crawlgate check`.
 #[derive(clap::Args, Debug)]
-pub struct Args {}
+#[command(after_help = EXAMPLES)]
+pub struct Args {
+    /// The robots.txt: a file, `-` for standard input, or an http(s) URL of
+    /// the site (its /robots.txt is fetched).
+    #[arg(value_name = "ROBOTS")]
+    pub robots: String,
+
+    /// URLs to check: absolute, or paths starting with `/`.
+    #[arg(value_name = "URL")]
+    pub urls: Vec<String>,
+
+    /// The crawler's product token, as robots.txt names it (`Googlebot`).
+    #[arg(short, long, value_name = "TOKEN")]
+    pub agent: String,
+
+    /// How to read robots.txt: google (default), rfc9309 or legacy.
+    #[arg(long, default_value = "google", value_parser = parse_profile)]
+    pub profile: Profile,
+
+    /// Show the verdict under every profile side by side.
+    #[arg(long, conflicts_with = "profile")]
+    pub all_profiles: bool,
+
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+
+    #[command(flatten, next_help_heading = "Fetching (when ROBOTS is a URL)")]
+    pub fetch: FetchOptions,
+}
+
+/// One URL and its verdict under each profile asked for.
+struct Row<'a> {
+    url: String,
+    source: &'a Loaded,
+    verdicts: Vec<Decided>,
+}
+
+impl Row<'_> {
+    fn allowed(&self) -> bool {
+        self.verdicts.iter().all(|v| v.allowed)
+    }
+
+    fn agree(&self) -> bool {
+        self.verdicts
+            .windows(2)
+            .all(|w| w[0].allowed == w[1].allowed)
+    }
+}
+
+/// Everything `check` answers.
+struct Report<'a> {
+    agent: &'a str,
+    profiles: Vec<Profile>,
+    fetches: Vec<&'a FetchReport>,
+    rows: Vec<Row<'a>>,
+}
 
 /// Runs `crawlgate check`.
-pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("`crawlgate check` is not built yet")
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    check_agent(&args.agent)?;
+    let robots = RobotsArg::parse(&args.robots)?;
+    check_urls(&args.urls)?;
+    let (sources, targets) = load(&robots, &args)?;
+    let profiles = if args.all_profiles {
+        Profile::ALL.to_vec()
+    } else {
+        vec![args.profile]
+    };
+
+    let readings: Vec<Vec<_>> = sources
+        .iter()
+        .map(|source| profiles.iter().map(|&p| source.read(p)).collect())
+        .collect();
+    for (source, readings) in sources.iter().zip(&readings) {
+        if let Some(report) = &source.fetch {
+            warn_fetch(report);
+        }
+        if let Some(robots) = readings[0].robots() {
+            source.warnings(robots).iter().for_each(|w| warn(w));
+        }
+    }
+    let rows = targets
+        .iter()
+        .map(|(url, index)| Row {
+            url: url.clone(),
+            source: &sources[*index],
+            verdicts: readings[*index]
+                .iter()
+                .map(|reading| reading.decide(&args.agent, url))
+                .collect(),
+        })
+        .collect::<Vec<_>>();
+    let report = Report {
+        agent: &args.agent,
+        profiles,
+        fetches: sources.iter().filter_map(|s| s.fetch.as_ref()).collect(),
+        rows,
+    };
+
+    let all_allowed = report.rows.iter().all(Row::allowed);
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        serde_json::to_writer_pretty(&mut out, &json(&report))?;
+        writeln!(out)?;
+    } else {
+        out.write_all(render(&report, Palette::new(stdout_color())).as_bytes())?;
+    }
+    out.flush()?;
+    Ok(exit_status(all_allowed))
+}
+
+/// The robots.txt files to consult, and each URL with the index of its file.
+type Plan = (Vec<Loaded>, Vec<(String, usize)>);
+
+fn load(robots: &RobotsArg, args: &Args) -> anyhow::Result<Plan> {
+    if let Some(local) = Loaded::read_local(robots)? {
+        if args.urls.is_empty() {
+            bail!(
+                "no URL to check: give one or more URLs after {}",
+                args.robots
+            );
+        }
+        let targets = args.urls.iter().map(|u| (u.clone(), 0)).collect();
+        return Ok((vec![local], targets));
+    }
+    let RobotsArg::Url(base) = robots else {
+        unreachable!("not local, so a URL")
+    };
+    if args.urls.is_empty() && base.path() == "/robots.txt" {
+        bail!(
+            "no URL to check: give URLs after {base} (or give the page itself: `crawlgate check https://site/page`)"
+        );
+    }
+    let urls = resolve_targets(base, &args.urls)?;
+    // One fetch per site, in the order the sites first appear.
+    let mut origins: Vec<Origin> = Vec::new();
+    let mut targets = Vec::with_capacity(urls.len());
+    for url in urls {
+        let origin = Origin::from_url(&url)?;
+        let index = match origins.iter().position(|o| *o == origin) {
+            Some(index) => index,
+            None => {
+                origins.push(origin);
+                origins.len() - 1
+            }
+        };
+        targets.push((url, index));
+    }
+    let robots_urls: Vec<String> = origins.iter().map(|o| o.robots_url().into()).collect();
+    let robots_urls: Vec<&str> = robots_urls.iter().map(String::as_str).collect();
+    let sources = fetch_all(&args.fetch, &robots_urls)?
+        .into_iter()
+        .map(Loaded::from_report)
+        .collect();
+    Ok((sources, targets))
+}
+
+fn verdict_word(allowed: bool) -> &'static str {
+    if allowed {
+        "allowed"
+    } else {
+        "disallowed"
+    }
+}
+
+/// The human output.
+fn render(report: &Report<'_>, palette: Palette) -> String {
+    let mut out = String::new();
+    for fetch in &report.fetches {
+        out.push_str(&palette.dim(&fetch_summary(fetch)));
+        out.push('\n');
+    }
+    if report.profiles.len() > 1 {
+        render_profiles(report, palette, &mut out);
+        return out;
+    }
+    let url_width = width(report.rows.iter().map(|r| r.url.as_str()));
+    let ref_width = report
+        .rows
+        .iter()
+        .filter_map(|r| {
+            let rule = r.verdicts[0].rule.as_ref()?;
+            Some(line_ref(&r.source.name, rule.line).chars().count())
+        })
+        .max()
+        .unwrap_or(0);
+    for row in &report.rows {
+        let decided = &row.verdicts[0];
+        out.push_str(&format!(
+            "{}  {}  {}\n",
+            palette.verdict(decided.allowed, &pad(verdict_word(decided.allowed), 10)),
+            pad(&row.url, url_width),
+            reason(decided, &row.source.name, ref_width, palette),
+        ));
+    }
+    out
+}
+
+/// `--all-profiles`: one column per profile, then the lines quoted.
+fn render_profiles(report: &Report<'_>, palette: Palette, out: &mut String) {
+    let cell = |d: &Decided| format!("{}  {}", pad(verdict_word(d.allowed), 10), d.short_reason());
+    let url_width = width(report.rows.iter().map(|r| r.url.as_str()).chain(["URL"]));
+    let cell_width = report
+        .rows
+        .iter()
+        .flat_map(|r| r.verdicts.iter().map(|d| cell(d).chars().count()))
+        .chain(report.profiles.iter().map(|p| p.name.len()))
+        .max()
+        .unwrap_or(0);
+    let last = report.profiles.len() - 1;
+    let mut header = pad("URL", url_width);
+    for (i, profile) in report.profiles.iter().enumerate() {
+        header.push_str("  ");
+        header.push_str(&if i == last {
+            profile.name.to_owned()
+        } else {
+            pad(profile.name, cell_width)
+        });
+    }
+    out.push_str(&palette.heading(&header));
+    out.push('\n');
+    for row in &report.rows {
+        out.push_str(&pad(&row.url, url_width));
+        for (i, decided) in row.verdicts.iter().enumerate() {
+            let text = cell(decided);
+            let (word, rest) = text.split_at(10);
+            out.push_str("  ");
+            out.push_str(&palette.verdict(decided.allowed, word));
+            if i == last && row.agree() {
+                out.push_str(rest);
+            } else {
+                out.push_str(&pad(rest, cell_width - 10));
+            }
+        }
+        if !row.agree() {
+            out.push_str(&palette.notice("  (profiles disagree)"));
+        }
+        out.push('\n');
+    }
+    // The lines the table refers to, each once, in file order.
+    let mut quoted: Vec<(&str, u32, &str)> = Vec::new();
+    for row in &report.rows {
+        for rule in row.verdicts.iter().filter_map(|d| d.rule.as_ref()) {
+            let key = (row.source.name.as_str(), rule.line, rule.text.as_str());
+            if !quoted.iter().any(|q| (q.0, q.1) == (key.0, key.1)) {
+                quoted.push(key);
+            }
+        }
+    }
+    if quoted.is_empty() {
+        return;
+    }
+    quoted.sort_by_key(|&(name, line, _)| {
+        (report.rows.iter().position(|r| r.source.name == name), line)
+    });
+    let ref_width = width(quoted.iter().map(|q| line_ref(q.0, q.1)));
+    out.push('\n');
+    for (name, line, text) in quoted {
+        out.push_str(&format!(
+            "{}  {text}\n",
+            palette.dim(&pad(&line_ref(name, line), ref_width))
+        ));
+    }
+}
+
+#[derive(Serialize)]
+struct JsonReport<'a> {
+    agent: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    profile: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    profiles: Option<Vec<&'static str>>,
+    allowed: bool,
+    results: Vec<JsonResult<'a>>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    fetches: Vec<&'a FetchReport>,
+}
+
+#[derive(Serialize)]
+struct JsonResult<'a> {
+    url: &'a str,
+    robots: &'a str,
+    #[serde(flatten)]
+    decided: Option<&'a Decided>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    agree: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    verdicts: Option<Vec<JsonProfileVerdict<'a>>>,
+}
+
+#[derive(Serialize)]
+struct JsonProfileVerdict<'a> {
+    profile: &'static str,
+    #[serde(flatten)]
+    decided: &'a Decided,
+}
+
+fn json<'a>(report: &'a Report<'a>) -> JsonReport<'a> {
+    let many = report.profiles.len() > 1;
+    JsonReport {
+        agent: report.agent,
+        profile: (!many).then(|| report.profiles[0].name),
+        profiles: many.then(|| report.profiles.iter().map(|p| p.name).collect()),
+        allowed: report.rows.iter().all(Row::allowed),
+        results: report
+            .rows
+            .iter()
+            .map(|row| JsonResult {
+                url: &row.url,
+                robots: &row.source.name,
+                decided: (!many).then(|| &row.verdicts[0]),
+                agree: many.then(|| row.agree()),
+                verdicts: many.then(|| {
+                    report
+                        .profiles
+                        .iter()
+                        .zip(&row.verdicts)
+                        .map(|(p, decided)| JsonProfileVerdict {
+                            profile: p.name,
+                            decided,
+                        })
+                        .collect()
+                }),
+            })
+            .collect(),
+        fetches: report.fetches.clone(),
+    }
 }

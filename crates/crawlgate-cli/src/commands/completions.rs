@@ -1,12 +1,36 @@
-//! `crawlgate completions` (being built; see the open issues).
+//! `crawlgate completions`: shell completion scripts.
 
 use std::process::ExitCode;
 
+use clap::CommandFactory as _;
+use clap_complete::Shell;
+
+use crate::args::Cli;
+
+const EXAMPLES: &str = "\
+Examples:
+  crawlgate completions bash > ~/.local/share/bash-completion/completions/crawlgate
+  crawlgate completions zsh > ~/.zfunc/_crawlgate      # with fpath+=~/.zfunc in .zshrc
+  crawlgate completions fish > ~/.config/fish/completions/crawlgate.fish";
+
 /// Arguments of `crawlgate completions`.
 #[derive(clap::Args, Debug)]
-pub struct Args {}
+#[command(after_help = EXAMPLES)]
+pub struct Args {
+    /// The shell to complete for.
+    #[arg(value_enum)]
+    pub shell: Shell,
+}
 
 /// Runs `crawlgate completions`.
-pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("`crawlgate completions` is not built yet")
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let mut command = Cli::command();
+    let name = command.get_name().to_owned();
+    clap_complete::generate(
+        args.shell,
+        &mut command,
+        name,
+        &mut std::io::stdout().lock(),
+    );
+    Ok(ExitCode::SUCCESS)
 }

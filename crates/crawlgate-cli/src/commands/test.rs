@@ -1,12 +1,397 @@
-//! `crawlgate test` (being built; see the open issues).
+//! `crawlgate test`: check a webmaster's expectations against a robots.txt,
+//! for CI.
+//!
+//! One expectation a line: `allow|disallow AGENT URL`; AGENT may be a
+//! comma-separated list (`GPTBot,CCBot`), each checked; `#` starts a comment
+//! (at the start of a line or after whitespace, so a URL's `#fragment`
+//! stays); blank lines are ignored.
 
+use std::fmt::Write as _;
+use std::io::{Read as _, Write as _};
 use std::process::ExitCode;
+
+use anyhow::{bail, Context as _};
+use crawlgate::Profile;
+use crawlgate_fetch::Origin;
+use serde::Serialize;
+
+use super::explain::load_one;
+use super::{exit_status, parse_profile, stdout_color};
+use crate::output::{line_ref, reason, warn, Palette};
+use crate::source::{fetch_summary, warn_fetch, Decided, FetchOptions, RobotsArg};
+use crate::target::{agent_warning, url_problem};
+
+const EXAMPLES: &str = "\
+Examples:
+  crawlgate test robots.txt robots.expect
+  crawlgate test robots.txt robots.expect --verbose
+  crawlgate test https://example.com robots.expect --json
+  echo 'disallow GPTBot,CCBot /' | crawlgate test robots.txt -
+
+An expectations file holds one expectation a line:
+  # AGENT is a product token, or several separated by commas
+  allow     Googlebot             /
+  disallow  Googlebot             /private/report.pdf
+  disallow  GPTBot,CCBot,Bytespider  https://example.com/
+  allow     *                     /robots.txt     # not a token: a warning
+`allowed`/`disallowed` are accepted too. `#` starts a comment at the start of a
+line or after whitespace. A malformed line is an error (exit 2) and nothing runs.
+
+Each failure is printed with the line of robots.txt that decided it, then
+`N passed, M failed`.
+
+Exit status: 0 every expectation holds, 1 some failed, 2 usage or input error.";
 
 /// Arguments of `crawlgate test`.
 #[derive(clap::Args, Debug)]
-pub struct Args {}
+#[command(after_help = EXAMPLES)]
+pub struct Args {
+    /// The robots.txt: a file, `-` for standard input, or an http(s) URL of
+    /// the site (its /robots.txt is fetched).
+    #[arg(value_name = "ROBOTS")]
+    pub robots: String,
+
+    /// The expectations file (`-` for standard input).
+    #[arg(value_name = "EXPECTATIONS")]
+    pub expectations: String,
+
+    /// How to read robots.txt: google (default), rfc9309 or legacy.
+    #[arg(long, default_value = "google", value_parser = parse_profile)]
+    pub profile: Profile,
+
+    /// Print every expectation, not only the failures.
+    #[arg(short, long)]
+    pub verbose: bool,
+
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+
+    #[command(flatten, next_help_heading = "Fetching (when ROBOTS is a URL)")]
+    pub fetch: FetchOptions,
+}
+
+/// One expectation for one crawler.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Expectation {
+    line: u32,
+    allow: bool,
+    agent: String,
+    url: String,
+}
+
+/// The text of a line without its comment: `#` at the start or after
+/// whitespace.
+fn strip_comment(line: &str) -> &str {
+    let bytes = line.as_bytes();
+    let cut = (0..bytes.len())
+        .find(|&i| bytes[i] == b'#' && (i == 0 || bytes[i - 1].is_ascii_whitespace()));
+    &line[..cut.unwrap_or(line.len())]
+}
+
+/// Parses an expectations file; every malformed line is reported.
+fn parse_expectations(text: &str, name: &str) -> Result<Vec<Expectation>, Vec<String>> {
+    let mut expectations = Vec::new();
+    let mut errors = Vec::new();
+    for (index, raw) in text.lines().enumerate() {
+        let line = index as u32 + 1;
+        let content = strip_comment(raw).trim();
+        if content.is_empty() {
+            continue;
+        }
+        let at = line_ref(name, line);
+        let fields: Vec<&str> = content.split_whitespace().collect();
+        let [verdict, agents, url] = fields[..] else {
+            errors.push(format!(
+                "{at}: expected `allow|disallow AGENT URL`, found `{content}`"
+            ));
+            continue;
+        };
+        let allow = match verdict.to_ascii_lowercase().as_str() {
+            "allow" | "allowed" => true,
+            "disallow" | "disallowed" => false,
+            _ => {
+                errors.push(format!(
+                    "{at}: `{verdict}` is neither `allow` nor `disallow`"
+                ));
+                continue;
+            }
+        };
+        if let Some(problem) = url_problem(url) {
+            errors.push(format!("{at}: {problem}"));
+            continue;
+        }
+        if agents.split(',').any(str::is_empty) {
+            errors.push(format!("{at}: empty agent in `{agents}`"));
+            continue;
+        }
+        for agent in agents.split(',') {
+            expectations.push(Expectation {
+                line,
+                allow,
+                agent: agent.to_owned(),
+                url: url.to_owned(),
+            });
+        }
+    }
+    if errors.is_empty() {
+        Ok(expectations)
+    } else {
+        Err(errors)
+    }
+}
+
+/// One expectation, checked.
+struct Outcome {
+    expectation: Expectation,
+    decided: Decided,
+}
+
+impl Outcome {
+    fn passed(&self) -> bool {
+        self.decided.allowed == self.expectation.allow
+    }
+}
+
+fn verdict_word(allow: bool) -> &'static str {
+    if allow {
+        "allow"
+    } else {
+        "disallow"
+    }
+}
+
+/// The human report: failures (and with `verbose` every pass), then the
+/// counts.
+fn render(
+    outcomes: &[Outcome],
+    expectations_name: &str,
+    robots_name: &str,
+    verbose: bool,
+    p: Palette,
+) -> String {
+    let mut out = String::new();
+    let failed = outcomes.iter().filter(|o| !o.passed()).count();
+    for outcome in outcomes {
+        let e = &outcome.expectation;
+        let passed = outcome.passed();
+        if passed && !verbose {
+            continue;
+        }
+        let _ = writeln!(
+            out,
+            "{}  {}  {} {} {}",
+            if passed {
+                p.allowed("ok  ")
+            } else {
+                p.disallowed("FAIL")
+            },
+            p.dim(&line_ref(expectations_name, e.line)),
+            verdict_word(e.allow),
+            e.agent,
+            e.url
+        );
+        if !passed {
+            let d = &outcome.decided;
+            let _ = writeln!(
+                out,
+                "      but {}: {}",
+                p.verdict(d.allowed, if d.allowed { "allowed" } else { "disallowed" }),
+                reason(d, robots_name, 0, p)
+            );
+        }
+    }
+    if failed > 0 || verbose {
+        out.push('\n');
+    }
+    let summary = format!("{} passed, {failed} failed", outcomes.len() - failed);
+    let _ = writeln!(
+        out,
+        "{}",
+        if failed > 0 {
+            p.disallowed(&summary)
+        } else {
+            p.allowed(&summary)
+        }
+    );
+    out
+}
+
+#[derive(Serialize)]
+struct JsonReport<'a> {
+    robots: &'a str,
+    expectations: &'a str,
+    profile: &'static str,
+    passed: usize,
+    failed: usize,
+    results: Vec<JsonResult<'a>>,
+}
+
+#[derive(Serialize)]
+struct JsonResult<'a> {
+    line: u32,
+    expect: &'static str,
+    agent: &'a str,
+    url: &'a str,
+    pass: bool,
+    #[serde(flatten)]
+    decided: &'a Decided,
+}
+
+fn read_expectations(path: &str) -> anyhow::Result<(String, String)> {
+    let (name, bytes) = if path == "-" {
+        let mut bytes = Vec::new();
+        std::io::stdin()
+            .lock()
+            .read_to_end(&mut bytes)
+            .context("cannot read expectations from standard input")?;
+        ("<stdin>".to_owned(), bytes)
+    } else {
+        let bytes = std::fs::read(path)
+            .with_context(|| format!("cannot read expectations file `{path}`"))?;
+        (path.to_owned(), bytes)
+    };
+    let text =
+        String::from_utf8(bytes).map_err(|e| anyhow::anyhow!("{name}: not UTF-8 text ({e})"))?;
+    Ok((name, text))
+}
 
 /// Runs `crawlgate test`.
-pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("`crawlgate test` is not built yet")
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    if args.robots == "-" && args.expectations == "-" {
+        bail!("ROBOTS and EXPECTATIONS cannot both be standard input");
+    }
+    let robots = RobotsArg::parse(&args.robots)?;
+    let (expectations_name, text) = read_expectations(&args.expectations)?;
+    let expectations = match parse_expectations(&text, &expectations_name) {
+        Ok(e) if e.is_empty() => {
+            bail!("{expectations_name}: no expectations (one a line: `allow|disallow AGENT URL`)")
+        }
+        Ok(e) => e,
+        Err(errors) => {
+            let count = errors.len();
+            bail!(
+                "{}\n{count} malformed expectation line{}: nothing was tested",
+                errors.join("\n"),
+                if count == 1 { "" } else { "s" }
+            );
+        }
+    };
+    let mut warned: Vec<&str> = Vec::new();
+    for e in &expectations {
+        if !warned.contains(&e.agent.as_str()) {
+            if let Some(w) = agent_warning(&e.agent) {
+                warn(&format!("{}: {w}", line_ref(&expectations_name, e.line)));
+            }
+            warned.push(&e.agent);
+        }
+    }
+
+    let (loaded, _) = load_one(&robots, &[], &args.fetch, false)?;
+    if let Some(report) = &loaded.fetch {
+        warn_fetch(report);
+        // A URL of another site is governed by another robots.txt.
+        for e in &expectations {
+            if !e.url.starts_with('/')
+                && Origin::from_url(&e.url).ok() != Some(report.origin.clone())
+            {
+                bail!(
+                    "{}: `{}` is not on {}: its robots.txt is another file",
+                    line_ref(&expectations_name, e.line),
+                    e.url,
+                    report.origin
+                );
+            }
+        }
+    }
+    let reading = loaded.read(args.profile);
+    if let Some(robots) = reading.robots() {
+        loaded.warnings(robots).iter().for_each(|w| warn(w));
+    }
+    let outcomes: Vec<Outcome> = expectations
+        .into_iter()
+        .map(|expectation| Outcome {
+            decided: reading.decide(&expectation.agent, &expectation.url),
+            expectation,
+        })
+        .collect();
+    let failed = outcomes.iter().filter(|o| !o.passed()).count();
+
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        let report = JsonReport {
+            robots: &loaded.name,
+            expectations: &expectations_name,
+            profile: args.profile.name,
+            passed: outcomes.len() - failed,
+            failed,
+            results: outcomes
+                .iter()
+                .map(|o| JsonResult {
+                    line: o.expectation.line,
+                    expect: verdict_word(o.expectation.allow),
+                    agent: &o.expectation.agent,
+                    url: &o.expectation.url,
+                    pass: o.passed(),
+                    decided: &o.decided,
+                })
+                .collect(),
+        };
+        serde_json::to_writer_pretty(&mut out, &report)?;
+        writeln!(out)?;
+    } else {
+        let palette = Palette::new(stdout_color());
+        if let Some(report) = &loaded.fetch {
+            writeln!(out, "{}", palette.dim(&fetch_summary(report)))?;
+        }
+        let text = render(
+            &outcomes,
+            &expectations_name,
+            &loaded.name,
+            args.verbose,
+            palette,
+        );
+        out.write_all(text.as_bytes())?;
+    }
+    out.flush()?;
+    Ok(exit_status(failed == 0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_expectations_with_comments_and_agent_lists() {
+        let text = "# header\n\nallow Googlebot / # trailing\ndisallow GPTBot,CCBot /a#frag\n";
+        let parsed = parse_expectations(text, "e").unwrap();
+        assert_eq!(parsed.len(), 3);
+        assert_eq!(
+            parsed[0],
+            Expectation {
+                line: 3,
+                allow: true,
+                agent: "Googlebot".into(),
+                url: "/".into()
+            }
+        );
+        assert_eq!(
+            (parsed[2].agent.as_str(), parsed[2].url.as_str()),
+            ("CCBot", "/a#frag")
+        );
+    }
+
+    #[test]
+    fn reports_every_malformed_line() {
+        let errors = parse_expectations(
+            "allow /\npermit a /\nallow a example.com\nallow a, /\n",
+            "e",
+        )
+        .unwrap_err();
+        assert_eq!(errors.len(), 4);
+        assert!(errors[0].starts_with("e:1: expected"));
+        assert!(errors[1].contains("`permit` is neither"));
+        assert!(errors[2].starts_with("e:3: invalid URL"));
+        assert!(errors[3].contains("empty agent in `a,`"));
+    }
 }

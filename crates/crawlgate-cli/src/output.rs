@@ -1,0 +1,145 @@
+//! Styling for human output. Renderers take a [`Palette`] and build a
+//! `String`, so the same code gives the coloured terminal output and the
+//! plain text the snapshot tests compare.
+
+use anstyle::{AnsiColor, Effects, Style};
+
+use crate::source::{Basis, Decided, RuleRef};
+
+/// Colours for human output; every method returns the text unchanged when
+/// colour is off.
+#[derive(Clone, Copy, Debug)]
+pub struct Palette {
+    color: bool,
+}
+
+impl Palette {
+    /// A palette that colours (`true`) or not.
+    pub fn new(color: bool) -> Palette {
+        Palette { color }
+    }
+
+    fn paint(&self, style: Style, text: &str) -> String {
+        if self.color && !text.is_empty() {
+            format!("{style}{text}{style:#}")
+        } else {
+            text.to_owned()
+        }
+    }
+
+    /// An allowed verdict (green).
+    pub fn allowed(&self, text: &str) -> String {
+        self.paint(AnsiColor::Green.on_default(), text)
+    }
+
+    /// A disallowed verdict or a failure (red).
+    pub fn disallowed(&self, text: &str) -> String {
+        self.paint(AnsiColor::Red.on_default(), text)
+    }
+
+    /// The colour of a verdict.
+    pub fn verdict(&self, allowed: bool, text: &str) -> String {
+        if allowed {
+            self.allowed(text)
+        } else {
+            self.disallowed(text)
+        }
+    }
+
+    /// A line reference or other secondary text (dim).
+    pub fn dim(&self, text: &str) -> String {
+        self.paint(Style::new().effects(Effects::DIMMED), text)
+    }
+
+    /// A heading (bold).
+    pub fn heading(&self, text: &str) -> String {
+        self.paint(Style::new().effects(Effects::BOLD), text)
+    }
+
+    /// Something to notice (yellow).
+    pub fn notice(&self, text: &str) -> String {
+        self.paint(AnsiColor::Yellow.on_default(), text)
+    }
+}
+
+/// Prints a warning on standard error (the run goes on).
+pub fn warn(message: &str) {
+    eprintln!("crawlgate: warning: {message}");
+}
+
+/// `text` padded with spaces to `width` characters.
+pub fn pad(text: &str, width: usize) -> String {
+    format!("{text:<width$}")
+}
+
+/// The widest of `texts`, in characters.
+pub fn width<T: AsRef<str>>(texts: impl IntoIterator<Item = T>) -> usize {
+    texts
+        .into_iter()
+        .map(|t| t.as_ref().chars().count())
+        .max()
+        .unwrap_or(0)
+}
+
+/// `robots.txt:12`: where a line is, as shown to people.
+pub fn line_ref(name: &str, line: u32) -> String {
+    format!("{name}:{line}")
+}
+
+/// Why a verdict came out as it did, with the deciding line quoted:
+/// `robots.txt:12  Disallow: /private`. `ref_width` aligns the quotes.
+pub fn reason(decided: &Decided, source: &str, ref_width: usize, palette: Palette) -> String {
+    let quote = |rule: &RuleRef, note: &str| {
+        let reference = pad(&line_ref(source, rule.line), ref_width);
+        format!("{}  {}{note}", palette.dim(&reference), rule.text)
+    };
+    match (decided.basis, &decided.rule) {
+        (Basis::Rule, Some(rule)) if rule.via_index_alias => quote(
+            rule,
+            "  (Google's index.html alias: also allows the directory)",
+        ),
+        (Basis::Rule, Some(rule)) => quote(rule, ""),
+        (Basis::EmptyRule, Some(rule)) => quote(rule, "  (empty rule: allows everything)"),
+        (Basis::NoGroup, _) => {
+            "no rule matched (no group names this crawler and there is no `*` group)".to_owned()
+        }
+        (Basis::RobotsTxtItself, _) => "/robots.txt itself is always allowed".to_owned(),
+        (Basis::FullAllow | Basis::FullDisallow, _) => format!(
+            "{}: {}",
+            if decided.allowed {
+                "full allow"
+            } else {
+                "full disallow"
+            },
+            decided.fetch_outcome.as_deref().unwrap_or("fetch outcome")
+        ),
+        _ => "no rule matched".to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plain_palette_leaves_text_alone() {
+        let plain = Palette::new(false);
+        assert_eq!(plain.allowed("allowed"), "allowed");
+        assert_eq!(plain.dim("robots.txt:3"), "robots.txt:3");
+    }
+
+    #[test]
+    fn colour_palette_wraps_and_resets() {
+        let colour = Palette::new(true);
+        assert_eq!(colour.allowed("ok"), "\u{1b}[32mok\u{1b}[0m");
+        assert_eq!(colour.disallowed("no"), "\u{1b}[31mno\u{1b}[0m");
+        // Padding stays plain so columns line up.
+        assert_eq!(colour.dim(""), "");
+    }
+
+    #[test]
+    fn pads_by_characters() {
+        assert_eq!(pad("é", 3), "é  ");
+        assert_eq!(width(["a", "ééé", "bb"]), 3);
+    }
+}

@@ -1,0 +1,107 @@
+//! What a command is asked about: the crawler's name and the URLs.
+
+use std::borrow::Cow;
+
+use anyhow::bail;
+
+/// Why a URL argument cannot be checked, or `None` when it can: an absolute
+/// URL whose scheme has a robots.txt (http, https, ftp), or a path starting
+/// with `/`.
+pub fn url_problem(text: &str) -> Option<String> {
+    if text.starts_with('/') {
+        return None;
+    }
+    match url::Url::parse(text) {
+        Ok(url) => {
+            if !matches!(url.scheme(), "http" | "https" | "ftp") {
+                Some(format!(
+                    "invalid URL `{text}`: {}: URLs have no robots.txt; give an http(s) URL or a path starting with `/`",
+                    url.scheme()
+                ))
+            } else if url.host_str().is_none_or(str::is_empty) {
+                Some(format!("invalid URL `{text}`: it has no host"))
+            } else {
+                None
+            }
+        }
+        Err(url::ParseError::RelativeUrlWithoutBase) => Some(format!(
+            "invalid URL `{text}`: give an absolute URL (https://example.com/page) or a path starting with `/` (/page)"
+        )),
+        Err(e) => Some(format!("invalid URL `{text}`: {e}")),
+    }
+}
+
+/// Checks every URL argument; the first bad one is the error.
+pub fn check_urls<'a>(urls: impl IntoIterator<Item = &'a String>) -> anyhow::Result<()> {
+    for url in urls {
+        if let Some(problem) = url_problem(url) {
+            bail!(problem);
+        }
+    }
+    Ok(())
+}
+
+/// Why a crawler name given as is will not find its group (SPEC §5), or
+/// `None` for a product token.
+pub fn agent_warning(agent: &str) -> Option<String> {
+    if crawlgate::is_product_token(agent) {
+        return None;
+    }
+    let hint: Cow<'_, str> = match crawlgate::product_token(agent) {
+        Some(token) => format!("; its product token is `{token}`").into(),
+        None => "; a product token is made of letters, `-` and `_` only".into(),
+    };
+    Some(format!(
+        "`{agent}` is not a product token, so it matches no group of its own, only `*`: \
+         robots.txt names crawlers by product token (`Googlebot`, not `Googlebot/2.1`) \
+         and a crawler's name is compared as given (SPEC §5){hint}"
+    ))
+}
+
+/// Checks the `--agent` value: empty is an error, a name that is not a
+/// product token is a warning.
+pub fn check_agent(agent: &str) -> anyhow::Result<()> {
+    if agent.trim().is_empty() {
+        bail!("the agent is empty: give the crawler's product token, e.g. `--agent Googlebot`");
+    }
+    if let Some(warning) = agent_warning(agent) {
+        crate::output::warn(&warning);
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn accepts_absolute_urls_and_paths() {
+        for ok in [
+            "/",
+            "/a?b#c",
+            "https://example.com",
+            "http://EXAMPLE.com:8080/x",
+            "ftp://example.com/f",
+        ] {
+            assert_eq!(url_problem(ok), None, "{ok}");
+        }
+    }
+
+    #[test]
+    fn rejects_what_has_no_robots_txt() {
+        let problem = |url| url_problem(url).unwrap();
+        assert!(problem("example.com/page").contains("absolute URL"));
+        assert!(problem("mailto:me@example.com").contains("mailto: URLs have no robots.txt"));
+        assert!(problem("http://[::1").contains("invalid IPv6"));
+        assert!(problem("").contains("absolute URL"));
+    }
+
+    #[test]
+    fn warns_about_names_that_are_not_tokens() {
+        assert_eq!(agent_warning("Googlebot-News"), None);
+        let warning = agent_warning("Googlebot/2.1").unwrap();
+        assert!(warning.contains("SPEC §5"));
+        assert!(warning.contains("its product token is `Googlebot`"));
+        assert!(agent_warning("2.1").unwrap().contains("letters"));
+    }
+}

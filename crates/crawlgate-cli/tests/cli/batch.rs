@@ -1,0 +1,159 @@
+//! `crawlgate batch`: the JSON-lines protocol, and every way a line can be
+//! wrong without stopping the run.
+
+use base64::Engine as _;
+use predicates::prelude::*;
+use serde_json::Value;
+
+use crate::{crawlgate, stdout_of, Files};
+
+/// Runs `batch` on `input` and parses each output line.
+fn batch(input: &str, files: &Files) -> (Option<i32>, Vec<Value>) {
+    let output = crawlgate()
+        .current_dir(files.path())
+        .arg("batch")
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    let lines = stdout_of(&output)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{l}: {e}")))
+        .collect();
+    (output.status.code(), lines)
+}
+
+#[test]
+fn answers_each_line_in_order() {
+    let files = Files::new();
+    files.write("robots.txt", "User-agent: *\nDisallow: /file\n");
+    let b64 = base64::engine::general_purpose::STANDARD.encode("User-agent: *\nDisallow: /b64\n");
+    let input = format!(
+        "{{\"id\":1,\"robots_txt\":\"User-agent: *\\nDisallow: /x\\n\",\"user_agent\":\"bot\",\"url\":\"https://example.com/x/1\"}}\n\
+         {{\"id\":\"two\",\"robots_txt_b64\":\"{b64}\",\"user_agent\":\"bot\",\"url\":\"/b64\"}}\n\
+         {{\"robots_file\":\"robots.txt\",\"user_agent\":\"bot\",\"url\":\"/open\"}}\r\n"
+    );
+    let (code, lines) = batch(&input, &files);
+    assert_eq!(code, Some(0));
+    assert_eq!(
+        lines,
+        [
+            serde_json::json!({"id": 1, "allowed": false, "line": 2, "rule": "Disallow: /x"}),
+            serde_json::json!({"id": "two", "allowed": false, "line": 2, "rule": "Disallow: /b64"}),
+            serde_json::json!({"allowed": true, "line": null, "rule": null}),
+        ]
+    );
+}
+
+#[test]
+fn bad_lines_get_error_lines_and_the_run_goes_on() {
+    let files = Files::new();
+    let input = "\
+not json
+{\"id\":7,\"robots_txt_b64\":\"***\",\"user_agent\":\"bot\",\"url\":\"/\"}
+{\"id\":8,\"robots_txt\":\"User-agent: *\\nDisallow: /\\n\",\"url\":\"/\"}
+{\"id\":9,\"robots_file\":\"missing.txt\",\"user_agent\":\"bot\",\"url\":\"/\"}
+{\"id\":10,\"user_agent\":\"bot\",\"url\":\"/\"}
+{\"id\":11,\"robots_txt\":42,\"user_agent\":\"bot\",\"url\":\"/\"}
+
+{\"id\":12,\"robots_txt\":\"User-agent: *\\nDisallow: /\\n\",\"user_agent\":\"bot\",\"url\":\"/\"}
+";
+    let (code, lines) = batch(input, &files);
+    assert_eq!(code, Some(0), "bad lines do not fail the run");
+    assert_eq!(lines.len(), 8, "one output line per input line");
+    let error = |i: usize| lines[i]["error"].as_str().unwrap_or_default().to_owned();
+    assert!(
+        error(0).starts_with("input line 1: not a valid request: "),
+        "{}",
+        error(0)
+    );
+    assert_eq!(lines[1]["id"], 7);
+    assert!(
+        error(1).contains("input line 2: robots_txt_b64 is not valid base64"),
+        "{}",
+        error(1)
+    );
+    assert_eq!(
+        lines[2]["id"], 8,
+        "the id is echoed even when a field is missing"
+    );
+    assert!(
+        error(2).contains("missing field `user_agent`"),
+        "{}",
+        error(2)
+    );
+    assert!(
+        error(3).contains("input line 4: cannot read robots_file \"missing.txt\""),
+        "{}",
+        error(3)
+    );
+    assert!(
+        error(4).contains("one of robots_txt, robots_txt_b64 or robots_file is required"),
+        "{}",
+        error(4)
+    );
+    assert!(
+        error(5).contains("robots_txt must be a string"),
+        "{}",
+        error(5)
+    );
+    assert_eq!(error(6), "input line 7: empty line");
+    assert_eq!(
+        lines[7],
+        serde_json::json!({"id": 12, "allowed": false, "line": 2, "rule": "Disallow: /"})
+    );
+}
+
+#[test]
+fn unreadable_robots_file_is_an_error_line() {
+    let files = Files::new();
+    std::fs::create_dir(files.path().join("dir.txt")).unwrap();
+    let (_, lines) = batch(
+        "{\"robots_file\":\"dir.txt\",\"user_agent\":\"bot\",\"url\":\"/\"}\n",
+        &files,
+    );
+    assert!(lines[0]["error"]
+        .as_str()
+        .unwrap()
+        .contains("cannot read robots_file \"dir.txt\""));
+}
+
+#[test]
+fn profile_option() {
+    let files = Files::new();
+    let input = "{\"robots_txt\":\"User-agent: *\\nDisallow: /*.php$\\n\",\"user_agent\":\"bot\",\"url\":\"/a.php\"}\n";
+    let output = crawlgate()
+        .args(["batch", "--profile", "legacy"])
+        .current_dir(files.path())
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    assert_eq!(
+        stdout_of(&output),
+        "{\"allowed\":true,\"line\":null,\"rule\":null}\n"
+    );
+    crawlgate()
+        .args(["batch", "--profile", "bing"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("unknown profile `bing`"));
+}
+
+#[test]
+fn input_file_and_missing_input_file() {
+    let files = Files::new();
+    let input = files.write(
+        "requests.jsonl",
+        "{\"robots_txt\":\"User-agent: *\\nDisallow: /\\n\",\"user_agent\":\"bot\",\"url\":\"/\"}",
+    );
+    crawlgate()
+        .arg("batch")
+        .arg(&input)
+        .assert()
+        .success()
+        .stdout("{\"allowed\":false,\"line\":2,\"rule\":\"Disallow: /\"}\n");
+    crawlgate()
+        .args(["batch", "no-such.jsonl"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("cannot open no-such.jsonl"));
+}

@@ -1,0 +1,97 @@
+//! Integration tests: each runs the built `crawlgate` binary.
+//!
+//! One test crate (one binary to link) with a module per subcommand. The
+//! human output of `check`, `explain` and `test` on real files from the
+//! shared corpus is compared with insta snapshots in `tests/snapshots/`.
+
+mod batch;
+mod check;
+mod explain;
+mod fetch;
+mod general;
+mod server;
+mod snapshots;
+mod test_cmd;
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use tempfile::TempDir;
+
+/// The `crawlgate` binary, with colour left to its default (off: the output
+/// is a pipe).
+pub fn crawlgate() -> Command {
+    let mut command = Command::cargo_bin("crawlgate").expect("the crawlgate binary is built");
+    command.env_remove("NO_COLOR");
+    command
+}
+
+/// A directory of test files that is removed afterwards.
+pub struct Files {
+    dir: TempDir,
+}
+
+impl Default for Files {
+    fn default() -> Self {
+        Files {
+            dir: tempfile::tempdir().expect("a temporary directory"),
+        }
+    }
+}
+
+impl Files {
+    /// A fresh, empty directory.
+    pub fn new() -> Files {
+        Files::default()
+    }
+
+    /// Writes `name` and returns its path.
+    pub fn write(&self, name: &str, contents: impl AsRef<[u8]>) -> PathBuf {
+        let path = self.dir.path().join(name);
+        std::fs::write(&path, contents).expect("write a test file");
+        path
+    }
+
+    /// The directory.
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+}
+
+/// The shared corpus of real robots.txt files (`../shared/corpus/real`
+/// beside the repository). Its absence is a failure, not a skip.
+pub fn corpus() -> PathBuf {
+    let path = PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../../shared/corpus/real"
+    ));
+    assert!(
+        path.is_dir(),
+        "the robots.txt corpus is missing: expected it at {} (the shared corpus beside the repository)",
+        path.display()
+    );
+    path
+}
+
+/// Standard output of a finished command as text.
+pub fn stdout_of(output: &std::process::Output) -> String {
+    String::from_utf8(output.stdout.clone()).expect("stdout is UTF-8")
+}
+
+/// Standard error of a finished command as text.
+pub fn stderr_of(output: &std::process::Output) -> String {
+    String::from_utf8(output.stderr.clone()).expect("stderr is UTF-8")
+}
+
+/// A small robots.txt used by many tests.
+pub const SAMPLE: &str = "\
+User-agent: Googlebot
+Disallow: /nogoogle/
+Allow: /nogoogle/ok
+
+User-agent: *
+Disallow: /private
+Allow: /private/press
+Disallow: /*.php$
+Sitemap: https://example.com/sitemap.xml
+";
