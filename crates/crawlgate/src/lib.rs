@@ -76,11 +76,13 @@
 //! `User-Agent` header, and [`is_product_token`] to check one.
 
 #![deny(missing_docs)]
+#![forbid(unsafe_code)]
 
 mod agent;
 mod decide;
 mod diagnostic;
 pub mod extension;
+pub mod lint;
 mod matcher;
 mod model;
 mod parse;
@@ -99,6 +101,8 @@ pub use extension::{
 pub use model::{Group, InputStats, RobotsTxt, Rule, RuleKind, Sitemap, UserAgent};
 pub use profile::{GroupSelection, Precedence, Profile, UnknownProfile, MAX_BYTES};
 pub use url_path::path_of;
+/// Lints robots.txt bytes: see the [`lint` module](mod@lint).
+pub use lint::lint;
 
 impl RobotsTxt {
     /// Parses robots.txt bytes with the default (google) profile. Never

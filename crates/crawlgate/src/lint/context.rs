@@ -1,0 +1,413 @@
+//! What every check sees: the source, its lines, the parsed model, and the
+//! other readings of the file (parsed on first use).
+
+use std::borrow::Cow;
+use std::cell::OnceCell;
+use std::ops::Range;
+
+use memchr::{memchr, memchr2};
+
+use crate::diagnostic::{Code, Diagnostic, Span};
+use crate::lint::LintOptions;
+use crate::model::RobotsTxt;
+use crate::profile::Profile;
+
+/// A line of the source: byte range of its content (terminator excluded).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SourceLine {
+    pub start: usize,
+    pub end: usize,
+}
+
+/// Where the field name and the value of a `field: value` line are.
+#[derive(Clone, Debug)]
+pub(crate) struct LineFields {
+    pub key: Range<usize>,
+    pub value: Range<usize>,
+}
+
+pub(crate) struct Context<'a> {
+    pub source: &'a [u8],
+    pub robots: &'a RobotsTxt,
+    #[allow(dead_code)]
+    pub options: &'a LintOptions,
+    /// `lines[n - 1]` is line `n`.
+    pub lines: Vec<SourceLine>,
+    /// Whether the file is an HTML page rather than a robots.txt.
+    pub html: bool,
+    readings: OnceCell<Vec<RobotsTxt>>,
+    audiences: OnceCell<Vec<Audience>>,
+}
+
+/// Crawlers that obey the same groups: the groups naming one product token,
+/// or the `*` groups (in the legacy reading, each group on its own).
+#[derive(Clone, Debug)]
+pub(crate) struct Audience {
+    /// The product token as first written, or `*`.
+    pub label: String,
+    /// Group indices, file order.
+    pub groups: Vec<u32>,
+}
+
+/// Names that no group is likely to name, for "a crawler without a group of
+/// its own".
+const GENERIC_AGENTS: &[&str] = &["ExampleBot", "Example-Crawler", "Q"];
+
+fn is_space(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | 0x0B | 0x0C | b'\r')
+}
+
+fn trim_range(source: &[u8], mut range: Range<usize>) -> Range<usize> {
+    while range.start < range.end && is_space(source[range.start]) {
+        range.start += 1;
+    }
+    while range.end > range.start && is_space(source[range.end - 1]) {
+        range.end -= 1;
+    }
+    range
+}
+
+/// Splits the source into lines as the parser does: CR, LF and CR LF each end
+/// a line; a (prefix of a) UTF-8 BOM at the start is not part of line 1.
+fn split_lines(source: &[u8]) -> Vec<SourceLine> {
+    let bom = source
+        .iter()
+        .zip([0xEF, 0xBB, 0xBF])
+        .take_while(|(a, b)| **a == *b)
+        .count();
+    let mut lines = Vec::with_capacity(source.len() / 24 + 1);
+    let mut pos = bom;
+    loop {
+        match memchr2(b'\n', b'\r', &source[pos..]) {
+            Some(i) => {
+                let end = pos + i;
+                lines.push(SourceLine { start: pos, end });
+                pos = if source[end] == b'\r' && source.get(end + 1) == Some(&b'\n') {
+                    end + 2
+                } else {
+                    end + 1
+                };
+            }
+            None => {
+                lines.push(SourceLine {
+                    start: pos,
+                    end: source.len(),
+                });
+                break;
+            }
+        }
+    }
+    lines
+}
+
+fn looks_like_html(source: &[u8]) -> bool {
+    let head = &source[..source.len().min(2048)];
+    let lower: Vec<u8> = head.iter().map(u8::to_ascii_lowercase).collect();
+    let trimmed = lower
+        .iter()
+        .position(|&b| !is_space(b) && b != 0xEF && b != 0xBB && b != 0xBF)
+        .map_or(&lower[..0], |i| &lower[i..]);
+    trimmed.starts_with(b"<!doctype html")
+        || trimmed.starts_with(b"<html")
+        || trimmed.starts_with(b"<?xml") && memchr::memmem::find(&lower, b"<html").is_some()
+        || (trimmed.starts_with(b"<") && memchr::memmem::find(&lower, b"<body").is_some())
+}
+
+impl<'a> Context<'a> {
+    pub(crate) fn new(source: &'a [u8], robots: &'a RobotsTxt, options: &'a LintOptions) -> Self {
+        Context {
+            source,
+            robots,
+            options,
+            lines: split_lines(source),
+            html: looks_like_html(source),
+            readings: OnceCell::new(),
+            audiences: OnceCell::new(),
+        }
+    }
+
+    /// The profile the file was parsed with.
+    pub(crate) fn profile(&self) -> Profile {
+        self.robots.profile()
+    }
+
+    /// The bytes of line `n` (terminator excluded); empty past the end.
+    pub(crate) fn line_bytes(&self, n: u32) -> &'a [u8] {
+        match self.line(n) {
+            Some(line) => &self.source[line.start..line.end],
+            None => &[],
+        }
+    }
+
+    pub(crate) fn line(&self, n: u32) -> Option<SourceLine> {
+        (n as usize).checked_sub(1).and_then(|i| self.lines.get(i).copied())
+    }
+
+    /// A span over absolute byte offsets inside line `n`.
+    pub(crate) fn span(&self, n: u32, bytes: Range<usize>) -> Span {
+        let start = self.line(n).map_or(0, |l| l.start);
+        let column = bytes.start.saturating_sub(start) as u32 + 1;
+        Span {
+            line: n,
+            bytes,
+            column,
+        }
+    }
+
+    /// The span of line `n`'s content: trimmed, without its comment.
+    pub(crate) fn content_span(&self, n: u32) -> Span {
+        let Some(line) = self.line(n) else {
+            return self.span(n, 0..0);
+        };
+        let mut end = line.end;
+        if let Some(nul) = memchr(0, &self.source[line.start..end]) {
+            end = line.start + nul;
+        }
+        if let Some(hash) = memchr(b'#', &self.source[line.start..end]) {
+            end = line.start + hash;
+        }
+        let range = trim_range(self.source, line.start..end);
+        if range.is_empty() {
+            let whole = trim_range(self.source, line.start..line.end);
+            return self.span(n, whole);
+        }
+        self.span(n, range)
+    }
+
+    /// The field name and value of line `n`, found as the parser finds them.
+    pub(crate) fn fields(&self, n: u32) -> Option<LineFields> {
+        let line = self.line(n)?;
+        let mut end = line.end;
+        if let Some(nul) = memchr(0, &self.source[line.start..end]) {
+            end = line.start + nul;
+        }
+        let content = &self.source[line.start..end];
+        match memchr2(b'#', b':', content) {
+            Some(colon) if content[colon] == b':' => {
+                let after = line.start + colon + 1;
+                let value_end =
+                    memchr(b'#', &self.source[after..end]).map_or(end, |hash| after + hash);
+                Some(LineFields {
+                    key: trim_range(self.source, line.start..line.start + colon),
+                    value: trim_range(self.source, after..value_end),
+                })
+            }
+            other => {
+                let body_end = other.map_or(end, |hash| line.start + hash);
+                let body = trim_range(self.source, line.start..body_end);
+                let sep = self.source[body.clone()]
+                    .iter()
+                    .position(|&b| b == b' ' || b == b'\t')?;
+                let key = body.start..body.start + sep;
+                let value = trim_range(self.source, body.start + sep..body.end);
+                Some(LineFields { key, value })
+            }
+        }
+    }
+
+    /// The span of line `n`'s field name (the content span when there is none).
+    pub(crate) fn key_span(&self, n: u32) -> Span {
+        match self.fields(n) {
+            Some(f) if !f.key.is_empty() => self.span(n, f.key),
+            _ => self.content_span(n),
+        }
+    }
+
+    /// The span of line `n`'s value (the content span when it is empty).
+    pub(crate) fn value_span(&self, n: u32) -> Span {
+        match self.fields(n) {
+            Some(f) if !f.value.is_empty() => self.span(n, f.value),
+            _ => self.content_span(n),
+        }
+    }
+
+    /// A part of line `n`'s value: `offset..offset + len` bytes into it.
+    pub(crate) fn value_part_span(&self, n: u32, offset: usize, len: usize) -> Span {
+        match self.fields(n) {
+            Some(f) if f.value.start + offset + len <= f.value.end => {
+                let start = f.value.start + offset;
+                self.span(n, start..start + len)
+            }
+            _ => self.value_span(n),
+        }
+    }
+
+    /// The same file read under `profile`: the linted model when it is the
+    /// linted profile; otherwise the linted model re-read under `profile`
+    /// when that provably gives the same records (see [`reinterpret`]), or
+    /// else a fresh parse. Built once, on first use.
+    pub(crate) fn reading(&self, profile: Profile) -> &RobotsTxt {
+        if profile == self.robots.profile() {
+            return self.robots;
+        }
+        let readings = self.readings.get_or_init(|| {
+            Profile::ALL
+                .iter()
+                .filter(|p| **p != self.robots.profile())
+                .map(|p| {
+                    reinterpret(self.robots, *p)
+                        .unwrap_or_else(|| RobotsTxt::parse_with(self.source, *p))
+                })
+                .collect()
+        });
+        readings
+            .iter()
+            .find(|r| r.profile() == profile)
+            .unwrap_or(self.robots)
+    }
+
+    /// The sets of crawlers that share groups, under the linted reading.
+    pub(crate) fn audiences(&self) -> &[Audience] {
+        self.audiences.get_or_init(|| audiences_of(self.robots))
+    }
+
+    /// A new diagnostic with the code's default severity.
+    pub(crate) fn diagnostic(
+        &self,
+        code: Code,
+        span: Span,
+        message: impl Into<Cow<'static, str>>,
+    ) -> Diagnostic {
+        Diagnostic::new(code, span, message)
+    }
+}
+
+/// The model of `robots` as `profile` reads it, without parsing again,
+/// when every switch in which the two profiles differ provably changes
+/// nothing at parse time: no lenient line was read (no missing colon,
+/// misspelling, field-name prefix, cut long line or path without a leading
+/// `/`), no rule holds `%` (escape decoding), no user-agent is `*` followed
+/// by text, and the size limits agree. Everything else the profiles change
+/// (wildcards, precedence, group selection, `/robots.txt`) happens when
+/// deciding. `None` when a fresh parse is needed. A test checks on the
+/// corpus that both ways give the same verdicts.
+pub(crate) fn reinterpret(robots: &RobotsTxt, profile: Profile) -> Option<RobotsTxt> {
+    use crate::model::RULE_HAS_ALIAS;
+    let from = robots.profile();
+    if profile.max_bytes != from.max_bytes
+        || profile.index_html_alias && !from.index_html_alias
+        || robots.diagnostics().iter().any(|d| {
+            matches!(
+                d.code,
+                Code::MissingColon
+                    | Code::MisspelledField
+                    | Code::FieldNamePrefix
+                    | Code::LineTooLong
+                    | Code::PathNotAbsolute
+            )
+        })
+    {
+        return None;
+    }
+    if profile.require_leading_slash != from.require_leading_slash
+        && robots
+            .rules()
+            .any(|r| !r.is_empty() && !r.pattern().starts_with('/'))
+    {
+        return None;
+    }
+    if profile.decode_unreserved != from.decode_unreserved
+        && robots.rules().any(|r| r.value().contains('%'))
+    {
+        return None;
+    }
+    if profile.lenient_global_agent != from.lenient_global_agent
+        && robots
+            .user_agents()
+            .any(|ua| ua.value().starts_with('*') && ua.value() != "*")
+    {
+        return None;
+    }
+    let mut copy = robots.clone();
+    copy.profile = profile;
+    copy.compiled = std::sync::OnceLock::new();
+    if !profile.index_html_alias && from.index_html_alias {
+        copy.aliases.clear();
+        for rule in &mut copy.rules {
+            rule.flags &= !RULE_HAS_ALIAS;
+        }
+    }
+    Some(copy)
+}
+
+/// The audiences of a model under its own profile's group selection.
+pub(crate) fn audiences_of(robots: &RobotsTxt) -> Vec<Audience> {
+    use crate::profile::GroupSelection;
+    let mut out = Vec::new();
+    match robots.profile().group_selection {
+        GroupSelection::FirstSubstring => {
+            for group in robots.groups() {
+                let label = group
+                    .user_agents()
+                    .next()
+                    .map(|ua| ua.value().to_owned())
+                    .unwrap_or_default();
+                out.push(Audience {
+                    label,
+                    groups: vec![group.index() as u32],
+                });
+            }
+        }
+        _ => {
+            for audience in &robots.audiences {
+                let (start, end) = audience.groups;
+                out.push(Audience {
+                    label: robots.str(audience.token).to_owned(),
+                    groups: robots.audience_groups[start as usize..end as usize].to_vec(),
+                });
+            }
+            if !robots.global_groups.is_empty() {
+                out.push(Audience {
+                    label: "*".to_owned(),
+                    groups: robots.global_groups.clone(),
+                });
+            }
+        }
+    }
+    out
+}
+
+/// A crawler name that no group of the file names: it gets the `*` groups
+/// (or nothing).
+pub(crate) fn generic_agent(robots: &RobotsTxt) -> &'static str {
+    use crate::agent::SelectionKind;
+    GENERIC_AGENTS
+        .iter()
+        .copied()
+        .find(|name| robots.for_agent(name).selection() != SelectionKind::Specific)
+        .unwrap_or("Q")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_split_like_the_parser() {
+        let lines = split_lines(b"\xEF\xBB\xBFa\nb\rc\r\nd");
+        let ranges: Vec<_> = lines.iter().map(|l| l.start..l.end).collect();
+        assert_eq!(ranges, [3..4, 5..6, 7..8, 10..11]);
+    }
+
+    #[test]
+    fn fields_are_found_with_and_without_a_colon() {
+        let source = b"User-agent : bot # c\nDisallow /x\n";
+        let robots = RobotsTxt::parse(source);
+        let options = LintOptions::default();
+        let cx = Context::new(source, &robots, &options);
+        let f = cx.fields(1).unwrap();
+        assert_eq!(&source[f.key], b"User-agent");
+        assert_eq!(&source[f.value], b"bot");
+        let f = cx.fields(2).unwrap();
+        assert_eq!(&source[f.key], b"Disallow");
+        assert_eq!(&source[f.value], b"/x");
+        assert_eq!(cx.value_span(2).column, 10);
+    }
+
+    #[test]
+    fn html_is_recognised() {
+        assert!(looks_like_html(b"\n<!DOCTYPE html>\n<html>"));
+        assert!(looks_like_html(b"<html><body>Not found</body></html>"));
+        assert!(!looks_like_html(b"User-agent: *\n# <html>\n"));
+    }
+}

@@ -1,0 +1,175 @@
+//! Reasoning about what patterns match: whether one pattern matches every
+//! path another one matches (to prove a rule can never decide), and sample
+//! paths a pattern matches (to compare readings on concrete URLs).
+
+/// One element of a pattern.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Item {
+    Byte(u8),
+    /// Any run of bytes, the empty one included.
+    Star,
+}
+
+/// A pattern as the set of paths it matches: a prefix match is a glob ending
+/// in `*`; an anchored one ends without.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Glob {
+    items: Vec<Item>,
+}
+
+/// Longest pattern reasoned about; longer ones are left alone.
+const MAX_ITEMS: usize = 4096;
+
+impl Glob {
+    /// The glob of a normalised rule pattern as a reading matches it;
+    /// `None` for a pattern that matches nothing (or everything: the empty
+    /// pattern, which is a rule that is never a real match) and for very
+    /// long patterns.
+    pub(crate) fn new(pattern: &str, wildcards: bool) -> Option<Glob> {
+        let bytes = pattern.as_bytes();
+        if bytes.is_empty() || bytes.len() > MAX_ITEMS {
+            return None;
+        }
+        let mut items = Vec::with_capacity(bytes.len() + 1);
+        if !wildcards {
+            if bytes == b"*" {
+                items.push(Item::Star);
+                return Some(Glob { items });
+            }
+            if bytes[0] != b'/' {
+                return None;
+            }
+            items.extend(bytes.iter().map(|&b| Item::Byte(b)));
+            items.push(Item::Star);
+            return Some(Glob { items });
+        }
+        if bytes[0] != b'/' && bytes[0] != b'*' {
+            return None;
+        }
+        let (anchored, body) = match bytes.split_last() {
+            Some((b'$', body)) => (true, body),
+            _ => (false, bytes),
+        };
+        for &b in body {
+            let item = if b == b'*' { Item::Star } else { Item::Byte(b) };
+            if !(item == Item::Star && items.last() == Some(&Item::Star)) {
+                items.push(item);
+            }
+        }
+        if !anchored && items.last() != Some(&Item::Star) {
+            items.push(Item::Star);
+        }
+        Some(Glob { items })
+    }
+
+    /// Whether every path `other` matches is also matched by `self`.
+    ///
+    /// Sound, and conservative: `other`'s stars are treated as symbols only
+    /// `self`'s stars can absorb, so `true` is a proof; `false` may also mean
+    /// "could not tell".
+    pub(crate) fn includes(&self, other: &Glob) -> bool {
+        let a = &other.items;
+        if self.items.len().saturating_mul(a.len()) > 1 << 22 {
+            return false;
+        }
+        // reach[j]: the items of `self` seen so far can produce a[..j].
+        let mut reach = vec![false; a.len() + 1];
+        reach[0] = true;
+        let mut next = vec![false; a.len() + 1];
+        for item in &self.items {
+            match item {
+                Item::Star => {
+                    let mut any = false;
+                    for j in 0..=a.len() {
+                        any |= reach[j];
+                        next[j] = any;
+                    }
+                }
+                Item::Byte(b) => {
+                    next[0] = false;
+                    for j in 1..=a.len() {
+                        next[j] = reach[j - 1] && a[j - 1] == Item::Byte(*b);
+                    }
+                }
+            }
+            std::mem::swap(&mut reach, &mut next);
+            if !reach.iter().any(|&r| r) {
+                return false;
+            }
+        }
+        reach[a.len()]
+    }
+}
+
+/// A path that a pattern matches (or is meant to match): the pattern with
+/// each `*` read as `x`, a trailing `$` dropped, and a leading `/` added when
+/// missing.
+pub(crate) fn sample_paths(pattern: &str, out: &mut Vec<String>) {
+    let body = pattern.strip_suffix('$').unwrap_or(pattern);
+    if body.is_empty() {
+        return;
+    }
+    let base = if body.starts_with('/') {
+        body.to_owned()
+    } else {
+        format!("/{body}")
+    };
+    if base.contains('*') {
+        out.push(base.replace('*', "x"));
+    } else {
+        out.push(base);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn g(p: &str) -> Glob {
+        Glob::new(p, true).unwrap()
+    }
+
+    #[test]
+    fn inclusion_of_prefixes() {
+        // A shorter prefix includes a longer one, never the other way round.
+        assert!(g("/a").includes(&g("/ab")));
+        assert!(!g("/ab").includes(&g("/a")));
+        assert!(g("/a").includes(&g("/a")));
+        assert!(g("/a*").includes(&g("/a")));
+        assert!(g("/a").includes(&g("/a$")));
+        assert!(!g("/a$").includes(&g("/a")));
+    }
+
+    #[test]
+    fn inclusion_with_wildcards() {
+        assert!(g("/*.php").includes(&g("/a.php")));
+        assert!(g("/*.php").includes(&g("/*/x.php")));
+        assert!(!g("/a.php").includes(&g("/*.php")));
+        assert!(g("/*page").includes(&g("/page")));
+        assert!(g("/*.php$").includes(&g("/a.php$")));
+        assert!(!g("/*.php$").includes(&g("/a.php")));
+        assert!(g("*").includes(&g("/x$")));
+        // `/*a` does not include `/*b*`.
+        assert!(!g("/*a").includes(&g("/*b")));
+    }
+
+    #[test]
+    fn legacy_globs_are_literal() {
+        let star = Glob::new("*", false).unwrap();
+        assert!(star.includes(&Glob::new("/x", false).unwrap()));
+        let p = Glob::new("/*.php", false).unwrap();
+        assert!(!p.includes(&Glob::new("/a.php", false).unwrap()));
+        assert!(Glob::new("fish", false).is_none());
+    }
+
+    #[test]
+    fn samples() {
+        let mut out = Vec::new();
+        sample_paths("/*.php$", &mut out);
+        sample_paths("*.png", &mut out);
+        assert_eq!(out, ["/x.php", "/x.png"]);
+        out.clear();
+        sample_paths("/a$", &mut out);
+        assert_eq!(out, ["/a"]);
+    }
+}

@@ -1,0 +1,433 @@
+//! Comparing two readings of a file on concrete crawlers and URLs.
+//!
+//! The crawlers are every product token the file names, Googlebot, and one
+//! name no group names; crawlers that get the same groups in both readings
+//! as an earlier one are skipped. The URLs are sample paths of every rule of
+//! the crawler's groups (in either reading): each pattern with `*` read as
+//! `x`, without its `$`, plus `/`. A difference is reported
+//! once per line: the line of the rule that decides in Google's reading (or
+//! else in the other one, or else the rule the URL came from).
+//!
+//! Deciding every sample in both readings would be quadratic for files with
+//! thousands of rules, so a sample is only decided when the two readings can
+//! disagree on it. When both readings match patterns alike (same wildcards,
+//! same precedence: google and rfc9309), that is when a rule only one of them
+//! has, or an `index.html` alias, may match it. Otherwise (google and
+//! legacy), it is when such a rule or any wildcard or anchored pattern may
+//! match it, or when both an allow and a disallow match it: if not, every
+//! matching rule is a plain prefix of one kind in both readings, and both
+//! decide alike. [`PrefixIndex`] answers "which kinds of plain rules match
+//! this path" in logarithmic time.
+
+use crate::lint::hash::{FastMap, FastSet};
+
+use crate::decide::AgentView;
+use crate::model::Rule;
+use crate::diagnostic::{Code, Diagnostic};
+use crate::lint::context::generic_agent;
+use crate::lint::inclusion::sample_paths;
+use crate::lint::rules::describe_verdict;
+use crate::lint::Context;
+use crate::profile::Profile;
+
+fn reader_name(profile: Profile) -> &'static str {
+    if profile == Profile::RFC9309 {
+        "RFC 9309 parsers"
+    } else if profile == Profile::LEGACY {
+        "legacy parsers (no wildcards, first matching group and rule, as Python's robotparser)"
+    } else {
+        "this reading"
+    }
+}
+
+fn group_lines(view: &AgentView<'_>) -> Vec<u32> {
+    view.groups().map(|g| g.first_line()).collect()
+}
+
+const ALLOW: u8 = 1;
+const DISALLOW: u8 = 2;
+/// A rule that may decide differently in the two readings.
+const SPECIAL: u8 = 4;
+
+/// Most rules matched one by one against each sample; more are indexed by
+/// their literal prefix instead (conservatively).
+const MAX_FLOATING: usize = 64;
+
+/// Literal prefixes with flags; answers the union of the flags of every key
+/// that is a prefix of a path.
+struct PrefixIndex<'a> {
+    keys: Vec<&'a [u8]>,
+    /// Index of the longest other key that is a prefix of this one.
+    parent: Vec<Option<usize>>,
+    /// Flags of the key and of every key that is a prefix of it.
+    flags: Vec<u8>,
+}
+
+impl<'a> PrefixIndex<'a> {
+    fn new(mut items: Vec<(&'a [u8], u8)>) -> Self {
+        items.sort_unstable();
+        let mut keys: Vec<&[u8]> = Vec::with_capacity(items.len());
+        let mut own: Vec<u8> = Vec::with_capacity(items.len());
+        for (key, flag) in items {
+            if keys.last() == Some(&key) {
+                *own.last_mut().expect("pushed with the key") |= flag;
+            } else {
+                keys.push(key);
+                own.push(flag);
+            }
+        }
+        let mut parent = vec![None; keys.len()];
+        let mut flags = own.clone();
+        let mut stack: Vec<usize> = Vec::new();
+        for i in 0..keys.len() {
+            while let Some(&top) = stack.last() {
+                if keys[i].starts_with(keys[top]) {
+                    break;
+                }
+                stack.pop();
+            }
+            if let Some(&top) = stack.last() {
+                parent[i] = Some(top);
+                flags[i] |= flags[top];
+            }
+            stack.push(i);
+        }
+        PrefixIndex {
+            keys,
+            parent,
+            flags,
+        }
+    }
+
+    fn flags(&self, path: &[u8]) -> u8 {
+        let after = self.keys.partition_point(|k| *k <= path);
+        let mut at = after.checked_sub(1);
+        while let Some(i) = at {
+            if path.starts_with(self.keys[i]) {
+                return self.flags[i];
+            }
+            at = self.parent[i];
+        }
+        0
+    }
+}
+
+/// Whether a pattern may match `path` in either a wildcard or a
+/// plain-prefix reading.
+fn may_match(pattern: &str, path: &[u8]) -> bool {
+    let bytes = pattern.as_bytes();
+    if bytes == b"*" || path.starts_with(bytes) {
+        return true;
+    }
+    if !matches!(bytes.first(), Some(b'/' | b'*')) {
+        return false;
+    }
+    let (anchored, body) = match bytes.split_last() {
+        Some((b'$', body)) => (true, body),
+        _ => (false, bytes),
+    };
+    let mut segments = body.split(|&b| b == b'*');
+    let first = segments.next().unwrap_or_default();
+    if !path.starts_with(first) {
+        return false;
+    }
+    let mut pos = first.len();
+    let mut segments = segments.peekable();
+    while let Some(segment) = segments.next() {
+        if anchored && segments.peek().is_none() {
+            return path.len() - pos >= segment.len() && path.ends_with(segment);
+        }
+        if segment.is_empty() {
+            continue;
+        }
+        match memchr::memmem::find(&path[pos..], segment) {
+            Some(at) => pos += at + segment.len(),
+            None => return false,
+        }
+    }
+    !anchored || pos == path.len()
+}
+
+fn is_plain(pattern: &str) -> bool {
+    pattern.starts_with('/') && !pattern.contains('*') && !pattern.ends_with('$')
+}
+
+/// What can make the two readings disagree for one crawler.
+struct Disagreement<'a> {
+    index: PrefixIndex<'a>,
+    floating: Vec<&'a str>,
+    same_matching: bool,
+}
+
+impl Disagreement<'_> {
+    fn possible(&self, path: &str) -> bool {
+        let bytes = path.as_bytes();
+        let flags = self.index.flags(bytes);
+        flags & SPECIAL != 0
+            || !self.same_matching && flags & (ALLOW | DISALLOW) == ALLOW | DISALLOW
+            || path.contains('%')
+            || self.floating.iter().any(|p| may_match(p, bytes))
+    }
+}
+
+type RuleKey<'a> = (u32, bool, &'a str);
+
+/// The legacy reading's group choice, computed without building a view:
+/// the first group, in file order and not naming `*`, one of whose
+/// user-agent values (lowercased) occurs in the crawler's name up to its
+/// first `/` (lowercased); else the first `*` group. Used only to skip
+/// crawlers whose choices were already compared (a test checks it agrees
+/// with [`crate::RobotsTxt::for_agent`]).
+pub(crate) struct LegacyChoice {
+    /// Lowercased value -> first group naming it.
+    first_group: FastMap<String, usize>,
+    first_global: Option<usize>,
+}
+
+impl LegacyChoice {
+    pub(crate) fn new(robots: &crate::RobotsTxt) -> Self {
+        let mut first_group = FastMap::default();
+        let mut first_global = None;
+        for group in robots.groups() {
+            if group.is_global() {
+                first_global.get_or_insert(group.index());
+                continue;
+            }
+            for ua in group.user_agents() {
+                first_group
+                    .entry(ua.value().to_lowercase())
+                    .or_insert(group.index());
+            }
+        }
+        LegacyChoice {
+            first_group,
+            first_global,
+        }
+    }
+
+    /// The index of the group the crawler obeys, if any.
+    pub(crate) fn group(&self, agent: &str) -> Option<usize> {
+        let name = agent.split('/').next().unwrap_or("").to_lowercase();
+        let starts: Vec<usize> = (0..=name.len()).filter(|&i| name.is_char_boundary(i)).collect();
+        let mut best: Option<usize> = None;
+        for (k, &from) in starts.iter().enumerate() {
+            for &to in &starts[k..] {
+                if let Some(&g) = self.first_group.get(&name[from..to]) {
+                    best = Some(best.map_or(g, |b: usize| b.min(g)));
+                }
+            }
+        }
+        best.or(self.first_global)
+    }
+}
+
+fn key<'a>(rule: &Rule<'a>) -> RuleKey<'a> {
+    (rule.line(), rule.is_allow(), rule.pattern())
+}
+
+pub(crate) fn compare(cx: &Context<'_>, other: Profile, code: Code, out: &mut Vec<Diagnostic>) {
+    if cx.html {
+        return;
+    }
+    let google = cx.reading(Profile::GOOGLE);
+    let theirs = cx.reading(other);
+    let generic = generic_agent(google);
+    let mut agents: Vec<&str> = Vec::new();
+    let mut names = FastSet::default();
+    for robots in [google, theirs] {
+        for ua in robots.user_agents() {
+            let token = ua.token();
+            if !token.is_empty() && names.insert(token.to_ascii_lowercase()) {
+                agents.push(token);
+            }
+        }
+    }
+    for extra in ["Googlebot", generic] {
+        if names.insert(extra.to_ascii_lowercase()) {
+            agents.push(extra);
+        }
+    }
+    let same_matching = google.profile().wildcards == theirs.profile().wildcards
+        && google.profile().precedence == theirs.profile().precedence;
+    let legacy_choice = (theirs.profile().group_selection
+        == crate::profile::GroupSelection::FirstSubstring)
+        .then(|| LegacyChoice::new(theirs));
+    let mut seen_choices = FastSet::default();
+    let mut seen_selections = FastSet::default();
+    let mut reported = FastSet::default();
+    let mut samples: Vec<String> = Vec::new();
+    for agent in agents {
+        let ours = google.for_agent(agent);
+        if let Some(choice) = &legacy_choice {
+            if !seen_choices.insert((group_lines(&ours), choice.group(agent))) {
+                continue;
+            }
+        }
+        let other_view = theirs.for_agent(agent);
+        let selection = (group_lines(&ours), group_lines(&other_view));
+        if selection.0.is_empty() && selection.1.is_empty()
+            || !seen_selections.insert(selection)
+        {
+            continue;
+        }
+        let our_rules: Vec<Rule<'_>> = ours.groups().flat_map(|g| g.rules()).collect();
+        let their_rules: Vec<Rule<'_>> = other_view.groups().flat_map(|g| g.rules()).collect();
+        let our_keys: FastSet<RuleKey<'_>> = our_rules.iter().map(key).collect();
+        let their_keys: FastSet<RuleKey<'_>> = their_rules.iter().map(key).collect();
+        // Every rule of either reading, with whether both readings have it.
+        let rules: Vec<(Rule<'_>, bool)> = our_rules
+            .iter()
+            .map(|r| (*r, their_keys.contains(&key(r))))
+            .chain(
+                their_rules
+                    .iter()
+                    .filter(|r| !our_keys.contains(&key(r)))
+                    .map(|r| (*r, false)),
+            )
+            .collect();
+        let mut items: Vec<(&[u8], u8)> = Vec::with_capacity(rules.len());
+        let mut floating: Vec<&str> = Vec::new();
+        for (rule, shared) in &rules {
+            let pattern = rule.pattern();
+            let kind = if rule.is_allow() { ALLOW } else { DISALLOW };
+            if let Some(alias) = rule.index_alias() {
+                items.push((alias.trim_end_matches('$').as_bytes(), SPECIAL));
+            }
+            if pattern.is_empty() {
+                // Allows everything in every reading, but weakly.
+                items.push((b"", if *shared { ALLOW } else { SPECIAL }));
+            } else if same_matching {
+                // Matched alike by both readings: only a rule one reading
+                // lacks can make a difference.
+                if !*shared {
+                    if is_plain(pattern) {
+                        items.push((pattern.as_bytes(), SPECIAL));
+                    } else if floating.len() < MAX_FLOATING {
+                        floating.push(pattern);
+                    } else {
+                        items.push((b"", SPECIAL));
+                    }
+                }
+            } else if is_plain(pattern) {
+                items.push((pattern.as_bytes(), if *shared { kind } else { kind | SPECIAL }));
+            } else if floating.len() < MAX_FLOATING {
+                floating.push(pattern);
+            } else {
+                let literal = pattern.split(['*', '$']).next().unwrap_or("");
+                let literal = if literal.starts_with('/') { literal } else { "" };
+                items.push((literal.as_bytes(), SPECIAL));
+            }
+        }
+        let check = Disagreement {
+            index: PrefixIndex::new(items),
+            floating,
+            same_matching,
+        };
+        let mut decide = |path: &str, source_line: u32| {
+            if path == "/robots.txt" {
+                return; // always fetched; Google's library leaves it to its caller
+            }
+            let a = ours.decide_path(path);
+            let b = other_view.decide_path(path);
+            if a.is_allowed() == b.is_allowed() {
+                return;
+            }
+            let line = a.line().or(b.line()).unwrap_or(source_line).max(1);
+            if !reported.insert(line) {
+                return;
+            }
+            let who = if agent == generic {
+                format!("a crawler without a group of its own (`{agent}`)")
+            } else {
+                format!("`{agent}`")
+            };
+            out.push(cx.diagnostic(
+                code,
+                cx.content_span(line),
+                format!(
+                    "{who} fetching `{path}`: Google {}; {} {}",
+                    describe_verdict(&a, false),
+                    reader_name(other),
+                    describe_verdict(&b, true),
+                ),
+            ));
+        };
+        if check.possible("/") {
+            decide("/", 0);
+        }
+        for (rule, shared) in &rules {
+            let pattern = rule.pattern();
+            if *shared && is_plain(pattern) && rule.index_alias().is_none() {
+                if check.possible(pattern) {
+                    decide(pattern, rule.line());
+                }
+                continue;
+            }
+            samples.clear();
+            sample_paths(pattern, &mut samples);
+            if rule.value() != pattern {
+                sample_paths(rule.value(), &mut samples);
+            }
+            if let Some(alias) = rule.index_alias() {
+                sample_paths(alias, &mut samples);
+            }
+            for path in &samples {
+                if check.possible(path) {
+                    decide(path, rule.line());
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prefix_index_unions_the_flags_of_every_prefix() {
+        let index = PrefixIndex::new(vec![
+            (b"/a".as_slice(), ALLOW),
+            (b"/a/b", DISALLOW),
+            (b"/a/c", SPECIAL),
+            (b"/b", DISALLOW),
+        ]);
+        assert_eq!(index.flags(b"/a/b/x"), ALLOW | DISALLOW);
+        assert_eq!(index.flags(b"/a/bb"), ALLOW | DISALLOW);
+        assert_eq!(index.flags(b"/a/a"), ALLOW);
+        assert_eq!(index.flags(b"/a/c"), ALLOW | SPECIAL);
+        assert_eq!(index.flags(b"/a"), ALLOW);
+        assert_eq!(index.flags(b"/"), 0);
+        assert_eq!(index.flags(b"/c"), 0);
+        assert_eq!(index.flags(b"/b"), DISALLOW);
+    }
+
+    #[test]
+    fn may_match_covers_both_readings() {
+        assert!(may_match("/*.php", b"/x.php"));
+        assert!(may_match("/*.php", b"/*.php"));
+        assert!(!may_match("/*.php", b"/x.html"));
+        assert!(may_match("/a$", b"/a"));
+        assert!(may_match("*.png", b"/a.png"));
+        assert!(!may_match("fish", b"/fish"));
+    }
+}
+
+#[cfg(test)]
+mod choice_tests {
+    use super::*;
+    use crate::{Profile, RobotsTxt};
+
+    #[test]
+    fn legacy_choice_agrees_with_the_legacy_reading() {
+        let robots = RobotsTxt::parse_with(
+            b"User-agent: bot\nDisallow: /a\n\nUser-agent: Googlebot\nUser-agent: *\nDisallow: /b\n\nUser-agent: news\nDisallow: /c\n\nUser-agent: *\nDisallow: /d\n",
+            Profile::LEGACY,
+        );
+        let choice = LegacyChoice::new(&robots);
+        for agent in ["Googlebot", "googlebot-news", "news", "other", "Bot/2.0", "x"] {
+            let expected = robots.for_agent(agent).groups().next().map(|g| g.index());
+            assert_eq!(choice.group(agent), expected, "{agent}");
+        }
+    }
+}

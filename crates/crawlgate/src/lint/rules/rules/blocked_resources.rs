@@ -1,0 +1,88 @@
+//! `R206` blocked-resources: CSS or JavaScript disallowed for Googlebot
+
+#[allow(unused_imports)]
+use crate::diagnostic::{Code, Diagnostic, Severity};
+#[allow(unused_imports)]
+use crate::lint::rules::*;
+use crate::lint::{Category, Context, RuleInfo};
+use crate::lint::inclusion::sample_paths;
+
+/// The rule's registration.
+pub(crate) static RULE: RuleInfo = RuleInfo {
+    code: Code::BlockedResources,
+    name: "blocked-resources",
+    severity: Severity::Warning,
+    category: Category::Rules,
+    summary: "CSS or JavaScript disallowed for Googlebot",
+    docs: r#"## What it does
+
+Reports disallow rules that visibly target stylesheets or scripts (their
+pattern names `.css` or `.js`) and that decide such a URL for Googlebot.
+
+## Why it matters
+
+Google renders pages the way a browser does. Without their CSS and
+JavaScript, pages can look broken, empty or not mobile-friendly to it.
+
+## Example
+
+```text
+User-agent: *
+Disallow: /*.js$
+```
+
+## Use instead
+
+```text
+User-agent: *
+Disallow: /*.json$
+```
+"#,
+    check,
+};
+
+fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
+    let view = cx.robots.for_agent("Googlebot");
+    let mut samples = Vec::new();
+    for group in view.groups() {
+        for rule in group.rules() {
+            let pattern = rule.pattern();
+            if rule.is_allow() || !(pattern.contains(".css") || pattern.contains(".js")) {
+                continue;
+            }
+            samples.clear();
+            sample_paths(pattern, &mut samples);
+            let blocked = samples.iter().find(|path| {
+                let resource = [".css", ".js"].iter().any(|ext| {
+                    path.ends_with(ext) || path.contains(&format!("{ext}?"))
+                });
+                let verdict = view.decide_path(path);
+                resource
+                    && !verdict.is_allowed()
+                    && verdict.rule().is_some_and(|r| r.index() == rule.index())
+            });
+            let Some(path) = blocked else {
+                continue;
+            };
+            out.push(
+                cx.diagnostic(
+                    Code::BlockedResources,
+                    cx.content_span(rule.line()),
+                    format!(
+                        "Googlebot may not fetch `{path}` ({} decides): Google renders pages \
+                         with their CSS and JavaScript, pages that need this file may look \
+                         broken or empty to it",
+                        quote_rule(&rule)
+                    ),
+                )
+                .with_fix(
+                    "remove the rule, or allow the stylesheets and scripts pages need",
+                    None,
+                ),
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+crate::lint::testing::fixture_tests!(BlockedResources);

@@ -1,0 +1,109 @@
+//! `R203` contradictory-rules: an allow and a disallow with the same path for the same crawlers
+
+#[allow(unused_imports)]
+use crate::diagnostic::{Code, Diagnostic, Severity};
+#[allow(unused_imports)]
+use crate::lint::rules::*;
+use crate::lint::{Category, Context, RuleInfo};
+use crate::lint::hash::{FastMap, FastSet};
+
+use crate::model::{Rule, RuleKind};
+
+/// The rule's registration.
+pub(crate) static RULE: RuleInfo = RuleInfo {
+    code: Code::ContradictoryRules,
+    name: "contradictory-rules",
+    severity: Severity::Warning,
+    category: Category::Rules,
+    summary: "an allow and a disallow with the same path for the same crawlers",
+    docs: r#"## What it does
+
+Reports an `Allow` and a `Disallow` with the same path in one group (or in
+groups that are merged).
+
+## Why it matters
+
+Google and RFC 9309 crawlers resolve the tie in favour of the allow, so the
+disallow does nothing; legacy crawlers obey whichever line comes first. The
+file says both things at once.
+
+## Example
+
+```text
+User-agent: *
+Disallow: /search
+Allow: /search
+```
+
+## Use instead
+
+```text
+User-agent: *
+Disallow: /search
+Allow: /search/about
+```
+"#,
+    check,
+};
+
+fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
+    let robots = cx.robots;
+    let mut reported = FastSet::default();
+    for audience in cx.audiences() {
+        // pattern -> (first allow, first disallow)
+        let mut by_pattern: FastMap<&str, (Option<Rule<'_>>, Option<Rule<'_>>)> = FastMap::default();
+        for &g in &audience.groups {
+            let Some(group) = robots.group(g as usize) else {
+                continue;
+            };
+            for rule in group.rules() {
+                if rule.is_empty() {
+                    continue;
+                }
+                let slot = by_pattern.entry(rule.pattern()).or_default();
+                let (allow, disallow) = slot;
+                match rule.kind() {
+                    RuleKind::Allow => {
+                        allow.get_or_insert(rule);
+                    }
+                    RuleKind::Disallow => {
+                        disallow.get_or_insert(rule);
+                    }
+                }
+            }
+        }
+        let mut pairs: Vec<(Rule<'_>, Rule<'_>)> = by_pattern
+            .into_values()
+            .filter_map(|(a, d)| Some((a?, d?)))
+            .collect();
+        pairs.sort_by_key(|(a, d)| a.line().max(d.line()));
+        for (allow, disallow) in pairs {
+            if !reported.insert((allow.index(), disallow.index())) {
+                continue;
+            }
+            let (first, later) = if allow.line() < disallow.line() {
+                (allow, disallow)
+            } else {
+                (disallow, allow)
+            };
+            out.push(
+                cx.diagnostic(
+                    Code::ContradictoryRules,
+                    cx.content_span(later.line()),
+                    format!(
+                        "{} and {} contradict each other for `{}`: Google and RFC 9309 crawlers \
+                         let the allow win, legacy crawlers obey the first one (line {})",
+                        quote_rule(&later),
+                        quote_rule(&first),
+                        audience.label,
+                        first.line()
+                    ),
+                )
+                .with_fix("keep only the line that is meant", None),
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+crate::lint::testing::fixture_tests!(ContradictoryRules);

@@ -1,0 +1,79 @@
+//! `R204` disallow-all: `Disallow: /` for every crawler and no crawler-specific group
+
+#[allow(unused_imports)]
+use crate::diagnostic::{Code, Diagnostic, Severity};
+#[allow(unused_imports)]
+use crate::lint::rules::*;
+use crate::lint::{Category, Context, RuleInfo};
+use crate::agent::SelectionKind;
+use crate::lint::context::generic_agent;
+
+/// The rule's registration.
+pub(crate) static RULE: RuleInfo = RuleInfo {
+    code: Code::DisallowAll,
+    name: "disallow-all",
+    severity: Severity::Warning,
+    category: Category::Rules,
+    summary: "`Disallow: /` for every crawler and no crawler-specific group",
+    docs: r#"## What it does
+
+Reports files where every crawler is disallowed from the whole site and no
+group names a particular crawler.
+
+## Why it matters
+
+That is what a staging or development robots.txt says. Shipped to
+production, it removes the site from every search engine.
+
+## Example
+
+```text
+User-agent: *
+Disallow: /
+```
+
+## Use instead
+
+```text
+User-agent: *
+Disallow: /admin/
+```
+"#,
+    check,
+};
+
+fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
+    let robots = cx.robots;
+    if robots.groups().any(|g| !g.is_global()) {
+        return;
+    }
+    let view = robots.for_agent(generic_agent(robots));
+    if view.selection() != SelectionKind::Global {
+        return;
+    }
+    let root = view.decide_path("/");
+    if root.is_allowed() || view.decide_path("/index.html").is_allowed() {
+        return;
+    }
+    let Some(rule) = root.rule() else {
+        return;
+    };
+    out.push(
+        cx.diagnostic(
+            Code::DisallowAll,
+            cx.content_span(rule.line()),
+            format!(
+                "every crawler is disallowed from the whole site by {}, and no group names a \
+                 crawler: is this a staging robots.txt shipped to production?",
+                quote_rule(&rule)
+            ),
+        )
+        .with_fix(
+            "if the site should be crawled, remove the rule (`Disallow:` alone allows everything)",
+            None,
+        ),
+    );
+}
+
+#[cfg(test)]
+crate::lint::testing::fixture_tests!(DisallowAll);

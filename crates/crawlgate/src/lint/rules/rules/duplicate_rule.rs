@@ -1,0 +1,89 @@
+//! `R201` duplicate-rule: the same rule twice for the same crawlers
+
+#[allow(unused_imports)]
+use crate::diagnostic::{Code, Diagnostic, Severity};
+#[allow(unused_imports)]
+use crate::lint::rules::*;
+use crate::lint::{Category, Context, RuleInfo};
+use std::collections::hash_map::Entry;
+use crate::lint::hash::{FastMap, FastSet};
+
+use crate::model::{Rule, RuleKind};
+
+/// The rule's registration.
+pub(crate) static RULE: RuleInfo = RuleInfo {
+    code: Code::DuplicateRule,
+    name: "duplicate-rule",
+    severity: Severity::Info,
+    category: Category::Rules,
+    summary: "the same rule twice for the same crawlers",
+    docs: r#"## What it does
+
+Reports an allow or disallow line that repeats an earlier one (same kind,
+same path) for the same crawlers, in one group or in groups that are merged.
+
+## Why it matters
+
+It changes nothing, but it makes the file longer and suggests that one of
+the two was meant to be something else.
+
+## Example
+
+```text
+User-agent: *
+Disallow: /tmp/
+Disallow: /tmp/
+```
+
+## Use instead
+
+```text
+User-agent: *
+Disallow: /tmp/
+```
+"#,
+    check,
+};
+
+fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
+    let robots = cx.robots;
+    let mut reported = FastSet::default();
+    for audience in cx.audiences() {
+        let mut seen: FastMap<(RuleKind, &str), Rule<'_>> = FastMap::default();
+        for &g in &audience.groups {
+            let Some(group) = robots.group(g as usize) else {
+                continue;
+            };
+            for rule in group.rules() {
+                if rule.is_empty() {
+                    continue;
+                }
+                match seen.entry((rule.kind(), rule.pattern())) {
+                    Entry::Vacant(slot) => {
+                        slot.insert(rule);
+                    }
+                    Entry::Occupied(first) => {
+                        if !reported.insert(rule.index()) {
+                            continue;
+                        }
+                        out.push(
+                            cx.diagnostic(
+                                Code::DuplicateRule,
+                                cx.content_span(rule.line()),
+                                format!(
+                                    "`{rule}` repeats {} for `{}`: it changes nothing",
+                                    quote_rule(first.get()),
+                                    audience.label
+                                ),
+                            )
+                            .with_fix("remove the line", Some(String::new())),
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+crate::lint::testing::fixture_tests!(DuplicateRule);

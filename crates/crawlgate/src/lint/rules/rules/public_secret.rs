@@ -1,0 +1,107 @@
+//! `R207` public-secret: a disallowed path that looks secret: robots.txt is public
+
+#[allow(unused_imports)]
+use crate::diagnostic::{Code, Diagnostic, Severity};
+#[allow(unused_imports)]
+use crate::lint::rules::*;
+use crate::lint::{Category, Context, RuleInfo};
+use crate::lint::hash::FastSet;
+
+/// The rule's registration.
+pub(crate) static RULE: RuleInfo = RuleInfo {
+    code: Code::PublicSecret,
+    name: "public-secret",
+    severity: Severity::Info,
+    category: Category::Rules,
+    summary: "a disallowed path that looks secret: robots.txt is public",
+    docs: r#"## What it does
+
+Reports disallowed paths whose names suggest secrets: `secret`,
+`password`, `passwd`, `confidential`, `backup`, `private`, `.env`, `.git`,
+`.svn`, `.htpasswd`.
+
+## Why it matters
+
+robots.txt is public and non-binding. Listing a path tells everyone where
+to look, and a disallowed URL can still be indexed (without its content) when
+other pages link to it.
+
+## Example
+
+```text
+User-agent: *
+Disallow: /backup/
+```
+
+## Use instead
+
+```text
+Protect /backup/ with authentication, and leave it out of robots.txt.
+```
+"#,
+    check,
+};
+
+const WORDS: &[&str] = &[
+    "secret",
+    "password",
+    "passwd",
+    "confidential",
+    "backup",
+    "private",
+    ".env",
+    ".git",
+    ".svn",
+    ".htpasswd",
+];
+
+/// The first word of [`WORDS`] in `lower` (already lowercase).
+fn secret_word(lower: &[u8]) -> Option<&'static str> {
+    lower.iter().enumerate().find_map(|(i, &b)| {
+        if !matches!(b, b's' | b'p' | b'c' | b'b' | b'.') {
+            return None;
+        }
+        WORDS
+            .iter()
+            .find(|w| w.as_bytes()[0] == b && lower[i..].starts_with(w.as_bytes()))
+            .copied()
+    })
+}
+
+fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
+    let mut seen = FastSet::default();
+    let mut lower = Vec::new();
+    let ignored = cx.robots.ignored_rules().len();
+    for rule in cx.robots.rules() {
+        if rule.is_allow() || rule.index() < ignored {
+            continue;
+        }
+        let value = rule.value();
+        lower.clear();
+        lower.extend(value.bytes().map(|b| b.to_ascii_lowercase()));
+        let Some(word) = secret_word(&lower) else {
+            continue;
+        };
+        if !seen.insert(lower.clone()) {
+            continue;
+        }
+        out.push(
+            cx.diagnostic(
+                Code::PublicSecret,
+                cx.value_span(rule.line()),
+                format!(
+                    "robots.txt is public: `{value}` tells anyone where to look for `{word}`, and \
+                     a disallowed URL can still be indexed when other pages link to it"
+                ),
+            )
+            .with_fix(
+                "protect it with authentication; to keep a page out of search results, let it \
+                 be crawled and mark it `noindex`",
+                None,
+            ),
+        );
+    }
+}
+
+#[cfg(test)]
+crate::lint::testing::fixture_tests!(PublicSecret);

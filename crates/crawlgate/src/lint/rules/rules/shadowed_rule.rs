@@ -1,0 +1,215 @@
+//! `R202` shadowed-rule: a rule that can never decide: a longer or equal rule of the other kind always wins
+
+#[allow(unused_imports)]
+use crate::diagnostic::{Code, Diagnostic, Severity};
+#[allow(unused_imports)]
+use crate::lint::rules::*;
+use crate::lint::{Category, Context, RuleInfo};
+use crate::lint::hash::FastMap;
+
+use crate::lint::inclusion::Glob;
+use crate::model::Rule;
+use crate::profile::Precedence;
+
+/// The rule's registration.
+pub(crate) static RULE: RuleInfo = RuleInfo {
+    code: Code::ShadowedRule,
+    name: "shadowed-rule",
+    severity: Severity::Warning,
+    category: Category::Rules,
+    summary: "a rule that can never decide: a longer or equal rule of the other kind always wins",
+    docs: r#"## What it does
+
+Reports an allow or disallow rule for which it can be proved that every URL
+it matches is also matched by a rule of the other kind that wins: one at least
+as long (longest match; an allow wins a tie) or, in the legacy reading, one
+that comes first. Only proved cases are reported: a shorter prefix such as
+`Disallow: /a` next to `Allow: /a/b` is not shadowing, each decides some
+URLs.
+
+## Why it matters
+
+The rule looks as if it did something, and does nothing: `Disallow:
+/*.php` next to `Allow: /*.php*` never disallows a single URL.
+
+## Example
+
+```text
+User-agent: *
+Disallow: /*.php
+Allow: /*.php*
+```
+
+## Use instead
+
+```text
+User-agent: *
+Disallow: /*.php
+Allow: /public/*.php
+```
+"#,
+    check,
+};
+
+/// The literal part of a pattern before its first wildcard (with wildcards
+/// on; the whole pattern without them).
+fn literal_prefix(pattern: &str, wildcards: bool) -> &str {
+    if !wildcards {
+        return if pattern == "*" { "" } else { pattern };
+    }
+    let body = pattern.strip_suffix('$').unwrap_or(pattern);
+    &body[..body.find('*').unwrap_or(body.len())]
+}
+
+/// A rule that may shadow others: a wildcard or anchored pattern (a plain
+/// prefix only ever includes a pattern it is a prefix of, which is never
+/// longer than itself).
+struct Shadower<'a> {
+    rule: Rule<'a>,
+    glob: Glob,
+    prefix: &'a str,
+}
+
+fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
+    let robots = cx.robots;
+    let profile = cx.profile();
+    let wildcards = profile.wildcards;
+    let longest = profile.precedence == Precedence::LongestMatch;
+    // rule index -> (audiences holding it, audiences where it is shadowed, by whom)
+    let mut tally: FastMap<usize, (usize, usize, Option<(Rule<'_>, String)>)> =
+        FastMap::default();
+    for audience in cx.audiences() {
+        let rules: Vec<Rule<'_>> = audience
+            .groups
+            .iter()
+            .filter_map(|&g| robots.group(g as usize))
+            .flat_map(|g| g.rules())
+            .filter(|r| !r.is_empty())
+            .collect();
+        let shadowers: Vec<Shadower<'_>> = if longest {
+            rules
+                .iter()
+                .filter(|r| {
+                    let p = r.pattern();
+                    wildcards && (p.contains('*') || p.ends_with('$'))
+                })
+                .filter_map(|r| {
+                    Some(Shadower {
+                        rule: *r,
+                        glob: Glob::new(r.pattern(), wildcards)?,
+                        prefix: literal_prefix(r.pattern(), wildcards),
+                    })
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let have_allow = shadowers.iter().any(|s| s.rule.is_allow());
+        let have_disallow = shadowers.iter().any(|s| !s.rule.is_allow());
+        // Legacy: first match wins; an earlier rule of the other kind whose
+        // pattern is a prefix (or `*`) shadows.
+        let mut earliest: FastMap<&str, [Option<Rule<'_>>; 2]> = FastMap::default();
+        if !longest {
+            for r in &rules {
+                let slot = earliest.entry(r.pattern()).or_default();
+                slot[usize::from(r.is_allow())].get_or_insert(*r);
+            }
+        }
+        for a in &rules {
+            let entry = tally.entry(a.index()).or_insert((0, 0, None));
+            entry.0 += 1;
+            if a.is_allow() && a.index_alias().is_some() {
+                continue;
+            }
+            let winner = if longest {
+                let useful = if a.is_allow() { have_disallow } else { have_allow };
+                if !useful {
+                    continue;
+                }
+                let Some(a_glob) = Glob::new(a.pattern(), wildcards) else {
+                    continue;
+                };
+                let a_prefix = literal_prefix(a.pattern(), wildcards);
+                let a_priority = a.pattern().len();
+                shadowers
+                    .iter()
+                    .find(|b| {
+                        if b.rule.kind() == a.kind() || b.rule.pattern() == a.pattern() {
+                            return false;
+                        }
+                        let b_priority = b.rule.pattern().len();
+                        let long_enough = if a.is_allow() {
+                            b_priority > a_priority
+                        } else {
+                            b_priority >= a_priority
+                        };
+                        long_enough && a_prefix.starts_with(b.prefix) && b.glob.includes(&a_glob)
+                    })
+                    .map(|b| b.rule)
+            } else {
+                let other = usize::from(!a.is_allow());
+                let pattern = a.pattern();
+                let mut found = None;
+                if let Some(slot) = earliest.get("*") {
+                    found = slot[other].filter(|b| b.index() < a.index());
+                }
+                if found.is_none() && pattern.starts_with('/') {
+                    for end in (1..=pattern.len()).filter(|&e| pattern.is_char_boundary(e)) {
+                        let Some(slot) = earliest.get(&pattern[..end]) else {
+                            continue;
+                        };
+                        if end == pattern.len() {
+                            continue; // the same pattern: R203
+                        }
+                        if let Some(b) = slot[other].filter(|b| b.index() < a.index()) {
+                            found = Some(b);
+                            break;
+                        }
+                    }
+                }
+                found
+            };
+            if let Some(b) = winner {
+                entry.1 += 1;
+                entry.2.get_or_insert((b, audience.label.clone()));
+            }
+        }
+    }
+    let mut found: Vec<_> = tally
+        .into_iter()
+        .filter(|(_, (holding, shadowed, _))| holding == shadowed)
+        .filter_map(|(index, (_, _, by))| by.map(|by| (index, by)))
+        .collect();
+    found.sort_by_key(|(index, _)| *index);
+    for (index, (by, label)) in found {
+        let Some(rule) = robots.rules().nth(index) else {
+            continue;
+        };
+        let why = if !longest {
+            "which comes first and wins"
+        } else if rule.is_allow() {
+            "which is longer and wins"
+        } else {
+            "which is at least as long and wins (an allow wins a tie)"
+        };
+        out.push(
+            cx.diagnostic(
+                Code::ShadowedRule,
+                cx.content_span(rule.line()),
+                format!(
+                    "{} can never decide for `{label}`: every URL it matches is also matched by \
+                     {}, {why}",
+                    quote_rule(&rule),
+                    quote_rule(&by)
+                ),
+            )
+            .with_fix(
+                "remove the rule, or make the other one narrower so that it stops covering it",
+                None,
+            ),
+        );
+    }
+}
+
+#[cfg(test)]
+crate::lint::testing::fixture_tests!(ShadowedRule);

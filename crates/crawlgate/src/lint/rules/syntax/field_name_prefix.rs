@@ -1,0 +1,47 @@
+//! `R004` field-name-prefix: a field name recognised only by its prefix (`Disallowed:`)
+
+#[allow(unused_imports)]
+use crate::diagnostic::{Code, Diagnostic, Severity};
+#[allow(unused_imports)]
+use crate::lint::rules::*;
+use crate::lint::{Category, Context, RuleInfo};
+
+/// The rule's registration.
+pub(crate) static RULE: RuleInfo = RuleInfo {
+    code: Code::FieldNamePrefix,
+    name: "field-name-prefix",
+    severity: Severity::Warning,
+    category: Category::Syntax,
+    summary: "a field name recognised only by its prefix (`Disallowed:`)",
+    docs: r#"## What it does
+
+Reports field names that are longer than a known name and start with it,
+such as `Disallowed` or `User-agents`. Google recognises fields by prefix.
+
+## Why it matters
+
+Only Google's reading accepts them; every other crawler ignores the line.
+
+## Example
+
+```text
+User-agent: *
+Disallowed: /private/
+```
+
+## Use instead
+
+```text
+User-agent: *
+Disallow: /private/
+```
+"#,
+    check,
+};
+
+fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
+    from_parser(cx, Code::FieldNamePrefix, out);
+}
+
+#[cfg(test)]
+crate::lint::testing::fixture_tests!(FieldNamePrefix);
