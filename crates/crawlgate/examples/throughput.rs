@@ -5,6 +5,19 @@ use std::time::Instant;
 use crawlgate::RobotsTxt;
 
 fn main() {
+    if let Ok(file) = std::env::var("CRAWLGATE_FILE") {
+        let bytes = std::fs::read(&file).unwrap();
+        let robots = RobotsTxt::parse(&bytes);
+        println!(
+            "{:?} diags={}",
+            robots.heap_parts(),
+            robots.diagnostics().len()
+        );
+        for d in robots.diagnostics().iter().take(3) {
+            println!("{d}");
+        }
+        return;
+    }
     let dir = std::env::args().nth(1).expect("usage: throughput DIR");
     let files: Vec<Vec<u8>> = std::fs::read_dir(&dir)
         .expect("readable directory")

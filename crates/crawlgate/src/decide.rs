@@ -248,6 +248,7 @@ impl<'a> AgentView<'a> {
     }
 
     /// Whether the crawler may fetch the URL.
+    #[inline]
     pub fn is_allowed(&self, url: &str) -> bool {
         self.decide(url).is_allowed()
     }

@@ -98,11 +98,11 @@ pub use extension::{
     ContentSignal, ContentUsage, CrawlDelay, Extension, ExtensionKind, Preference, RequestRate,
     TimeOfDay, VisitTime,
 };
+/// Lints robots.txt bytes: see the [`lint` module](mod@lint).
+pub use lint::lint;
 pub use model::{Group, InputStats, RobotsTxt, Rule, RuleKind, Sitemap, UserAgent};
 pub use profile::{GroupSelection, Precedence, Profile, UnknownProfile, MAX_BYTES};
 pub use url_path::path_of;
-/// Lints robots.txt bytes: see the [`lint` module](mod@lint).
-pub use lint::lint;
 
 impl RobotsTxt {
     /// Parses robots.txt bytes with the default (google) profile. Never

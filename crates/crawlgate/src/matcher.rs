@@ -14,8 +14,20 @@ use crate::profile::Precedence;
 /// Below this many rules a linear walk beats the index.
 const INDEX_THRESHOLD: usize = 12;
 
+/// The first (up to 8) literal bytes of a rule's body and which of them
+/// count: `path_head & mask == head` rejects most rules without reading them.
+/// Kept apart from the entries so the common rejection walks 16-byte items.
+#[derive(Clone, Copy, Debug)]
+struct Key {
+    head: u64,
+    mask: u64,
+}
+
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Entry {
+    /// For globs, the bytes their segments need (bit `b % 64` per byte `b`):
+    /// a path lacking any of them cannot match, whatever the wildcards do.
+    pub needs: u64,
     /// What the shape matches against (the pattern without a trailing `$`).
     pub body: Str,
     /// Length of the whole normalised pattern: its precedence.
@@ -28,19 +40,20 @@ pub(crate) struct Entry {
     pub alias: bool,
 }
 
+/// Candidate lists by the path's second byte: for byte `b`, the entries
+/// whose pattern has `b` there merged with those that can match whatever is
+/// there (wildcards, `/`), in precedence order. `lists[ranges[256]]` serves
+/// paths with no second byte.
 #[derive(Clone, Debug)]
 struct ByteIndex {
-    /// `bucketed[starts[b]..starts[b + 1]]` are the entries whose pattern's
-    /// second byte is `b`, in precedence order.
-    starts: Box<[u32; 257]>,
-    bucketed: Box<[u32]>,
-    /// Entries that can match whatever the second byte is.
-    any: Box<[u32]>,
+    ranges: Box<[(u32, u32); 257]>,
+    lists: Box<[u32]>,
 }
 
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Matcher {
     pub entries: Box<[Entry]>,
+    keys: Box<[Key]>,
     index: Option<ByteIndex>,
 }
 
@@ -57,17 +70,33 @@ impl Matcher {
                 return;
             }
             let offset = body.as_ptr() as usize - bytes.as_ptr() as usize;
-            entries.push(Entry {
-                body: Str {
-                    start: pattern.start + offset as u32,
-                    len: body.len() as u32,
+            let literal = match shape {
+                Shape::Glob | Shape::GlobAnchored => {
+                    &body[..memchr::memchr(b'*', body).unwrap_or(body.len())]
+                }
+                Shape::Everything => &[][..],
+                _ => body,
+            };
+            let (head, mask) = head_of(literal);
+            let needs = match shape {
+                Shape::Glob | Shape::GlobAnchored => byte_set(&body[literal.len()..]),
+                _ => 0,
+            };
+            entries.push((
+                Key { head, mask },
+                Entry {
+                    needs,
+                    body: Str {
+                        start: pattern.start + offset as u32,
+                        len: body.len() as u32,
+                    },
+                    priority: pattern.len,
+                    rule,
+                    shape,
+                    allow,
+                    alias,
                 },
-                priority: pattern.len,
-                rule,
-                shape,
-                allow,
-                alias,
-            });
+            ));
         };
         for &g in groups {
             let group = &robots.groups[g as usize];
@@ -88,14 +117,15 @@ impl Matcher {
             }
         }
         match robots.profile.precedence {
-            Precedence::LongestMatch => {
-                entries.sort_by_key(|e| (std::cmp::Reverse(e.priority), !e.allow, e.rule, e.alias))
-            }
-            Precedence::FirstMatch => entries.sort_by_key(|e| (e.rule, e.alias)),
+            Precedence::LongestMatch => entries
+                .sort_by_key(|(_, e)| (std::cmp::Reverse(e.priority), !e.allow, e.rule, e.alias)),
+            Precedence::FirstMatch => entries.sort_by_key(|(_, e)| (e.rule, e.alias)),
         }
+        let (keys, entries): (Vec<Key>, Vec<Entry>) = entries.into_iter().unzip();
         let index = (entries.len() >= INDEX_THRESHOLD).then(|| build_index(text, &entries));
         Matcher {
             entries: entries.into_boxed_slice(),
+            keys: keys.into_boxed_slice(),
             index,
         }
     }
@@ -103,41 +133,32 @@ impl Matcher {
     /// The first entry (in precedence order) that matches `path`.
     #[inline]
     pub(crate) fn first_match(&self, text: &[u8], path: &[u8]) -> Option<&Entry> {
-        let hit = |e: &&Entry| pattern::matches(e.shape, &text[e.body.range()], path);
-        let Some(index) = &self.index else {
-            return self.entries.iter().find(hit);
+        let mut probe = Probe {
+            head: head_of(path).0,
+            bytes: None,
+            path,
+            text,
         };
-        let bucket: &[u32] = match path.get(1) {
-            Some(&b) => {
-                &index.bucketed
-                    [index.starts[b as usize] as usize..index.starts[b as usize + 1] as usize]
+        match &self.index {
+            None => {
+                for (i, key) in self.keys.iter().enumerate() {
+                    if probe.head & key.mask == key.head && probe.confirm(&self.entries[i]) {
+                        return Some(&self.entries[i]);
+                    }
+                }
             }
-            None => &[],
-        };
-        // Merge the two precedence-ordered lists; the first hit wins.
-        let (mut i, mut j) = (0, 0);
-        let any = &index.any[..];
-        loop {
-            let next = match (bucket.get(i), any.get(j)) {
-                (Some(&a), Some(&b)) if a < b => {
-                    i += 1;
-                    a
+            Some(index) => {
+                let (start, end) = index.ranges[path.get(1).map_or(256, |&b| usize::from(b))];
+                for &i in &index.lists[start as usize..end as usize] {
+                    let key = self.keys[i as usize];
+                    if probe.head & key.mask == key.head && probe.confirm(&self.entries[i as usize])
+                    {
+                        return Some(&self.entries[i as usize]);
+                    }
                 }
-                (_, Some(&b)) => {
-                    j += 1;
-                    b
-                }
-                (Some(&a), None) => {
-                    i += 1;
-                    a
-                }
-                (None, None) => return None,
-            };
-            let entry = &self.entries[next as usize];
-            if hit(&entry) {
-                return Some(entry);
             }
         }
+        None
     }
 
     /// Every entry that matches `path`, in precedence order.
@@ -150,6 +171,57 @@ impl Matcher {
             .iter()
             .filter(move |e| pattern::matches(e.shape, &text[e.body.range()], path))
     }
+}
+
+/// One path being matched: its head word, and its byte set once a glob has
+/// needed it.
+struct Probe<'p> {
+    head: u64,
+    bytes: Option<u64>,
+    path: &'p [u8],
+    text: &'p [u8],
+}
+
+impl Probe<'_> {
+    /// Whether the entry, whose head already agrees, matches the path.
+    #[inline(always)]
+    fn confirm(&mut self, entry: &Entry) -> bool {
+        if entry.needs != 0 {
+            let path = self.path;
+            let set = *self
+                .bytes
+                .get_or_insert_with(|| path.iter().fold(0, |set, &b| set | 1 << (b & 63)));
+            if entry.needs & !set != 0 {
+                return false;
+            }
+        }
+        pattern::matches_after_head(entry.shape, &self.text[entry.body.range()], self.path)
+    }
+}
+
+/// The set of bytes in `bytes`, folded to 64 bits (bit `b % 64`): a cheap,
+/// conservative stand-in for "contains every byte of".
+#[inline]
+fn byte_set(bytes: &[u8]) -> u64 {
+    bytes
+        .iter()
+        .filter(|&&b| b != b'*')
+        .fold(0, |set, &b| set | 1 << (b & 63))
+}
+
+/// The first up to 8 bytes as a little-endian word (zero-padded), and the
+/// mask of the bytes present. Patterns never hold NUL, so the padding never
+/// matches a pattern byte: a path shorter than a pattern's head is rejected.
+#[inline]
+pub(crate) fn head_of(bytes: &[u8]) -> (u64, u64) {
+    if let Some(first) = bytes.first_chunk::<8>() {
+        return (u64::from_le_bytes(*first), u64::MAX);
+    }
+    let mut word = 0u64;
+    for (i, &b) in bytes.iter().enumerate() {
+        word |= u64::from(b) << (8 * i);
+    }
+    (word, (1u64 << (8 * bytes.len())) - 1)
 }
 
 fn build_index(text: &[u8], entries: &[Entry]) -> ByteIndex {
@@ -166,29 +238,41 @@ fn build_index(text: &[u8], entries: &[Entry]) -> ByteIndex {
             _ => None,
         }
     };
-    let mut counts = [0u32; 257];
+    let mut buckets: Vec<Vec<u32>> = vec![Vec::new(); 256];
     let mut any = Vec::new();
     for (i, e) in entries.iter().enumerate() {
         match key(e) {
-            Some(b) => counts[b as usize + 1] += 1,
+            Some(b) => buckets[usize::from(b)].push(i as u32),
             None => any.push(i as u32),
         }
     }
-    let mut starts = Box::new([0u32; 257]);
-    for b in 1..257 {
-        starts[b] = starts[b - 1] + counts[b];
-    }
-    let mut fill = *starts;
-    let mut bucketed = vec![0u32; starts[256] as usize];
-    for (i, e) in entries.iter().enumerate() {
-        if let Some(b) = key(e) {
-            bucketed[fill[b as usize] as usize] = i as u32;
-            fill[b as usize] += 1;
+    let mut lists: Vec<u32> = Vec::with_capacity(entries.len() + any.len());
+    let mut ranges = Box::new([(0u32, 0u32); 257]);
+    let any_start = lists.len() as u32;
+    lists.extend_from_slice(&any);
+    let any_range = (any_start, lists.len() as u32);
+    ranges[256] = any_range;
+    for (b, bucket) in buckets.iter().enumerate() {
+        if bucket.is_empty() {
+            ranges[b] = any_range;
+            continue;
         }
+        // Both lists are in precedence order (ascending entry index).
+        let start = lists.len() as u32;
+        let (mut i, mut j) = (0, 0);
+        while i < bucket.len() || j < any.len() {
+            if j == any.len() || (i < bucket.len() && bucket[i] < any[j]) {
+                lists.push(bucket[i]);
+                i += 1;
+            } else {
+                lists.push(any[j]);
+                j += 1;
+            }
+        }
+        ranges[b] = (start, lists.len() as u32);
     }
     ByteIndex {
-        starts,
-        bucketed: bucketed.into_boxed_slice(),
-        any: any.into_boxed_slice(),
+        ranges,
+        lists: lists.into_boxed_slice(),
     }
 }

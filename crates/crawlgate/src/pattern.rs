@@ -89,39 +89,78 @@ pub(crate) fn matches(shape: Shape, body: &[u8], path: &[u8]) -> bool {
     }
 }
 
+/// Whether `path` matches, given that its first 8 bytes already agree with
+/// the pattern's literal head (see `matcher::head_of`).
+#[inline]
+pub(crate) fn matches_after_head(shape: Shape, body: &[u8], path: &[u8]) -> bool {
+    match shape {
+        Shape::Prefix if body.len() <= 8 => true,
+        Shape::Prefix => path.len() >= body.len() && path[8..body.len()] == body[8..],
+        _ => matches(shape, body, path),
+    }
+}
+
+/// The first occurrence of `needle` (non-empty) in `haystack`.
 fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
-    match needle {
-        [b] => memchr::memchr(*b, haystack),
+    let (&first, rest) = needle.split_first()?;
+    if haystack.len() <= 64 {
+        // Short paths: a plain scan beats setting up any search.
+        let last_start = haystack.len().checked_sub(needle.len())?;
+        return (0..=last_start)
+            .find(|&i| haystack[i] == first && haystack[i + 1..].starts_with(rest));
+    }
+    match rest {
+        [] => memchr::memchr(first, haystack),
         _ => memmem::find(haystack, needle),
     }
+}
+
+fn star(pattern: &[u8]) -> Option<usize> {
+    pattern.iter().position(|&b| b == b'*')
 }
 
 /// Leftmost-first segment matching. The first segment must be a prefix; each
 /// later one is found at its leftmost position after the previous; with an
 /// anchor, the last one must end the path. Leftmost placement leaves the
 /// longest possible rest of the path, so it finds a match whenever one
-/// exists.
+/// exists, and it never looks at a byte of the path twice per segment.
 fn glob(body: &[u8], path: &[u8], anchored: bool) -> bool {
-    let mut segments = body.split(|&b| b == b'*');
-    let first = segments.next().unwrap_or_default();
-    if !path.starts_with(first) {
+    let Some(first_star) = star(body) else {
+        return if anchored {
+            path == body
+        } else {
+            path.starts_with(body)
+        };
+    };
+    if !path.starts_with(&body[..first_star]) {
         return false;
     }
-    let mut pos = first.len();
-    let mut segments = segments.peekable();
-    while let Some(segment) = segments.next() {
-        if anchored && segments.peek().is_none() {
-            return path.len() - pos >= segment.len() && path.ends_with(segment);
-        }
-        if segment.is_empty() {
-            continue;
-        }
-        match find(&path[pos..], segment) {
-            Some(at) => pos += at + segment.len(),
-            None => return false,
+    let mut pos = first_star;
+    let mut rest = &body[first_star + 1..];
+    if anchored {
+        // Cheap rejection first: the last segment must end the path.
+        let last = &rest[rest.iter().rposition(|&b| b == b'*').map_or(0, |i| i + 1)..];
+        if path.len() - pos < last.len() || !path.ends_with(last) {
+            return false;
         }
     }
-    !anchored || pos == path.len()
+    loop {
+        match star(rest) {
+            Some(next) => {
+                let segment = &rest[..next];
+                rest = &rest[next + 1..];
+                if segment.is_empty() {
+                    continue;
+                }
+                match find(&path[pos..], segment) {
+                    Some(at) => pos += at + segment.len(),
+                    None => return false,
+                }
+            }
+            None if anchored => return path.len() - pos >= rest.len() && path.ends_with(rest),
+            None => return rest.is_empty() || find(&path[pos..], rest).is_some(),
+        }
+    }
 }
 
 /// The reference algorithm from Google's library, kept to check the fast one

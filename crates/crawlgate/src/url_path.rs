@@ -2,14 +2,37 @@
 
 use std::borrow::Cow;
 
-use memchr::{memchr, memmem};
-
-fn find_first_of(bytes: &[u8], from: usize, set: &[u8]) -> Option<usize> {
+/// The first byte from `from` on that `is` accepts. URLs are short: a plain
+/// scan beats a SIMD search's setup.
+#[inline]
+fn find_from(bytes: &[u8], from: usize, is: impl Fn(u8) -> bool) -> Option<usize> {
     bytes
         .get(from..)?
         .iter()
-        .position(|b| set.contains(b))
+        .position(|&b| is(b))
         .map(|i| i + from)
+}
+
+/// Where the path ends: the first `#` or NUL from `from`, else the end.
+/// Eight bytes at a time (a word holds a zero byte iff `(w - 0x01…) & !w &
+/// 0x80…` is non-zero), since paths run to dozens of bytes.
+fn fragment_or_nul(bytes: &[u8], from: usize) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let has_zero = |w: u64| w.wrapping_sub(ONES) & !w & HIGHS;
+    let mut i = from;
+    while let Some(chunk) = bytes.get(i..i + 8) {
+        let word = u64::from_le_bytes(chunk.try_into().expect("8 bytes"));
+        if has_zero(word) | has_zero(word ^ (ONES * u64::from(b'#'))) != 0 {
+            break;
+        }
+        i += 8;
+    }
+    find_from(bytes, i, |b| b == b'#' || b == 0).unwrap_or(bytes.len())
+}
+
+fn path_start_byte(b: u8) -> bool {
+    b == b'/' || b == b'?' || b == b';'
 }
 
 /// The path, params and query of a URL: scheme, authority and fragment
@@ -29,28 +52,32 @@ fn find_first_of(bytes: &[u8], from: usize, set: &[u8]) -> Option<usize> {
 /// ```
 pub fn path_of(url: &str) -> Cow<'_, str> {
     let bytes = url.as_bytes();
-    let search_start = if bytes.starts_with(b"//") { 2 } else { 0 };
-    let early_path = find_first_of(bytes, search_start, b"/?;");
-    let mut protocol_end = memmem::find(&bytes[search_start..], b"://").map(|i| i + search_start);
-    if let (Some(early), Some(protocol)) = (early_path, protocol_end) {
-        // A path, params or query before `://`: it is not a scheme separator.
-        if early < protocol {
-            protocol_end = None;
-        }
+    // Already a path (the common case for a crawler's own queue): `/…` but not
+    // `//host…`. Google's rules then reduce to dropping the fragment.
+    if bytes.first() == Some(&b'/') && bytes.get(1) != Some(&b'/') {
+        return Cow::Borrowed(&url[..fragment_or_nul(bytes, 0)]);
     }
-    let authority_start = protocol_end.map_or(search_start, |p| p + 3);
-    let Some(path_start) = find_first_of(bytes, authority_start, b"/?;") else {
+    let search_start = if bytes.starts_with(b"//") { 2 } else { 0 };
+    let early_path = find_from(bytes, search_start, path_start_byte);
+    // Google looks for `://` and ignores it when a path, param or query
+    // starts before it. Since `://` holds a `/`, the only occurrence that can
+    // start before the first of `/?;` is the one ending right there.
+    let protocol_end = early_path.filter(|&early| {
+        early > search_start
+            && bytes[early - 1] == b':'
+            && bytes.get(early..early + 2) == Some(b"//")
+    });
+    let authority_start = protocol_end.map_or(search_start, |slash| slash + 2);
+    let Some(path_start) = find_from(bytes, authority_start, path_start_byte) else {
         return Cow::Borrowed("/");
     };
-    let hash = memchr(b'#', &bytes[search_start..]).map(|i| i + search_start);
-    if hash.is_some_and(|h| h < path_start) {
+    if find_from(&bytes[..path_start], search_start, |b| b == b'#').is_some() {
         return Cow::Borrowed("/");
     }
-    let mut path = &url[path_start..hash.unwrap_or(url.len())];
-    // Google's reference hands the path on as a C string: a NUL ends it.
-    if let Some(nul) = memchr(0, path.as_bytes()) {
-        path = &path[..nul];
-    }
+    // The fragment goes; and Google's reference hands the path on as a C
+    // string, so a NUL ends it too.
+    let end = fragment_or_nul(bytes, path_start);
+    let path = &url[path_start..end];
     if path.starts_with('/') {
         Cow::Borrowed(path)
     } else {
@@ -88,6 +115,13 @@ mod tests {
             ("example.com/a;b#c", "/a;b"),
             ("//a/b/c", "/b/c"),
             ("http://h#frag/x", "/"),
+            ("h:/x", "/x"),
+            ("a?b://c/d", "/?b://c/d"),
+            ("//:/x", "/x"),
+            ("http://", "/"),
+            ("http:///x", "/x"),
+            ("ftp://h:21/a", "/a"),
+            ("x://y://z/w", "//z/w"),
         ];
         for (url, path) in cases {
             assert_eq!(path_of(url), path, "{url}");

@@ -234,3 +234,14 @@ fn long_lines_are_cut_at_16663_bytes() {
     );
     assert!(robots.is_allowed("bot", &format!("/{}/c", "a".repeat(keep))));
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 5000, ..ProptestConfig::default() })]
+
+    /// `path_of` extracts exactly what Google's `GetPathParamsQuery` does
+    /// (the robotstxt crate's port of it is literal).
+    #[test]
+    fn path_extraction_matches_googles(url in "[/?;:#a.]{0,12}") {
+        prop_assert_eq!(crawlgate::path_of(&url), robotstxt::get_path_params_query(&url));
+    }
+}

@@ -5,9 +5,10 @@
 //! colon and exactly two tokens), and its field name recognised. Records go
 //! into the model's flat vectors; groups are ranges of them.
 
-mod fields;
-mod lines;
+pub(crate) mod fields;
+pub(crate) mod lines;
 pub(crate) mod normalize;
+pub(crate) mod split;
 
 use std::borrow::Cow;
 use std::sync::OnceLock;
@@ -25,6 +26,7 @@ use crate::profile::Profile;
 
 use fields::{Field, Spelling};
 use lines::{Line, Lines};
+use split::Split;
 
 /// ASCII whitespace as C's `isspace` sees it (space, tab, LF, VT, FF, CR).
 pub(crate) fn is_space(b: u8) -> bool {
@@ -45,19 +47,6 @@ pub(crate) fn trim(mut s: &[u8]) -> &[u8] {
         s = rest;
     }
     s
-}
-
-/// The first `a` or `b`. Field names and most values are short: a scalar look
-/// at the first bytes answers before a SIMD search would have started; long
-/// lines (HTML served as robots.txt) get the SIMD search.
-#[inline]
-fn find_either(s: &[u8], a: u8, b: u8) -> Option<usize> {
-    let head = s.len().min(16);
-    match s[..head].iter().position(|&c| c == a || c == b) {
-        Some(i) => Some(i),
-        None if head < s.len() => memchr::memchr2(a, b, &s[head..]).map(|i| i + head),
-        None => None,
-    }
 }
 
 pub(crate) fn parse(input: &[u8], profile: Profile) -> RobotsTxt {
@@ -351,38 +340,22 @@ impl<'a> Builder<'a> {
                 content = &content[..nul];
             }
         }
-        // Blank lines and whole-line comments end here, with one look.
-        let Some(first) = content.iter().position(|&b| !is_space(b)) else {
-            return;
-        };
-        if content[first] == b'#' {
-            return;
-        }
-        let split = find_either(&content[first..], b':', b'#').map(|i| i + first);
-        let (key, value) = match split {
-            Some(colon) if content[colon] == b':' => {
-                let after = &content[colon + 1..];
-                let value = match find_either(after, b'#', b'#') {
-                    Some(hash) => &after[..hash],
-                    None => after,
-                };
-                (trim(&content[first..colon]), trim(value))
+        let (key, value) = match split::split(content) {
+            Split::Nothing => return,
+            Split::Invalid { body } => {
+                self.note_invalid(line, body);
+                return;
             }
-            other => {
-                let body = trim(&content[first..other.unwrap_or(content.len())]);
-                if body.is_empty() {
-                    return;
-                }
-                match self.split_without_colon(line, body) {
-                    Some(parts) => parts,
-                    None => return,
-                }
-            }
+            Split::Record {
+                key,
+                value,
+                missing_colon: false,
+            } => (key, value),
+            Split::Record { key, value, .. } => match self.missing_colon(line, key, value) {
+                Some(parts) => parts,
+                None => return,
+            },
         };
-        if key.is_empty() {
-            self.note_invalid(line, trim(content));
-            return;
-        }
         let record = Record {
             line: *line,
             key,
@@ -392,29 +365,16 @@ impl<'a> Builder<'a> {
         self.record(&record);
     }
 
-    /// A line without a colon: Google accepts `field value` (exactly two
-    /// tokens separated by spaces or tabs).
-    fn split_without_colon(
+    /// A line without a colon that holds two tokens: Google reads it as
+    /// `field: value`, stricter readings ignore it.
+    fn missing_colon(
         &mut self,
         line: &Line<'_>,
-        body: &'a [u8],
+        key: &'a [u8],
+        value: &'a [u8],
     ) -> Option<(&'a [u8], &'a [u8])> {
-        let two_tokens = body
-            .iter()
-            .position(|&b| b == b' ' || b == b'\t')
-            .and_then(|sep| {
-                let gap = body[sep..]
-                    .iter()
-                    .take_while(|&&b| b == b' ' || b == b'\t')
-                    .count();
-                let value = &body[sep + gap..];
-                (!value.iter().any(|&b| b == b' ' || b == b'\t'))
-                    .then(|| (trim(&body[..sep]), trim(value)))
-            });
-        let Some((key, value)) = two_tokens else {
-            self.note_invalid(line, body);
-            return None;
-        };
+        let body = &line.bytes
+            [self.offset_of(key) - line.start..self.offset_of(value) - line.start + value.len()];
         let (field, _) = fields::recognise(key, &self.profile);
         if matches!(field, Field::Extension(ExtensionKind::Unknown)) {
             // `<meta name=x>`: Google reads an unknown record nobody acts on.

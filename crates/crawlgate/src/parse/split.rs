@@ -1,0 +1,144 @@
+//! Splitting one line into field name and value, exactly as Google's
+//! reference does: cut at `#`, strip, split at the first colon, or, with no
+//! colon, at whitespace when the line holds exactly two tokens.
+//!
+//! Both readers share this: the model builder (`parse`) and the one-shot
+//! decision (`decide_once`), so they cannot disagree about a line.
+
+use super::{is_space, trim};
+
+/// What one line holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Split<'a> {
+    /// Blank, whitespace only, or a comment.
+    Nothing,
+    /// `field: value`, or `field value` without a colon (`missing_colon`).
+    Record {
+        key: &'a [u8],
+        value: &'a [u8],
+        missing_colon: bool,
+    },
+    /// Neither: no field name, or more than two tokens without a colon.
+    Invalid { body: &'a [u8] },
+}
+
+/// The first `a` or `b`. Field names and most values are short: a scalar look
+/// at the first bytes answers before a SIMD search would have started; long
+/// lines (HTML served as robots.txt) get the SIMD search.
+#[inline]
+pub(crate) fn find_either(s: &[u8], a: u8, b: u8) -> Option<usize> {
+    let head = s.len().min(16);
+    match s[..head].iter().position(|&c| c == a || c == b) {
+        Some(i) => Some(i),
+        None if head < s.len() => memchr::memchr2(a, b, &s[head..]).map(|i| i + head),
+        None => None,
+    }
+}
+
+/// Index of the first byte that is not whitespace, if any.
+#[inline]
+pub(crate) fn first_non_space(content: &[u8]) -> Option<usize> {
+    content.iter().position(|&b| !is_space(b))
+}
+
+/// Splits a line's content (already cut at the line-length limit and at a
+/// NUL byte).
+#[inline]
+pub(crate) fn split(content: &[u8]) -> Split<'_> {
+    let Some(first) = first_non_space(content) else {
+        return Split::Nothing;
+    };
+    if content[first] == b'#' {
+        return Split::Nothing;
+    }
+    match find_either(&content[first..], b':', b'#').map(|i| i + first) {
+        Some(colon) if content[colon] == b':' => {
+            let after = &content[colon + 1..];
+            let value = match find_either(after, b'#', b'#') {
+                Some(hash) => &after[..hash],
+                None => after,
+            };
+            let key = trim(&content[first..colon]);
+            if key.is_empty() {
+                let body = trim(
+                    &content[first
+                        ..first
+                            + find_either(&content[first..], b'#', b'#')
+                                .unwrap_or(content.len() - first)],
+                );
+                return Split::Invalid { body };
+            }
+            Split::Record {
+                key,
+                value: trim(value),
+                missing_colon: false,
+            }
+        }
+        other => {
+            let body = trim(&content[first..other.unwrap_or(content.len())]);
+            if body.is_empty() {
+                return Split::Nothing;
+            }
+            // Google: exactly two whitespace-separated tokens stand for
+            // `field: value`.
+            let is_gap = |b: &u8| *b == b' ' || *b == b'\t';
+            let Some(sep) = body.iter().position(is_gap) else {
+                return Split::Invalid { body };
+            };
+            let gap = body[sep..].iter().take_while(|b| is_gap(b)).count();
+            let value = &body[sep + gap..];
+            if value.iter().any(is_gap) {
+                return Split::Invalid { body };
+            }
+            Split::Record {
+                key: trim(&body[..sep]),
+                value: trim(value),
+                missing_colon: true,
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(line: &str) -> Option<(&str, &str, bool)> {
+        match split(line.as_bytes()) {
+            Split::Record {
+                key,
+                value,
+                missing_colon,
+            } => Some((
+                std::str::from_utf8(key).unwrap(),
+                std::str::from_utf8(value).unwrap(),
+                missing_colon,
+            )),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn splits_like_the_reference() {
+        assert_eq!(record("Disallow: /x # c"), Some(("Disallow", "/x", false)));
+        assert_eq!(
+            record("  Disallow  :  /x  "),
+            Some(("Disallow", "/x", false))
+        );
+        assert_eq!(record("Disallow /x"), Some(("Disallow", "/x", true)));
+        assert_eq!(record("\tDisallow \t /x\t"), Some(("Disallow", "/x", true)));
+        assert_eq!(record("Disallow /a:/b"), Some(("Disallow /a", "/b", false)));
+        assert_eq!(record("Disallow:"), Some(("Disallow", "", false)));
+        assert_eq!(
+            split(b"Disallow /x /y"),
+            Split::Invalid {
+                body: b"Disallow /x /y"
+            }
+        );
+        assert_eq!(split(b"Disallow"), Split::Invalid { body: b"Disallow" });
+        assert_eq!(split(b": /x"), Split::Invalid { body: b": /x" });
+        assert_eq!(split(b"   # comment"), Split::Nothing);
+        assert_eq!(split(b" \x0b "), Split::Nothing);
+        assert_eq!(split(b""), Split::Nothing);
+    }
+}
