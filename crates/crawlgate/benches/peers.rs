@@ -179,10 +179,16 @@ fn benches(c: &mut Criterion) {
     group.bench_function("crawlgate", |b| {
         b.iter(|| {
             for e in &entries {
-                black_box(
-                    crawlgate::RobotsTxt::parse(&e.bytes)
-                        .is_allowed(e.agent, &e.paths[3.min(e.paths.len() - 1)]),
-                );
+                let url = &e.paths[3.min(e.paths.len() - 1)];
+                black_box(crawlgate::decide_once(&e.bytes, e.agent, url).is_allowed());
+            }
+        })
+    });
+    group.bench_function("crawlgate_full_model", |b| {
+        b.iter(|| {
+            for e in &entries {
+                let url = &e.paths[3.min(e.paths.len() - 1)];
+                black_box(crawlgate::RobotsTxt::parse(&e.bytes).is_allowed(e.agent, url));
             }
         })
     });

@@ -85,6 +85,7 @@ pub mod extension;
 pub mod lint;
 mod matcher;
 mod model;
+mod once;
 mod parse;
 mod pattern;
 mod profile;
@@ -101,6 +102,7 @@ pub use extension::{
 /// Lints robots.txt bytes: see the [`lint` module](mod@lint).
 pub use lint::lint;
 pub use model::{Group, InputStats, RobotsTxt, Rule, RuleKind, Sitemap, UserAgent};
+pub use once::{decide_once, decide_once_with, OnceVerdict};
 pub use profile::{GroupSelection, Precedence, Profile, UnknownProfile, MAX_BYTES};
 pub use url_path::path_of;
 

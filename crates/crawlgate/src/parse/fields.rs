@@ -87,6 +87,15 @@ pub(crate) fn canonical_name(field: Field) -> &'static str {
 /// misspellings share one, so at most one entry of `KNOWN` is tried, which
 /// keeps Google's order of checks without walking the table.
 pub(crate) fn recognise(key: &[u8], profile: &Profile) -> (Field, Spelling) {
+    // The spellings nearly every file uses, compared as whole words.
+    match key {
+        b"Disallow" | b"disallow" | b"DISALLOW" => return (Field::Disallow, Spelling::Exact),
+        b"Allow" | b"allow" | b"ALLOW" => return (Field::Allow, Spelling::Exact),
+        b"User-agent" | b"User-Agent" | b"user-agent" | b"USER-AGENT" => {
+            return (Field::UserAgent, Spelling::Exact)
+        }
+        _ => {}
+    }
     let known = match key.first().map(u8::to_ascii_lowercase) {
         Some(b'u') => &KNOWN[0],
         Some(b'a') => &KNOWN[1],
