@@ -231,7 +231,7 @@ impl RobotsTxt {
             }
             if group
                 .user_agents()
-                .any(|ua| name.contains(&ua.value().to_lowercase()))
+                .any(|ua| name.contains(&crate::urllib::unquote(ua.value()).to_lowercase()))
             {
                 return Selected {
                     kind: SelectionKind::Specific,

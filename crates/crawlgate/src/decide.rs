@@ -11,6 +11,23 @@ use crate::model::{Group, RobotsTxt, Rule, Sitemap};
 use crate::parse::normalize;
 use crate::url_path::path_of;
 
+/// The path as the profile compares it: as given (Google), or with its
+/// escapes normalised like the rules' (rfc9309, legacy).
+pub(crate) fn matching_path<'p>(profile: &crate::profile::Profile, path: &'p str) -> Cow<'p, [u8]> {
+    if profile.requote {
+        return Cow::Owned(crate::urllib::target(path).into_bytes());
+    }
+    let escapes = normalize::Escapes::of(profile);
+    let bytes = path.as_bytes();
+    if escapes != normalize::Escapes::AsWritten && escapes.may_change(bytes) {
+        let mut out = Vec::with_capacity(bytes.len() + 8);
+        escapes.normalize_into(bytes, &mut out);
+        Cow::Owned(out)
+    } else {
+        Cow::Borrowed(bytes)
+    }
+}
+
 /// Why a verdict came out the way it did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Reason {
@@ -244,6 +261,10 @@ impl<'a> AgentView<'a> {
 
     /// Decides a URL (absolute or path-only).
     pub fn decide(&self, url: &str) -> Verdict<'a> {
+        if self.robots.profile.requote {
+            // urllib reads the whole URL (fragment included), not Google's path.
+            return self.decide_path(url);
+        }
         self.decide_path(&path_of(url))
     }
 
@@ -254,13 +275,17 @@ impl<'a> AgentView<'a> {
     }
 
     fn matching_path<'p>(&self, path: &'p str) -> Cow<'p, [u8]> {
-        let bytes = path.as_bytes();
-        if self.robots.profile.decode_unreserved && normalize::may_need_normalizing(bytes) {
-            let mut out = Vec::with_capacity(bytes.len() + 8);
-            normalize::normalize_into(bytes, true, &mut out);
-            Cow::Owned(out)
-        } else {
-            Cow::Borrowed(bytes)
+        matching_path(&self.robots.profile, path)
+    }
+
+    /// What the rules are matched against for `url`.
+    fn target<'u>(&self, url: &'u str) -> Cow<'u, [u8]> {
+        if self.robots.profile.requote {
+            return self.matching_path(url);
+        }
+        match path_of(url) {
+            Cow::Borrowed(path) => self.matching_path(path),
+            Cow::Owned(path) => Cow::Owned(self.matching_path(&path).into_owned()),
         }
     }
 
@@ -293,7 +318,11 @@ impl<'a> AgentView<'a> {
     fn apply(&self, verdict: &mut Verdict<'a>, entry: &Entry) {
         verdict.rule = Some(entry.rule);
         verdict.via_alias = entry.alias;
-        if entry.priority == 0 {
+        let longest_match =
+            self.robots.profile.precedence == crate::profile::Precedence::LongestMatch;
+        if entry.priority == 0 && (longest_match || entry.allow) {
+            // Google: a match of length 0 decides nothing; urllib: an
+            // empty Disallow is an allow-all rule.
             verdict.reason = Reason::EmptyRule;
             verdict.allowed = true;
         } else {
@@ -308,8 +337,7 @@ impl<'a> AgentView<'a> {
         let Some(matcher) = self.matcher else {
             return Vec::new();
         };
-        let path = path_of(url);
-        let path = self.matching_path(&path);
+        let path = self.target(url);
         matcher
             .all_matches(self.robots.text.as_bytes(), &path)
             .map(|e| RuleMatch {
@@ -385,19 +413,15 @@ impl<'a> AgentView<'a> {
         if !self.is_allowed(url) {
             return None;
         }
-        let path = path_of(url);
-        let path = self.matching_path(&path);
+        let path = self.target(url);
         let mut best: Option<(usize, ContentUsage<'a>)> = None;
         for usage in self.content_usage_records() {
             let priority = match usage.path {
                 None => Some(0),
                 Some(pattern) => {
                     let mut normalized = Vec::new();
-                    normalize::normalize_into(
-                        pattern.as_bytes(),
-                        self.robots.profile.decode_unreserved,
-                        &mut normalized,
-                    );
+                    normalize::Escapes::of(&self.robots.profile)
+                        .normalize_into(pattern.as_bytes(), &mut normalized);
                     let (shape, body) =
                         crate::pattern::compile(&normalized, self.robots.profile.wildcards);
                     crate::pattern::matches(shape, body, &path).then_some(normalized.len())

@@ -91,6 +91,7 @@ mod pattern;
 mod profile;
 mod render;
 mod url_path;
+mod urllib;
 
 pub use agent::{is_product_token, product_token, SelectionKind};
 pub use decide::{AgentView, Reason, RuleMatch, Verdict};

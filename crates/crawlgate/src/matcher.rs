@@ -103,7 +103,9 @@ impl Matcher {
             for index in group.rules.clone() {
                 let record = &robots.rules[index as usize];
                 let allow = record.flags & crate::model::RULE_ALLOW != 0;
-                if !wildcards && record.pattern.len == 0 && !allow {
+                let written_empty =
+                    record.pattern.len == 0 && record.flags & crate::model::RULE_HAS_ORIGINAL == 0;
+                if !wildcards && written_empty && !allow {
                     // urllib.robotparser: an empty Disallow allows everything.
                     push(record.pattern, index, true, false);
                     continue;

@@ -154,15 +154,20 @@ pub fn decide_once_with<'a>(
 /// Whether the rule value cannot match the path because they differ before
 /// the value's first byte that normalisation or wildcards could change
 /// (`%`, `*`, `$`, non-ASCII). Most rules differ from a path within a few
-/// bytes: this answers without normalising or compiling them.
+/// bytes: this answers without normalising or compiling them. A path that
+/// ends first may still match Google's `index.html` alias (`/dir/` for
+/// `/dir/index.html`), so that case counts only when no alias can apply; a
+/// differing byte rules the alias out too (it matches only the directory).
 #[inline]
-fn literally_differs(value: &[u8], path: &[u8]) -> bool {
+fn literally_differs(value: &[u8], path: &[u8], may_alias: bool) -> bool {
     for (i, &v) in value.iter().enumerate() {
         if matches!(v, b'%' | b'*' | b'$') || v >= 0x80 {
             return false;
         }
-        if path.get(i) != Some(&v) {
-            return true;
+        match path.get(i) {
+            Some(&p) if p == v => {}
+            Some(_) => return true,
+            None => return !may_alias,
         }
     }
     false
@@ -267,12 +272,13 @@ impl<'a> Stream<'_, 'a> {
         if !self.group_specific && !self.group_global {
             return;
         }
-        if literally_differs(value, self.path) {
-            return; // nor can its index.html alias: that shares the prefix
+        if literally_differs(value, self.path, allow && self.profile.index_html_alias) {
+            return;
         }
-        let pattern: &[u8] = if normalize::may_need_normalizing(value) {
+        let escapes = normalize::Escapes::of(&self.profile);
+        let pattern: &[u8] = if escapes.may_change(value) {
             self.scratch.clear();
-            normalize::normalize_into(value, self.profile.decode_unreserved, &mut self.scratch);
+            escapes.normalize_into(value, &mut self.scratch);
             &self.scratch
         } else {
             value

@@ -32,13 +32,9 @@ pub(crate) fn compile(pattern: &[u8], wildcards: bool) -> (Shape, &[u8]) {
         return (Shape::Everything, pattern);
     }
     if !wildcards {
-        return if pattern == b"*" {
-            (Shape::Everything, pattern)
-        } else if pattern[0] == b'/' {
-            (Shape::Prefix, pattern)
-        } else {
-            (Shape::Never, pattern)
-        };
+        // urllib compares with `startswith`; its targets need not start
+        // with `/` either.
+        return (Shape::Prefix, pattern);
     }
     if pattern[0] != b'/' && pattern[0] != b'*' {
         return (Shape::Never, pattern);

@@ -63,8 +63,7 @@ pub struct Profile {
     /// whitespace-separated tokens (`Disallow /private`).
     pub accept_missing_colon: bool,
     /// `*` matches any run of characters and a trailing `$` anchors the end.
-    /// When off, both are literal characters (except a rule of exactly `*`,
-    /// which matches everything, as `urllib.robotparser` does).
+    /// When off, both are literal characters.
     pub wildcards: bool,
     /// A rule path must start with `/` (or be empty) to be a rule at all.
     /// When off, such paths are kept; one starting with `*` still matches.
@@ -78,9 +77,19 @@ pub struct Profile {
     /// percent-encoded, and a stray `%` becomes `%25`; other escapes compare
     /// with uppercase hex either way.
     pub decode_unreserved: bool,
+    /// Python's `urllib.robotparser` quoting: rule paths and URLs are
+    /// percent-decoded, then every byte but `A-Za-z0-9_.-~/` is
+    /// percent-encoded (so `%7E` and `~` compare equal, and `*` is just a
+    /// character).
+    pub requote: bool,
     /// A user-agent value of `*` followed by whitespace and more text still
     /// names every crawler (Google).
     pub lenient_global_agent: bool,
+    /// Records as `urllib.robotparser` reads them: a blank line ends a
+    /// record (rules after it, before the next user-agent line, are
+    /// ignored); `Crawl-delay` and `Request-rate` lines count as members, as
+    /// rules do; a record that ends without members is dropped.
+    pub urllib_records: bool,
     /// How the group for a crawler is chosen.
     pub group_selection: GroupSelection,
     /// Which matching rule decides.
@@ -111,7 +120,9 @@ impl Profile {
         index_html_alias: true,
         always_allow_robots_txt: false,
         decode_unreserved: false,
+        requote: false,
         lenient_global_agent: true,
+        urllib_records: false,
         group_selection: GroupSelection::ProductToken,
         precedence: Precedence::LongestMatch,
         max_bytes: MAX_BYTES,
@@ -131,7 +142,9 @@ impl Profile {
         index_html_alias: false,
         always_allow_robots_txt: true,
         decode_unreserved: true,
+        requote: false,
         lenient_global_agent: false,
+        urllib_records: false,
         group_selection: GroupSelection::ProductToken,
         precedence: Precedence::LongestMatch,
         max_bytes: MAX_BYTES,
@@ -139,8 +152,9 @@ impl Profile {
     };
 
     /// The 1994/1996 convention still used by simple crawlers, as Python's
-    /// `urllib.robotparser` reads it: no wildcards, plain prefix match, the
-    /// first group whose user-agent occurs in the crawler's name, the first
+    /// `urllib.robotparser` reads it: records end at blank lines, no
+    /// wildcards, paths re-quoted then compared by plain prefix, the first
+    /// record whose user-agent occurs in the crawler's name, the first
     /// matching rule in file order.
     pub const LEGACY: Profile = Profile {
         name: "legacy",
@@ -152,7 +166,9 @@ impl Profile {
         index_html_alias: false,
         always_allow_robots_txt: false,
         decode_unreserved: false,
+        requote: true,
         lenient_global_agent: false,
+        urllib_records: true,
         group_selection: GroupSelection::FirstSubstring,
         precedence: Precedence::FirstMatch,
         max_bytes: MAX_BYTES,

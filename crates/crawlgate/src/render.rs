@@ -46,7 +46,15 @@ impl RobotsTxt {
                 field(&mut out, extension.key(), extension.value());
             }
             for rule in group.rules() {
-                field(&mut out, rule.kind().as_str(), rule.pattern());
+                // urllib derives its path from the value as written (and
+                // `/%2F` becomes empty, which reads as allow-all if written
+                // empty): keep the value there; elsewhere the normalised form.
+                let value = if self.profile.requote {
+                    rule.value()
+                } else {
+                    rule.pattern()
+                };
+                field(&mut out, rule.kind().as_str(), value);
             }
         }
         if self.sitemaps.is_empty() {

@@ -67,7 +67,13 @@ struct Builder<'a> {
     diagnostics: Vec<Diagnostic>,
     orphan_rules: u32,
     file_extensions: u32,
+    /// The current group has members: rules (and, in urllib's reading,
+    /// crawl-delay and request-rate lines). A user-agent line then starts a
+    /// new group.
     group_has_rules: bool,
+    /// The current group still takes lines: always, once one exists, except
+    /// in urllib's reading, where a blank line closes it.
+    group_open: bool,
     /// Start offsets of invalid UTF-8 sequences, ascending.
     invalid_utf8: Vec<usize>,
     next_invalid: usize,
@@ -118,6 +124,7 @@ impl<'a> Builder<'a> {
             orphan_rules: 0,
             file_extensions: 0,
             group_has_rules: false,
+            group_open: false,
             invalid_utf8: Vec::new(),
             next_invalid: 0,
             bare_cr_lines: 0,
@@ -308,6 +315,10 @@ impl<'a> Builder<'a> {
     }
 
     fn line(&mut self, line: &Line<'a>) {
+        if self.profile.urllib_records && line.bytes.is_empty() && line.cut == 0 {
+            self.end_record();
+            return;
+        }
         let lossy = (!self.invalid_utf8.is_empty() && self.check_utf8(line)) || line.cut > 0;
         if line.bare_cr {
             self.bare_cr_lines += 1;
@@ -458,7 +469,19 @@ impl<'a> Builder<'a> {
                     line: record.line.number,
                 });
                 match self.groups.last_mut() {
-                    Some(group) => group.extensions.end = self.extensions.len() as u32,
+                    Some(group) if self.group_open => {
+                        group.extensions.end = self.extensions.len() as u32;
+                        if self.profile.urllib_records
+                            && matches!(
+                                kind,
+                                ExtensionKind::CrawlDelay | ExtensionKind::RequestRate
+                            )
+                        {
+                            self.group_has_rules = true;
+                        }
+                    }
+                    // After a blank line closed the record (urllib): in no group.
+                    Some(_) => {}
                     None => self.file_extensions += 1,
                 }
             }
@@ -502,7 +525,8 @@ impl<'a> Builder<'a> {
     }
 
     fn user_agent(&mut self, record: &Record<'_>) {
-        if self.groups.is_empty() || self.group_has_rules {
+        if self.groups.is_empty() || self.group_has_rules || !self.group_open {
+            self.group_open = true;
             let (a, r, e) = (
                 self.agents.len() as u32,
                 self.rules.len() as u32,
@@ -564,12 +588,24 @@ impl<'a> Builder<'a> {
                 }
             }
         }
+        if !self.groups.is_empty() && !self.group_open {
+            let span = self.span_of(&record.line, trim(record.line.bytes));
+            let message = format!(
+                "`{kind}` line after a blank line ended the record: urllib.robotparser ignores it \
+                 (Google and RFC 9309 read it as part of the group above)"
+            );
+            self.diagnostics.push(
+                Diagnostic::new(Code::RuleBeforeUserAgent, span, message)
+                    .with_fix("remove the blank line above it", None),
+            );
+            return;
+        }
         let index = self.rules.len() as u32;
         let mut flags = if allow { RULE_ALLOW } else { 0 };
-        let pattern = if normalize::may_need_normalizing(value) {
+        let escapes = normalize::Escapes::of(&self.profile);
+        let pattern = if escapes.may_change(value) {
             let start = self.text.len() as u32;
-            let changed =
-                normalize::normalize_into(value, self.profile.decode_unreserved, &mut self.text);
+            let changed = escapes.normalize_into(value, &mut self.text);
             let pattern = Str {
                 start,
                 len: self.text.len() as u32 - start,
@@ -618,7 +654,25 @@ impl<'a> Builder<'a> {
         }
     }
 
+    /// urllib's reading: a blank line (or the end of the file) ends the
+    /// record; one without members is dropped, as urllib drops it.
+    fn end_record(&mut self) {
+        if !self.group_open {
+            return;
+        }
+        self.group_open = false;
+        if !self.group_has_rules {
+            if let Some(group) = self.groups.pop() {
+                self.agents.truncate(group.agents.start as usize);
+                self.extensions.truncate(group.extensions.start as usize);
+            }
+        }
+    }
+
     fn finish(mut self, stats: InputStats) -> RobotsTxt {
+        if self.profile.urllib_records {
+            self.end_record();
+        }
         // Growth leaves up to half of each vector unused; the model lives long.
         self.text.shrink_to_fit();
         self.agents.shrink_to_fit();

@@ -18,6 +18,50 @@ fn is_unreserved(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~')
 }
 
+/// How a profile treats percent escapes and bytes outside ASCII.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Escapes {
+    /// Google: non-ASCII bytes encoded, escapes' hex upper-cased.
+    AsWritten,
+    /// RFC 9309: also decode escapes of unreserved characters.
+    DecodeUnreserved,
+    /// `urllib.robotparser`: see `crate::urllib::rule_path`.
+    Requote,
+}
+
+impl Escapes {
+    pub(crate) fn of(profile: &crate::profile::Profile) -> Escapes {
+        if profile.requote {
+            Escapes::Requote
+        } else if profile.decode_unreserved {
+            Escapes::DecodeUnreserved
+        } else {
+            Escapes::AsWritten
+        }
+    }
+
+    /// Whether normalising `value` could change it.
+    pub(crate) fn may_change(self, value: &[u8]) -> bool {
+        match self {
+            Escapes::Requote => true,
+            _ => may_need_normalizing(value),
+        }
+    }
+
+    /// Appends the normalised `value` to `out`; returns whether it changed.
+    pub(crate) fn normalize_into(self, value: &[u8], out: &mut Vec<u8>) -> bool {
+        match self {
+            Escapes::AsWritten => normalize_into(value, false, out),
+            Escapes::DecodeUnreserved => normalize_into(value, true, out),
+            Escapes::Requote => {
+                let before = out.len();
+                out.extend_from_slice(crate::urllib::rule_path(value).as_bytes());
+                &out[before..] != value
+            }
+        }
+    }
+}
+
 /// Appends the normalised form of `value` to `out`; returns whether it
 /// differs from `value`.
 pub(crate) fn normalize_into(value: &[u8], decode_unreserved: bool, out: &mut Vec<u8>) -> bool {
