@@ -242,9 +242,37 @@ pub fn crawlers() -> &'static [Crawler] {
 
 /// The known crawler with this product token (case-insensitive).
 pub fn find(token: &str) -> Option<&'static Crawler> {
-    crawlers()
-        .iter()
-        .find(|c| c.token.eq_ignore_ascii_case(token))
+    static BY_TOKEN: OnceLock<crate::lint::hash::FastMap<String, usize>> = OnceLock::new();
+    let index = BY_TOKEN.get_or_init(|| {
+        crawlers()
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (c.token.to_ascii_lowercase(), i))
+            .collect()
+    });
+    index
+        .get(&token.to_ascii_lowercase())
+        .map(|&i| &crawlers()[i])
+}
+
+/// Letter counts (case-insensitive; other bytes in one bucket), to rule out
+/// near misses cheaply: one slip changes them by at most 2 in all.
+pub(crate) fn letter_counts(token: &str) -> [u8; 27] {
+    let mut counts = [0u8; 27];
+    for b in token.bytes() {
+        let slot = match b.to_ascii_lowercase() {
+            c @ b'a'..=b'z' => usize::from(c - b'a'),
+            _ => 26,
+        };
+        counts[slot] = counts[slot].saturating_add(1);
+    }
+    counts
+}
+
+/// [`letter_counts`] of every known token, in table order.
+pub(crate) fn table_letter_counts() -> &'static [[u8; 27]] {
+    static COUNTS: OnceLock<Vec<[u8; 27]>> = OnceLock::new();
+    COUNTS.get_or_init(|| crawlers().iter().map(|c| letter_counts(c.token)).collect())
 }
 
 /// What the file says to one known crawler.
@@ -326,7 +354,8 @@ mod tests {
 
     #[test]
     fn audit_follows_group_selection() {
-        let robots = RobotsTxt::parse(b"User-agent: Googlebot\nAllow: /\n\nUser-agent: *\nDisallow: /\n");
+        let robots =
+            RobotsTxt::parse(b"User-agent: Googlebot\nAllow: /\n\nUser-agent: *\nDisallow: /\n");
         let entries = audit(&robots);
         let google = entries
             .iter()
@@ -334,7 +363,10 @@ mod tests {
             .unwrap();
         assert_eq!(google.selection, SelectionKind::Specific);
         assert!(google.root_allowed);
-        let bing = entries.iter().find(|e| e.crawler.token == "Bingbot").unwrap();
+        let bing = entries
+            .iter()
+            .find(|e| e.crawler.token == "Bingbot")
+            .unwrap();
         assert_eq!(bing.selection, SelectionKind::Global);
         assert!(!bing.root_allowed);
         assert_eq!(bing.deciding_rule.as_deref(), Some("Disallow: /"));

@@ -39,7 +39,8 @@ pub(crate) struct Context<'a> {
     audiences: OnceCell<Vec<Audience>>,
 }
 
-/// Crawlers that obey the same groups: the groups naming one product token,
+/// Crawlers that obey the same groups: the groups naming one product token
+/// (tokens with the same groups are one audience, labelled with the first),
 /// or the `*` groups (in the legacy reading, each group on its own).
 #[derive(Clone, Debug)]
 pub(crate) struct Audience {
@@ -140,7 +141,9 @@ impl<'a> Context<'a> {
     }
 
     pub(crate) fn line(&self, n: u32) -> Option<SourceLine> {
-        (n as usize).checked_sub(1).and_then(|i| self.lines.get(i).copied())
+        (n as usize)
+            .checked_sub(1)
+            .and_then(|i| self.lines.get(i).copied())
     }
 
     /// A span over absolute byte offsets inside line `n`.
@@ -279,12 +282,31 @@ impl<'a> Context<'a> {
 /// `/`), no rule holds `%` (escape decoding), no user-agent is `*` followed
 /// by text, and the size limits agree. Everything else the profiles change
 /// (wildcards, precedence, group selection, `/robots.txt`) happens when
-/// deciding. `None` when a fresh parse is needed. A test checks on the
-/// corpus that both ways give the same verdicts.
+/// deciding; any other switch in which the profiles differ forces a fresh
+/// parse. `None` when a fresh parse is needed. A test checks on the corpus
+/// that both ways give the same verdicts.
 pub(crate) fn reinterpret(robots: &RobotsTxt, profile: Profile) -> Option<RobotsTxt> {
     use crate::model::RULE_HAS_ALIAS;
     let from = robots.profile();
-    if profile.max_bytes != from.max_bytes
+    // Every switch not named here must be equal, so that a switch added to
+    // `Profile` later forces a fresh parse until it is judged here.
+    let same_parse = Profile {
+        name: profile.name,
+        wildcards: profile.wildcards,
+        group_selection: profile.group_selection,
+        precedence: profile.precedence,
+        always_allow_robots_txt: profile.always_allow_robots_txt,
+        accept_typos: profile.accept_typos,
+        field_name_prefix: profile.field_name_prefix,
+        accept_missing_colon: profile.accept_missing_colon,
+        require_leading_slash: profile.require_leading_slash,
+        index_html_alias: profile.index_html_alias,
+        decode_unreserved: profile.decode_unreserved,
+        lenient_global_agent: profile.lenient_global_agent,
+        max_line_bytes: profile.max_line_bytes,
+        ..from
+    };
+    if same_parse != profile
         || profile.index_html_alias && !from.index_html_alias
         || robots.diagnostics().iter().any(|d| {
             matches!(
@@ -349,11 +371,22 @@ pub(crate) fn audiences_of(robots: &RobotsTxt) -> Vec<Audience> {
             }
         }
         _ => {
+            // Tokens that obey the same groups are one audience (a list of
+            // hundreds of bots in one group is one set of rules to check).
+            let mut by_groups: crate::lint::hash::FastMap<&[u32], usize> = Default::default();
             for audience in &robots.audiences {
+                if audience.token.len == 0 {
+                    continue; // values that name no crawler (R103)
+                }
                 let (start, end) = audience.groups;
+                let groups = &robots.audience_groups[start as usize..end as usize];
+                if by_groups.contains_key(groups) {
+                    continue;
+                }
+                by_groups.insert(groups, out.len());
                 out.push(Audience {
                     label: robots.str(audience.token).to_owned(),
-                    groups: robots.audience_groups[start as usize..end as usize].to_vec(),
+                    groups: groups.to_vec(),
                 });
             }
             if !robots.global_groups.is_empty() {
@@ -374,7 +407,7 @@ pub(crate) fn generic_agent(robots: &RobotsTxt) -> &'static str {
     GENERIC_AGENTS
         .iter()
         .copied()
-        .find(|name| robots.for_agent(name).selection() != SelectionKind::Specific)
+        .find(|name| robots.select(name).kind != SelectionKind::Specific)
         .unwrap_or("Q")
 }
 
@@ -402,6 +435,62 @@ mod tests {
         assert_eq!(&source[f.key], b"Disallow");
         assert_eq!(&source[f.value], b"/x");
         assert_eq!(cx.value_span(2).column, 10);
+    }
+
+    /// On every corpus file, a reading obtained by [`reinterpret`] decides
+    /// like a fresh parse, and the legacy group choice used to skip crawlers
+    /// agrees with the legacy reading.
+    #[test]
+    fn reinterpreted_readings_decide_like_fresh_parses() {
+        use crate::lint::inclusion::sample_paths;
+        use crate::lint::rules::profiles::comparison::LegacyChoice;
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/corpus/real");
+        let entries = std::fs::read_dir(dir).expect("the corpus at shared/corpus/real");
+        let mut compared = 0;
+        for entry in entries {
+            let body = std::fs::read(entry.expect("an entry").path()).expect("a file");
+            let google = RobotsTxt::parse(&body);
+            let mut agents: Vec<String> = google
+                .user_agents()
+                .map(|ua| ua.token().to_owned())
+                .collect();
+            agents.push("Googlebot".to_owned());
+            agents.push("ExampleBot".to_owned());
+            agents.truncate(12);
+            let mut paths = vec!["/".to_owned()];
+            for rule in google.rules().take(200) {
+                sample_paths(rule.pattern(), &mut paths);
+            }
+            for profile in [Profile::RFC9309, Profile::LEGACY] {
+                let fresh = RobotsTxt::parse_with(&body, profile);
+                let choice = LegacyChoice::new(&fresh);
+                for agent in &agents {
+                    if profile == Profile::LEGACY {
+                        let expected = fresh.for_agent(agent).groups().next().map(|g| g.index());
+                        assert_eq!(choice.group(agent), expected, "{agent}");
+                    }
+                }
+                let Some(copy) = reinterpret(&google, profile) else {
+                    continue;
+                };
+                compared += 1;
+                for agent in &agents {
+                    let (a, b) = (copy.for_agent(agent), fresh.for_agent(agent));
+                    for path in &paths {
+                        assert_eq!(
+                            a.decide_path(path).is_allowed(),
+                            b.decide_path(path).is_allowed(),
+                            "{} {agent} {path}",
+                            profile.name
+                        );
+                    }
+                }
+            }
+        }
+        assert!(
+            compared > 1000,
+            "only {compared} readings were reinterpreted"
+        );
     }
 
     #[test]

@@ -15,7 +15,11 @@ enum Item {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Glob {
     items: Vec<Item>,
+    /// The items as bytes, a star as NUL (which no pattern holds).
+    text: Vec<u8>,
 }
+
+const STAR_BYTE: u8 = 0;
 
 /// Longest pattern reasoned about; longer ones are left alone.
 const MAX_ITEMS: usize = 4096;
@@ -34,14 +38,14 @@ impl Glob {
         if !wildcards {
             if bytes == b"*" {
                 items.push(Item::Star);
-                return Some(Glob { items });
+                return Some(Glob::from_items(items));
             }
             if bytes[0] != b'/' {
                 return None;
             }
             items.extend(bytes.iter().map(|&b| Item::Byte(b)));
             items.push(Item::Star);
-            return Some(Glob { items });
+            return Some(Glob::from_items(items));
         }
         if bytes[0] != b'/' && bytes[0] != b'*' {
             return None;
@@ -59,7 +63,18 @@ impl Glob {
         if !anchored && items.last() != Some(&Item::Star) {
             items.push(Item::Star);
         }
-        Some(Glob { items })
+        Some(Glob::from_items(items))
+    }
+
+    fn from_items(items: Vec<Item>) -> Glob {
+        let text = items
+            .iter()
+            .map(|item| match item {
+                Item::Byte(b) => *b,
+                Item::Star => STAR_BYTE,
+            })
+            .collect();
+        Glob { items, text }
     }
 
     /// Whether every path `other` matches is also matched by `self`.
@@ -71,6 +86,23 @@ impl Glob {
         let a = &other.items;
         if self.items.len().saturating_mul(a.len()) > 1 << 22 {
             return false;
+        }
+        // An anchored pattern never includes an unanchored one.
+        if self.items.last() != Some(&Item::Star) && a.last() == Some(&Item::Star) {
+            return false;
+        }
+        // Each literal run of `self` must occur, in order, among the bytes
+        // of `other` (stars match only stars): a cheap necessary condition.
+        let mut from = 0;
+        for run in self
+            .text
+            .split(|&b| b == STAR_BYTE)
+            .filter(|r| !r.is_empty())
+        {
+            match memchr::memmem::find(&other.text[from..], run) {
+                Some(at) => from += at + run.len(),
+                None => return false,
+            }
         }
         // reach[j]: the items of `self` seen so far can produce a[..j].
         let mut reach = vec![false; a.len() + 1];

@@ -223,7 +223,7 @@ impl LintReport {
 /// use crawlgate::lint::{lint, LintOptions};
 /// use crawlgate::Code;
 ///
-/// let report = lint(b"User-agent: *\nDisallow: /private\nDisallow: /private\n", &LintOptions::default());
+/// let report = lint(b"User-agent: *\nDisallow: /tmp\nDisallow: /tmp\n", &LintOptions::default());
 /// let codes: Vec<Code> = report.diagnostics.iter().map(|d| d.code).collect();
 /// assert_eq!(codes, [Code::DuplicateRule]);
 /// assert_eq!(report.diagnostics[0].span.line, 3);
@@ -272,7 +272,11 @@ mod registry_tests {
     #[test]
     fn every_code_has_exactly_one_rule_in_code_order() {
         let codes: Vec<Code> = RULES.iter().map(|r| r.code).collect();
-        assert_eq!(codes, Code::ALL, "RULES must list every code once, in code order");
+        assert_eq!(
+            codes,
+            Code::ALL,
+            "RULES must list every code once, in code order"
+        );
         let names: HashSet<&str> = RULES.iter().map(|r| r.name).collect();
         assert_eq!(names.len(), RULES.len());
     }
@@ -303,7 +307,12 @@ mod registry_tests {
     #[test]
     fn every_rule_is_documented_and_has_both_fixtures() {
         for rule in RULES {
-            for section in ["## What it does", "## Why it matters", "## Example", "## Use instead"] {
+            for section in [
+                "## What it does",
+                "## Why it matters",
+                "## Example",
+                "## Use instead",
+            ] {
                 assert!(rule.docs.contains(section), "{} lacks {section}", rule.code);
             }
             assert!(!rule.summary.is_empty());
@@ -326,19 +335,4 @@ mod registry_tests {
         assert!(d.span.bytes.len() < 100, "{:?}", d.span);
         assert!(d.message.contains("allow/disallow"), "{}", d.message);
     }
-}
-
-#[doc(hidden)]
-pub fn __time_rules(source: &[u8]) -> Vec<(Code, std::time::Duration)> {
-    let options = LintOptions::default();
-    let robots = RobotsTxt::parse_with(source, options.profile);
-    let cx = Context::new(source, &robots, &options);
-    let mut out = Vec::new();
-    let mut diagnostics = Vec::new();
-    for rule in RULES {
-        let start = std::time::Instant::now();
-        (rule.check)(&cx, &mut diagnostics);
-        out.push((rule.code, start.elapsed()));
-    }
-    out
 }

@@ -47,7 +47,10 @@ pub(crate) fn assert_fires(code: Code) {
 pub(crate) fn assert_clean(code: Code) {
     let (_, report) = lint_fixture(code, "clean");
     let found: Vec<_> = report.with_code(code).collect();
-    assert!(found.is_empty(), "{code} fires on its clean fixture: {found:#?}");
+    assert!(
+        found.is_empty(),
+        "{code} fires on its clean fixture: {found:#?}"
+    );
 }
 
 /// The two fixture tests of a rule.

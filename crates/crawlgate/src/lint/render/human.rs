@@ -39,7 +39,13 @@ impl Paint {
 fn shown_chars(bytes: &[u8]) -> Vec<char> {
     String::from_utf8_lossy(bytes)
         .chars()
-        .map(|c| if c.is_control() && c != '\t' { '\u{FFFD}' } else { c })
+        .map(|c| {
+            if c.is_control() && c != '\t' {
+                '\u{FFFD}'
+            } else {
+                c
+            }
+        })
         .collect()
 }
 
@@ -56,8 +62,18 @@ fn render_one(out: &mut String, d: &Diagnostic, source: &[u8], path: &str, paint
     let pad = " ".repeat(number.len());
     let bar = paint.paint("1;34", "|");
     if let Some((line_start, bytes)) = source_line(source, d.span.line) {
-        let from = d.span.bytes.start.clamp(line_start, line_start + bytes.len()) - line_start;
-        let to = d.span.bytes.end.clamp(line_start + from, line_start + bytes.len()) - line_start;
+        let from = d
+            .span
+            .bytes
+            .start
+            .clamp(line_start, line_start + bytes.len())
+            - line_start;
+        let to = d
+            .span
+            .bytes
+            .end
+            .clamp(line_start + from, line_start + bytes.len())
+            - line_start;
         let before = shown_chars(&bytes[..from]);
         let inside = shown_chars(&bytes[from..to]).len().max(1);
         let mut text = shown_chars(bytes);

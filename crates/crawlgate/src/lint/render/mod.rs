@@ -52,7 +52,12 @@ pub(crate) fn source_line(source: &[u8], n: u32) -> Option<(usize, &[u8])> {
             return Some((start, &rest[..end.unwrap_or(rest.len())]));
         }
         let end = end?;
-        start += end + if rest[end] == b'\r' && rest.get(end + 1) == Some(&b'\n') { 2 } else { 1 };
+        start += end
+            + if rest[end] == b'\r' && rest.get(end + 1) == Some(&b'\n') {
+                2
+            } else {
+                1
+            };
         line += 1;
     }
 }

@@ -2,13 +2,13 @@
 
 #[allow(unused_imports)]
 use crate::diagnostic::{Code, Diagnostic, Severity};
+use crate::lint::hash::FastSet;
 #[allow(unused_imports)]
 use crate::lint::rules::*;
 use crate::lint::{Category, Context, RuleInfo};
-use crate::lint::hash::FastSet;
 
-use crate::lint::audit::{crawlers, find};
-use crate::lint::spelling::closest;
+use crate::lint::audit::{crawlers, find, letter_counts, table_letter_counts};
+use crate::lint::spelling::distance;
 
 /// The rule's registration.
 pub(crate) static RULE: RuleInfo = RuleInfo {
@@ -20,8 +20,9 @@ pub(crate) static RULE: RuleInfo = RuleInfo {
     docs: r#"## What it does
 
 Compares every product token the file names with the built-in table of
-known crawler tokens and reports those that are not in it but are one or two
-edits away from one.
+known crawler tokens and reports those that are not in it but are one slip
+away from one: two neighbouring letters swapped, a letter doubled or dropped
+(6 letters or more), or a letter replaced (10 letters or more).
 
 ## Why it matters
 
@@ -45,6 +46,30 @@ Disallow: /
     check,
 };
 
+/// Whether `token` is one slip away from `known`: a swap of two neighbouring
+/// letters, a letter doubled or dropped (tokens of 6 letters or more), or a
+/// letter replaced (tokens of 10 letters or more: shorter real crawler names
+/// often differ from known ones by one letter, as `Roverbot` and `rogerbot`).
+fn one_slip(token: &str, known: &str) -> bool {
+    if token.eq_ignore_ascii_case(known) || distance(token, known, 1) != Some(1) {
+        return false;
+    }
+    let (a, b) = (token.as_bytes(), known.as_bytes());
+    if a.len() != b.len() {
+        return a.len().min(b.len()) >= 6;
+    }
+    let differ: Vec<usize> = (0..a.len())
+        .filter(|&i| !a[i].eq_ignore_ascii_case(&b[i]))
+        .collect();
+    match differ.as_slice() {
+        [i, j] => {
+            *j == i + 1 && a[*i].eq_ignore_ascii_case(&b[*j]) && a[*j].eq_ignore_ascii_case(&b[*i])
+        }
+        [_] => a.len() >= 10,
+        _ => false,
+    }
+}
+
 fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     let mut seen = FastSet::default();
     for ua in cx.robots.user_agents() {
@@ -55,16 +80,23 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         if find(token).is_some() {
             continue;
         }
-        let limit = if token.len() < 8 { 1 } else { 2 };
-        let first = token.as_bytes()[0].to_ascii_lowercase();
-        // A typo keeps the first letter or the length close: cheap filters
-        // before the edit distance.
-        let near = crawlers().iter().map(|c| c.token).filter(|known| {
-            known.len().abs_diff(token.len()) <= limit
-                && (known.as_bytes()[0].to_ascii_lowercase() == first
-                    || known.as_bytes()[1].eq_ignore_ascii_case(&token.as_bytes()[1]))
-        });
-        let Some(known) = closest(token, near, limit) else {
+        let counts = letter_counts(token);
+        let near = |i: usize| {
+            let known = &table_letter_counts()[i];
+            let apart: u32 = counts
+                .iter()
+                .zip(known)
+                .map(|(a, b)| u32::from(a.abs_diff(*b)))
+                .sum();
+            apart <= 2
+        };
+        let Some(known) = crawlers()
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.token.len().abs_diff(token.len()) <= 1)
+            .find(|(i, c)| near(*i) && one_slip(token, c.token))
+            .map(|(_, c)| c.token)
+        else {
             continue;
         };
         let crawler = find(known).expect("a token of the table");
@@ -82,6 +114,22 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             )
             .with_fix(format!("write `{known}`"), Some(known.to_owned())),
         );
+    }
+}
+
+#[cfg(test)]
+mod slip_tests {
+    use super::one_slip;
+
+    #[test]
+    fn slips() {
+        assert!(one_slip("GTPBot", "GPTBot"));
+        assert!(one_slip("GPTBott", "GPTBot"));
+        assert!(one_slip("Googlbot", "Googlebot"));
+        assert!(one_slip("Baiduspidr", "Baiduspider"));
+        assert!(!one_slip("Roverbot", "rogerbot"));
+        assert!(!one_slip("discobot", "Discordbot"));
+        assert!(!one_slip("gptbot", "GPTBot"));
     }
 }
 

@@ -69,7 +69,10 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         };
         out.push(
             cx.diagnostic(Code::CrawlDelayRange, cx.value_span(ext.line()), message)
-                .with_fix(format!("use a value from 1 to 30: `{fixed}`"), Some(fixed.to_owned())),
+                .with_fix(
+                    format!("use a value from 1 to 30: `{fixed}`"),
+                    Some(fixed.to_owned()),
+                ),
         );
     }
 }

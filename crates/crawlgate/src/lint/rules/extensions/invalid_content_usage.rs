@@ -2,10 +2,10 @@
 
 #[allow(unused_imports)]
 use crate::diagnostic::{Code, Diagnostic, Severity};
+use crate::extension::CONTENT_USAGE_KEYS;
 #[allow(unused_imports)]
 use crate::lint::rules::*;
 use crate::lint::{Category, Context, RuleInfo};
-use crate::extension::CONTENT_USAGE_KEYS;
 
 /// The rule's registration.
 pub(crate) static RULE: RuleInfo = RuleInfo {

@@ -2,10 +2,10 @@
 
 #[allow(unused_imports)]
 use crate::diagnostic::{Code, Diagnostic, Severity};
+use crate::extension::ExtensionKind;
 #[allow(unused_imports)]
 use crate::lint::rules::*;
 use crate::lint::{Category, Context, RuleInfo};
-use crate::extension::ExtensionKind;
 
 /// The rule's registration.
 pub(crate) static RULE: RuleInfo = RuleInfo {

@@ -2,12 +2,12 @@
 
 pub(crate) mod crawl_delay_ignored;
 pub(crate) mod crawl_delay_range;
+pub(crate) mod extension_outside_group;
+pub(crate) mod invalid_content_signal;
+pub(crate) mod invalid_content_usage;
 pub(crate) mod invalid_crawl_delay;
 pub(crate) mod invalid_request_rate;
 pub(crate) mod invalid_visit_time;
-pub(crate) mod invalid_content_usage;
-pub(crate) mod unknown_content_usage_key;
-pub(crate) mod invalid_content_signal;
-pub(crate) mod unknown_content_signal_key;
 pub(crate) mod noindex_line;
-pub(crate) mod extension_outside_group;
+pub(crate) mod unknown_content_signal_key;
+pub(crate) mod unknown_content_usage_key;

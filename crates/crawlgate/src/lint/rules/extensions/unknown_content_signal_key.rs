@@ -2,11 +2,11 @@
 
 #[allow(unused_imports)]
 use crate::diagnostic::{Code, Diagnostic, Severity};
+use crate::extension::CONTENT_SIGNAL_KEYS;
 #[allow(unused_imports)]
 use crate::lint::rules::*;
-use crate::lint::{Category, Context, RuleInfo};
-use crate::extension::CONTENT_SIGNAL_KEYS;
 use crate::lint::spelling::closest;
+use crate::lint::{Category, Context, RuleInfo};
 
 /// The rule's registration.
 pub(crate) static RULE: RuleInfo = RuleInfo {

@@ -2,11 +2,11 @@
 
 #[allow(unused_imports)]
 use crate::diagnostic::{Code, Diagnostic, Severity};
+use crate::extension::CONTENT_USAGE_KEYS;
 #[allow(unused_imports)]
 use crate::lint::rules::*;
-use crate::lint::{Category, Context, RuleInfo};
-use crate::extension::CONTENT_USAGE_KEYS;
 use crate::lint::spelling::closest;
+use crate::lint::{Category, Context, RuleInfo};
 
 /// The rule's registration.
 pub(crate) static RULE: RuleInfo = RuleInfo {
@@ -54,8 +54,13 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             if CONTENT_USAGE_KEYS.contains(&entry.key) {
                 continue;
             }
-            let hint = closest(entry.key, CONTENT_USAGE_KEYS.iter().copied(), 3)
-                .or(if entry.key.contains("train") { Some("train-ai") } else { None });
+            let hint = closest(entry.key, CONTENT_USAGE_KEYS.iter().copied(), 3).or(
+                if entry.key.contains("train") {
+                    Some("train-ai")
+                } else {
+                    None
+                },
+            );
             let message = match hint {
                 Some(known) => format!(
                     "`{}` is not a Content-Usage key (the vocabulary has `train-ai` and \

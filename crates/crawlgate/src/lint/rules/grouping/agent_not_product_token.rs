@@ -64,6 +64,28 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             );
             continue;
         }
+        let has_digit = value.bytes().any(|b| b.is_ascii_digit());
+        let word = value
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+        if has_digit && word {
+            let reading = if token.is_empty() {
+                "matches no crawler with it".to_owned()
+            } else {
+                format!("reads it as `{token}`")
+            };
+            let mut d = cx.diagnostic(
+                Code::AgentNotProductToken,
+                span,
+                format!(
+                    "`{value}` holds a digit, which RFC 9309 product tokens cannot: Google's \
+                     parser {reading}; crawlers that compare the whole name still find it"
+                ),
+            );
+            d.severity = Severity::Info;
+            out.push(d);
+            continue;
+        }
         if token.is_empty() {
             let message = if value.is_empty() {
                 "empty user-agent: this group applies to no crawler".to_owned()
@@ -106,10 +128,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             )
             .with_fix(format!("write `{token}`"), Some(token.to_owned()))
         } else if next == ' ' || next == '\t' {
-            let dashed: String = value
-                .split_whitespace()
-                .collect::<Vec<_>>()
-                .join("-");
+            let dashed: String = value.split_whitespace().collect::<Vec<_>>().join("-");
             match crate::lint::audit::find(&dashed) {
                 Some(known) => cx
                     .diagnostic(

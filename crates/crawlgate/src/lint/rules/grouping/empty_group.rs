@@ -2,10 +2,10 @@
 
 #[allow(unused_imports)]
 use crate::diagnostic::{Code, Diagnostic, Severity};
+use crate::lint::context::generic_agent;
 #[allow(unused_imports)]
 use crate::lint::rules::*;
 use crate::lint::{Category, Context, RuleInfo};
-use crate::lint::context::generic_agent;
 use crate::model::UserAgent;
 
 /// The rule's registration.
@@ -68,11 +68,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             .user_agents()
             .filter(|ua| {
                 let name = if ua.is_global() { generic } else { ua.token() };
-                !name.is_empty()
-                    && !robots
-                        .for_agent(name)
-                        .groups()
-                        .any(|g| g.rules().len() > 0)
+                !name.is_empty() && !robots.for_agent(name).groups().any(|g| g.rules().len() > 0)
             })
             .collect();
         let Some(first) = alone.first() else {

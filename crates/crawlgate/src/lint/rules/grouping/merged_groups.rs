@@ -13,7 +13,8 @@ pub(crate) static RULE: RuleInfo = RuleInfo {
     name: "merged-groups",
     severity: Severity::Warning,
     category: Category::Grouping,
-    summary: "non-rule lines between user-agent lines silently merge what look like separate groups",
+    summary:
+        "non-rule lines between user-agent lines silently merge what look like separate groups",
     docs: r#"## What it does
 
 Reports user-agent lines that are separated from the user-agent lines above
@@ -78,7 +79,8 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         let name = |ua: &UserAgent<'_>| format!("`{}` (line {})", ua.value(), ua.line());
         let shared = shared_lines(&group);
         for i in 1..agents.len() {
-            let Some((sep_line, sep_key)) = separator_between(agents[i - 1].line(), agents[i].line())
+            let Some((sep_line, sep_key)) =
+                separator_between(agents[i - 1].line(), agents[i].line())
             else {
                 continue;
             };
@@ -91,7 +93,10 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             let before: Vec<String> = agents[..i].iter().map(name).collect();
             let everyone: Vec<String> = agents[..end].iter().map(name).collect();
             let span = cx.content_span(agents[i].line());
-            let fixed = format!("Disallow:\n{}", String::from_utf8_lossy(&cx.source[span.bytes.clone()]));
+            let fixed = format!(
+                "Disallow:\n{}",
+                String::from_utf8_lossy(&cx.source[span.bytes.clone()])
+            );
             out.push(
                 cx.diagnostic(
                     Code::MergedGroups,

@@ -22,12 +22,12 @@
 use crate::lint::hash::{FastMap, FastSet};
 
 use crate::decide::AgentView;
-use crate::model::Rule;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::lint::context::generic_agent;
 use crate::lint::inclusion::sample_paths;
 use crate::lint::rules::describe_verdict;
 use crate::lint::Context;
+use crate::model::Rule;
 use crate::profile::Profile;
 
 fn reader_name(profile: Profile) -> &'static str {
@@ -38,6 +38,19 @@ fn reader_name(profile: Profile) -> &'static str {
     } else {
         "this reading"
     }
+}
+
+/// A path cut to a readable length.
+fn shorten(path: &str) -> String {
+    const MAX: usize = 100;
+    if path.len() <= MAX {
+        return path.to_owned();
+    }
+    let mut end = MAX;
+    while !path.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}…", &path[..end])
 }
 
 fn group_lines(view: &AgentView<'_>) -> Vec<u32> {
@@ -208,7 +221,9 @@ impl LegacyChoice {
     /// The index of the group the crawler obeys, if any.
     pub(crate) fn group(&self, agent: &str) -> Option<usize> {
         let name = agent.split('/').next().unwrap_or("").to_lowercase();
-        let starts: Vec<usize> = (0..=name.len()).filter(|&i| name.is_char_boundary(i)).collect();
+        let starts: Vec<usize> = (0..=name.len())
+            .filter(|&i| name.is_char_boundary(i))
+            .collect();
         let mut best: Option<usize> = None;
         for (k, &from) in starts.iter().enumerate() {
             for &to in &starts[k..] {
@@ -237,7 +252,9 @@ pub(crate) fn compare(cx: &Context<'_>, other: Profile, code: Code, out: &mut Ve
     for robots in [google, theirs] {
         for ua in robots.user_agents() {
             let token = ua.token();
-            if !token.is_empty() && names.insert(token.to_ascii_lowercase()) {
+            // `MJ12bot` names `MJ` for Google's parser: not a crawler's name.
+            let cut_by_digit = ua.value()[token.len()..].starts_with(|c: char| c.is_ascii_digit());
+            if !token.is_empty() && !cut_by_digit && names.insert(token.to_ascii_lowercase()) {
                 agents.push(token);
             }
         }
@@ -252,6 +269,30 @@ pub(crate) fn compare(cx: &Context<'_>, other: Profile, code: Code, out: &mut Ve
     let legacy_choice = (theirs.profile().group_selection
         == crate::profile::GroupSelection::FirstSubstring)
         .then(|| LegacyChoice::new(theirs));
+    // Lines whose reading difference another finding already explains.
+    let explained: FastSet<u32> = google
+        .diagnostics()
+        .iter()
+        .chain(theirs.diagnostics())
+        .filter(|d| {
+            matches!(
+                d.code,
+                Code::MissingColon
+                    | Code::MisspelledField
+                    | Code::FieldNamePrefix
+                    | Code::RuleBeforeUserAgent
+                    | Code::PathNotAbsolute
+                    | Code::LineTooLong
+            )
+        })
+        .map(|d| d.span.line)
+        .chain(
+            google
+                .rules()
+                .filter(|r| r.value().starts_with('*'))
+                .map(|r| r.line()),
+        )
+        .collect();
     let mut seen_choices = FastSet::default();
     let mut seen_selections = FastSet::default();
     let mut reported = FastSet::default();
@@ -266,10 +307,33 @@ pub(crate) fn compare(cx: &Context<'_>, other: Profile, code: Code, out: &mut Ve
         let other_view = theirs.for_agent(agent);
         let selection = (group_lines(&ours), group_lines(&other_view));
         if selection.0.is_empty() && selection.1.is_empty()
-            || !seen_selections.insert(selection)
+            || !seen_selections.insert(selection.clone())
         {
             continue;
         }
+        // When the readings pick different groups, the first URL they decide
+        // differently is reported once, at the crawler's user-agent line.
+        let choice_line = (selection.0 != selection.1)
+            .then(|| {
+                google
+                    .user_agents()
+                    .chain(theirs.user_agents())
+                    .find(|ua| !ua.is_global() && ua.token().eq_ignore_ascii_case(agent))
+                    .map(|ua| ua.line())
+            })
+            .flatten();
+        let describe_groups = |lines: &[u32]| match lines {
+            [] => "no group".to_owned(),
+            [one] => format!("the group at line {one}"),
+            more => format!("the groups at {}", crate::lint::rules::lines_phrase(more)),
+        };
+        let choice_note = format!(
+            " (Google gives it {}, {} {})",
+            describe_groups(&selection.0),
+            reader_name(other).split(" (").next().unwrap_or(""),
+            describe_groups(&selection.1)
+        );
+        let mut choice_reported = false;
         let our_rules: Vec<Rule<'_>> = ours.groups().flat_map(|g| g.rules()).collect();
         let their_rules: Vec<Rule<'_>> = other_view.groups().flat_map(|g| g.rules()).collect();
         let our_keys: FastSet<RuleKey<'_>> = our_rules.iter().map(key).collect();
@@ -309,12 +373,19 @@ pub(crate) fn compare(cx: &Context<'_>, other: Profile, code: Code, out: &mut Ve
                     }
                 }
             } else if is_plain(pattern) {
-                items.push((pattern.as_bytes(), if *shared { kind } else { kind | SPECIAL }));
+                items.push((
+                    pattern.as_bytes(),
+                    if *shared { kind } else { kind | SPECIAL },
+                ));
             } else if floating.len() < MAX_FLOATING {
                 floating.push(pattern);
             } else {
                 let literal = pattern.split(['*', '$']).next().unwrap_or("");
-                let literal = if literal.starts_with('/') { literal } else { "" };
+                let literal = if literal.starts_with('/') {
+                    literal
+                } else {
+                    ""
+                };
                 items.push((literal.as_bytes(), SPECIAL));
             }
         }
@@ -332,8 +403,15 @@ pub(crate) fn compare(cx: &Context<'_>, other: Profile, code: Code, out: &mut Ve
             if a.is_allowed() == b.is_allowed() {
                 return;
             }
-            let line = a.line().or(b.line()).unwrap_or(source_line).max(1);
-            if !reported.insert(line) {
+            let (line, note) = match choice_line {
+                Some(_) if choice_reported => return,
+                Some(line) => {
+                    choice_reported = true;
+                    (line, choice_note.as_str())
+                }
+                None => (a.line().or(b.line()).unwrap_or(source_line).max(1), ""),
+            };
+            if explained.contains(&line) || !reported.insert(line) {
                 return;
             }
             let who = if agent == generic {
@@ -345,7 +423,8 @@ pub(crate) fn compare(cx: &Context<'_>, other: Profile, code: Code, out: &mut Ve
                 code,
                 cx.content_span(line),
                 format!(
-                    "{who} fetching `{path}`: Google {}; {} {}",
+                    "{who}{note} fetching `{}`: Google {}; {} {}",
+                    shorten(path),
                     describe_verdict(&a, false),
                     reader_name(other),
                     describe_verdict(&b, true),
@@ -425,7 +504,14 @@ mod choice_tests {
             Profile::LEGACY,
         );
         let choice = LegacyChoice::new(&robots);
-        for agent in ["Googlebot", "googlebot-news", "news", "other", "Bot/2.0", "x"] {
+        for agent in [
+            "Googlebot",
+            "googlebot-news",
+            "news",
+            "other",
+            "Bot/2.0",
+            "x",
+        ] {
             let expected = robots.for_agent(agent).groups().next().map(|g| g.index());
             assert_eq!(choice.group(agent), expected, "{agent}");
         }

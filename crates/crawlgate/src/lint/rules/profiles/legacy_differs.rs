@@ -2,10 +2,10 @@
 
 #[allow(unused_imports)]
 use crate::diagnostic::{Code, Diagnostic, Severity};
+use crate::lint::rules::profiles::comparison::compare;
 #[allow(unused_imports)]
 use crate::lint::rules::*;
 use crate::lint::{Category, Context, RuleInfo};
-use crate::lint::rules::profiles::comparison::compare;
 use crate::profile::Profile;
 
 /// The rule's registration.
@@ -14,7 +14,8 @@ pub(crate) static RULE: RuleInfo = RuleInfo {
     name: "legacy-differs",
     severity: Severity::Info,
     category: Category::Profiles,
-    summary: "the legacy (1996, urllib.robotparser) reading decides a URL differently from Google's",
+    summary:
+        "the legacy (1996, urllib.robotparser) reading decides a URL differently from Google's",
     docs: r#"## What it does
 
 Like `R401`, for the legacy reading: no wildcards, plain prefixes, the

@@ -2,10 +2,10 @@
 
 #[allow(unused_imports)]
 use crate::diagnostic::{Code, Diagnostic, Severity};
+use crate::lint::rules::profiles::comparison::compare;
 #[allow(unused_imports)]
 use crate::lint::rules::*;
 use crate::lint::{Category, Context, RuleInfo};
-use crate::lint::rules::profiles::comparison::compare;
 use crate::profile::Profile;
 
 /// The rule's registration.
@@ -25,21 +25,29 @@ disagree, with the crawler and URL that show it.
 ## Why it matters
 
 Google accepts typos, lines without colons, paths starting with `*` and
-more; RFC 9309 parsers (and the many crawlers that follow the RFC) do not. The
-same file then allows a URL for some crawlers and disallows it for others.
+more (each reported by its own rule, which this one does not repeat), and
+reads `Allow: /dir/index.html` as also allowing `/dir/`; RFC 9309 parsers (and
+the many crawlers that follow the RFC) do not. The same file then allows a URL
+for some crawlers and disallows it for others.
 
 ## Example
 
 ```text
 User-agent: *
-Disallow /private/
+Disallow: /shop/
+Allow: /shop/index.html
 ```
+
+Google also allows `/shop/` (an `index.html` rule allows its directory);
+RFC 9309 crawlers disallow it.
 
 ## Use instead
 
 ```text
 User-agent: *
-Disallow: /private/
+Disallow: /shop/
+Allow: /shop/$
+Allow: /shop/index.html
 ```
 "#,
     check,

@@ -2,10 +2,10 @@
 
 #[allow(unused_imports)]
 use crate::diagnostic::{Code, Diagnostic, Severity};
+use crate::lint::inclusion::sample_paths;
 #[allow(unused_imports)]
 use crate::lint::rules::*;
 use crate::lint::{Category, Context, RuleInfo};
-use crate::lint::inclusion::sample_paths;
 
 /// The rule's registration.
 pub(crate) static RULE: RuleInfo = RuleInfo {
@@ -53,9 +53,9 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             samples.clear();
             sample_paths(pattern, &mut samples);
             let blocked = samples.iter().find(|path| {
-                let resource = [".css", ".js"].iter().any(|ext| {
-                    path.ends_with(ext) || path.contains(&format!("{ext}?"))
-                });
+                let resource = [".css", ".js"]
+                    .iter()
+                    .any(|ext| path.ends_with(ext) || path.contains(&format!("{ext}?")));
                 let verdict = view.decide_path(path);
                 resource
                     && !verdict.is_allowed()

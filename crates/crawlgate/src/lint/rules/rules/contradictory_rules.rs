@@ -2,10 +2,10 @@
 
 #[allow(unused_imports)]
 use crate::diagnostic::{Code, Diagnostic, Severity};
+use crate::lint::hash::{FastMap, FastSet};
 #[allow(unused_imports)]
 use crate::lint::rules::*;
 use crate::lint::{Category, Context, RuleInfo};
-use crate::lint::hash::{FastMap, FastSet};
 
 use crate::model::{Rule, RuleKind};
 
@@ -51,7 +51,8 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     let mut reported = FastSet::default();
     for audience in cx.audiences() {
         // pattern -> (first allow, first disallow)
-        let mut by_pattern: FastMap<&str, (Option<Rule<'_>>, Option<Rule<'_>>)> = FastMap::default();
+        let mut by_pattern: FastMap<&str, (Option<Rule<'_>>, Option<Rule<'_>>)> =
+            FastMap::with_capacity_and_hasher(64, Default::default());
         for &g in &audience.groups {
             let Some(group) = robots.group(g as usize) else {
                 continue;

@@ -1,12 +1,12 @@
 //! `R204` disallow-all: `Disallow: /` for every crawler and no crawler-specific group
 
+use crate::agent::SelectionKind;
 #[allow(unused_imports)]
 use crate::diagnostic::{Code, Diagnostic, Severity};
+use crate::lint::context::generic_agent;
 #[allow(unused_imports)]
 use crate::lint::rules::*;
 use crate::lint::{Category, Context, RuleInfo};
-use crate::agent::SelectionKind;
-use crate::lint::context::generic_agent;
 
 /// The rule's registration.
 pub(crate) static RULE: RuleInfo = RuleInfo {
@@ -44,7 +44,7 @@ Disallow: /admin/
 
 fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     let robots = cx.robots;
-    if robots.groups().any(|g| !g.is_global()) {
+    if robots.user_agents().any(|ua| !ua.is_global()) {
         return;
     }
     let view = robots.for_agent(generic_agent(robots));

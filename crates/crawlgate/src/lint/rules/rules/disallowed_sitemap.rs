@@ -1,12 +1,12 @@
 //! `R205` disallowed-sitemap: a sitemap whose URL the file disallows
 
+use crate::agent::SelectionKind;
 #[allow(unused_imports)]
 use crate::diagnostic::{Code, Diagnostic, Severity};
+use crate::lint::context::generic_agent;
 #[allow(unused_imports)]
 use crate::lint::rules::*;
 use crate::lint::{Category, Context, RuleInfo};
-use crate::agent::SelectionKind;
-use crate::lint::context::generic_agent;
 use crate::url_path::path_of;
 
 /// The rule's registration.

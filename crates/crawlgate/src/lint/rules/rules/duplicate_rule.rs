@@ -2,11 +2,11 @@
 
 #[allow(unused_imports)]
 use crate::diagnostic::{Code, Diagnostic, Severity};
+use crate::lint::hash::{FastMap, FastSet};
 #[allow(unused_imports)]
 use crate::lint::rules::*;
 use crate::lint::{Category, Context, RuleInfo};
 use std::collections::hash_map::Entry;
-use crate::lint::hash::{FastMap, FastSet};
 
 use crate::model::{Rule, RuleKind};
 
@@ -49,7 +49,8 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     let robots = cx.robots;
     let mut reported = FastSet::default();
     for audience in cx.audiences() {
-        let mut seen: FastMap<(RuleKind, &str), Rule<'_>> = FastMap::default();
+        let mut seen: FastMap<(RuleKind, &str), Rule<'_>> =
+            FastMap::with_capacity_and_hasher(64, Default::default());
         for &g in &audience.groups {
             let Some(group) = robots.group(g as usize) else {
                 continue;
@@ -66,18 +67,31 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                         if !reported.insert(rule.index()) {
                             continue;
                         }
-                        out.push(
+                        let first = first.get();
+                        let d = if first.value() == rule.value() {
                             cx.diagnostic(
                                 Code::DuplicateRule,
                                 cx.content_span(rule.line()),
                                 format!(
                                     "`{rule}` repeats {} for `{}`: it changes nothing",
-                                    quote_rule(first.get()),
+                                    quote_rule(first),
                                     audience.label
                                 ),
                             )
-                            .with_fix("remove the line", Some(String::new())),
-                        );
+                            .with_fix("remove the line", Some(String::new()))
+                        } else {
+                            cx.diagnostic(
+                                Code::DuplicateRule,
+                                cx.content_span(rule.line()),
+                                format!(
+                                    "`{rule}` is {} once non-ASCII characters are %-encoded: \
+                                     crawlers that encode (Google, RFC 9309) read one rule; keep \
+                                     both only for crawlers that compare bytes as written",
+                                    quote_rule(first),
+                                ),
+                            )
+                        };
+                        out.push(d);
                     }
                 }
             }

@@ -2,10 +2,10 @@
 
 #[allow(unused_imports)]
 use crate::diagnostic::{Code, Diagnostic, Severity};
+use crate::lint::hash::FastSet;
 #[allow(unused_imports)]
 use crate::lint::rules::*;
 use crate::lint::{Category, Context, RuleInfo};
-use crate::lint::hash::FastSet;
 
 /// The rule's registration.
 pub(crate) static RULE: RuleInfo = RuleInfo {
@@ -17,7 +17,7 @@ pub(crate) static RULE: RuleInfo = RuleInfo {
     docs: r#"## What it does
 
 Reports disallowed paths whose names suggest secrets: `secret`,
-`password`, `passwd`, `confidential`, `backup`, `private`, `.env`, `.git`,
+`passwd`, `confidential`, `backup`, `private`, `.env`, `.git`,
 `.svn`, `.htpasswd`.
 
 ## Why it matters
@@ -44,7 +44,6 @@ Protect /backup/ with authentication, and leave it out of robots.txt.
 
 const WORDS: &[&str] = &[
     "secret",
-    "password",
     "passwd",
     "confidential",
     "backup",
@@ -55,34 +54,38 @@ const WORDS: &[&str] = &[
     ".htpasswd",
 ];
 
-/// The first word of [`WORDS`] in `lower` (already lowercase).
-fn secret_word(lower: &[u8]) -> Option<&'static str> {
-    lower.iter().enumerate().find_map(|(i, &b)| {
+/// The first word of [`WORDS`] in `value` (ASCII case-insensitive).
+fn secret_word(value: &[u8]) -> Option<&'static str> {
+    value.iter().enumerate().find_map(|(i, &b)| {
+        let b = b.to_ascii_lowercase();
         if !matches!(b, b's' | b'p' | b'c' | b'b' | b'.') {
             return None;
         }
         WORDS
             .iter()
-            .find(|w| w.as_bytes()[0] == b && lower[i..].starts_with(w.as_bytes()))
+            .find(|w| {
+                let w = w.as_bytes();
+                w[0] == b
+                    && value.len() - i >= w.len()
+                    && value[i..i + w.len()].eq_ignore_ascii_case(w)
+            })
             .copied()
     })
 }
 
 fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     let mut seen = FastSet::default();
-    let mut lower = Vec::new();
     let ignored = cx.robots.ignored_rules().len();
     for rule in cx.robots.rules() {
         if rule.is_allow() || rule.index() < ignored {
             continue;
         }
         let value = rule.value();
-        lower.clear();
-        lower.extend(value.bytes().map(|b| b.to_ascii_lowercase()));
-        let Some(word) = secret_word(&lower) else {
+        let Some(word) = secret_word(value.as_bytes()) else {
             continue;
         };
-        if !seen.insert(lower.clone()) {
+        let lower = value.to_ascii_lowercase();
+        if !seen.insert(lower) {
             continue;
         }
         out.push(

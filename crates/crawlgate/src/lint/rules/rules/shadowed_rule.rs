@@ -2,10 +2,10 @@
 
 #[allow(unused_imports)]
 use crate::diagnostic::{Code, Diagnostic, Severity};
+use crate::lint::hash::FastMap;
 #[allow(unused_imports)]
 use crate::lint::rules::*;
 use crate::lint::{Category, Context, RuleInfo};
-use crate::lint::hash::FastMap;
 
 use crate::lint::inclusion::Glob;
 use crate::model::Rule;
@@ -75,65 +75,51 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     let profile = cx.profile();
     let wildcards = profile.wildcards;
     let longest = profile.precedence == Precedence::LongestMatch;
-    // rule index -> (audiences holding it, audiences where it is shadowed, by whom)
-    let mut tally: FastMap<usize, (usize, usize, Option<(Rule<'_>, String)>)> =
-        FastMap::default();
-    for audience in cx.audiences() {
-        let rules: Vec<Rule<'_>> = audience
-            .groups
-            .iter()
-            .filter_map(|&g| robots.group(g as usize))
-            .flat_map(|g| g.rules())
-            .filter(|r| !r.is_empty())
-            .collect();
-        let shadowers: Vec<Shadower<'_>> = if longest {
-            rules
+    let audiences = cx.audiences();
+    // Per audience: shadowed rule index -> the rule that always wins.
+    let mut shadowed: Vec<FastMap<usize, Rule<'_>>> = Vec::with_capacity(audiences.len());
+    for audience in audiences {
+        let mut found: FastMap<usize, Rule<'_>> = FastMap::default();
+        let rules = || {
+            audience
+                .groups
                 .iter()
+                .filter_map(|&g| robots.group(g as usize))
+                .flat_map(|g| g.rules())
+                .filter(|r| !r.is_empty())
+        };
+        if longest {
+            let shadowers: Vec<Shadower<'_>> = rules()
                 .filter(|r| {
                     let p = r.pattern();
                     wildcards && (p.contains('*') || p.ends_with('$'))
                 })
                 .filter_map(|r| {
                     Some(Shadower {
-                        rule: *r,
+                        rule: r,
                         glob: Glob::new(r.pattern(), wildcards)?,
                         prefix: literal_prefix(r.pattern(), wildcards),
                     })
                 })
-                .collect()
-        } else {
-            Vec::new()
-        };
-        let have_allow = shadowers.iter().any(|s| s.rule.is_allow());
-        let have_disallow = shadowers.iter().any(|s| !s.rule.is_allow());
-        // Legacy: first match wins; an earlier rule of the other kind whose
-        // pattern is a prefix (or `*`) shadows.
-        let mut earliest: FastMap<&str, [Option<Rule<'_>>; 2]> = FastMap::default();
-        if !longest {
-            for r in &rules {
-                let slot = earliest.entry(r.pattern()).or_default();
-                slot[usize::from(r.is_allow())].get_or_insert(*r);
-            }
-        }
-        for a in &rules {
-            let entry = tally.entry(a.index()).or_insert((0, 0, None));
-            entry.0 += 1;
-            if a.is_allow() && a.index_alias().is_some() {
-                continue;
-            }
-            let winner = if longest {
-                let useful = if a.is_allow() { have_disallow } else { have_allow };
-                if !useful {
-                    continue;
-                }
-                let Some(a_glob) = Glob::new(a.pattern(), wildcards) else {
-                    continue;
-                };
-                let a_prefix = literal_prefix(a.pattern(), wildcards);
-                let a_priority = a.pattern().len();
-                shadowers
-                    .iter()
-                    .find(|b| {
+                .collect();
+            let have_allow = shadowers.iter().any(|s| s.rule.is_allow());
+            let have_disallow = shadowers.iter().any(|s| !s.rule.is_allow());
+            if have_allow || have_disallow {
+                for a in rules() {
+                    let useful = if a.is_allow() {
+                        have_disallow
+                    } else {
+                        have_allow
+                    };
+                    if !useful || a.is_allow() && a.index_alias().is_some() {
+                        continue;
+                    }
+                    let Some(a_glob) = Glob::new(a.pattern(), wildcards) else {
+                        continue;
+                    };
+                    let a_prefix = literal_prefix(a.pattern(), wildcards);
+                    let a_priority = a.pattern().len();
+                    let winner = shadowers.iter().find(|b| {
                         if b.rule.kind() == a.kind() || b.rule.pattern() == a.pattern() {
                             return false;
                         }
@@ -144,43 +130,72 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                             b_priority >= a_priority
                         };
                         long_enough && a_prefix.starts_with(b.prefix) && b.glob.includes(&a_glob)
-                    })
-                    .map(|b| b.rule)
-            } else {
+                    });
+                    if let Some(b) = winner {
+                        found.insert(a.index(), b.rule);
+                    }
+                }
+            }
+        } else {
+            // Legacy: first match wins; an earlier rule of the other kind
+            // whose pattern is a prefix (or `*`) shadows.
+            let mut earliest: FastMap<&str, [Option<Rule<'_>>; 2]> = FastMap::default();
+            for r in rules() {
+                let slot = earliest.entry(r.pattern()).or_default();
+                slot[usize::from(r.is_allow())].get_or_insert(r);
+            }
+            for a in rules() {
                 let other = usize::from(!a.is_allow());
                 let pattern = a.pattern();
-                let mut found = None;
-                if let Some(slot) = earliest.get("*") {
-                    found = slot[other].filter(|b| b.index() < a.index());
-                }
-                if found.is_none() && pattern.starts_with('/') {
-                    for end in (1..=pattern.len()).filter(|&e| pattern.is_char_boundary(e)) {
-                        let Some(slot) = earliest.get(&pattern[..end]) else {
-                            continue;
-                        };
-                        if end == pattern.len() {
-                            continue; // the same pattern: R203
-                        }
-                        if let Some(b) = slot[other].filter(|b| b.index() < a.index()) {
-                            found = Some(b);
+                let mut winner = earliest
+                    .get("*")
+                    .and_then(|slot| slot[other].filter(|b| b.index() < a.index()));
+                if winner.is_none() && pattern.starts_with('/') {
+                    for end in (1..pattern.len()).filter(|&e| pattern.is_char_boundary(e)) {
+                        if let Some(b) = earliest
+                            .get(&pattern[..end])
+                            .and_then(|slot| slot[other].filter(|b| b.index() < a.index()))
+                        {
+                            winner = Some(b);
                             break;
                         }
                     }
                 }
-                found
-            };
-            if let Some(b) = winner {
-                entry.1 += 1;
-                entry.2.get_or_insert((b, audience.label.clone()));
+                if let Some(b) = winner {
+                    found.insert(a.index(), b);
+                }
             }
         }
+        shadowed.push(found);
     }
-    let mut found: Vec<_> = tally
-        .into_iter()
-        .filter(|(_, (holding, shadowed, _))| holding == shadowed)
-        .filter_map(|(index, (_, _, by))| by.map(|by| (index, by)))
-        .collect();
-    found.sort_by_key(|(index, _)| *index);
+    // A rule can never decide when it is shadowed for every audience that
+    // holds its group.
+    let mut candidates: Vec<usize> = shadowed.iter().flat_map(|m| m.keys().copied()).collect();
+    candidates.sort_unstable();
+    candidates.dedup();
+    let mut found: Vec<(usize, (Rule<'_>, String))> = Vec::new();
+    for index in candidates {
+        let Some(group) = robots.rules().nth(index).and_then(|r| r.group()) else {
+            continue;
+        };
+        let g = group.index() as u32;
+        let mut by = None;
+        let all = audiences.iter().zip(&shadowed).all(|(audience, map)| {
+            if !audience.groups.contains(&g) {
+                return true;
+            }
+            match map.get(&index) {
+                Some(rule) => {
+                    by.get_or_insert((*rule, audience.label.clone()));
+                    true
+                }
+                None => false,
+            }
+        });
+        if let (true, Some(by)) = (all, by) {
+            found.push((index, by));
+        }
+    }
     for (index, (by, label)) in found {
         let Some(rule) = robots.rules().nth(index) else {
             continue;

@@ -64,7 +64,10 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         );
         let d = if rest.bytes().all(|b| b == b'*') {
             let fixed = value[..=pos].to_owned();
-            d.with_fix(format!("end the pattern with the `$`: `{fixed}`"), Some(fixed))
+            d.with_fix(
+                format!("end the pattern with the `$`: `{fixed}`"),
+                Some(fixed),
+            )
         } else {
             d.with_fix("move the `$` to the end of the pattern, or remove it", None)
         };

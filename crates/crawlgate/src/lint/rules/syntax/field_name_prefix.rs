@@ -40,7 +40,17 @@ Disallow: /private/
 };
 
 fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
-    from_parser(cx, Code::FieldNamePrefix, out);
+    for d in cx.robots.diagnostics() {
+        if d.code != Code::FieldNamePrefix {
+            continue;
+        }
+        // `Sitemap http://…` (a missing colon) is explained by R009.
+        let key = String::from_utf8_lossy(&cx.source[d.span.bytes.clone()]).to_ascii_lowercase();
+        if key.starts_with("sitemap") && (key.ends_with(" http") || key.ends_with(" https")) {
+            continue;
+        }
+        out.push(d.clone());
+    }
 }
 
 #[cfg(test)]

@@ -51,7 +51,10 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         let mut lost_agents = 0;
         for n in first..=last {
             let text = cx.line_bytes(n);
-            let start = text.iter().position(|&b| b != b' ' && b != b'\t').unwrap_or(text.len());
+            let start = text
+                .iter()
+                .position(|&b| b != b' ' && b != b'\t')
+                .unwrap_or(text.len());
             let text = &text[start..];
             let starts = |word: &[u8]| {
                 text.len() >= word.len() && text[..word.len()].eq_ignore_ascii_case(word)

@@ -70,10 +70,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                      RFC 9309 parsers ignore the line{legacy}"
                 ),
             )
-            .with_fix(
-                format!("write `{}: {fixed}`", rule.kind()),
-                Some(fixed),
-            ),
+            .with_fix(format!("write `{}: {fixed}`", rule.kind()), Some(fixed)),
         );
     }
 }

@@ -46,7 +46,38 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             continue;
         }
         let span = cx.value_span(sitemap.line());
-        let d = if url.is_empty() {
+        let key = cx
+            .fields(sitemap.line())
+            .map(|f| String::from_utf8_lossy(&cx.source[f.key]).to_ascii_lowercase())
+            .unwrap_or_default();
+        let scheme = ["http", "https"]
+            .into_iter()
+            .find(|s| key.ends_with(&format!(" {s}")));
+        let d = if let (Some(scheme), true) = (scheme, url.starts_with("//")) {
+            let fixed = format!("Sitemap: {scheme}:{url}");
+            cx.diagnostic(
+                Code::RelativeSitemap,
+                cx.content_span(sitemap.line()),
+                format!(
+                    "the colon after `Sitemap` is missing: Google reads the field name as \
+                     `{key}` and the URL as `{url}`, which is not absolute, and ignores it"
+                ),
+            )
+            .with_fix(format!("write `{fixed}`"), Some(fixed))
+        } else if url.starts_with("//") {
+            cx.diagnostic(
+                Code::RelativeSitemap,
+                span,
+                format!(
+                    "`{url}` has no scheme: Google and Bing only read absolute sitemap URLs and \
+                     ignore this line"
+                ),
+            )
+            .with_fix(
+                "write the full URL, with `https:`",
+                Some(format!("https:{url}")),
+            )
+        } else if url.is_empty() {
             cx.diagnostic(
                 Code::RelativeSitemap,
                 span,
@@ -64,16 +95,18 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             )
             .with_fix("write the full URL, with scheme and host", None)
         } else {
+            let host = url.split('/').next().unwrap_or("");
             let host_like = url
                 .bytes()
                 .all(|b| b.is_ascii_alphanumeric() || b"-._~/:?=&%".contains(&b))
-                && url.split('/').next().is_some_and(|h| h.contains('.'));
+                && host.contains('.')
+                && ![".xml", ".gz", ".txt", ".php", ".html"]
+                    .iter()
+                    .any(|ext| host.to_ascii_lowercase().ends_with(ext));
             let d = cx.diagnostic(
                 Code::RelativeSitemap,
                 span,
-                format!(
-                    "`{url}` is not an absolute http(s) URL: Google and Bing ignore this line"
-                ),
+                format!("`{url}` is not an absolute http(s) URL: Google and Bing ignore this line"),
             );
             if host_like {
                 let fixed = format!("https://{url}");

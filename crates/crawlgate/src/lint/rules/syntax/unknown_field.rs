@@ -2,10 +2,10 @@
 
 #[allow(unused_imports)]
 use crate::diagnostic::{Code, Diagnostic, Severity};
+use crate::lint::hash::FastSet;
 #[allow(unused_imports)]
 use crate::lint::rules::*;
 use crate::lint::{Category, Context, RuleInfo};
-use crate::lint::hash::FastSet;
 
 use crate::extension::ExtensionKind;
 
@@ -83,6 +83,21 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             continue;
         }
         let span = cx.key_span(ext.line());
+        if key.eq_ignore_ascii_case("http") || key.eq_ignore_ascii_case("https") {
+            let mut d = cx
+                .diagnostic(
+                    Code::UnknownField,
+                    cx.content_span(ext.line()),
+                    format!(
+                    "a URL on a line of its own is read as a field named `{key}`: every crawler \
+                     ignores it (does it belong to the line above?)"
+                ),
+                )
+                .with_fix("put `Sitemap: ` before the URL, on the same line", None);
+            d.severity = Severity::Warning;
+            out.push(d);
+            continue;
+        }
         let is_name = key
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b' '));

@@ -1,0 +1,68 @@
+//! Linting against parsing, on the whole real-world corpus
+//! (`../shared/corpus/real` beside the repository).
+//!
+//! ```text
+//! cargo bench -p crawlgate --bench lint
+//! ```
+//!
+//! The bar: linting the corpus takes less than 5× parsing it.
+
+// `criterion_group!` defines an undocumented public function.
+#![allow(missing_docs)]
+
+use std::hint::black_box;
+
+use crawlgate::lint::{lint, LintOptions};
+use crawlgate::RobotsTxt;
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+
+const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/corpus/real");
+
+fn corpus() -> Vec<Vec<u8>> {
+    let entries = std::fs::read_dir(CORPUS).unwrap_or_else(|e| {
+        panic!("the corpus is missing: cannot read {CORPUS} ({e}); it lives in shared/corpus/real beside the repository")
+    });
+    let mut paths: Vec<_> = entries
+        .map(|entry| entry.expect("a directory entry").path())
+        .collect();
+    paths.sort();
+    paths
+        .iter()
+        .map(|p| std::fs::read(p).expect("a readable corpus file"))
+        .collect()
+}
+
+fn corpus_benches(c: &mut Criterion) {
+    let files = corpus();
+    let bytes: usize = files.iter().map(Vec::len).sum();
+    let full = LintOptions::default();
+    let quick = LintOptions::default().with_profile_comparison(false);
+    let mut group = c.benchmark_group("corpus");
+    group.throughput(Throughput::Bytes(bytes as u64));
+    group.sample_size(10);
+    group.bench_function("parse", |b| {
+        b.iter(|| {
+            for file in &files {
+                black_box(RobotsTxt::parse(black_box(file)));
+            }
+        })
+    });
+    group.bench_function("lint", |b| {
+        b.iter(|| {
+            for file in &files {
+                black_box(lint(black_box(file), &full));
+            }
+        })
+    });
+    group.bench_function("lint_without_profile_comparison", |b| {
+        b.iter(|| {
+            for file in &files {
+                black_box(lint(black_box(file), &quick));
+            }
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, corpus_benches);
+criterion_main!(benches);
