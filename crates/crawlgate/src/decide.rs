@@ -274,8 +274,13 @@ impl<'a> AgentView<'a> {
         self.decide(url).is_allowed()
     }
 
+    #[inline]
     fn matching_path<'p>(&self, path: &'p str) -> Cow<'p, [u8]> {
-        matching_path(&self.robots.profile, path)
+        let profile = &self.robots.profile;
+        if !profile.requote && !profile.decode_unreserved {
+            return Cow::Borrowed(path.as_bytes()); // Google compares the path as given
+        }
+        matching_path(profile, path)
     }
 
     /// What the rules are matched against for `url`.

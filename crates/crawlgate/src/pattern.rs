@@ -91,9 +91,30 @@ pub(crate) fn matches(shape: Shape, body: &[u8], path: &[u8]) -> bool {
 pub(crate) fn matches_after_head(shape: Shape, body: &[u8], path: &[u8]) -> bool {
     match shape {
         Shape::Prefix if body.len() <= 8 => true,
-        Shape::Prefix => path.len() >= body.len() && path[8..body.len()] == body[8..],
+        Shape::Prefix => path.len() >= body.len() && same_words(&path[8..body.len()], &body[8..]),
+        Shape::Exact => path.len() == body.len() && same_words(path, body),
         _ => matches(shape, body, path),
     }
+}
+
+/// Equality of two equally long byte strings, eight bytes at a time: rule
+/// tails are short, and a call into `memcmp` costs more than comparing them.
+#[inline]
+fn same_words(a: &[u8], b: &[u8]) -> bool {
+    let mut a_words = a.chunks_exact(8);
+    let mut b_words = b.chunks_exact(8);
+    for (x, y) in a_words.by_ref().zip(b_words.by_ref()) {
+        if u64::from_ne_bytes(x.try_into().expect("8 bytes"))
+            != u64::from_ne_bytes(y.try_into().expect("8 bytes"))
+        {
+            return false;
+        }
+    }
+    a_words
+        .remainder()
+        .iter()
+        .zip(b_words.remainder())
+        .all(|(x, y)| x == y)
 }
 
 /// The first occurrence of `needle` (non-empty) in `haystack`.
