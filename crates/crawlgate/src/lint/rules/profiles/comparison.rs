@@ -298,12 +298,17 @@ pub(crate) fn compare(cx: &Context<'_>, other: Profile, code: Code, out: &mut Ve
     let mut reported = FastSet::default();
     let mut samples: Vec<String> = Vec::new();
     for agent in agents {
-        let ours = google.for_agent(agent);
-        if let Some(choice) = &legacy_choice {
-            if !seen_choices.insert((group_lines(&ours), choice.group(agent))) {
-                continue;
-            }
+        // Skip crawlers whose groups were already compared, before building
+        // (and compiling) their views.
+        let our_groups = google.select(agent).groups.as_slice().to_vec();
+        let their_groups = match &legacy_choice {
+            Some(choice) => choice.group(agent).map(|g| g as u32).into_iter().collect(),
+            None => theirs.select(agent).groups.as_slice().to_vec(),
+        };
+        if !seen_choices.insert((our_groups, their_groups)) {
+            continue;
         }
+        let ours = google.for_agent(agent);
         let other_view = theirs.for_agent(agent);
         let selection = (group_lines(&ours), group_lines(&other_view));
         if selection.0.is_empty() && selection.1.is_empty()
