@@ -13,15 +13,25 @@ pub struct Entry {
     pub paths: Vec<String>,
 }
 
+/// `$CRAWLGATE_CORPUS`, else `../shared/corpus/real` beside the repository.
 pub fn dir() -> std::path::PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/real")
+    std::env::var_os("CRAWLGATE_CORPUS")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| {
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/real")
+        })
 }
 
 /// Loads the corpus. Panics with a clear message when it is missing.
 pub fn load() -> Vec<Entry> {
     let dir = dir();
     let mut names: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("corpus missing at {} ({e})", dir.display()))
+        .unwrap_or_else(|e| {
+            panic!(
+                "corpus missing at {} ({e}); set CRAWLGATE_CORPUS",
+                dir.display()
+            )
+        })
         .map(|e| e.expect("corpus entry").path())
         .collect();
     names.sort();

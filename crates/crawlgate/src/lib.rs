@@ -128,6 +128,11 @@ impl RobotsTxt {
     }
 }
 
+/// The README's Rust examples, run as doctests so they stay true.
+#[doc = include_str!("../../../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
+
 #[cfg(test)]
 mod send_sync {
     fn assert_send_sync<T: Send + Sync>() {}

@@ -58,16 +58,21 @@ impl Files {
     }
 }
 
-/// The shared corpus of real robots.txt files (`../shared/corpus/real`
-/// beside the repository). Its absence is a failure, not a skip.
+/// The shared corpus of real robots.txt files: `$CRAWLGATE_CORPUS`, else
+/// `../shared/corpus/real` beside the repository. Its absence is a failure,
+/// not a skip.
 pub fn corpus() -> PathBuf {
-    let path = PathBuf::from(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/corpus/real"
-    ));
+    let path = std::env::var_os("CRAWLGATE_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            PathBuf::from(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/../../../shared/corpus/real"
+            ))
+        });
     assert!(
         path.is_dir(),
-        "the robots.txt corpus is missing: expected it at {} (the shared corpus beside the repository)",
+        "the robots.txt corpus is missing: expected it at {} (the shared corpus beside the repository; or set CRAWLGATE_CORPUS)",
         path.display()
     );
     path

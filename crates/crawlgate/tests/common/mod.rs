@@ -37,9 +37,14 @@ impl Rng {
     }
 }
 
-/// The real-world corpus shared by the project (not part of the repository).
+/// The real-world corpus shared by the project (not part of the repository):
+/// `$CRAWLGATE_CORPUS`, else `../shared/corpus/real` beside the repository.
 pub fn corpus_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/real")
+    std::env::var_os("CRAWLGATE_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/real")
+        })
 }
 
 /// Every corpus file, sorted by name. Panics with a clear message when the
@@ -48,7 +53,7 @@ pub fn corpus_files() -> Vec<(String, Vec<u8>)> {
     let dir = corpus_dir();
     let entries = std::fs::read_dir(&dir).unwrap_or_else(|e| {
         panic!(
-            "the robots.txt corpus is missing at {} ({e}); it ships beside the repository as ../shared/corpus/real",
+            "the robots.txt corpus is missing at {} ({e}); it lives beside the repository as ../shared/corpus/real, or set CRAWLGATE_CORPUS",
             dir.display()
         )
     });
