@@ -142,6 +142,21 @@ pub fn rule_info(code: Code) -> Option<&'static RuleInfo> {
 }
 
 /// What to lint and how.
+///
+/// ```
+/// use crawlgate::lint::{lint, LintOptions};
+/// use crawlgate::{Code, Profile};
+///
+/// let file = b"User-agent: *\nDisallow: *.pdf\n";
+/// let google = lint(file, &LintOptions::default());
+/// assert!(google.with_code(Code::LeadingWildcard).next().is_some());
+/// // The strict reading drops the line instead.
+/// let strict = lint(file, &LintOptions::default().with_profile(Profile::RFC9309));
+/// assert!(strict.with_code(Code::PathNotAbsolute).next().is_some());
+/// // The audit says what each known crawler gets.
+/// let audited = lint(file, &LintOptions::default().with_audit(true));
+/// assert!(audited.audit.unwrap().iter().any(|e| e.crawler.token == "GPTBot"));
+/// ```
 #[derive(Clone, Debug)]
 #[non_exhaustive]
 pub struct LintOptions {
@@ -185,6 +200,18 @@ impl LintOptions {
 }
 
 /// The result of [`lint`].
+///
+/// ```
+/// use crawlgate::lint::{lint, LintOptions};
+/// use crawlgate::Severity;
+///
+/// let report = lint(b"User-agent: *\nDisallow: private/\n", &LintOptions::default());
+/// assert_eq!(report.worst(), Some(Severity::Error));
+/// assert_eq!(report.count(Severity::Error), 1);
+/// let d = &report.diagnostics[0];
+/// assert_eq!((d.span.line, d.span.column), (2, 11));
+/// assert_eq!(d.fix.as_ref().unwrap().replacement.as_deref(), Some("/private/"));
+/// ```
 #[derive(Clone, Debug)]
 pub struct LintReport {
     /// The reading the file was judged with.
