@@ -247,3 +247,14 @@ fn help_has_examples_and_exit_status() {
     assert!(out.contains("crawlgate lint robots.txt --audit"), "{out}");
     assert!(out.contains("Exit status: 0 no errors"), "{out}");
 }
+
+#[test]
+fn legacy_comparison_is_opt_in() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = file(&dir, "robots.txt", "User-agent: *\nDisallow: /shop/\nAllow: /shop/cart\n");
+    let (out, _) = stdout_of(crawlgate().arg("lint").arg(&path));
+    assert!(!out.contains("R402"), "{out}");
+    let (out, code) = stdout_of(crawlgate().args(["lint", "--legacy"]).arg(&path));
+    assert_eq!(code, 0);
+    assert!(out.contains(":3:1: info[R402]: `Googlebot` fetching `/shop/cart`: Google allows it"), "{out}");
+}

@@ -5,7 +5,9 @@
 //! cargo bench -p crawlgate --bench lint
 //! ```
 //!
-//! The bar: linting the corpus takes less than 5× parsing it.
+//! The bar: linting the corpus (default options) takes less than 5× parsing
+//! it. The legacy comparison (`R402`, opt-in) and no comparison at all are
+//! measured too.
 
 // `criterion_group!` defines an undocumented public function.
 #![allow(missing_docs)]
@@ -35,7 +37,8 @@ fn corpus() -> Vec<Vec<u8>> {
 fn corpus_benches(c: &mut Criterion) {
     let files = corpus();
     let bytes: usize = files.iter().map(Vec::len).sum();
-    let full = LintOptions::default();
+    let default = LintOptions::default();
+    let legacy = LintOptions::default().with_legacy_comparison(true);
     let quick = LintOptions::default().with_profile_comparison(false);
     let mut group = c.benchmark_group("corpus");
     group.throughput(Throughput::Bytes(bytes as u64));
@@ -50,7 +53,14 @@ fn corpus_benches(c: &mut Criterion) {
     group.bench_function("lint", |b| {
         b.iter(|| {
             for file in &files {
-                black_box(lint(black_box(file), &full));
+                black_box(lint(black_box(file), &default));
+            }
+        })
+    });
+    group.bench_function("lint_with_legacy_comparison", |b| {
+        b.iter(|| {
+            for file in &files {
+                black_box(lint(black_box(file), &legacy));
             }
         })
     });

@@ -16,7 +16,7 @@ fn fixture(code: Code, which: &str) -> Vec<u8> {
 }
 
 fn lint_fixture(bytes: &[u8]) -> LintReport {
-    let mut options = LintOptions::default();
+    let mut options = LintOptions::everything().with_audit(false);
     if let Some(rest) = bytes.strip_prefix(b"# lint-profile: ".as_slice()) {
         let name: String = rest
             .iter()

@@ -18,6 +18,7 @@ Examples:
   crawlgate lint site-a/robots.txt site-b/robots.txt --deny warnings
   curl -s https://example.com/robots.txt | crawlgate lint -
   crawlgate lint robots.txt --audit               # what GPTBot, CCBot, Googlebot… get
+  crawlgate lint robots.txt --legacy              # also where 1996-style parsers differ
   crawlgate lint robots.txt --format sarif > robots.sarif
   crawlgate lint --explain R101                   # the documentation of one rule
   crawlgate lint --list-rules
@@ -77,7 +78,12 @@ pub struct Args {
     #[arg(long)]
     pub audit: bool,
 
-    /// Do not compare the google, rfc9309 and legacy readings (R401, R402).
+    /// Also compare Google's reading with the legacy one (R402, info): what
+    /// Python's urllib.robotparser and other 1996-style parsers do.
+    #[arg(long, conflicts_with = "no_profile_comparison")]
+    pub legacy: bool,
+
+    /// Do not compare Google's reading with RFC 9309's (R401).
     #[arg(long)]
     pub no_profile_comparison: bool,
 
@@ -147,7 +153,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let options = LintOptions::default()
         .with_profile(args.profile)
         .with_audit(args.audit)
-        .with_profile_comparison(!args.no_profile_comparison);
+        .with_profile_comparison(!args.no_profile_comparison)
+        .with_legacy_comparison(args.legacy);
     let mut linted = Vec::with_capacity(args.files.len());
     for path in &args.files {
         let (path, source) = read(path)?;

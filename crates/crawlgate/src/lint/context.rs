@@ -35,7 +35,10 @@ pub(crate) struct Context<'a> {
     pub lines: Vec<SourceLine>,
     /// Whether the file is an HTML page rather than a robots.txt.
     pub html: bool,
-    readings: OnceCell<Vec<RobotsTxt>>,
+    /// The file under each of [`Profile::ALL`], built on first use.
+    readings: [OnceCell<RobotsTxt>; 3],
+    /// Whether each reading is the linted model re-read (same records).
+    reinterpreted: [std::cell::Cell<bool>; 3],
     audiences: OnceCell<Vec<Audience>>,
 }
 
@@ -102,6 +105,12 @@ fn split_lines(source: &[u8]) -> Vec<SourceLine> {
 }
 
 fn looks_like_html(source: &[u8]) -> bool {
+    let first = source
+        .iter()
+        .position(|&b| !is_space(b) && b != 0xEF && b != 0xBB && b != 0xBF);
+    if first.is_none_or(|i| source[i] != b'<') {
+        return false;
+    }
     let head = &source[..source.len().min(2048)];
     let lower: Vec<u8> = head.iter().map(u8::to_ascii_lowercase).collect();
     let trimmed = lower
@@ -122,7 +131,8 @@ impl<'a> Context<'a> {
             options,
             lines: split_lines(source),
             html: looks_like_html(source),
-            readings: OnceCell::new(),
+            readings: Default::default(),
+            reinterpreted: Default::default(),
             audiences: OnceCell::new(),
         }
     }
@@ -243,20 +253,30 @@ impl<'a> Context<'a> {
         if profile == self.robots.profile() {
             return self.robots;
         }
-        let readings = self.readings.get_or_init(|| {
-            Profile::ALL
-                .iter()
-                .filter(|p| **p != self.robots.profile())
-                .map(|p| {
-                    reinterpret(self.robots, *p)
-                        .unwrap_or_else(|| RobotsTxt::parse_with(self.source, *p))
-                })
-                .collect()
-        });
-        readings
+        let Some(slot) = Profile::ALL.iter().position(|p| *p == profile) else {
+            return self.robots;
+        };
+        self.readings[slot].get_or_init(|| match reinterpret(self.robots, profile) {
+            Some(copy) => {
+                self.reinterpreted[slot].set(true);
+                copy
+            }
+            None => RobotsTxt::parse_with(self.source, profile),
+        })
+    }
+
+    /// Whether [`Context::reading`] of `profile` has the linted model's
+    /// records (it was re-read, not parsed again): then only decide-time
+    /// switches and `index.html` aliases can make the readings differ.
+    pub(crate) fn same_records(&self, profile: Profile) -> bool {
+        if profile == self.robots.profile() {
+            return true;
+        }
+        let _ = self.reading(profile);
+        Profile::ALL
             .iter()
-            .find(|r| r.profile() == profile)
-            .unwrap_or(self.robots)
+            .position(|p| *p == profile)
+            .is_some_and(|slot| self.reinterpreted[slot].get())
     }
 
     /// The sets of crawlers that share groups, under the linted reading.

@@ -133,6 +133,23 @@ impl Glob {
     }
 }
 
+/// Writes into `out` the path [`sample_paths`] would give (without
+/// allocating); `false` when there is none.
+pub(crate) fn sample_into(pattern: &str, out: &mut String) -> bool {
+    let body = pattern.strip_suffix('$').unwrap_or(pattern);
+    out.clear();
+    if body.is_empty() {
+        return false;
+    }
+    if !body.starts_with('/') {
+        out.push('/');
+    }
+    for c in body.chars() {
+        out.push(if c == '*' { 'x' } else { c });
+    }
+    true
+}
+
 /// A path that a pattern matches (or is meant to match): the pattern with
 /// each `*` read as `x`, a trailing `$` dropped, and a leading `/` added when
 /// missing.
@@ -203,5 +220,13 @@ mod tests {
         out.clear();
         sample_paths("/a$", &mut out);
         assert_eq!(out, ["/a"]);
+        let mut one = String::new();
+        for pattern in ["/*.php$", "*.png", "/a$", "/plain"] {
+            out.clear();
+            sample_paths(pattern, &mut out);
+            assert!(sample_into(pattern, &mut one));
+            assert_eq!(out, [one.clone()]);
+        }
+        assert!(!sample_into("$", &mut one));
     }
 }

@@ -18,7 +18,7 @@ pub(crate) fn fixture_path(code: Code, which: &str) -> String {
 pub(crate) fn lint_fixture(code: Code, which: &str) -> (Vec<u8>, LintReport) {
     let path = fixture_path(code, which);
     let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    let mut options = LintOptions::default();
+    let mut options = LintOptions::everything().with_audit(false);
     if let Some(rest) = bytes.strip_prefix(b"# lint-profile: ".as_slice()) {
         let name: String = rest
             .iter()

@@ -24,7 +24,7 @@ use crate::lint::hash::{FastMap, FastSet};
 use crate::decide::AgentView;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::lint::context::generic_agent;
-use crate::lint::inclusion::sample_paths;
+use crate::lint::inclusion::sample_into;
 use crate::lint::rules::describe_verdict;
 use crate::lint::Context;
 use crate::model::Rule;
@@ -246,6 +246,19 @@ pub(crate) fn compare(cx: &Context<'_>, other: Profile, code: Code, out: &mut Ve
     }
     let google = cx.reading(Profile::GOOGLE);
     let theirs = cx.reading(other);
+    let same_matching = google.profile().wildcards == theirs.profile().wildcards
+        && google.profile().precedence == theirs.profile().precedence
+        && google.profile().group_selection == theirs.profile().group_selection;
+    // Same records, same matching: only Google's `index.html` aliases can
+    // make a difference (`/robots.txt` aside, and no rule holds an escape
+    // that decoding would change, or the file would have been parsed again).
+    if same_matching
+        && cx.robots.profile() == Profile::GOOGLE
+        && cx.same_records(other)
+        && !google.rules().any(|r| r.index_alias().is_some())
+    {
+        return;
+    }
     let generic = generic_agent(google);
     let mut agents: Vec<&str> = Vec::new();
     let mut names = FastSet::default();
@@ -264,8 +277,6 @@ pub(crate) fn compare(cx: &Context<'_>, other: Profile, code: Code, out: &mut Ve
             agents.push(extra);
         }
     }
-    let same_matching = google.profile().wildcards == theirs.profile().wildcards
-        && google.profile().precedence == theirs.profile().precedence;
     let legacy_choice = (theirs.profile().group_selection
         == crate::profile::GroupSelection::FirstSubstring)
         .then(|| LegacyChoice::new(theirs));
@@ -296,7 +307,7 @@ pub(crate) fn compare(cx: &Context<'_>, other: Profile, code: Code, out: &mut Ve
     let mut seen_choices = FastSet::default();
     let mut seen_selections = FastSet::default();
     let mut reported = FastSet::default();
-    let mut samples: Vec<String> = Vec::new();
+    let mut sample = String::new();
     for agent in agents {
         // Skip crawlers whose groups were already compared, before building
         // (and compiling) their views.
@@ -447,17 +458,15 @@ pub(crate) fn compare(cx: &Context<'_>, other: Profile, code: Code, out: &mut Ve
                 }
                 continue;
             }
-            samples.clear();
-            sample_paths(pattern, &mut samples);
-            if rule.value() != pattern {
-                sample_paths(rule.value(), &mut samples);
-            }
-            if let Some(alias) = rule.index_alias() {
-                sample_paths(alias, &mut samples);
-            }
-            for path in &samples {
-                if check.possible(path) {
-                    decide(path, rule.line());
+            let value = rule.value();
+            let sources = [
+                Some(pattern),
+                (value != pattern).then_some(value),
+                rule.index_alias(),
+            ];
+            for source in sources.into_iter().flatten() {
+                if sample_into(source, &mut sample) && check.possible(&sample) {
+                    decide(&sample, rule.line());
                 }
             }
         }

@@ -20,7 +20,9 @@ pub(crate) static RULE: RuleInfo = RuleInfo {
 
 Like `R401`, for the legacy reading: no wildcards, plain prefixes, the
 first group whose user-agent occurs in the crawler's name, the first matching
-rule in file order.
+rule in file order. Off by default (it parses the file once more and
+decides many more URLs): `LintOptions::with_legacy_comparison`, `crawlgate
+lint --legacy`.
 
 ## Why it matters
 

@@ -42,6 +42,13 @@ Disallow: /*.json$
 };
 
 fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
+    let visible = |r: &crate::model::Rule<'_>| {
+        let p = r.pattern();
+        !r.is_allow() && (p.contains(".css") || p.contains(".js"))
+    };
+    if !cx.robots.rules().any(|r| visible(&r)) {
+        return; // nothing to compile a view for
+    }
     let view = cx.robots.for_agent("Googlebot");
     let mut samples = Vec::new();
     for group in view.groups() {

@@ -114,12 +114,9 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                     if !useful || a.is_allow() && a.index_alias().is_some() {
                         continue;
                     }
-                    let Some(a_glob) = Glob::new(a.pattern(), wildcards) else {
-                        continue;
-                    };
                     let a_prefix = literal_prefix(a.pattern(), wildcards);
                     let a_priority = a.pattern().len();
-                    let winner = shadowers.iter().find(|b| {
+                    let mut candidates = shadowers.iter().filter(|b| {
                         if b.rule.kind() == a.kind() || b.rule.pattern() == a.pattern() {
                             return false;
                         }
@@ -129,8 +126,19 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                         } else {
                             b_priority >= a_priority
                         };
-                        long_enough && a_prefix.starts_with(b.prefix) && b.glob.includes(&a_glob)
+                        long_enough && a_prefix.starts_with(b.prefix)
                     });
+                    // Most rules have no candidate: build their glob only
+                    // when one is left to check.
+                    let Some(first) = candidates.next() else {
+                        continue;
+                    };
+                    let Some(a_glob) = Glob::new(a.pattern(), wildcards) else {
+                        continue;
+                    };
+                    let winner = std::iter::once(first)
+                        .chain(candidates)
+                        .find(|b| b.glob.includes(&a_glob));
                     if let Some(b) = winner {
                         found.insert(a.index(), b.rule);
                     }
