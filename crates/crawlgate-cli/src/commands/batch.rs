@@ -145,7 +145,7 @@ impl BodyCache {
                     .map_err(|e| format!("robots_txt_b64 is not valid base64: {e}"))
             });
         }
-        if let Some(raw) = request.robots_txt {
+        if let Some(raw) = request.robots_txt.filter(|raw| raw.get() != "null") {
             key.push(b't');
             key.extend_from_slice(raw.get().as_bytes());
             return self.get(key, || {
@@ -277,6 +277,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         number += 1;
         let mut content = &line[..];
+        if number == 1 {
+            // A UTF-8 byte order mark some editors put at the start of a file.
+            content = content.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(content);
+        }
         if let [rest @ .., b'\n'] = content {
             content = rest;
         }

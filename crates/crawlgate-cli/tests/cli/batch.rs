@@ -157,3 +157,22 @@ fn input_file_and_missing_input_file() {
         .code(2)
         .stderr(predicate::str::contains("cannot open no-such.jsonl"));
 }
+
+#[test]
+fn a_leading_bom_and_a_null_robots_txt_are_tolerated() {
+    let files = Files::new();
+    files.write("robots.txt", "User-agent: *\nDisallow: /file\n");
+    let input = "\u{feff}{\"id\":1,\"robots_txt\":null,\"robots_file\":\"robots.txt\",\"user_agent\":\"bot\",\"url\":\"/file\"}\n\
+                 {\"id\":2,\"robots_txt\":null,\"user_agent\":\"bot\",\"url\":\"/file\"}\n";
+    let (code, lines) = batch(input, &files);
+    assert_eq!(code, Some(0));
+    assert_eq!(
+        lines[0],
+        serde_json::json!({"id": 1, "allowed": false, "line": 2, "rule": "Disallow: /file"})
+    );
+    assert_eq!(lines[1]["id"], 2);
+    assert!(lines[1]["error"]
+        .as_str()
+        .unwrap()
+        .contains("one of robots_txt"));
+}
