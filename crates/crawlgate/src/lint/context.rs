@@ -272,11 +272,11 @@ impl<'a> Context<'a> {
         if profile == self.robots.profile() {
             return true;
         }
-        let _ = self.reading(profile);
-        Profile::ALL
-            .iter()
-            .position(|p| *p == profile)
-            .is_some_and(|slot| self.reinterpreted[slot].get())
+        match Profile::ALL.iter().position(|p| *p == profile) {
+            Some(slot) if self.readings[slot].get().is_some() => self.reinterpreted[slot].get(),
+            Some(_) => can_reinterpret(self.robots, profile),
+            None => false,
+        }
     }
 
     /// The sets of crawlers that share groups, under the linted reading.
@@ -305,8 +305,7 @@ impl<'a> Context<'a> {
 /// deciding; any other switch in which the profiles differ forces a fresh
 /// parse. `None` when a fresh parse is needed. A test checks on the corpus
 /// that both ways give the same verdicts.
-pub(crate) fn reinterpret(robots: &RobotsTxt, profile: Profile) -> Option<RobotsTxt> {
-    use crate::model::RULE_HAS_ALIAS;
+pub(crate) fn can_reinterpret(robots: &RobotsTxt, profile: Profile) -> bool {
     let from = robots.profile();
     // Every switch not named here must be equal, so that a switch added to
     // `Profile` later forces a fresh parse until it is judged here.
@@ -339,27 +338,37 @@ pub(crate) fn reinterpret(robots: &RobotsTxt, profile: Profile) -> Option<Robots
             )
         })
     {
-        return None;
+        return false;
     }
     if profile.require_leading_slash != from.require_leading_slash
         && robots
             .rules()
             .any(|r| !r.is_empty() && !r.pattern().starts_with('/'))
     {
-        return None;
+        return false;
     }
     if profile.decode_unreserved != from.decode_unreserved
         && robots.rules().any(|r| r.value().contains('%'))
     {
-        return None;
+        return false;
     }
     if profile.lenient_global_agent != from.lenient_global_agent
         && robots
             .user_agents()
             .any(|ua| ua.value().starts_with('*') && ua.value() != "*")
     {
+        return false;
+    }
+    true
+}
+
+/// [`can_reinterpret`], and the copy when it can.
+pub(crate) fn reinterpret(robots: &RobotsTxt, profile: Profile) -> Option<RobotsTxt> {
+    use crate::model::RULE_HAS_ALIAS;
+    if !can_reinterpret(robots, profile) {
         return None;
     }
+    let from = robots.profile();
     let mut copy = robots.clone();
     copy.profile = profile;
     copy.compiled = std::sync::OnceLock::new();

@@ -286,11 +286,6 @@ pub fn lint(source: &[u8], options: &LintOptions) -> LintReport {
 /// Lints a file already parsed from `source` (with `options.profile`).
 pub fn lint_parsed(source: &[u8], robots: &RobotsTxt, options: &LintOptions) -> LintReport {
     let cx = Context::new(source, robots, options);
-    if options.compare_profiles && robots.profile() == Profile::GOOGLE {
-        // Re-read the model before any rule compiles matchers into it, so
-        // that the copy does not carry them.
-        let _ = cx.reading(Profile::RFC9309);
-    }
     let mut diagnostics = Vec::new();
     for rule in RULES {
         let skipped = match rule.code {

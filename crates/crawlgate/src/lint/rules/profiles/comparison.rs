@@ -244,21 +244,22 @@ pub(crate) fn compare(cx: &Context<'_>, other: Profile, code: Code, out: &mut Ve
     if cx.html {
         return;
     }
-    let google = cx.reading(Profile::GOOGLE);
-    let theirs = cx.reading(other);
-    let same_matching = google.profile().wildcards == theirs.profile().wildcards
-        && google.profile().precedence == theirs.profile().precedence
-        && google.profile().group_selection == theirs.profile().group_selection;
+    let same_matching = Profile::GOOGLE.wildcards == other.wildcards
+        && Profile::GOOGLE.precedence == other.precedence
+        && Profile::GOOGLE.group_selection == other.group_selection;
     // Same records, same matching: only Google's `index.html` aliases can
     // make a difference (`/robots.txt` aside, and no rule holds an escape
-    // that decoding would change, or the file would have been parsed again).
+    // that decoding would change, or the file would be parsed again). Decided
+    // before the other reading is even built.
     if same_matching
         && cx.robots.profile() == Profile::GOOGLE
         && cx.same_records(other)
-        && !google.rules().any(|r| r.index_alias().is_some())
+        && !cx.robots.rules().any(|r| r.index_alias().is_some())
     {
         return;
     }
+    let google = cx.reading(Profile::GOOGLE);
+    let theirs = cx.reading(other);
     let generic = generic_agent(google);
     let mut agents: Vec<&str> = Vec::new();
     let mut names = FastSet::default();
@@ -304,6 +305,33 @@ pub(crate) fn compare(cx: &Context<'_>, other: Profile, code: Code, out: &mut Ve
                 .map(|r| r.line()),
         )
         .collect();
+    // With the same matching, the lines of rules that can make a difference:
+    // rules only one reading has, rules with Google's `index.html` alias, and
+    // rules whose value holds an escape (URL escapes are normalised only in
+    // the rfc9309 reading). `None`: every rule may matter.
+    let special_lines: Option<FastSet<u32>> = same_matching.then(|| {
+        // A rule is the same in both readings when it has the same line,
+        // kind and pattern and sits in a group that starts on the same line.
+        fn placed<'a>(r: &Rule<'a>) -> (u32, bool, &'a str, Option<u32>) {
+            (
+                r.line(),
+                r.is_allow(),
+                r.pattern(),
+                r.group().map(|g| g.first_line()),
+            )
+        }
+        let our_keys: FastSet<_> = google.rules().map(|r| placed(&r)).collect();
+        let their_keys: FastSet<_> = theirs.rules().map(|r| placed(&r)).collect();
+        let special = |r: &Rule<'_>, other: &FastSet<(u32, bool, &str, Option<u32>)>| {
+            !other.contains(&placed(r)) || r.index_alias().is_some() || r.value().contains('%')
+        };
+        google
+            .rules()
+            .filter(|r| special(r, &their_keys))
+            .chain(theirs.rules().filter(|r| special(r, &our_keys)))
+            .map(|r| r.line())
+            .collect()
+    });
     let mut seen_choices = FastSet::default();
     let mut seen_selections = FastSet::default();
     let mut reported = FastSet::default();
@@ -316,8 +344,33 @@ pub(crate) fn compare(cx: &Context<'_>, other: Profile, code: Code, out: &mut Ve
             Some(choice) => choice.group(agent).map(|g| g as u32).into_iter().collect(),
             None => theirs.select(agent).groups.as_slice().to_vec(),
         };
-        if !seen_choices.insert((our_groups, their_groups)) {
+        if !seen_choices.insert((our_groups.clone(), their_groups.clone())) {
             continue;
+        }
+        if let Some(special) = &special_lines {
+            // Matched alike by both readings: a crawler whose groups hold the
+            // same rules in both, none of them special, cannot be decided
+            // differently.
+            let lines_of = |robots: &crate::RobotsTxt, groups: &[u32]| -> Vec<u32> {
+                groups
+                    .iter()
+                    .filter_map(|&g| robots.group(g as usize))
+                    .map(|g| g.first_line())
+                    .collect()
+            };
+            let touches_special = |robots: &crate::RobotsTxt, groups: &[u32]| {
+                groups
+                    .iter()
+                    .filter_map(|&g| robots.group(g as usize))
+                    .flat_map(|g| g.rules())
+                    .any(|r| special.contains(&r.line()))
+            };
+            if lines_of(google, &our_groups) == lines_of(theirs, &their_groups)
+                && !touches_special(google, &our_groups)
+                && !touches_special(theirs, &their_groups)
+            {
+                continue;
+            }
         }
         let ours = google.for_agent(agent);
         let other_view = theirs.for_agent(agent);

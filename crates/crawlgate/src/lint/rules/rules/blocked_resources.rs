@@ -41,11 +41,17 @@ Disallow: /*.json$
     check,
 };
 
+/// Whether a pattern names `.css` or `.js`.
+fn mentions_css_or_js(pattern: &str) -> bool {
+    let bytes = pattern.as_bytes();
+    memchr::memchr_iter(b'.', bytes).any(|i| {
+        let rest = &bytes[i + 1..];
+        rest.starts_with(b"css") || rest.starts_with(b"js")
+    })
+}
+
 fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
-    let visible = |r: &crate::model::Rule<'_>| {
-        let p = r.pattern();
-        !r.is_allow() && (p.contains(".css") || p.contains(".js"))
-    };
+    let visible = |r: &crate::model::Rule<'_>| !r.is_allow() && mentions_css_or_js(r.pattern());
     if !cx.robots.rules().any(|r| visible(&r)) {
         return; // nothing to compile a view for
     }
@@ -54,7 +60,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for group in view.groups() {
         for rule in group.rules() {
             let pattern = rule.pattern();
-            if rule.is_allow() || !(pattern.contains(".css") || pattern.contains(".js")) {
+            if rule.is_allow() || !mentions_css_or_js(pattern) {
                 continue;
             }
             samples.clear();

@@ -47,6 +47,17 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     if robots.user_agents().any(|ua| !ua.is_global()) {
         return;
     }
+    // Only a disallow that matches `/` itself can disallow everything.
+    let matches_root = |p: &str| {
+        let p = p.strip_suffix('$').unwrap_or(p);
+        p.bytes().all(|b| b == b'*' || b == b'/') && p.bytes().filter(|&b| b == b'/').count() <= 1
+    };
+    if !robots
+        .rules()
+        .any(|r| !r.is_allow() && !r.is_empty() && matches_root(r.pattern()))
+    {
+        return;
+    }
     let view = robots.for_agent(generic_agent(robots));
     if view.selection() != SelectionKind::Global {
         return;

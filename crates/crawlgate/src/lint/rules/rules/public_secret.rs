@@ -54,23 +54,34 @@ const WORDS: &[&str] = &[
     ".htpasswd",
 ];
 
+/// Bytes a word of [`WORDS`] starts with, in either case.
+const STARTS: [bool; 256] = {
+    let mut table = [false; 256];
+    let firsts = b"spcbSPCB.";
+    let mut i = 0;
+    while i < firsts.len() {
+        table[firsts[i] as usize] = true;
+        i += 1;
+    }
+    table
+};
+
 /// The first word of [`WORDS`] in `value` (ASCII case-insensitive).
 fn secret_word(value: &[u8]) -> Option<&'static str> {
-    value.iter().enumerate().find_map(|(i, &b)| {
-        let b = b.to_ascii_lowercase();
-        if !matches!(b, b's' | b'p' | b'c' | b'b' | b'.') {
-            return None;
+    for (i, &b) in value.iter().enumerate() {
+        if !STARTS[b as usize] {
+            continue;
         }
-        WORDS
-            .iter()
-            .find(|w| {
-                let w = w.as_bytes();
-                w[0] == b
-                    && value.len() - i >= w.len()
-                    && value[i..i + w.len()].eq_ignore_ascii_case(w)
-            })
-            .copied()
-    })
+        let lower = b.to_ascii_lowercase();
+        let rest = &value[i..];
+        if let Some(word) = WORDS.iter().find(|w| {
+            let w = w.as_bytes();
+            w[0] == lower && rest.len() >= w.len() && rest[..w.len()].eq_ignore_ascii_case(w)
+        }) {
+            return Some(word);
+        }
+    }
+    None
 }
 
 fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {

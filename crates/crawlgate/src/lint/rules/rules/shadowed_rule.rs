@@ -66,6 +66,8 @@ fn literal_prefix(pattern: &str, wildcards: bool) -> &str {
 /// longer than itself).
 struct Shadower<'a> {
     rule: Rule<'a>,
+    pattern: &'a str,
+    priority: usize,
     glob: Glob,
     prefix: &'a str,
 }
@@ -97,37 +99,35 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 .filter_map(|r| {
                     Some(Shadower {
                         rule: r,
+                        pattern: r.pattern(),
+                        priority: r.pattern().len(),
                         glob: Glob::new(r.pattern(), wildcards)?,
                         prefix: literal_prefix(r.pattern(), wildcards),
                     })
                 })
                 .collect();
-            let have_allow = shadowers.iter().any(|s| s.rule.is_allow());
-            let have_disallow = shadowers.iter().any(|s| !s.rule.is_allow());
-            if have_allow || have_disallow {
+            // Longest first: the search for a winner stops at the first one
+            // too short.
+            // By kind, longest first: the search for a winner looks at the
+            // other kind only and stops at the first one too short.
+            let (mut allows, mut disallows): (Vec<Shadower<'_>>, Vec<Shadower<'_>>) =
+                shadowers.into_iter().partition(|s| s.rule.is_allow());
+            allows.sort_by_key(|s| std::cmp::Reverse(s.priority));
+            disallows.sort_by_key(|s| std::cmp::Reverse(s.priority));
+            if !allows.is_empty() || !disallows.is_empty() {
                 for a in rules() {
-                    let useful = if a.is_allow() {
-                        have_disallow
-                    } else {
-                        have_allow
-                    };
-                    if !useful || a.is_allow() && a.index_alias().is_some() {
+                    let others = if a.is_allow() { &disallows } else { &allows };
+                    if others.is_empty() || a.is_allow() && a.index_alias().is_some() {
                         continue;
                     }
-                    let a_prefix = literal_prefix(a.pattern(), wildcards);
-                    let a_priority = a.pattern().len();
-                    let mut candidates = shadowers.iter().filter(|b| {
-                        if b.rule.kind() == a.kind() || b.rule.pattern() == a.pattern() {
-                            return false;
-                        }
-                        let b_priority = b.rule.pattern().len();
-                        let long_enough = if a.is_allow() {
-                            b_priority > a_priority
-                        } else {
-                            b_priority >= a_priority
-                        };
-                        long_enough && a_prefix.starts_with(b.prefix)
-                    });
+                    let a_pattern = a.pattern();
+                    let a_prefix = literal_prefix(a_pattern, wildcards);
+                    // An allow wins a tie: a disallow must be longer to beat it.
+                    let needed = a_pattern.len() + usize::from(a.is_allow());
+                    let mut candidates = others
+                        .iter()
+                        .take_while(|b| b.priority >= needed)
+                        .filter(|b| a_prefix.starts_with(b.prefix) && b.pattern != a_pattern);
                     // Most rules have no candidate: build their glob only
                     // when one is left to check.
                     let Some(first) = candidates.next() else {
