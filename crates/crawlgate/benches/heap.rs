@@ -52,13 +52,14 @@ fn retained<T>(make: impl FnOnce() -> T) -> Option<usize> {
 fn main() {
     // `cargo bench` passes `--bench`; nothing else to parse.
     std::panic::set_hook(Box::new(|_| {}));
-    let entries = corpus::load();
+    let (corpus, _) = corpus::load(|_, _| true);
+    let entries = &corpus.entries;
     let input: usize = entries.iter().map(|e| e.bytes.len()).sum();
     let mut ours = 0;
     let mut worst: (f64, &str) = (0.0, "");
     let mut texting = 0;
     let mut robotxt = 0;
-    for e in &entries {
+    for e in entries {
         let held =
             retained(|| crawlgate::RobotsTxt::parse(&e.bytes)).expect("crawlgate never panics");
         ours += held;

@@ -7,6 +7,9 @@
 //! Files on which a peer panics are left out for every crate (the count is
 //! printed), so all four read exactly the same bytes.
 
+// criterion's macros generate undocumented functions.
+#![allow(missing_docs)]
+
 use std::hint::black_box;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::Duration;
@@ -28,15 +31,15 @@ impl robotstxt::RobotsParseHandler for Noop {
     fn handle_unknown_action(&mut self, _: u32, _: &str, _: &str) {}
 }
 
-fn peers_survive(e: &corpus::Entry) -> bool {
+fn peers_survive(e: &corpus::Entry, paths: &[String]) -> bool {
     catch_unwind(AssertUnwindSafe(|| {
         let robot = texting_robots::Robot::new(e.agent, &e.bytes).ok();
         let robots = robotxt::Robots::parse(&e.bytes, e.agent);
-        for path in &e.paths {
+        for path in paths {
             if let Some(robot) = &robot {
                 robot.allowed(path);
             }
-            robots.is_allowed(path);
+            let _ = robots.is_allowed(path);
             robotstxt::DefaultMatcher::default()
                 .one_agent_allowed_by_robots(&e.text, e.agent, path);
         }
@@ -44,24 +47,23 @@ fn peers_survive(e: &corpus::Entry) -> bool {
     .is_ok()
 }
 
-fn inputs() -> Vec<corpus::Entry> {
+fn inputs() -> corpus::Corpus {
     std::panic::set_hook(Box::new(|_| {}));
-    let all = corpus::load();
-    let total = all.len();
-    let kept: Vec<_> = all.into_iter().filter(peers_survive).collect();
+    let (corpus, total) = corpus::load(peers_survive);
     let _ = std::panic::take_hook();
     eprintln!(
         "peers: {} of {total} corpus files ({} left out: a peer panics on them), {:.1} MB, {} paths",
-        kept.len(),
-        total - kept.len(),
-        kept.iter().map(|e| e.bytes.len()).sum::<usize>() as f64 / 1e6,
-        kept.iter().map(|e| e.paths.len()).sum::<usize>()
+        corpus.entries.len(),
+        total - corpus.entries.len(),
+        corpus.entries.iter().map(|e| e.bytes.len()).sum::<usize>() as f64 / 1e6,
+        corpus.questions()
     );
-    kept
+    corpus
 }
 
 fn benches(c: &mut Criterion) {
-    let entries = inputs();
+    let corpus = inputs();
+    let entries = &corpus.entries;
     let bytes: usize = entries.iter().map(|e| e.bytes.len()).sum();
 
     let mut group = c.benchmark_group("parse");
@@ -72,28 +74,28 @@ fn benches(c: &mut Criterion) {
         .measurement_time(Duration::from_secs(5));
     group.bench_function("crawlgate", |b| {
         b.iter(|| {
-            for e in &entries {
+            for e in entries {
                 black_box(crawlgate::RobotsTxt::parse(&e.bytes));
             }
         })
     });
     group.bench_function("texting_robots", |b| {
         b.iter(|| {
-            for e in &entries {
+            for e in entries {
                 let _ = black_box(texting_robots::Robot::new(e.agent, &e.bytes));
             }
         })
     });
     group.bench_function("robotxt", |b| {
         b.iter(|| {
-            for e in &entries {
-                black_box(robotxt::Robots::parse(&e.bytes, e.agent));
+            for e in entries {
+                let _ = black_box(robotxt::Robots::parse(&e.bytes, e.agent));
             }
         })
     });
     group.bench_function("robotstxt", |b| {
         b.iter(|| {
-            for e in &entries {
+            for e in entries {
                 robotstxt::parse_robotstxt(&e.text, &mut Noop);
             }
         })
@@ -104,6 +106,7 @@ fn benches(c: &mut Criterion) {
     // every call (that is its API), so this group uses every 8th file.
     let sample: Vec<&corpus::Entry> = entries.iter().step_by(8).collect();
     let decisions: usize = sample.iter().map(|e| e.paths.len()).sum();
+    let corpus = &corpus;
     let robots: Vec<_> = sample
         .iter()
         .map(|e| crawlgate::RobotsTxt::parse(&e.bytes))
@@ -130,7 +133,7 @@ fn benches(c: &mut Criterion) {
     group.bench_function("crawlgate", |b| {
         b.iter(|| {
             for (view, e) in views.iter().zip(&sample) {
-                for path in &e.paths {
+                for path in corpus.paths(e) {
                     black_box(view.is_allowed(path));
                 }
             }
@@ -139,7 +142,7 @@ fn benches(c: &mut Criterion) {
     group.bench_function("texting_robots", |b| {
         b.iter(|| {
             for (robot, e) in texting.iter().zip(&sample) {
-                for path in &e.paths {
+                for path in corpus.paths(e) {
                     black_box(robot.as_ref().is_none_or(|r| r.allowed(path)));
                 }
             }
@@ -148,7 +151,7 @@ fn benches(c: &mut Criterion) {
     group.bench_function("robotxt", |b| {
         b.iter(|| {
             for (robots, e) in robotxt.iter().zip(&sample) {
-                for path in &e.paths {
+                for path in corpus.paths(e) {
                     black_box(robots.is_allowed(path));
                 }
             }
@@ -157,7 +160,7 @@ fn benches(c: &mut Criterion) {
     group.bench_function("robotstxt", |b| {
         b.iter(|| {
             for e in &sample {
-                for path in &e.paths {
+                for path in corpus.paths(e) {
                     black_box(
                         robotstxt::DefaultMatcher::default()
                             .one_agent_allowed_by_robots(&e.text, e.agent, path),
@@ -178,50 +181,45 @@ fn benches(c: &mut Criterion) {
         .measurement_time(Duration::from_secs(5));
     group.bench_function("crawlgate", |b| {
         b.iter(|| {
-            for e in &entries {
-                let url = &e.paths[3.min(e.paths.len() - 1)];
+            for e in entries {
+                let url = corpus.first_question(e);
                 black_box(crawlgate::decide_once(&e.bytes, e.agent, url).is_allowed());
             }
         })
     });
     group.bench_function("crawlgate_full_model", |b| {
         b.iter(|| {
-            for e in &entries {
-                let url = &e.paths[3.min(e.paths.len() - 1)];
+            for e in entries {
+                let url = corpus.first_question(e);
                 black_box(crawlgate::RobotsTxt::parse(&e.bytes).is_allowed(e.agent, url));
             }
         })
     });
     group.bench_function("texting_robots", |b| {
         b.iter(|| {
-            for e in &entries {
+            for e in entries {
                 let robot = texting_robots::Robot::new(e.agent, &e.bytes);
-                black_box(
-                    robot
-                        .map(|r| r.allowed(&e.paths[3.min(e.paths.len() - 1)]))
-                        .ok(),
-                );
+                black_box(robot.map(|r| r.allowed(corpus.first_question(e))).ok());
             }
         })
     });
     group.bench_function("robotxt", |b| {
         b.iter(|| {
-            for e in &entries {
+            for e in entries {
                 black_box(
-                    robotxt::Robots::parse(&e.bytes, e.agent)
-                        .is_allowed(&e.paths[3.min(e.paths.len() - 1)]),
+                    robotxt::Robots::parse(&e.bytes, e.agent).is_allowed(corpus.first_question(e)),
                 );
             }
         })
     });
     group.bench_function("robotstxt", |b| {
         b.iter(|| {
-            for e in &entries {
+            for e in entries {
                 black_box(
                     robotstxt::DefaultMatcher::default().one_agent_allowed_by_robots(
                         &e.text,
                         e.agent,
-                        &e.paths[3.min(e.paths.len() - 1)],
+                        corpus.first_question(e),
                     ),
                 );
             }
