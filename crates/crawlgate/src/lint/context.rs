@@ -40,6 +40,16 @@ pub(crate) struct Context<'a> {
     /// Whether each reading is the linted model re-read (same records).
     reinterpreted: [std::cell::Cell<bool>; 3],
     audiences: OnceCell<Vec<Audience>>,
+    patterns: OnceCell<Vec<PatternTable<'a>>>,
+}
+
+/// The rules of one audience by pattern (as matched), for the rules about
+/// duplicates and contradictions.
+pub(crate) struct PatternTable<'a> {
+    /// Pattern -> the first disallow (`[0]`) and the first allow (`[1]`).
+    pub first: crate::lint::hash::FastMap<&'a str, [Option<crate::model::Rule<'a>>; 2]>,
+    /// Rules repeating an earlier one of the same kind: (repeat, first).
+    pub repeats: Vec<(crate::model::Rule<'a>, crate::model::Rule<'a>)>,
 }
 
 /// Crawlers that obey the same groups: the groups naming one product token
@@ -134,6 +144,7 @@ impl<'a> Context<'a> {
             readings: Default::default(),
             reinterpreted: Default::default(),
             audiences: OnceCell::new(),
+            patterns: OnceCell::new(),
         }
     }
 
@@ -282,6 +293,42 @@ impl<'a> Context<'a> {
     /// The sets of crawlers that share groups, under the linted reading.
     pub(crate) fn audiences(&self) -> &[Audience] {
         self.audiences.get_or_init(|| audiences_of(self.robots))
+    }
+
+    /// One [`PatternTable`] per audience (same order as [`Context::audiences`]).
+    pub(crate) fn pattern_tables(&self) -> &[PatternTable<'a>] {
+        self.patterns.get_or_init(|| {
+            let robots: &'a RobotsTxt = self.robots;
+            self.audiences()
+                .iter()
+                .map(|audience| {
+                    let mut table = PatternTable {
+                        first: crate::lint::hash::FastMap::with_capacity_and_hasher(
+                            64,
+                            Default::default(),
+                        ),
+                        repeats: Vec::new(),
+                    };
+                    for &g in &audience.groups {
+                        let Some(group) = robots.group(g as usize) else {
+                            continue;
+                        };
+                        for rule in group.rules() {
+                            if rule.is_empty() {
+                                continue;
+                            }
+                            let slot = &mut table.first.entry(rule.pattern()).or_default()
+                                [usize::from(rule.is_allow())];
+                            match slot {
+                                Some(first) => table.repeats.push((rule, *first)),
+                                None => *slot = Some(rule),
+                            }
+                        }
+                    }
+                    table
+                })
+                .collect()
+        })
     }
 
     /// A new diagnostic with the code's default severity.

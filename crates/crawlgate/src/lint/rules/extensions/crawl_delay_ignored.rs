@@ -42,8 +42,21 @@ Disallow:
 };
 
 fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
-    let view = cx.robots.for_agent("Googlebot");
-    for group in view.groups() {
+    if !cx
+        .robots
+        .extensions()
+        .any(|e| e.kind() == crate::ExtensionKind::CrawlDelay)
+    {
+        return;
+    }
+    // The groups Googlebot obeys (no compiled view needed).
+    let selected = cx.robots.select("Googlebot");
+    for group in selected
+        .groups
+        .as_slice()
+        .iter()
+        .filter_map(|&g| cx.robots.group(g as usize))
+    {
         for ext in group.extensions() {
             let Some(delay) = ext.crawl_delay() else {
                 continue;

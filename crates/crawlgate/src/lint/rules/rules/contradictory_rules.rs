@@ -2,12 +2,12 @@
 
 #[allow(unused_imports)]
 use crate::diagnostic::{Code, Diagnostic, Severity};
-use crate::lint::hash::{FastMap, FastSet};
+use crate::lint::hash::FastSet;
 #[allow(unused_imports)]
 use crate::lint::rules::*;
 use crate::lint::{Category, Context, RuleInfo};
 
-use crate::model::{Rule, RuleKind};
+use crate::model::Rule;
 
 /// The rule's registration.
 pub(crate) static RULE: RuleInfo = RuleInfo {
@@ -47,35 +47,12 @@ Allow: /search/about
 };
 
 fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
-    let robots = cx.robots;
     let mut reported = FastSet::default();
-    for audience in cx.audiences() {
-        // pattern -> (first allow, first disallow)
-        let mut by_pattern: FastMap<&str, (Option<Rule<'_>>, Option<Rule<'_>>)> =
-            FastMap::with_capacity_and_hasher(64, Default::default());
-        for &g in &audience.groups {
-            let Some(group) = robots.group(g as usize) else {
-                continue;
-            };
-            for rule in group.rules() {
-                if rule.is_empty() {
-                    continue;
-                }
-                let slot = by_pattern.entry(rule.pattern()).or_default();
-                let (allow, disallow) = slot;
-                match rule.kind() {
-                    RuleKind::Allow => {
-                        allow.get_or_insert(rule);
-                    }
-                    RuleKind::Disallow => {
-                        disallow.get_or_insert(rule);
-                    }
-                }
-            }
-        }
-        let mut pairs: Vec<(Rule<'_>, Rule<'_>)> = by_pattern
-            .into_values()
-            .filter_map(|(a, d)| Some((a?, d?)))
+    for (audience, table) in cx.audiences().iter().zip(cx.pattern_tables()) {
+        let mut pairs: Vec<(Rule<'_>, Rule<'_>)> = table
+            .first
+            .values()
+            .filter_map(|[d, a]| Some(((*a)?, (*d)?)))
             .collect();
         pairs.sort_by_key(|(a, d)| a.line().max(d.line()));
         for (allow, disallow) in pairs {

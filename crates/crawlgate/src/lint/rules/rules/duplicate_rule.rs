@@ -2,13 +2,10 @@
 
 #[allow(unused_imports)]
 use crate::diagnostic::{Code, Diagnostic, Severity};
-use crate::lint::hash::{FastMap, FastSet};
+use crate::lint::hash::FastSet;
 #[allow(unused_imports)]
 use crate::lint::rules::*;
 use crate::lint::{Category, Context, RuleInfo};
-use std::collections::hash_map::Entry;
-
-use crate::model::{Rule, RuleKind};
 
 /// The rule's registration.
 pub(crate) static RULE: RuleInfo = RuleInfo {
@@ -46,55 +43,36 @@ Disallow: /tmp/
 };
 
 fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
-    let robots = cx.robots;
     let mut reported = FastSet::default();
-    for audience in cx.audiences() {
-        let mut seen: FastMap<(RuleKind, &str), Rule<'_>> =
-            FastMap::with_capacity_and_hasher(64, Default::default());
-        for &g in &audience.groups {
-            let Some(group) = robots.group(g as usize) else {
+    for (audience, table) in cx.audiences().iter().zip(cx.pattern_tables()) {
+        for (rule, first) in &table.repeats {
+            if !reported.insert(rule.index()) {
                 continue;
-            };
-            for rule in group.rules() {
-                if rule.is_empty() {
-                    continue;
-                }
-                match seen.entry((rule.kind(), rule.pattern())) {
-                    Entry::Vacant(slot) => {
-                        slot.insert(rule);
-                    }
-                    Entry::Occupied(first) => {
-                        if !reported.insert(rule.index()) {
-                            continue;
-                        }
-                        let first = first.get();
-                        let d = if first.value() == rule.value() {
-                            cx.diagnostic(
-                                Code::DuplicateRule,
-                                cx.content_span(rule.line()),
-                                format!(
-                                    "`{rule}` repeats {} for `{}`: it changes nothing",
-                                    quote_rule(first),
-                                    audience.label
-                                ),
-                            )
-                            .with_fix("remove the line", Some(String::new()))
-                        } else {
-                            cx.diagnostic(
-                                Code::DuplicateRule,
-                                cx.content_span(rule.line()),
-                                format!(
-                                    "`{rule}` is {} once non-ASCII characters are %-encoded: \
-                                     crawlers that encode (Google, RFC 9309) read one rule; keep \
-                                     both only for crawlers that compare bytes as written",
-                                    quote_rule(first),
-                                ),
-                            )
-                        };
-                        out.push(d);
-                    }
-                }
             }
+            let d = if first.value() == rule.value() {
+                cx.diagnostic(
+                    Code::DuplicateRule,
+                    cx.content_span(rule.line()),
+                    format!(
+                        "`{rule}` repeats {} for `{}`: it changes nothing",
+                        quote_rule(first),
+                        audience.label
+                    ),
+                )
+                .with_fix("remove the line", Some(String::new()))
+            } else {
+                cx.diagnostic(
+                    Code::DuplicateRule,
+                    cx.content_span(rule.line()),
+                    format!(
+                        "`{rule}` is {} once non-ASCII characters are %-encoded: \
+                         crawlers that encode (Google, RFC 9309) read one rule; keep \
+                         both only for crawlers that compare bytes as written",
+                        quote_rule(first),
+                    ),
+                )
+            };
+            out.push(d);
         }
     }
 }
