@@ -346,8 +346,8 @@ impl<'a> Context<'a> {
 /// when every switch in which the two profiles differ provably changes
 /// nothing at parse time: no lenient line was read (no missing colon,
 /// misspelling, field-name prefix, cut long line or path without a leading
-/// `/`), no rule holds `%` (escape decoding), no user-agent is `*` followed
-/// by text, and the size limits agree. Everything else the profiles change
+/// `/`), no rule holds an escape that decoding would change, no user-agent
+/// is `*` followed by text, and the size limits agree. Everything else the profiles change
 /// (wildcards, precedence, group selection, `/robots.txt`) happens when
 /// deciding; any other switch in which the profiles differ forces a fresh
 /// parse. `None` when a fresh parse is needed. A test checks on the corpus
@@ -395,7 +395,9 @@ pub(crate) fn can_reinterpret(robots: &RobotsTxt, profile: Profile) -> bool {
         return false;
     }
     if profile.decode_unreserved != from.decode_unreserved
-        && robots.rules().any(|r| r.value().contains('%'))
+        && robots
+            .rules()
+            .any(|r| decoding_changes(r.value().as_bytes()))
     {
         return false;
     }
@@ -407,6 +409,24 @@ pub(crate) fn can_reinterpret(robots: &RobotsTxt, profile: Profile) -> bool {
         return false;
     }
     true
+}
+
+/// Whether decoding escapes of unreserved characters changes a rule value:
+/// it holds such an escape (`%7E`), or a stray `%` (which decoding encodes).
+fn decoding_changes(value: &[u8]) -> bool {
+    let hex = |b: u8| (b as char).to_digit(16);
+    memchr::memchr_iter(b'%', value).any(|i| {
+        let escape = (i + 2 < value.len())
+            .then(|| Some(hex(value[i + 1])? * 16 + hex(value[i + 2])?))
+            .flatten();
+        match escape {
+            Some(byte) => {
+                let byte = byte as u8;
+                byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'.' | b'_' | b'~')
+            }
+            None => true,
+        }
+    })
 }
 
 /// [`can_reinterpret`], and the copy when it can.

@@ -247,14 +247,17 @@ pub(crate) fn compare(cx: &Context<'_>, other: Profile, code: Code, out: &mut Ve
     let same_matching = Profile::GOOGLE.wildcards == other.wildcards
         && Profile::GOOGLE.precedence == other.precedence
         && Profile::GOOGLE.group_selection == other.group_selection;
-    // Same records, same matching: only Google's `index.html` aliases can
-    // make a difference (`/robots.txt` aside, and no rule holds an escape
-    // that decoding would change, or the file would be parsed again). Decided
-    // before the other reading is even built.
+    // Same records, same matching: only Google's `index.html` aliases, and
+    // escapes in URLs (normalised by the rfc9309 reading only), can make a
+    // difference (`/robots.txt` aside). Decided before the other reading is
+    // even built.
     if same_matching
         && cx.robots.profile() == Profile::GOOGLE
         && cx.same_records(other)
-        && !cx.robots.rules().any(|r| r.index_alias().is_some())
+        && !cx
+            .robots
+            .rules()
+            .any(|r| r.index_alias().is_some() || r.value().contains('%'))
     {
         return;
     }
