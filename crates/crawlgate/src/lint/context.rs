@@ -31,8 +31,8 @@ pub(crate) struct Context<'a> {
     pub robots: &'a RobotsTxt,
     #[allow(dead_code)]
     pub options: &'a LintOptions,
-    /// `lines[n - 1]` is line `n`.
-    pub lines: Vec<SourceLine>,
+    /// `lines[n - 1]` is line `n`; split on first use.
+    lines: OnceCell<Vec<SourceLine>>,
     /// Whether the file is an HTML page rather than a robots.txt.
     pub html: bool,
     /// The file under each of [`Profile::ALL`], built on first use.
@@ -139,13 +139,18 @@ impl<'a> Context<'a> {
             source,
             robots,
             options,
-            lines: split_lines(source),
+            lines: OnceCell::new(),
             html: looks_like_html(source),
             readings: Default::default(),
             reinterpreted: Default::default(),
             audiences: OnceCell::new(),
             patterns: OnceCell::new(),
         }
+    }
+
+    /// Every line of the source (split as the parser splits them).
+    pub(crate) fn lines(&self) -> &[SourceLine] {
+        self.lines.get_or_init(|| split_lines(self.source))
     }
 
     /// The profile the file was parsed with.
@@ -164,7 +169,7 @@ impl<'a> Context<'a> {
     pub(crate) fn line(&self, n: u32) -> Option<SourceLine> {
         (n as usize)
             .checked_sub(1)
-            .and_then(|i| self.lines.get(i).copied())
+            .and_then(|i| self.lines().get(i).copied())
     }
 
     /// A span over absolute byte offsets inside line `n`.

@@ -46,7 +46,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             continue;
         }
         let first = d.span.line;
-        let last = cx.lines.len() as u32;
+        let last = cx.lines().len() as u32;
         let mut lost_rules = 0;
         let mut lost_agents = 0;
         for n in first..=last {

@@ -47,7 +47,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     }
     let valid =
         cx.robots.user_agents().len() + cx.robots.rules().len() + cx.robots.sitemaps().len();
-    let first = (1..=cx.lines.len() as u32)
+    let first = (1..=cx.lines().len() as u32)
         .find(|&n| cx.line_bytes(n).iter().any(|b| !b.is_ascii_whitespace()))
         .unwrap_or(1);
     let consequence = if valid == 0 {
