@@ -307,9 +307,15 @@ impl<'a> Context<'a> {
             self.audiences()
                 .iter()
                 .map(|audience| {
+                    let rules: usize = audience
+                        .groups
+                        .iter()
+                        .filter_map(|&g| robots.group(g as usize))
+                        .map(|g| g.rules().len())
+                        .sum();
                     let mut table = PatternTable {
                         first: crate::lint::hash::FastMap::with_capacity_and_hasher(
-                            64,
+                            rules,
                             Default::default(),
                         ),
                         repeats: Vec::new(),

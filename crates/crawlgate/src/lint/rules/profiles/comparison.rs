@@ -40,6 +40,23 @@ fn reader_name(profile: Profile) -> &'static str {
     }
 }
 
+/// Whether the rfc9309 reading may see a URL written like this value
+/// differently from Google's: it normalises escapes in URLs (uppercase hex,
+/// unreserved characters decoded, a stray `%` encoded) and encodes non-ASCII
+/// bytes, where Google's reading takes the URL as it is.
+fn escapes_differ(value: &str) -> bool {
+    let v = value.as_bytes();
+    v.iter().any(|&b| b >= 0x80)
+        || memchr::memchr_iter(b'%', v).any(|i| {
+            if i + 2 >= v.len() || !v[i + 1].is_ascii_hexdigit() || !v[i + 2].is_ascii_hexdigit() {
+                return true;
+            }
+            let lower_hex = v[i + 1].is_ascii_lowercase() || v[i + 2].is_ascii_lowercase();
+            let byte = u8::from_str_radix(&value[i + 1..i + 3], 16).unwrap_or(0);
+            lower_hex || byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'.' | b'_' | b'~')
+        })
+}
+
 /// A path cut to a readable length.
 fn shorten(path: &str) -> String {
     const MAX: usize = 100;
@@ -257,7 +274,7 @@ pub(crate) fn compare(cx: &Context<'_>, other: Profile, code: Code, out: &mut Ve
         && !cx
             .robots
             .rules()
-            .any(|r| r.index_alias().is_some() || r.value().contains('%'))
+            .any(|r| r.index_alias().is_some() || escapes_differ(r.value()))
     {
         return;
     }
@@ -326,7 +343,7 @@ pub(crate) fn compare(cx: &Context<'_>, other: Profile, code: Code, out: &mut Ve
         let our_keys: FastSet<_> = google.rules().map(|r| placed(&r)).collect();
         let their_keys: FastSet<_> = theirs.rules().map(|r| placed(&r)).collect();
         let special = |r: &Rule<'_>, other: &FastSet<(u32, bool, &str, Option<u32>)>| {
-            !other.contains(&placed(r)) || r.index_alias().is_some() || r.value().contains('%')
+            !other.contains(&placed(r)) || r.index_alias().is_some() || escapes_differ(r.value())
         };
         google
             .rules()
