@@ -251,10 +251,17 @@ fn help_has_examples_and_exit_status() {
 #[test]
 fn legacy_comparison_is_opt_in() {
     let dir = tempfile::tempdir().unwrap();
-    let path = file(&dir, "robots.txt", "User-agent: *\nDisallow: /shop/\nAllow: /shop/cart\n");
+    let path = file(
+        &dir,
+        "robots.txt",
+        "User-agent: *\nDisallow: /shop/\nAllow: /shop/cart\n",
+    );
     let (out, _) = stdout_of(crawlgate().arg("lint").arg(&path));
     assert!(!out.contains("R402"), "{out}");
     let (out, code) = stdout_of(crawlgate().args(["lint", "--legacy"]).arg(&path));
     assert_eq!(code, 0);
-    assert!(out.contains(":3:1: info[R402]: `Googlebot` fetching `/shop/cart`: Google allows it"), "{out}");
+    assert!(
+        out.contains(":3:1: info[R402]: `Googlebot` fetching `/shop/cart`: Google allows it"),
+        "{out}"
+    );
 }

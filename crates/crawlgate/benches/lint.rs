@@ -18,11 +18,16 @@ use crawlgate::lint::{lint, LintOptions};
 use crawlgate::RobotsTxt;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
-const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/corpus/real");
-
+/// `$CRAWLGATE_CORPUS`, else `../shared/corpus/real` beside the repository.
 fn corpus() -> Vec<Vec<u8>> {
-    let entries = std::fs::read_dir(CORPUS).unwrap_or_else(|e| {
-        panic!("the corpus is missing: cannot read {CORPUS} ({e}); it lives in shared/corpus/real beside the repository")
+    let dir = std::env::var("CRAWLGATE_CORPUS").unwrap_or_else(|_| {
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/corpus/real").to_owned()
+    });
+    let entries = std::fs::read_dir(&dir).unwrap_or_else(|e| {
+        panic!(
+            "the corpus is missing: cannot read {dir} ({e}); it lives in shared/corpus/real \
+             beside the repository, or set CRAWLGATE_CORPUS"
+        )
     });
     let mut paths: Vec<_> = entries
         .map(|entry| entry.expect("a directory entry").path())

@@ -16,7 +16,9 @@ use crawlgate::{Code, RobotsTxt};
 
 fn main() {
     let dir = std::env::args().nth(1).unwrap_or_else(|| {
-        concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/corpus/real").to_owned()
+        std::env::var("CRAWLGATE_CORPUS").unwrap_or_else(|_| {
+            concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/corpus/real").to_owned()
+        })
     });
     let mut files: Vec<_> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("cannot read the corpus at {dir}: {e}"))

@@ -10,14 +10,20 @@ use std::path::PathBuf;
 use crawlgate::lint::{lint, render, rule_info, LintOptions};
 use crawlgate::Code;
 
+/// `$CRAWLGATE_CORPUS`, else `../shared/corpus/real` beside the repository.
 fn corpus_dir() -> PathBuf {
-    let dir = PathBuf::from(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/corpus/real"
-    ));
+    let dir = std::env::var_os("CRAWLGATE_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            PathBuf::from(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/../../../shared/corpus/real"
+            ))
+        });
     assert!(
         dir.is_dir(),
-        "the corpus is missing: expected {} (shared/corpus/real beside the repository)",
+        "the corpus is missing: expected {} (shared/corpus/real beside the repository, or set \
+         CRAWLGATE_CORPUS)",
         dir.display()
     );
     dir
