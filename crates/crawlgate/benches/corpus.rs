@@ -7,6 +7,9 @@
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
+/// How many paths each file is asked about.
+pub const QUESTIONS: usize = 64;
+
 /// One corpus file and the questions asked about it.
 pub struct Entry {
     /// The file name (the site).
@@ -103,6 +106,29 @@ pub fn load(keep: impl Fn(&Entry, &[String]) -> bool) -> (Corpus, usize) {
             paths.push(path.clone());
             path.push_str("z/page.html");
             paths.push(path);
+        }
+        // A crawler asks many URLs of one site: variations of those, up to
+        // QUESTIONS per file.
+        const SUFFIXES: [&str; 8] = [
+            "a",
+            "/2024/05/story.html",
+            "?id=17",
+            ".pdf",
+            "/",
+            "index.php?p=2",
+            "-x/y",
+            "#top",
+        ];
+        let base = paths.len();
+        let mut k = 0;
+        while paths.len() < QUESTIONS {
+            let variation = format!(
+                "{}{}",
+                paths[k % base],
+                SUFFIXES[(k / base) % SUFFIXES.len()]
+            );
+            paths.push(variation);
+            k += 1;
         }
         let mut entry = Entry {
             name: path.file_name().unwrap().to_string_lossy().into_owned(),

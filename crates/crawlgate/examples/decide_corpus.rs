@@ -37,6 +37,9 @@ fn main() {
             paths.push(format!("{path}z/page.html"));
             paths.push(path);
         }
+        if std::env::var_os("ONLY_ROOT").is_some() {
+            paths = vec!["/".to_owned(); paths.len()];
+        }
         work.push((view, paths));
     }
     // All paths in one buffer, as a crawler's frontier would hold them.
