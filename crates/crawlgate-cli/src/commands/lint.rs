@@ -134,7 +134,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             writeln!(
                 out,
                 "{}  {:<26} {:<8} {:<11} {}",
-                rule.code, rule.name, rule.severity, rule.category, rule.summary
+                rule.code,
+                rule.name,
+                rule.severity.as_str(),
+                rule.category.as_str(),
+                rule.summary
             )?;
         }
         return Ok(ExitCode::SUCCESS);
