@@ -240,21 +240,35 @@ fn build_index(text: &[u8], entries: &[Entry]) -> ByteIndex {
             _ => None,
         }
     };
-    let mut buckets: Vec<Vec<u32>> = vec![Vec::new(); 256];
+    // Counting sort by second byte (stable: positions stay in precedence
+    // order within a bucket), then each bucket merged with the "any" list.
+    let keys: Vec<Option<u8>> = entries.iter().map(key).collect();
+    let mut starts = [0u32; 257];
+    for b in keys.iter().flatten() {
+        starts[usize::from(*b) + 1] += 1;
+    }
+    for b in 1..257 {
+        starts[b] += starts[b - 1];
+    }
+    let mut fill = starts;
+    let mut by_byte = vec![0u32; starts[256] as usize];
     let mut any = Vec::new();
-    for (i, e) in entries.iter().enumerate() {
-        match key(e) {
-            Some(b) => buckets[usize::from(b)].push(i as u32),
+    for (i, k) in keys.iter().enumerate() {
+        match k {
+            Some(b) => {
+                by_byte[fill[usize::from(*b)] as usize] = i as u32;
+                fill[usize::from(*b)] += 1;
+            }
             None => any.push(i as u32),
         }
     }
     let mut lists: Vec<u32> = Vec::with_capacity(entries.len() + any.len());
     let mut ranges = Box::new([(0u32, 0u32); 257]);
-    let any_start = lists.len() as u32;
     lists.extend_from_slice(&any);
-    let any_range = (any_start, lists.len() as u32);
+    let any_range = (0, lists.len() as u32);
     ranges[256] = any_range;
-    for (b, bucket) in buckets.iter().enumerate() {
+    for b in 0..256 {
+        let bucket = &by_byte[starts[b] as usize..starts[b + 1] as usize];
         if bucket.is_empty() {
             ranges[b] = any_range;
             continue;

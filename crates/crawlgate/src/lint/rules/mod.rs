@@ -78,12 +78,22 @@ pub(crate) fn quote_rule(rule: &Rule<'_>) -> String {
 
 /// "line 3", "lines 3 and 5", "lines 3, 5 and 9".
 pub(crate) fn lines_phrase(lines: &[u32]) -> String {
+    /// Beyond this many, the rest are counted, not listed.
+    const LISTED: usize = 8;
     match lines {
         [] => "no line".to_owned(),
         [one] => format!("line {one}"),
-        [init @ .., last] => {
+        [init @ .., last] if lines.len() <= LISTED => {
             let init: Vec<String> = init.iter().map(u32::to_string).collect();
             format!("lines {} and {last}", init.join(", "))
+        }
+        _ => {
+            let shown: Vec<String> = lines[..LISTED].iter().map(u32::to_string).collect();
+            format!(
+                "lines {} and {} more",
+                shown.join(", "),
+                lines.len() - LISTED
+            )
         }
     }
 }

@@ -65,6 +65,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             .collect();
         let first_lines: Vec<u32> = groups.iter().map(|g| g.first_line()).collect();
         let label = &audience.label;
+        let starting_on = lines_phrase(&first_lines);
         for group in &groups[1..] {
             let Some(ua) = group.user_agents().find(|ua| {
                 if label == "*" {
@@ -85,7 +86,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                          them",
                         first_lines[0],
                         groups.len(),
-                        lines_phrase(&first_lines)
+                        starting_on
                     ),
                 )
                 .with_fix("merge the groups into one", None),

@@ -46,6 +46,9 @@ fn reader_name(profile: Profile) -> &'static str {
 /// bytes, where Google's reading takes the URL as it is.
 fn escapes_differ(value: &str) -> bool {
     let v = value.as_bytes();
+    if !crate::parse::normalize::may_need_normalizing(v) {
+        return false; // neither `%` nor non-ASCII: one quick pass
+    }
     v.iter().any(|&b| b >= 0x80)
         || memchr::memchr_iter(b'%', v).any(|i| {
             if i + 2 >= v.len() || !v[i + 1].is_ascii_hexdigit() || !v[i + 2].is_ascii_hexdigit() {
@@ -142,40 +145,40 @@ impl<'a> PrefixIndex<'a> {
     }
 }
 
-/// Whether a pattern may match `path` in either a wildcard or a
-/// plain-prefix reading.
-fn may_match(pattern: &str, path: &[u8]) -> bool {
-    let bytes = pattern.as_bytes();
-    if bytes == b"*" || path.starts_with(bytes) {
-        return true;
-    }
-    if !matches!(bytes.first(), Some(b'/' | b'*')) {
-        return false;
-    }
-    let (anchored, body) = match bytes.split_last() {
-        Some((b'$', body)) => (true, body),
-        _ => (false, bytes),
-    };
-    let mut segments = body.split(|&b| b == b'*');
-    let first = segments.next().unwrap_or_default();
-    if !path.starts_with(first) {
-        return false;
-    }
-    let mut pos = first.len();
-    let mut segments = segments.peekable();
-    while let Some(segment) = segments.next() {
-        if anchored && segments.peek().is_none() {
-            return path.len() - pos >= segment.len() && path.ends_with(segment);
-        }
-        if segment.is_empty() {
-            continue;
-        }
-        match memchr::memmem::find(&path[pos..], segment) {
-            Some(at) => pos += at + segment.len(),
-            None => return false,
+/// A pattern compiled for both readings: as a wildcard pattern, and as a
+/// plain prefix.
+struct Floating<'a> {
+    written: &'a [u8],
+    shape: crate::pattern::Shape,
+    body: &'a [u8],
+    /// Bytes both readings need in a path (bit `b % 64`): all but `*` and
+    /// the anchor, which the wildcard reading does not need.
+    needs: u64,
+}
+
+fn byte_set(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0, |set, &b| set | 1 << (b & 63))
+}
+
+impl<'a> Floating<'a> {
+    fn new(pattern: &'a str) -> Self {
+        let (shape, body) = crate::pattern::compile(pattern.as_bytes(), true);
+        let literal: Vec<u8> = body.iter().copied().filter(|&b| b != b'*').collect();
+        Floating {
+            written: pattern.as_bytes(),
+            shape,
+            body,
+            needs: byte_set(&literal),
         }
     }
-    !anchored || pos == path.len()
+
+    /// Whether the pattern may match `path` in either a wildcard or a
+    /// plain-prefix reading.
+    fn may_match(&self, path: &[u8], path_bytes: u64) -> bool {
+        self.needs & !path_bytes == 0
+            && (path.starts_with(self.written)
+                || crate::pattern::matches(self.shape, self.body, path))
+    }
 }
 
 fn is_plain(pattern: &str) -> bool {
@@ -185,7 +188,7 @@ fn is_plain(pattern: &str) -> bool {
 /// What can make the two readings disagree for one crawler.
 struct Disagreement<'a> {
     index: PrefixIndex<'a>,
-    floating: Vec<&'a str>,
+    floating: Vec<Floating<'a>>,
     same_matching: bool,
 }
 
@@ -196,7 +199,10 @@ impl Disagreement<'_> {
         flags & SPECIAL != 0
             || !self.same_matching && flags & (ALLOW | DISALLOW) == ALLOW | DISALLOW
             || path.contains('%')
-            || self.floating.iter().any(|p| may_match(p, bytes))
+            || !self.floating.is_empty() && {
+                let path_bytes = byte_set(bytes);
+                self.floating.iter().any(|p| p.may_match(bytes, path_bytes))
+            }
     }
 }
 
@@ -253,12 +259,59 @@ impl LegacyChoice {
     }
 }
 
+/// Whether the rfc9309 reading of this (google) model differs only by rules
+/// it drops, whose lines another finding already explains, without changing
+/// the groups. Then it cannot decide anything differently on a line this
+/// rule would report: its rules are a subset of Google's in the same groups,
+/// so where the verdicts differ, Google's deciding rule is a dropped one.
+///
+/// The readings could otherwise differ through a dropped user-agent line, a
+/// group left without rules (it would merge with the next), a `* x` value
+/// (global for Google only), a cut long line, an `index.html` alias, or
+/// escapes the rfc9309 reading normalises.
+fn rfc9309_only_drops_explained_rules(google: &crate::RobotsTxt) -> bool {
+    let mut dropped_lines: FastSet<u32> = FastSet::default();
+    for d in google.diagnostics() {
+        match d.code {
+            Code::MissingColon | Code::MisspelledField | Code::FieldNamePrefix => {
+                dropped_lines.insert(d.span.line);
+            }
+            Code::LineTooLong => return false,
+            _ => {}
+        }
+    }
+    if google
+        .user_agents()
+        .any(|ua| dropped_lines.contains(&ua.line()) || ua.is_global() && ua.value() != "*")
+    {
+        return false;
+    }
+    let dropped = |rule: &Rule<'_>| {
+        dropped_lines.contains(&rule.line())
+            || rule.value().as_bytes().first().is_some_and(|&b| b != b'/')
+    };
+    let groups = google.groups().len();
+    google.groups().enumerate().all(|(i, group)| {
+        let mut rules = group.rules();
+        let kept =
+            i + 1 == groups || group.rules().len() == 0 || group.rules().any(|r| !dropped(&r));
+        kept && rules.all(|r| r.index_alias().is_none() && !escapes_differ(r.value()))
+    })
+}
+
 fn key<'a>(rule: &Rule<'a>) -> RuleKey<'a> {
     (rule.line(), rule.is_allow(), rule.pattern())
 }
 
 pub(crate) fn compare(cx: &Context<'_>, other: Profile, code: Code, out: &mut Vec<Diagnostic>) {
     if cx.html {
+        return;
+    }
+    // Checked on Google's reading alone, before anything else is built.
+    if other == Profile::RFC9309
+        && cx.robots.profile() == Profile::GOOGLE
+        && rfc9309_only_drops_explained_rules(cx.robots)
+    {
         return;
     }
     let same_matching = Profile::GOOGLE.wildcards == other.wildcards
@@ -480,7 +533,7 @@ pub(crate) fn compare(cx: &Context<'_>, other: Profile, code: Code, out: &mut Ve
         }
         let check = Disagreement {
             index: PrefixIndex::new(items),
-            floating,
+            floating: floating.into_iter().map(Floating::new).collect(),
             same_matching,
         };
         let mut decide = |path: &str, source_line: u32| {
@@ -570,6 +623,8 @@ mod tests {
 
     #[test]
     fn may_match_covers_both_readings() {
+        let may_match =
+            |pattern: &str, path: &[u8]| Floating::new(pattern).may_match(path, byte_set(path));
         assert!(may_match("/*.php", b"/x.php"));
         assert!(may_match("/*.php", b"/*.php"));
         assert!(!may_match("/*.php", b"/x.html"));

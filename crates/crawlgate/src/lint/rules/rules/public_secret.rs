@@ -42,46 +42,28 @@ Protect /backup/ with authentication, and leave it out of robots.txt.
     check,
 };
 
-const WORDS: &[&str] = &[
-    "secret",
-    "passwd",
-    "confidential",
-    "backup",
-    "private",
-    ".env",
-    ".git",
-    ".svn",
-    ".htpasswd",
-];
-
 /// Bytes a word of [`WORDS`] starts with, in either case.
-const STARTS: [bool; 256] = {
-    let mut table = [false; 256];
-    let firsts = b"spcbSPCB.";
-    let mut i = 0;
-    while i < firsts.len() {
-        table[firsts[i] as usize] = true;
-        i += 1;
+/// The words that start with a byte (lowercase), so that each position of a
+/// path tries at most those.
+fn words_starting_with(byte: u8) -> &'static [&'static str] {
+    match byte {
+        b's' => &["secret"],
+        b'p' => &["passwd", "private"],
+        b'c' => &["confidential"],
+        b'b' => &["backup"],
+        b'.' => &[".env", ".git", ".svn", ".htpasswd"],
+        _ => &[],
     }
-    table
-};
+}
 
-/// The first word of [`WORDS`] in `value` (ASCII case-insensitive).
 fn secret_word(value: &[u8]) -> Option<&'static str> {
-    for (i, &b) in value.iter().enumerate() {
-        if !STARTS[b as usize] {
-            continue;
-        }
-        let lower = b.to_ascii_lowercase();
+    (0..value.len()).find_map(|i| {
         let rest = &value[i..];
-        if let Some(word) = WORDS.iter().find(|w| {
-            let w = w.as_bytes();
-            w[0] == lower && rest.len() >= w.len() && rest[..w.len()].eq_ignore_ascii_case(w)
-        }) {
-            return Some(word);
-        }
-    }
-    None
+        words_starting_with(rest[0].to_ascii_lowercase())
+            .iter()
+            .find(|w| rest.len() >= w.len() && rest[..w.len()].eq_ignore_ascii_case(w.as_bytes()))
+            .copied()
+    })
 }
 
 fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {

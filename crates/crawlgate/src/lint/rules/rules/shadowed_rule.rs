@@ -68,8 +68,18 @@ struct Shadower<'a> {
     rule: Rule<'a>,
     pattern: &'a str,
     priority: usize,
-    glob: Glob,
+    /// Built when first compared: most shadowers never are.
+    glob: std::cell::OnceCell<Option<Glob>>,
     prefix: &'a str,
+}
+
+impl Shadower<'_> {
+    fn includes(&self, other: &Glob, wildcards: bool) -> bool {
+        self.glob
+            .get_or_init(|| Glob::new(self.pattern, wildcards))
+            .as_ref()
+            .is_some_and(|glob| glob.includes(other))
+    }
 }
 
 fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
@@ -96,14 +106,12 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                     let p = r.pattern();
                     wildcards && (p.contains('*') || p.ends_with('$'))
                 })
-                .filter_map(|r| {
-                    Some(Shadower {
-                        rule: r,
-                        pattern: r.pattern(),
-                        priority: r.pattern().len(),
-                        glob: Glob::new(r.pattern(), wildcards)?,
-                        prefix: literal_prefix(r.pattern(), wildcards),
-                    })
+                .map(|r| Shadower {
+                    rule: r,
+                    pattern: r.pattern(),
+                    priority: r.pattern().len(),
+                    glob: std::cell::OnceCell::new(),
+                    prefix: literal_prefix(r.pattern(), wildcards),
                 })
                 .collect();
             // Longest first: the search for a winner stops at the first one
@@ -138,7 +146,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                     };
                     let winner = std::iter::once(first)
                         .chain(candidates)
-                        .find(|b| b.glob.includes(&a_glob));
+                        .find(|b| b.includes(&a_glob, wildcards));
                     if let Some(b) = winner {
                         found.insert(a.index(), b.rule);
                     }
