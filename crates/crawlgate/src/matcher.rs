@@ -190,9 +190,15 @@ impl Probe<'_> {
     fn confirm(&mut self, entry: &Entry) -> bool {
         if entry.needs != 0 {
             let path = self.path;
-            let set = *self
-                .bytes
-                .get_or_insert_with(|| path.iter().fold(0, |set, &b| set | 1 << (b & 63)));
+            // A cheap filter for ordinary paths; a huge one goes straight to
+            // the (linear) glob.
+            let set = *self.bytes.get_or_insert_with(|| {
+                if path.len() > 2048 {
+                    u64::MAX
+                } else {
+                    path.iter().fold(0, |set, &b| set | 1 << (b & 63))
+                }
+            });
             if entry.needs & !set != 0 {
                 return false;
             }

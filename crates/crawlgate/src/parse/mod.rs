@@ -229,7 +229,7 @@ impl<'a> Builder<'a> {
             );
         }
         self.has_nul = memchr(0, &input[bom..parsed]).is_some();
-        if std::str::from_utf8(&input[bom..parsed]).is_err() {
+        if !input[bom..parsed].is_ascii() && std::str::from_utf8(&input[bom..parsed]).is_err() {
             let mut offset = bom;
             for chunk in input[bom..parsed].utf8_chunks() {
                 offset += chunk.valid().len();

@@ -98,7 +98,11 @@ pub(crate) fn normalize_into(value: &[u8], decode_unreserved: bool, out: &mut Ve
 /// Whether `value` contains anything [`normalize_into`] could change: a `%`
 /// or a byte outside ASCII.
 pub(crate) fn may_need_normalizing(value: &[u8]) -> bool {
-    value.iter().any(|&b| b == b'%' || b >= 0x80)
+    // No early exit: values are short, and this form vectorises.
+    value
+        .iter()
+        .fold(0u8, |seen, &b| seen | (b & 0x80) | u8::from(b == b'%'))
+        != 0
 }
 
 #[cfg(test)]
