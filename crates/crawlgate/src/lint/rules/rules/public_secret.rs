@@ -43,27 +43,44 @@ Protect /backup/ with authentication, and leave it out of robots.txt.
 };
 
 /// Bytes a word of [`WORDS`] starts with, in either case.
-/// The words that start with a byte (lowercase), so that each position of a
-/// path tries at most those.
-fn words_starting_with(byte: u8) -> &'static [&'static str] {
-    match byte {
-        b's' => &["secret"],
-        b'p' => &["passwd", "private"],
-        b'c' => &["confidential"],
-        b'b' => &["backup"],
-        b'.' => &[".env", ".git", ".svn", ".htpasswd"],
-        _ => &[],
+/// The words, grouped by first byte.
+const GROUPS: [&[&str]; 5] = [
+    &["secret"],
+    &["passwd", "private"],
+    &["confidential"],
+    &["backup"],
+    &[".env", ".git", ".svn", ".htpasswd"],
+];
+
+/// Byte -> 1 + index in `GROUPS` of the words starting with it (either
+/// case), 0 for none: one load per byte of a path.
+const FIRST: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let firsts = [b's', b'p', b'c', b'b', b'.'];
+    let mut i = 0;
+    while i < firsts.len() {
+        table[firsts[i] as usize] = i as u8 + 1;
+        table[firsts[i].to_ascii_uppercase() as usize] = i as u8 + 1;
+        i += 1;
     }
-}
+    table
+};
 
 fn secret_word(value: &[u8]) -> Option<&'static str> {
-    (0..value.len()).find_map(|i| {
+    for (i, &b) in value.iter().enumerate() {
+        let group = FIRST[usize::from(b)];
+        if group == 0 {
+            continue;
+        }
         let rest = &value[i..];
-        words_starting_with(rest[0].to_ascii_lowercase())
+        let hit = GROUPS[usize::from(group - 1)]
             .iter()
-            .find(|w| rest.len() >= w.len() && rest[..w.len()].eq_ignore_ascii_case(w.as_bytes()))
-            .copied()
-    })
+            .find(|w| rest.len() >= w.len() && rest[..w.len()].eq_ignore_ascii_case(w.as_bytes()));
+        if hit.is_some() {
+            return hit.copied();
+        }
+    }
+    None
 }
 
 fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
