@@ -90,6 +90,7 @@ mod parse;
 mod pattern;
 mod profile;
 mod render;
+mod scan;
 mod url_path;
 mod urllib;
 

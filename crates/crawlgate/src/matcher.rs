@@ -210,7 +210,7 @@ impl Probe<'_> {
 /// The set of bytes in `bytes`, folded to 64 bits (bit `b % 64`): a cheap,
 /// conservative stand-in for "contains every byte of".
 #[inline]
-fn byte_set(bytes: &[u8]) -> u64 {
+pub(crate) fn byte_set(bytes: &[u8]) -> u64 {
     bytes
         .iter()
         .filter(|&&b| b != b'*')

@@ -13,17 +13,12 @@ fn find_from(bytes: &[u8], from: usize, is: impl Fn(u8) -> bool) -> Option<usize
         .map(|i| i + from)
 }
 
-/// Where the path ends: the first `#` or NUL from `from`, else the end.
-/// Eight bytes at a time (a word holds a zero byte iff `(w - 0x01…) & !w &
-/// 0x80…` is non-zero), since paths run to dozens of bytes.
+/// Where the path ends: the first `#` or NUL from `from`, else the end;
+/// eight bytes at a time, since paths run to dozens of bytes.
 fn fragment_or_nul(bytes: &[u8], from: usize) -> usize {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-    let has_zero = |w: u64| w.wrapping_sub(ONES) & !w & HIGHS;
     let mut i = from;
-    while let Some(chunk) = bytes.get(i..i + 8) {
-        let word = u64::from_le_bytes(chunk.try_into().expect("8 bytes"));
-        if has_zero(word) | has_zero(word ^ (ONES * u64::from(b'#'))) != 0 {
+    while let Some(word) = crate::scan::word_at(bytes, i) {
+        if crate::scan::matching(word, 0) | crate::scan::matching(word, b'#') != 0 {
             break;
         }
         i += 8;

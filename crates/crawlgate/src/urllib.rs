@@ -10,6 +10,8 @@
 //! reproduces Python 3.11's functions on the inputs robots.txt can hold; the
 //! differential test against `python3` keeps it honest.
 
+use crate::parse::normalize::{hex_value, HEX};
+
 /// `scheme_chars` of `urllib.parse`.
 fn is_scheme_char(c: char) -> bool {
     c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.')
@@ -27,10 +29,6 @@ const USES_PARAMS: &[&str] = &[
     "", "ftp", "hdl", "prospero", "http", "imap", "https", "shttp", "rtsp", "rtspu", "sip", "sips",
     "mms", "sftp", "tel",
 ];
-
-fn hex_value(b: u8) -> Option<u8> {
-    (b as char).to_digit(16).map(|d| d as u8)
-}
 
 /// `urllib.parse.unquote`: `%XX` escapes decoded, the bytes read as UTF-8
 /// with invalid sequences replaced.
@@ -58,7 +56,6 @@ pub(crate) fn unquote(s: &str) -> String {
 /// `urllib.parse.quote(s, safe="/")`: every UTF-8 byte but `A-Za-z0-9_.-~`
 /// and `/` percent-encoded with uppercase hex.
 pub(crate) fn quote(s: &str) -> String {
-    const HEX: &[u8; 16] = b"0123456789ABCDEF";
     let mut out = String::with_capacity(s.len());
     for &b in s.as_bytes() {
         if b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-' | b'~' | b'/') {

@@ -3,9 +3,11 @@
 //! escapes get uppercase hex, and optionally escapes of unreserved characters
 //! are decoded.
 
-const HEX: &[u8; 16] = b"0123456789ABCDEF";
+/// Uppercase hex digits, as escapes are written.
+pub(crate) const HEX: &[u8; 16] = b"0123456789ABCDEF";
 
-fn hex_value(b: u8) -> Option<u8> {
+/// The value of a hex digit.
+pub(crate) fn hex_value(b: u8) -> Option<u8> {
     match b {
         b'0'..=b'9' => Some(b - b'0'),
         b'a'..=b'f' => Some(b - b'a' + 10),

@@ -6,6 +6,7 @@
 //! decision (`decide_once`), so they cannot disagree about a line.
 
 use super::{is_space, trim};
+use crate::scan;
 
 /// What one line holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -23,27 +24,20 @@ pub(crate) enum Split<'a> {
 }
 
 /// The first `a` or `b`. Field names and most values are short: the first
-/// 16 bytes are looked at eight at a time (a word holds the byte `x` iff
-/// `(w ^ x…) - 0x01…` borrows into a high bit no byte of `w ^ x…` has), long
-/// lines (HTML served as robots.txt) get a SIMD search.
+/// 16 bytes are looked at eight at a time; long lines (HTML served as
+/// robots.txt) get a SIMD search.
 #[inline]
 pub(crate) fn find_either(s: &[u8], a: u8, b: u8) -> Option<usize> {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-    let zero_bytes = |w: u64| w.wrapping_sub(ONES) & !w & HIGHS;
     let mut at = 0;
     while at < 16 {
-        let Some(chunk) = s.get(at..at + 8) else {
+        let Some(word) = scan::word_at(s, at) else {
             return s[at..]
                 .iter()
                 .position(|&c| c == a || c == b)
                 .map(|i| i + at);
         };
-        let word = u64::from_le_bytes(chunk.try_into().expect("8 bytes"));
-        let hits =
-            zero_bytes(word ^ (ONES * u64::from(a))) | zero_bytes(word ^ (ONES * u64::from(b)));
+        let hits = scan::matching(word, a) | scan::matching(word, b);
         if hits != 0 {
-            // The lowest flagged byte is exact (borrows only run upwards).
             return Some(at + (hits.trailing_zeros() / 8) as usize);
         }
         at += 8;

@@ -20,6 +20,7 @@
 //! this path" in logarithmic time.
 
 use crate::lint::hash::{FastMap, FastSet};
+use crate::matcher::byte_set;
 
 use crate::decide::AgentView;
 use crate::diagnostic::{Code, Diagnostic};
@@ -156,19 +157,14 @@ struct Floating<'a> {
     needs: u64,
 }
 
-fn byte_set(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0, |set, &b| set | 1 << (b & 63))
-}
-
 impl<'a> Floating<'a> {
     fn new(pattern: &'a str) -> Self {
         let (shape, body) = crate::pattern::compile(pattern.as_bytes(), true);
-        let literal: Vec<u8> = body.iter().copied().filter(|&b| b != b'*').collect();
         Floating {
             written: pattern.as_bytes(),
             shape,
             body,
-            needs: byte_set(&literal),
+            needs: byte_set(body),
         }
     }
 
