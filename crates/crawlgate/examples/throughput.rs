@@ -5,19 +5,6 @@ use std::time::Instant;
 use crawlgate::RobotsTxt;
 
 fn main() {
-    if let Ok(file) = std::env::var("CRAWLGATE_FILE") {
-        let bytes = std::fs::read(&file).unwrap();
-        let robots = RobotsTxt::parse(&bytes);
-        println!(
-            "{:?} diags={}",
-            robots.heap_parts(),
-            robots.diagnostics().len()
-        );
-        for d in robots.diagnostics().iter().take(3) {
-            println!("{d}");
-        }
-        return;
-    }
     let dir = std::env::args().nth(1).expect("usage: throughput DIR");
     let files: Vec<Vec<u8>> = std::fs::read_dir(&dir)
         .expect("readable directory")
@@ -41,13 +28,6 @@ fn main() {
             *parts.entry(name).or_default() += n;
         }
     }
-    let mut codes: std::collections::BTreeMap<String, usize> = Default::default();
-    for f in &files {
-        for d in RobotsTxt::parse(f).diagnostics() {
-            *codes.entry(d.code.to_string()).or_default() += 1;
-        }
-    }
-    println!("{codes:?}");
     for (name, n) in parts {
         println!("{name:12} {:.3}x", n as f64 / bytes as f64);
     }

@@ -483,10 +483,20 @@ impl<'a> UserAgent<'a> {
         self.record().global
     }
 
-    /// Whether the value is exactly a product token (no version, no spaces).
+    /// Whether the value is exactly `*` or a product token (no version, no
+    /// spaces).
+    ///
+    /// ```
+    /// let robots = crawlgate::RobotsTxt::parse(b"User-agent: Googlebot\nUser-agent: Googlebot/2.1\nUser-agent: *\n");
+    /// let plain: Vec<bool> = robots.user_agents().map(|ua| ua.is_plain_token()).collect();
+    /// assert_eq!(plain, [true, false, true]);
+    /// ```
     pub fn is_plain_token(&self) -> bool {
-        self.is_global() && self.value() == "*"
-            || !self.is_global() && self.token() == self.value() && !self.value().is_empty()
+        if self.is_global() {
+            self.value() == "*"
+        } else {
+            crate::is_product_token(self.value())
+        }
     }
 
     /// 1-based line number.
