@@ -132,13 +132,20 @@ fn compressed(encoding: &str, body: &[u8]) -> Vec<u8> {
             e.write_all(body).unwrap();
             e.finish().unwrap()
         }
+        "br" => {
+            let mut out = Vec::new();
+            let mut e = brotli::CompressorWriter::new(&mut out, 4096, 5, 22);
+            e.write_all(body).unwrap();
+            drop(e);
+            out
+        }
         other => panic!("{other}"),
     }
 }
 
 #[tokio::test]
-async fn gzip_and_deflate_bodies_are_decoded() {
-    for encoding in ["gzip", "deflate"] {
+async fn gzip_deflate_and_brotli_bodies_are_decoded() {
+    for encoding in ["gzip", "deflate", "br"] {
         let reply = Reply::status(200)
             .header("Content-Type", "text/plain")
             .header("Content-Encoding", encoding)
