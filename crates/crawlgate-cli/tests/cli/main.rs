@@ -11,6 +11,7 @@ mod fetch;
 mod general;
 mod server;
 mod snapshots;
+mod terminal;
 mod test_cmd;
 
 use std::path::{Path, PathBuf};
