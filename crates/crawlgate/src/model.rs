@@ -15,6 +15,7 @@ use crate::extension::{
     ContentSignal, ContentUsage, CrawlDelay, Extension, ExtensionKind, RequestRate, VisitTime,
 };
 use crate::matcher::Matcher;
+use crate::parse::findings::Finding;
 use crate::profile::Profile;
 
 /// A string in the arena: offset and length.
@@ -175,7 +176,10 @@ pub struct RobotsTxt {
     pub(crate) audiences: Vec<Audience>,
     pub(crate) audience_groups: Vec<u32>,
     pub(crate) global_groups: Vec<u32>,
-    pub(crate) diagnostics: Vec<Diagnostic>,
+    /// What the parser noticed, compactly; written out as `diagnostics`
+    /// on first request.
+    pub(crate) findings: Vec<Finding>,
+    pub(crate) diagnostics: OnceLock<Vec<Diagnostic>>,
     pub(crate) stats: InputStats,
     /// Compiled matchers, built on first use per audience.
     pub(crate) compiled: OnceLock<Box<[OnceLock<Matcher>]>>,
@@ -187,7 +191,7 @@ impl fmt::Debug for RobotsTxt {
             .field("profile", &self.profile.name)
             .field("groups", &self.groups().collect::<Vec<_>>())
             .field("sitemaps", &self.sitemaps().collect::<Vec<_>>())
-            .field("diagnostics", &self.diagnostics.len())
+            .field("diagnostics", &self.findings.len())
             .finish()
     }
 }
@@ -263,8 +267,12 @@ impl RobotsTxt {
     }
 
     /// What the parser noticed: lines skipped, accepted leniently, or cut.
+    ///
+    /// Messages are written on the first call and kept; parsing only
+    /// records where and what.
     pub fn diagnostics(&self) -> &[Diagnostic] {
-        &self.diagnostics
+        self.diagnostics
+            .get_or_init(|| self.findings.iter().map(|f| f.diagnostic(self)).collect())
     }
 
     /// Size and encoding facts about the input.
@@ -272,8 +280,9 @@ impl RobotsTxt {
         &self.stats
     }
 
-    /// The heap bytes this model holds right after parsing (compiled
-    /// matchers, built on first query, are not counted).
+    /// The heap bytes this model holds: right after parsing, plus the
+    /// written diagnostics once [`diagnostics`](Self::diagnostics) has been
+    /// called (compiled matchers, built on first query, are not counted).
     ///
     /// ```
     /// let mut body = String::from("User-agent: *\n");
@@ -295,16 +304,17 @@ impl RobotsTxt {
             Cow::Owned(s) => s.capacity(),
             Cow::Borrowed(_) => 0,
         };
-        let messages = self
-            .diagnostics
-            .iter()
-            .map(|d| {
-                owned(&d.message)
-                    + d.fix.as_ref().map_or(0, |f| {
-                        owned(&f.message) + f.replacement.as_ref().map_or(0, String::capacity)
-                    })
-            })
-            .sum();
+        let written = self.diagnostics.get().map_or(&[][..], Vec::as_slice);
+        let messages = std::mem::size_of_val(written)
+            + written
+                .iter()
+                .map(|d| {
+                    owned(&d.message)
+                        + d.fix.as_ref().map_or(0, |f| {
+                            owned(&f.message) + f.replacement.as_ref().map_or(0, String::capacity)
+                        })
+                })
+                .sum::<usize>();
         [
             ("text", self.text.capacity()),
             ("agents", self.agents.capacity() * size_of::<AgentRecord>()),
@@ -326,7 +336,7 @@ impl RobotsTxt {
             ),
             (
                 "diagnostics",
-                self.diagnostics.capacity() * size_of::<Diagnostic>(),
+                self.findings.capacity() * size_of::<Finding>(),
             ),
             ("messages", messages),
         ]

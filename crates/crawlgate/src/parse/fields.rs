@@ -18,11 +18,11 @@ pub(crate) enum Field {
 pub(crate) enum Spelling {
     Exact,
     /// Accepted as a longer name starting with the canonical one (`Disallowed`).
-    Prefix(&'static str),
+    Prefix(Field),
     /// Accepted misspelling (`Dissallow`).
-    Typo(&'static str),
+    Typo(Field),
     /// Read as unknown here, but lenient crawlers read it as this field.
-    Rejected(&'static str),
+    Rejected(Field),
 }
 
 struct Known {
@@ -106,7 +106,7 @@ pub(crate) fn recognise(key: &[u8], profile: &Profile) -> (Field, Spelling) {
     if eq_folded(key, known.canonical.as_bytes()) {
         return (known.field, Spelling::Exact);
     }
-    let display = canonical_name(known.field);
+    let display = known.field;
     let lenient = if starts_with_ignore_case(key, known.canonical) {
         Some(Spelling::Prefix(display))
     } else {
@@ -174,14 +174,14 @@ mod tests {
             recognise(b"Disallowed", &r),
             (
                 Field::Extension(ExtensionKind::Unknown),
-                Spelling::Rejected("Disallow")
+                Spelling::Rejected(Field::Disallow)
             )
         );
         assert_eq!(
             recognise(b"useragent", &r),
             (
                 Field::Extension(ExtensionKind::Unknown),
-                Spelling::Rejected("User-agent")
+                Spelling::Rejected(Field::UserAgent)
             )
         );
     }

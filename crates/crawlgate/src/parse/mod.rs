@@ -6,17 +6,17 @@
 //! into the model's flat vectors; groups are ranges of them.
 
 pub(crate) mod fields;
+pub(crate) mod findings;
 pub(crate) mod lines;
 pub(crate) mod normalize;
 pub(crate) mod split;
 
-use std::borrow::Cow;
 use std::sync::OnceLock;
 
 use memchr::{memchr, memrchr};
 
 use crate::agent::token_len;
-use crate::diagnostic::{Code, Diagnostic, Span};
+use crate::diagnostic::Span;
 use crate::extension::ExtensionKind;
 use crate::model::{
     AgentRecord, Audience, ExtensionRecord, GroupRecord, InputStats, RobotsTxt, RuleRecord,
@@ -25,6 +25,7 @@ use crate::model::{
 use crate::profile::Profile;
 
 use fields::{Field, Spelling};
+use findings::{Finding, Misspelling, What};
 use lines::{Line, Lines};
 use split::Split;
 
@@ -64,7 +65,7 @@ struct Builder<'a> {
     sitemaps: Vec<SitemapRecord>,
     originals: Vec<(u32, Str)>,
     aliases: Vec<(u32, Str)>,
-    diagnostics: Vec<Diagnostic>,
+    findings: Vec<Finding>,
     orphan_rules: u32,
     file_extensions: u32,
     /// The current group has members: rules (and, in urllib's reading,
@@ -120,7 +121,7 @@ impl<'a> Builder<'a> {
             sitemaps: Vec::new(),
             originals: Vec::new(),
             aliases: Vec::new(),
-            diagnostics: Vec::new(),
+            findings: Vec::new(),
             orphan_rules: 0,
             file_extensions: 0,
             group_has_rules: false,
@@ -151,8 +152,8 @@ impl<'a> Builder<'a> {
         self.span(line, start, start + part.len())
     }
 
-    fn diagnose(&mut self, code: Code, span: Span, message: impl Into<Cow<'static, str>>) {
-        self.diagnostics.push(Diagnostic::new(code, span, message));
+    fn note(&mut self, span: Span, what: What) {
+        self.findings.push(Finding { span, what });
     }
 
     /// Notes a line that is not a record.
@@ -191,21 +192,14 @@ impl<'a> Builder<'a> {
             bytes: run.start..run.end,
             column: run.column,
         };
-        let hint = if run.looks_like_html {
-            " (this looks like an HTML page, not a robots.txt)"
-        } else {
-            ""
-        };
-        let message = if run.lines == 1 {
-            format!("not a `field: value` line: no crawler acts on it{hint}")
-        } else {
-            format!(
-                "{} lines (lines {}–{}) are not `field: value` lines: no crawler acts on them{hint}",
-                run.lines, run.first_line, run.last_line
-            )
-        };
-        self.diagnostics
-            .push(Diagnostic::new(Code::InvalidLine, span, message));
+        self.note(
+            span,
+            What::InvalidLines {
+                lines: run.lines,
+                last_line: run.last_line,
+                html: run.looks_like_html,
+            },
+        );
     }
 
     fn run(mut self) -> RobotsTxt {
@@ -218,15 +212,7 @@ impl<'a> Builder<'a> {
                 bytes: 0..bom,
                 column: 1,
             };
-            self.diagnostics.push(
-                Diagnostic::new(
-                    Code::ByteOrderMark,
-                    span,
-                    "UTF-8 byte order mark at the start of the file: Google skips it, but some \
-                     parsers read it as part of the first field name",
-                )
-                .with_fix("save the file as UTF-8 without a BOM", Some(String::new())),
-            );
+            self.note(span, What::ByteOrderMark);
         }
         self.has_nul = memchr(0, &input[bom..parsed]).is_some();
         if !input[bom..parsed].is_ascii() && std::str::from_utf8(&input[bom..parsed]).is_err() {
@@ -253,31 +239,11 @@ impl<'a> Builder<'a> {
                 bytes: parsed..input.len(),
                 column: 1,
             };
-            let message = format!(
-                "the file is {} bytes: everything past {} bytes ({} KiB) is ignored, \
-                 {} bytes from line {} on",
-                input.len(),
-                parsed,
-                self.profile.max_bytes / 1024,
-                input.len() - parsed,
-                lost_from.max(1),
-            );
-            self.diagnostics
-                .push(Diagnostic::new(Code::FileTooLarge, span, message).with_fix(
-                    "move the rules that matter to the top and shorten the file",
-                    None,
-                ));
+            self.note(span, What::FileTooLarge);
         }
         if let Some(span) = self.first_bare_cr.take() {
-            let message = format!(
-                "{} line(s) end with a bare carriage return (old Mac style): Google reads CR as a \
-                 line end, some parsers see one long line",
-                self.bare_cr_lines
-            );
-            self.diagnostics.push(
-                Diagnostic::new(Code::CrLineEndings, span, message)
-                    .with_fix("use LF (or CR LF) line ends", None),
-            );
+            let lines = self.bare_cr_lines;
+            self.note(span, What::CrLineEndings { lines });
         }
         let stats = InputStats {
             input_bytes: input.len(),
@@ -304,12 +270,7 @@ impl<'a> Builder<'a> {
         }
         if let Some(offset) = found {
             let span = self.span(line, offset, offset + 1);
-            self.diagnose(
-                Code::InvalidUtf8,
-                span,
-                "bytes that are not valid UTF-8: they are %-encoded byte for byte before matching, \
-                 so a rule holding them only matches URLs with the same bytes",
-            );
+            self.note(span, What::InvalidUtf8);
         }
         found.is_some()
     }
@@ -330,24 +291,14 @@ impl<'a> Builder<'a> {
         if line.cut > 0 {
             let start = line.start + line.bytes.len();
             let span = self.span(line, start, start + line.cut);
-            let message = format!(
-                "line is {} bytes long: only the first {} are read, the remaining {} are ignored",
-                line.bytes.len() + line.cut,
-                line.bytes.len(),
-                line.cut
-            );
-            self.diagnose(Code::LineTooLong, span, message);
+            self.note(span, What::LineTooLong);
         }
         let mut content = line.bytes;
         if self.has_nul {
             if let Some(nul) = memchr(0, content) {
                 let start = line.start + nul;
                 let span = self.span(line, start, start + 1);
-                self.diagnose(
-                    Code::NulByte,
-                    span,
-                    "NUL byte: the rest of the line is ignored",
-                );
+                self.note(span, What::NulByte);
                 content = &content[..nul];
             }
         }
@@ -392,27 +343,17 @@ impl<'a> Builder<'a> {
             self.note_invalid(line, body);
             return self.profile.accept_missing_colon.then_some((key, value));
         }
-        let shown = format!(
-            "{}: {}",
-            String::from_utf8_lossy(key),
-            String::from_utf8_lossy(value)
-        );
-        let span = self.span_of(line, body);
-        let message = if self.profile.accept_missing_colon {
-            format!(
-                "no colon after the field name: Google reads this line as `{shown}`, stricter \
-                 parsers ignore it"
-            )
-        } else {
-            format!(
-                "no colon after the field name: this line is ignored (Google would read it as \
-                 `{shown}`)"
-            )
+        // The line as it was probably meant, `field: value`, for the message.
+        let start = self.text.len() as u32;
+        self.push_text(key, true);
+        self.text.extend_from_slice(b": ");
+        self.push_text(value, true);
+        let shown = Str {
+            start,
+            len: self.text.len() as u32 - start,
         };
-        self.diagnostics.push(
-            Diagnostic::new(Code::MissingColon, span, message)
-                .with_fix("add the colon", Some(shown)),
-        );
+        let span = self.span_of(line, body);
+        self.note(span, What::MissingColon { shown });
         self.profile.accept_missing_colon.then_some((key, value))
     }
 
@@ -489,39 +430,15 @@ impl<'a> Builder<'a> {
     }
 
     fn spelling_diagnostic(&mut self, record: &Record<'_>, spelling: Spelling) {
-        let key = String::from_utf8_lossy(record.key).into_owned();
-        let span = self.span_of(&record.line, record.key);
-        let diagnostic = match spelling {
+        let (field, how) = match spelling {
             Spelling::Exact => return,
-            Spelling::Prefix(canonical) => Diagnostic::new(
-                Code::FieldNamePrefix,
-                span,
-                format!(
-                    "`{key}` is read as `{canonical}` by Google (it starts with that name); \
-                     other crawlers ignore the line"
-                ),
-            )
-            .with_fix(format!("write `{canonical}`"), Some(canonical.to_owned())),
-            Spelling::Typo(canonical) => Diagnostic::new(
-                Code::MisspelledField,
-                span,
-                format!(
-                    "`{key}` is a misspelling of `{canonical}`: Google accepts it, other \
-                     crawlers ignore the line"
-                ),
-            )
-            .with_fix(format!("write `{canonical}`"), Some(canonical.to_owned())),
-            Spelling::Rejected(canonical) => Diagnostic::new(
-                Code::MisspelledField,
-                span,
-                format!(
-                    "`{key}` is not `{canonical}`: this reading ignores the line, although \
-                     Google would read it as `{canonical}`"
-                ),
-            )
-            .with_fix(format!("write `{canonical}`"), Some(canonical.to_owned())),
+            Spelling::Prefix(field) => (field, Misspelling::Prefix),
+            Spelling::Typo(field) => (field, Misspelling::Typo),
+            Spelling::Rejected(field) => (field, Misspelling::Rejected),
         };
-        self.diagnostics.push(diagnostic);
+        let span = self.span_of(&record.line, record.key);
+        let key = self.push_text(record.key, true);
+        self.note(span, What::FieldSpelling { key, field, how });
     }
 
     fn user_agent(&mut self, record: &Record<'_>) {
@@ -560,44 +477,23 @@ impl<'a> Builder<'a> {
 
     fn rule(&mut self, record: &Record<'_>, allow: bool) {
         let value = record.value;
-        let kind = if allow { "Allow" } else { "Disallow" };
-        if let Some(&first) = value.first() {
-            if first != b'/' && (self.profile.require_leading_slash || first != b'*') {
-                let shown = String::from_utf8_lossy(value);
-                let span = self.span_of(&record.line, value);
-                let (message, fix) = if self.profile.require_leading_slash {
-                    (
-                        format!("rule path `{shown}` does not start with `/`: this reading ignores the line"),
-                        format!("/{}", shown.trim_start_matches('*')),
-                    )
-                } else {
-                    (
-                        format!(
-                            "rule path `{shown}` does not start with `/` or `*`: it never matches \
-                             any URL"
-                        ),
-                        format!("/{shown}"),
-                    )
-                };
-                self.diagnostics.push(
-                    Diagnostic::new(Code::PathNotAbsolute, span, message)
-                        .with_fix(format!("write `{kind}: {fix}`"), Some(fix)),
-                );
-                if self.profile.require_leading_slash {
-                    return;
-                }
+        let strict = self.profile.require_leading_slash;
+        let not_absolute = value
+            .first()
+            .is_some_and(|&first| first != b'/' && (strict || first != b'*'));
+        // urllib's reading: a blank line closed the record; the rule is in no group.
+        let after_blank_line = !self.groups.is_empty() && !self.group_open;
+        if not_absolute && (strict || after_blank_line) {
+            let span = self.span_of(&record.line, value);
+            let value = self.push_text(value, true);
+            self.note(span, What::PathNotAbsolute { value, allow });
+            if strict {
+                return;
             }
         }
-        if !self.groups.is_empty() && !self.group_open {
+        if after_blank_line {
             let span = self.span_of(&record.line, trim(record.line.bytes));
-            let message = format!(
-                "`{kind}` line after a blank line ended the record: urllib.robotparser ignores it \
-                 (Google and RFC 9309 read it as part of the group above)"
-            );
-            self.diagnostics.push(
-                Diagnostic::new(Code::RuleBeforeUserAgent, span, message)
-                    .with_fix("remove the blank line above it", None),
-            );
+            self.note(span, What::RuleAfterBlankLine { allow });
             return;
         }
         let index = self.rules.len() as u32;
@@ -636,6 +532,21 @@ impl<'a> Builder<'a> {
             line: record.line.number,
             flags,
         });
+        if not_absolute {
+            // Quoted from the rule the model keeps: no second copy.
+            let written = match self.originals.last() {
+                Some(&(rule, original)) if rule == index => original,
+                _ => pattern,
+            };
+            let span = self.span_of(&record.line, value);
+            self.note(
+                span,
+                What::PathNotAbsolute {
+                    value: written,
+                    allow,
+                },
+            );
+        }
         match self.groups.last_mut() {
             Some(group) => {
                 group.rules.end = self.rules.len() as u32;
@@ -644,12 +555,7 @@ impl<'a> Builder<'a> {
             None => {
                 self.orphan_rules += 1;
                 let span = self.span_of(&record.line, trim(record.line.bytes));
-                let message =
-                    format!("`{kind}` line before any User-agent line: every crawler ignores it");
-                self.diagnostics.push(
-                    Diagnostic::new(Code::RuleBeforeUserAgent, span, message)
-                        .with_fix("add a `User-agent: *` line above it", None),
-                );
+                self.note(span, What::RuleBeforeUserAgent { allow });
             }
         }
     }
@@ -680,7 +586,7 @@ impl<'a> Builder<'a> {
         self.extensions.shrink_to_fit();
         self.groups.shrink_to_fit();
         self.sitemaps.shrink_to_fit();
-        self.diagnostics.shrink_to_fit();
+        self.findings.shrink_to_fit();
         let text = into_string(self.text);
         // Audiences: the groups naming each product token, case-insensitively.
         let mut named: Vec<(Str, u32)> = Vec::new();
@@ -744,7 +650,8 @@ impl<'a> Builder<'a> {
             audiences,
             audience_groups,
             global_groups,
-            diagnostics: self.diagnostics,
+            findings: self.findings,
+            diagnostics: OnceLock::new(),
             stats,
             compiled: OnceLock::new(),
         }
