@@ -210,6 +210,7 @@ impl RobotsTxt {
     /// The view of one crawler: `agent` is its product token (`Googlebot`),
     /// compared case-insensitively and as given.
     pub fn for_agent(&self, agent: &str) -> AgentView<'_> {
+        self.first_query.clear();
         let selection = self.select(agent);
         let matcher = selection.slot.map(|slot| {
             let slots = self
@@ -226,7 +227,21 @@ impl RobotsTxt {
 
     /// Decides whether `agent` may fetch `url` (absolute, `https://h/p?q#f`,
     /// or path-only, `/p?q`) and says which rule decided.
+    ///
+    /// The first question asked of a file is answered by trying its rules
+    /// once, uncompiled (a crawler meeting a site often asks one); later
+    /// ones compile the crawler's rules and reuse them.
     pub fn decide(&self, agent: &str, url: &str) -> Verdict<'_> {
+        if self.first_query.take() {
+            // A view used only here, its matcher left unbuilt.
+            let view = AgentView {
+                robots: self,
+                selection: self.select(agent),
+                matcher: None,
+            };
+            let groups = view.selection.groups.as_slice();
+            return view.decide_by(url, |path| Matcher::scan(self, groups, path));
+        }
         self.for_agent(agent).decide(url)
     }
 
@@ -239,7 +254,7 @@ impl RobotsTxt {
     /// assert!(robots.is_allowed("BarBot", "https://foo.com/"));
     /// ```
     pub fn is_allowed(&self, agent: &str, url: &str) -> bool {
-        self.for_agent(agent).decide(url).is_allowed()
+        self.decide(agent, url).is_allowed()
     }
 }
 
@@ -261,11 +276,25 @@ impl<'a> AgentView<'a> {
 
     /// Decides a URL (absolute or path-only).
     pub fn decide(&self, url: &str) -> Verdict<'a> {
+        self.decide_by(url, |path| self.first_match(path))
+    }
+
+    /// The compiled matcher's answer for a matching path.
+    #[inline]
+    fn first_match(&self, path: &[u8]) -> Option<Entry> {
+        let text = self.robots.text.as_bytes();
+        self.matcher?.first_match(text, path).copied()
+    }
+
+    /// Decides a URL with `find`, which gives the deciding entry for a
+    /// matching path.
+    #[inline]
+    fn decide_by(&self, url: &str, find: impl FnOnce(&[u8]) -> Option<Entry>) -> Verdict<'a> {
         if self.robots.profile.requote {
             // urllib reads the whole URL (fragment included), not Google's path.
-            return self.decide_path(url);
+            return self.decide_path_by(url, find);
         }
-        self.decide_path(&path_of(url))
+        self.decide_path_by(&path_of(url), find)
     }
 
     /// Whether the crawler may fetch the URL.
@@ -297,6 +326,11 @@ impl<'a> AgentView<'a> {
     /// Decides a path as extracted from a URL (`/p;params?query`, starting
     /// with `/`).
     pub fn decide_path(&self, path: &str) -> Verdict<'a> {
+        self.decide_path_by(path, |path| self.first_match(path))
+    }
+
+    #[inline]
+    fn decide_path_by(&self, path: &str, find: impl FnOnce(&[u8]) -> Option<Entry>) -> Verdict<'a> {
         let mut verdict = Verdict {
             robots: self.robots,
             allowed: true,
@@ -309,13 +343,13 @@ impl<'a> AgentView<'a> {
             verdict.reason = Reason::RobotsTxt;
             return verdict;
         }
-        let Some(matcher) = self.matcher else {
+        if self.selection.slot.is_none() {
             verdict.reason = Reason::NoGroup;
             return verdict;
-        };
+        }
         let path = self.matching_path(path);
-        if let Some(entry) = matcher.first_match(self.robots.text.as_bytes(), &path) {
-            self.apply(&mut verdict, entry);
+        if let Some(entry) = find(&path) {
+            self.apply(&mut verdict, &entry);
         }
         verdict
     }

@@ -60,17 +60,11 @@ pub(crate) struct Matcher {
 impl Matcher {
     /// Compiles the rules of `groups`.
     pub(crate) fn compile(robots: &RobotsTxt, groups: &[u32]) -> Matcher {
-        let wildcards = robots.profile.wildcards;
         let text = robots.text.as_bytes();
         let mut entries = Vec::new();
-        let mut push = |pattern: Str, rule: u32, allow: bool, alias: bool| {
-            let bytes = &text[pattern.range()];
-            let (shape, body) = pattern::compile(bytes, wildcards);
-            if shape == Shape::Never {
-                return;
-            }
-            let offset = body.as_ptr() as usize - bytes.as_ptr() as usize;
-            let literal = match shape {
+        each_entry(robots, groups, |entry| {
+            let body = &text[entry.body.range()];
+            let literal = match entry.shape {
                 Shape::Glob | Shape::GlobAnchored => {
                     &body[..memchr::memchr(b'*', body).unwrap_or(body.len())]
                 }
@@ -78,51 +72,14 @@ impl Matcher {
                 _ => body,
             };
             let (head, mask) = head_of(literal);
-            let needs = match shape {
+            let needs = match entry.shape {
                 Shape::Glob | Shape::GlobAnchored => byte_set(&body[literal.len()..]),
                 _ => 0,
             };
-            entries.push((
-                Key { head, mask },
-                Entry {
-                    needs,
-                    body: Str {
-                        start: pattern.start + offset as u32,
-                        len: body.len() as u32,
-                    },
-                    priority: pattern.len,
-                    rule,
-                    shape,
-                    allow,
-                    alias,
-                },
-            ));
-        };
-        for &g in groups {
-            let group = &robots.groups[g as usize];
-            for index in group.rules.clone() {
-                let record = &robots.rules[index as usize];
-                let allow = record.flags & crate::model::RULE_ALLOW != 0;
-                let written_empty =
-                    record.pattern.len == 0 && record.flags & crate::model::RULE_HAS_ORIGINAL == 0;
-                if !wildcards && written_empty && !allow {
-                    // urllib.robotparser: an empty Disallow allows everything.
-                    push(record.pattern, index, true, false);
-                    continue;
-                }
-                push(record.pattern, index, allow, false);
-                if record.flags & crate::model::RULE_HAS_ALIAS != 0 {
-                    if let Some(alias) = robots.alias_of(index) {
-                        push(alias, index, true, true);
-                    }
-                }
-            }
-        }
-        match robots.profile.precedence {
-            Precedence::LongestMatch => entries
-                .sort_by_key(|(_, e)| (std::cmp::Reverse(e.priority), !e.allow, e.rule, e.alias)),
-            Precedence::FirstMatch => entries.sort_by_key(|(_, e)| (e.rule, e.alias)),
-        }
+            entries.push((Key { head, mask }, Entry { needs, ..entry }));
+        });
+        let precedence = robots.profile.precedence;
+        entries.sort_by_key(|(_, e)| precedence_key(precedence, e));
         let (keys, entries): (Vec<Key>, Vec<Entry>) = entries.into_iter().unzip();
         let index = (entries.len() >= INDEX_THRESHOLD).then(|| build_index(text, &entries));
         Matcher {
@@ -130,6 +87,27 @@ impl Matcher {
             keys: keys.into_boxed_slice(),
             index,
         }
+    }
+
+    /// The entry that decides `path` among the rules of `groups`, found by
+    /// trying each rule once without compiling them: what one question about
+    /// a freshly parsed file needs. Always the entry
+    /// [`first_match`](Self::first_match) of the compiled matcher finds.
+    pub(crate) fn scan(robots: &RobotsTxt, groups: &[u32], path: &[u8]) -> Option<Entry> {
+        let text = robots.text.as_bytes();
+        let precedence = robots.profile.precedence;
+        let mut best: Option<Entry> = None;
+        each_entry(robots, groups, |entry| {
+            if best.is_some_and(|b| {
+                precedence_key(precedence, &b) < precedence_key(precedence, &entry)
+            }) {
+                return;
+            }
+            if pattern::matches(entry.shape, &text[entry.body.range()], path) {
+                best = Some(entry);
+            }
+        });
+        best
     }
 
     /// The first entry (in precedence order) that matches `path`.
@@ -204,6 +182,65 @@ impl Probe<'_> {
             }
         }
         pattern::matches_after_head(entry.shape, &self.text[entry.body.range()], self.path)
+    }
+}
+
+/// Where an entry stands in the lookup order: the first entry in this order
+/// that matches a path decides it. Longest match: longer patterns first,
+/// allow before disallow at equal length, then file order; first match (the
+/// 1996 reading): file order.
+fn precedence_key(precedence: Precedence, e: &Entry) -> (std::cmp::Reverse<u32>, bool, u32, bool) {
+    match precedence {
+        Precedence::LongestMatch => (std::cmp::Reverse(e.priority), !e.allow, e.rule, e.alias),
+        Precedence::FirstMatch => (std::cmp::Reverse(0), false, e.rule, e.alias),
+    }
+}
+
+/// Calls `each` with an entry (no byte-set filter yet) for every rule of
+/// `groups` that can match anything, and for every `index.html` alias, in
+/// file order.
+fn each_entry(robots: &RobotsTxt, groups: &[u32], mut each: impl FnMut(Entry)) {
+    let wildcards = robots.profile.wildcards;
+    let text = robots.text.as_bytes();
+    let mut push = |pattern: Str, rule: u32, allow: bool, alias: bool| {
+        let bytes = &text[pattern.range()];
+        let (shape, body) = pattern::compile(bytes, wildcards);
+        if shape == Shape::Never {
+            return;
+        }
+        let offset = body.as_ptr() as usize - bytes.as_ptr() as usize;
+        each(Entry {
+            needs: 0,
+            body: Str {
+                start: pattern.start + offset as u32,
+                len: body.len() as u32,
+            },
+            priority: pattern.len,
+            rule,
+            shape,
+            allow,
+            alias,
+        });
+    };
+    for &g in groups {
+        let group = &robots.groups[g as usize];
+        for index in group.rules.clone() {
+            let record = &robots.rules[index as usize];
+            let allow = record.flags & crate::model::RULE_ALLOW != 0;
+            let written_empty =
+                record.pattern.len == 0 && record.flags & crate::model::RULE_HAS_ORIGINAL == 0;
+            if !wildcards && written_empty && !allow {
+                // urllib.robotparser: an empty Disallow allows everything.
+                push(record.pattern, index, true, false);
+                continue;
+            }
+            push(record.pattern, index, allow, false);
+            if record.flags & crate::model::RULE_HAS_ALIAS != 0 {
+                if let Some(alias) = robots.alias_of(index) {
+                    push(alias, index, true, true);
+                }
+            }
+        }
     }
 }
 
@@ -296,5 +333,87 @@ fn build_index(text: &[u8], entries: &[Entry]) -> ByteIndex {
     ByteIndex {
         ranges,
         lists: lists.into_boxed_slice(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Matcher;
+    use crate::{Profile, RobotsTxt};
+
+    /// A small deterministic generator (xorshift), so failures reproduce.
+    struct Rng(u64);
+
+    impl Rng {
+        fn below(&mut self, n: usize) -> usize {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            (self.0 % n as u64) as usize
+        }
+
+        fn text(&mut self, pieces: &[&str], max: usize) -> String {
+            (0..self.below(max + 1))
+                .map(|_| pieces[self.below(pieces.len())])
+                .collect()
+        }
+    }
+
+    const PATTERN: &[&str] = &[
+        "/",
+        "a",
+        "b",
+        "*",
+        "$",
+        "%2F",
+        "%61",
+        "index.html",
+        "?",
+        "é",
+    ];
+    const PATH: &[&str] = &[
+        "/",
+        "a",
+        "b",
+        "$",
+        "%2F",
+        "%61",
+        "index.html",
+        "?q",
+        "é",
+        "/a",
+    ];
+
+    #[test]
+    fn scanning_finds_the_entry_the_compiled_order_finds() {
+        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+        let profiles = [Profile::GOOGLE, Profile::RFC9309, Profile::LEGACY];
+        let mut compared = 0;
+        for round in 0..3_000 {
+            let mut body = String::from("User-agent: *\n");
+            // Enough rules, now and then, for the compiled side's index.
+            for _ in 0..rng.below(if round % 4 == 0 { 30 } else { 8 }) {
+                let kind = ["Allow", "Disallow"][rng.below(2)];
+                body.push_str(&format!("{kind}: {}\n", rng.text(PATTERN, 5)));
+            }
+            for profile in profiles {
+                let robots = RobotsTxt::parse_with(body.as_bytes(), profile);
+                let groups = robots.global_groups.clone();
+                let compiled = Matcher::compile(&robots, &groups);
+                let text = robots.text.as_bytes();
+                for _ in 0..8 {
+                    let path = format!("/{}", rng.text(PATH, 6));
+                    let found = |e: &super::Entry| (e.rule, e.alias, e.allow);
+                    assert_eq!(
+                        Matcher::scan(&robots, &groups, path.as_bytes()).map(|e| found(&e)),
+                        compiled.first_match(text, path.as_bytes()).map(found),
+                        "{} reading of {body:?}, path {path:?}",
+                        profile.name
+                    );
+                    compared += 1;
+                }
+            }
+        }
+        assert_eq!(compared, 3_000 * 3 * 8);
     }
 }

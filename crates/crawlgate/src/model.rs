@@ -8,6 +8,7 @@
 
 use std::fmt;
 use std::ops::Range;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::OnceLock;
 
 use crate::diagnostic::Diagnostic;
@@ -183,6 +184,40 @@ pub struct RobotsTxt {
     pub(crate) stats: InputStats,
     /// Compiled matchers, built on first use per audience.
     pub(crate) compiled: OnceLock<Box<[OnceLock<Matcher>]>>,
+    /// Set until the model is first asked something.
+    pub(crate) first_query: FirstQuery,
+}
+
+/// A flag that is set until [`take`](Self::take)n or cleared: whether the
+/// model has yet to answer its first question.
+#[derive(Debug)]
+pub(crate) struct FirstQuery(AtomicBool);
+
+impl FirstQuery {
+    pub(crate) fn new() -> Self {
+        FirstQuery(AtomicBool::new(true))
+    }
+
+    /// Whether this is the first question (and from now on, it is not).
+    #[inline]
+    pub(crate) fn take(&self) -> bool {
+        // Load first: once clear, the flag is only read, and readers on
+        // other cores keep their copy of the cache line.
+        self.0.load(Ordering::Relaxed) && self.0.swap(false, Ordering::Relaxed)
+    }
+
+    #[inline]
+    pub(crate) fn clear(&self) {
+        if self.0.load(Ordering::Relaxed) {
+            self.0.store(false, Ordering::Relaxed);
+        }
+    }
+}
+
+impl Clone for FirstQuery {
+    fn clone(&self) -> Self {
+        FirstQuery(AtomicBool::new(self.0.load(Ordering::Relaxed)))
+    }
 }
 
 impl fmt::Debug for RobotsTxt {

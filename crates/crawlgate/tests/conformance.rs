@@ -88,7 +88,19 @@ fn conformance() {
                 let robots = RobotsTxt::parse_with(&bytes, profile);
                 for (url, allowed, line) in &expectations {
                     checked += 1;
-                    let verdict = robots.decide(&case.agent, url);
+                    // Both lookups: the first question of a fresh model
+                    // (rules tried uncompiled) and a compiled view.
+                    let first = RobotsTxt::parse_with(&bytes, profile);
+                    let scanned = first.decide(&case.agent, url);
+                    let verdict = robots.for_agent(&case.agent).decide(url);
+                    if (scanned.is_allowed(), scanned.line())
+                        != (verdict.is_allowed(), verdict.line())
+                    {
+                        failures.push(format!(
+                            "{full} [{profile_name}] agent={:?} url={url:?}: uncompiled {scanned:?}, compiled {verdict:?}",
+                            case.agent
+                        ));
+                    }
                     let got_line = verdict.line().unwrap_or(0);
                     let line_ok = line.is_none_or(|l| l == got_line);
                     if verdict.is_allowed() != *allowed || !line_ok {

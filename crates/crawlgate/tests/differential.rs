@@ -30,8 +30,21 @@ fn oracle_matches(path: &str, pattern: &str) -> Option<bool> {
     catch_unwind(|| LongestMatchRobotsMatchStrategy::matches(path, pattern)).ok()
 }
 
+/// Our answer. The first question asked of a fresh model is answered by
+/// trying its rules uncompiled; a view's compiled matcher must agree on
+/// everything, the deciding rule included.
 fn ours(text: &str, agent: &str, url: &str) -> bool {
-    RobotsTxt::parse(text.as_bytes()).is_allowed(agent, url)
+    let robots = RobotsTxt::parse(text.as_bytes());
+    let scanned = robots.decide(agent, url);
+    let compiled = robots.for_agent(agent).decide(url);
+    let facts =
+        |v: &crawlgate::Verdict<'_>| (v.is_allowed(), v.line(), v.reason(), v.via_index_alias());
+    assert_eq!(
+        facts(&scanned),
+        facts(&compiled),
+        "uncompiled and compiled lookups differ: agent={agent:?} url={url:?}\n{text:?}"
+    );
+    scanned.is_allowed()
 }
 
 /// Lines with their endings, split as the parser splits them.

@@ -19,8 +19,8 @@ use crate::agent::token_len;
 use crate::diagnostic::Span;
 use crate::extension::ExtensionKind;
 use crate::model::{
-    AgentRecord, Audience, ExtensionRecord, GroupRecord, InputStats, RobotsTxt, RuleRecord,
-    SitemapRecord, Str, RULE_ALLOW, RULE_HAS_ALIAS, RULE_HAS_ORIGINAL,
+    AgentRecord, Audience, ExtensionRecord, FirstQuery, GroupRecord, InputStats, RobotsTxt,
+    RuleRecord, SitemapRecord, Str, RULE_ALLOW, RULE_HAS_ALIAS, RULE_HAS_ORIGINAL,
 };
 use crate::profile::Profile;
 
@@ -654,6 +654,7 @@ impl<'a> Builder<'a> {
             diagnostics: OnceLock::new(),
             stats,
             compiled: OnceLock::new(),
+            first_query: FirstQuery::new(),
         }
     }
 }
