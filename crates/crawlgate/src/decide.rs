@@ -233,16 +233,31 @@ impl RobotsTxt {
     /// ones compile the crawler's rules and reuse them.
     pub fn decide(&self, agent: &str, url: &str) -> Verdict<'_> {
         if self.first_query.take() {
-            // A view used only here, its matcher left unbuilt.
-            let view = AgentView {
-                robots: self,
-                selection: self.select(agent),
-                matcher: None,
-            };
-            let groups = view.selection.groups.as_slice();
-            return view.decide_by(url, |path| Matcher::scan(self, groups, path));
+            let view = self.uncompiled_view(agent);
+            return view.decide_by(url, |path| view.scan(path));
         }
         self.for_agent(agent).decide(url)
+    }
+
+    /// Decides a path for `agent` by trying its rules once, uncompiled:
+    /// cheaper than compiling them for a question or two.
+    pub(crate) fn decide_path_uncompiled(&self, agent: &str, path: &str) -> Verdict<'_> {
+        let view = self.uncompiled_view(agent);
+        view.decide_path_by(path, |path| view.scan(path))
+    }
+
+    /// The groups `agent` obeys, found without compiling anything.
+    pub(crate) fn groups_of(&self, agent: &str) -> impl ExactSizeIterator<Item = Group<'_>> + '_ {
+        group_iter(self, self.select(agent).groups)
+    }
+
+    /// A view whose matcher is left unbuilt: only for deciding by `scan`.
+    fn uncompiled_view(&self, agent: &str) -> AgentView<'_> {
+        AgentView {
+            robots: self,
+            selection: self.select(agent),
+            matcher: None,
+        }
     }
 
     /// Whether `agent` may fetch `url`.
@@ -277,6 +292,11 @@ impl<'a> AgentView<'a> {
     /// Decides a URL (absolute or path-only).
     pub fn decide(&self, url: &str) -> Verdict<'a> {
         self.decide_by(url, |path| self.first_match(path))
+    }
+
+    /// The deciding entry for a matching path, found without the matcher.
+    fn scan(&self, path: &[u8]) -> Option<Entry> {
+        Matcher::scan(self.robots, self.selection.groups.as_slice(), path)
     }
 
     /// The compiled matcher's answer for a matching path.

@@ -68,7 +68,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             .user_agents()
             .filter(|ua| {
                 let name = if ua.is_global() { generic } else { ua.token() };
-                !name.is_empty() && !robots.for_agent(name).groups().any(|g| g.rules().len() > 0)
+                !name.is_empty() && !robots.groups_of(name).any(|g| g.rules().len() > 0)
             })
             .collect();
         let Some(first) = alone.first() else {

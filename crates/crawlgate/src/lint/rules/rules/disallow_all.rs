@@ -58,12 +58,17 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     {
         return;
     }
-    let view = robots.for_agent(generic_agent(robots));
-    if view.selection() != SelectionKind::Global {
+    // Two questions: cheaper asked of the rules than of a compiled matcher.
+    let generic = generic_agent(robots);
+    let root = robots.decide_path_uncompiled(generic, "/");
+    if root.selection() != SelectionKind::Global {
         return;
     }
-    let root = view.decide_path("/");
-    if root.is_allowed() || view.decide_path("/index.html").is_allowed() {
+    if root.is_allowed()
+        || robots
+            .decide_path_uncompiled(generic, "/index.html")
+            .is_allowed()
+    {
         return;
     }
     let Some(rule) = root.rule() else {

@@ -52,14 +52,17 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     }
     let generic = generic_agent(robots);
     let mut crawlers: Vec<(&str, &str)> = Vec::new();
-    if robots.for_agent(generic).selection() == SelectionKind::Global {
+    if robots.select(generic).kind == SelectionKind::Global {
         crawlers.push(("*", generic));
     }
     for name in ["Googlebot", "Bingbot"] {
-        if robots.for_agent(name).selection() == SelectionKind::Specific {
+        if robots.select(name).kind == SelectionKind::Specific {
             crawlers.push((name, name));
         }
     }
+    // A few sitemaps are cheaper to check against the rules one by one than
+    // through a compiled matcher.
+    let few = robots.sitemaps().len() <= 4;
     for sitemap in robots.sitemaps() {
         let url = sitemap.url();
         let lower = url.to_ascii_lowercase();
@@ -75,7 +78,11 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         let blocked: Vec<String> = crawlers
             .iter()
             .filter_map(|(label, name)| {
-                let verdict = robots.for_agent(name).decide_path(&path);
+                let verdict = if few {
+                    robots.decide_path_uncompiled(name, &path)
+                } else {
+                    robots.for_agent(name).decide_path(&path)
+                };
                 let rule = verdict.rule()?;
                 (!verdict.is_allowed()).then(|| format!("`{label}` ({})", quote_rule(&rule)))
             })
