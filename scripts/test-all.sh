@@ -12,32 +12,23 @@ fail() {
   exit 2
 }
 
-# The real-world corpus (4,231 robots.txt files) lives beside the repository
-# in ../shared/corpus/real. From a clone elsewhere, look beside its origin.
-if [ -z "${CRAWLGATE_CORPUS:-}" ]; then
-  origin=$(git remote get-url origin 2>/dev/null || true)
-  for candidate in ../shared/corpus/real "${origin%/}/../shared/corpus/real" /work/shared/corpus/real; do
-    if [ -n "$candidate" ] && [ -d "$candidate" ]; then
-      CRAWLGATE_CORPUS=$(cd "$candidate" && pwd)
-      break
-    fi
-  done
-fi
-[ -d "${CRAWLGATE_CORPUS:-}" ] ||
-  fail "the robots.txt corpus was not found beside the repository (../shared/corpus/real); set CRAWLGATE_CORPUS=/path/to/corpus/real"
-export CRAWLGATE_CORPUS
-echo "test-all: corpus at $CRAWLGATE_CORPUS"
-
-# Python's urllib.robotparser is the reference of the legacy profile.
-if ! command -v python3 >/dev/null 2>&1; then
+# Python: urllib.robotparser is the reference of the legacy profile, and pip
+# downloads the corpus when it is not here.
+if ! command -v python3 >/dev/null 2>&1 || ! python3 -m pip --version >/dev/null 2>&1; then
   if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
-    echo "test-all: installing python3"
-    apt-get update -qq && apt-get install -y -qq python3 >/dev/null
+    echo "test-all: installing python3, pip and venv"
+    apt-get update -qq && apt-get install -y -qq python3 python3-pip python3-venv >/dev/null
   else
-    fail "python3 is needed (the legacy profile is tested against urllib.robotparser); install it, e.g. apt-get install python3"
+    fail "python3 with pip is needed (the legacy profile is tested against urllib.robotparser, and pip downloads the corpus); install it, e.g. apt-get install python3 python3-pip python3-venv"
   fi
 fi
 python3 -c "import urllib.robotparser" || fail "python3 cannot import urllib.robotparser"
+
+# The real-world corpus (4,231 robots.txt files): $CRAWLGATE_CORPUS, the
+# sibling ../shared/corpus/real, or a verified download into target/corpus/.
+CRAWLGATE_CORPUS=$(bash scripts/corpus.sh) || fail "the robots.txt corpus is needed (see the message above)"
+export CRAWLGATE_CORPUS
+echo "test-all: corpus at $CRAWLGATE_CORPUS"
 
 for component in rustfmt clippy; do
   if ! cargo "${component/rustfmt/fmt}" --version >/dev/null 2>&1; then

@@ -5,7 +5,6 @@
 #![allow(dead_code)]
 
 use std::ops::Range;
-use std::path::{Path, PathBuf};
 
 /// How many paths each file is asked about.
 pub const QUESTIONS: usize = 64;
@@ -54,29 +53,14 @@ impl Corpus {
     }
 }
 
-/// `$CRAWLGATE_CORPUS`, else `../shared/corpus/real` beside the repository.
-pub fn dir() -> PathBuf {
-    std::env::var_os("CRAWLGATE_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/real")
-        })
-}
-
 /// Loads the corpus, keeping the files `keep` accepts. Panics with a clear
 /// message when it is missing.
 pub fn load(keep: impl Fn(&Entry, &[String]) -> bool) -> (Corpus, usize) {
-    let dir = dir();
-    let mut names: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| {
-            panic!(
-                "corpus missing at {} ({e}); set CRAWLGATE_CORPUS",
-                dir.display()
-            )
-        })
-        .map(|e| e.expect("corpus entry").path())
+    let dir = crawlgate_corpus::dir();
+    let names: Vec<_> = crawlgate_corpus::names()
+        .into_iter()
+        .map(|name| dir.join(name))
         .collect();
-    names.sort();
     let total = names.len();
     let mut corpus = Corpus {
         entries: Vec::new(),

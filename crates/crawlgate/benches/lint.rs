@@ -1,5 +1,5 @@
 //! Linting against parsing, on the whole real-world corpus
-//! (`../shared/corpus/real` beside the repository).
+//! (found, or downloaded once, by `crawlgate-corpus`).
 //!
 //! ```text
 //! cargo bench -p crawlgate --bench lint
@@ -18,24 +18,10 @@ use crawlgate::lint::{lint, LintOptions};
 use crawlgate::RobotsTxt;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
-/// `$CRAWLGATE_CORPUS`, else `../shared/corpus/real` beside the repository.
 fn corpus() -> Vec<Vec<u8>> {
-    let dir = std::env::var("CRAWLGATE_CORPUS").unwrap_or_else(|_| {
-        concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/corpus/real").to_owned()
-    });
-    let entries = std::fs::read_dir(&dir).unwrap_or_else(|e| {
-        panic!(
-            "the corpus is missing: cannot read {dir} ({e}); it lives in shared/corpus/real \
-             beside the repository, or set CRAWLGATE_CORPUS"
-        )
-    });
-    let mut paths: Vec<_> = entries
-        .map(|entry| entry.expect("a directory entry").path())
-        .collect();
-    paths.sort();
-    paths
-        .iter()
-        .map(|p| std::fs::read(p).expect("a readable corpus file"))
+    crawlgate_corpus::files()
+        .into_iter()
+        .map(|(_, bytes)| bytes)
         .collect()
 }
 

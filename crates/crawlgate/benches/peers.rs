@@ -1,5 +1,5 @@
 //! crawlgate against the other Rust robots.txt crates, on the same inputs:
-//! the real-world corpus (`../shared/corpus/real`), each file asked about by
+//! the real-world corpus (found by `crawlgate-corpus`), each file asked about by
 //! one crawler with paths derived from its own rules.
 //!
 //! `cargo bench -p crawlgate --bench peers`

@@ -6,7 +6,7 @@
 //! cargo run --release -p crawlgate --example lint_corpus [-- DIR]
 //! ```
 //!
-//! `DIR` defaults to `../shared/corpus/real` beside the repository.
+//! `DIR` defaults to the corpus found by `crawlgate-corpus`.
 
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
@@ -15,11 +15,9 @@ use crawlgate::lint::{lint, rule_info, LintOptions};
 use crawlgate::{Code, RobotsTxt};
 
 fn main() {
-    let dir = std::env::args().nth(1).unwrap_or_else(|| {
-        std::env::var("CRAWLGATE_CORPUS").unwrap_or_else(|_| {
-            concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/corpus/real").to_owned()
-        })
-    });
+    let dir = std::env::args()
+        .nth(1)
+        .unwrap_or_else(|| crawlgate_corpus::dir().to_string_lossy().into_owned());
     let mut files: Vec<_> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("cannot read the corpus at {dir}: {e}"))
         .map(|entry| entry.expect("a directory entry").path())

@@ -4,9 +4,7 @@
 use crawlgate::lint::{lint, LintOptions};
 fn main() {
     let mode = std::env::args().nth(1).unwrap_or_else(|| "lint".to_owned());
-    let dir = std::env::var("CRAWLGATE_CORPUS").unwrap_or_else(|_| {
-        concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/corpus/real").to_owned()
-    });
+    let dir = crawlgate_corpus::dir().to_string_lossy().into_owned();
     let files: Vec<Vec<u8>> = std::fs::read_dir(&dir)
         .expect("the corpus")
         .map(|e| std::fs::read(e.expect("an entry").path()).expect("a file"))

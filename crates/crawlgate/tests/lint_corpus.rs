@@ -1,46 +1,16 @@
-//! The linter on the real-world corpus (`../shared/corpus/real`): no panic
+//! The linter on the real-world corpus (found by `crawlgate-corpus`): no panic
 //! on any file, valid JSON for every report, the number of findings per code
 //! (a snapshot: a change in any rule shows up here for review), and the
 //! findings on hand-reviewed files (one snapshot each).
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::path::PathBuf;
 
 use crawlgate::lint::{lint, render, rule_info, LintOptions};
 use crawlgate::Code;
 
-/// `$CRAWLGATE_CORPUS`, else `../shared/corpus/real` beside the repository.
-fn corpus_dir() -> PathBuf {
-    let dir = std::env::var_os("CRAWLGATE_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(concat!(
-                env!("CARGO_MANIFEST_DIR"),
-                "/../../../shared/corpus/real"
-            ))
-        });
-    assert!(
-        dir.is_dir(),
-        "the corpus is missing: expected {} (shared/corpus/real beside the repository, or set \
-         CRAWLGATE_CORPUS)",
-        dir.display()
-    );
-    dir
-}
-
 fn corpus() -> Vec<(String, Vec<u8>)> {
-    let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(corpus_dir())
-        .expect("a readable corpus directory")
-        .map(|entry| {
-            let path = entry.expect("a directory entry").path();
-            let name = path.file_name().unwrap().to_string_lossy().into_owned();
-            let bytes = std::fs::read(&path).expect("a readable corpus file");
-            (name, bytes)
-        })
-        .collect();
-    files.sort();
-    files
+    crawlgate_corpus::files()
 }
 
 /// Files whose findings were read line by line against the file and judged
@@ -128,7 +98,7 @@ fn every_file_lints_and_the_counts_per_code_are_as_reviewed() {
 
 #[test]
 fn reviewed_files() {
-    let dir = corpus_dir();
+    let dir = crawlgate_corpus::dir();
     let mut settings = insta::Settings::clone_current();
     settings.set_prepend_module_to_snapshot(false);
     settings.bind(|| {

@@ -59,24 +59,9 @@ impl Files {
     }
 }
 
-/// The shared corpus of real robots.txt files: `$CRAWLGATE_CORPUS`, else
-/// `../shared/corpus/real` beside the repository. Its absence is a failure,
-/// not a skip.
+/// The real-world corpus of robots.txt files (see `crawlgate-corpus`).
 pub fn corpus() -> PathBuf {
-    let path = std::env::var_os("CRAWLGATE_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(concat!(
-                env!("CARGO_MANIFEST_DIR"),
-                "/../../../shared/corpus/real"
-            ))
-        });
-    assert!(
-        path.is_dir(),
-        "the robots.txt corpus is missing: expected it at {} (the shared corpus beside the repository; or set CRAWLGATE_CORPUS)",
-        path.display()
-    );
-    path
+    crawlgate_corpus::dir()
 }
 
 /// Standard output of a finished command as text.

@@ -551,14 +551,8 @@ mod tests {
     fn reinterpreted_readings_decide_like_fresh_parses() {
         use crate::lint::inclusion::sample_paths;
         use crate::lint::rules::profiles::comparison::LegacyChoice;
-        let dir = std::env::var("CRAWLGATE_CORPUS").unwrap_or_else(|_| {
-            concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/corpus/real").to_owned()
-        });
-        let entries = std::fs::read_dir(&dir)
-            .expect("the corpus at shared/corpus/real beside the repository (or CRAWLGATE_CORPUS)");
         let mut compared = 0;
-        for entry in entries {
-            let body = std::fs::read(entry.expect("an entry").path()).expect("a file");
+        for (_, body) in crawlgate_corpus::files() {
             let google = RobotsTxt::parse(&body);
             let mut agents: Vec<String> = google
                 .user_agents()

@@ -2,8 +2,6 @@
 //! generators of robots.txt files and URLs aimed at the hard parts.
 #![allow(dead_code)]
 
-use std::path::{Path, PathBuf};
-
 /// SplitMix64: small, seedable, good enough to spread test cases.
 pub struct Rng(u64);
 
@@ -37,41 +35,9 @@ impl Rng {
     }
 }
 
-/// The real-world corpus shared by the project (not part of the repository):
-/// `$CRAWLGATE_CORPUS`, else `../shared/corpus/real` beside the repository.
-pub fn corpus_dir() -> PathBuf {
-    std::env::var_os("CRAWLGATE_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/real")
-        })
-}
-
-/// Every corpus file, sorted by name. Panics with a clear message when the
-/// corpus is missing: the tests that use it must not pass silently without it.
+/// Every file of the real-world corpus, sorted by name (see `crawlgate-corpus`).
 pub fn corpus_files() -> Vec<(String, Vec<u8>)> {
-    let dir = corpus_dir();
-    let entries = std::fs::read_dir(&dir).unwrap_or_else(|e| {
-        panic!(
-            "the robots.txt corpus is missing at {} ({e}); it lives beside the repository as ../shared/corpus/real, or set CRAWLGATE_CORPUS",
-            dir.display()
-        )
-    });
-    let mut files: Vec<(String, Vec<u8>)> = entries
-        .map(|e| {
-            let path = e.expect("readable corpus entry").path();
-            let name = path.file_name().unwrap().to_string_lossy().into_owned();
-            let bytes = std::fs::read(&path).expect("readable corpus file");
-            (name, bytes)
-        })
-        .collect();
-    files.sort();
-    assert!(
-        files.len() > 4000,
-        "expected the full corpus, found {} files",
-        files.len()
-    );
-    files
+    crawlgate_corpus::files()
 }
 
 /// Google's matching algorithm, literally (a set of reachable positions
