@@ -1,0 +1,135 @@
+//! The peer benchmark's crawlgate paths as fixed workloads, for counting
+//! instructions with callgrind (repeatable on a shared machine, where wall
+//! time is not):
+//!
+//! ```text
+//! cargo bench -p crawlgate --bench instructions --no-run   # prints the binary
+//! valgrind --tool=callgrind --collect-atstart=no --toggle-collect='*workload_*' \
+//!     target/release/deps/instructions-… answers
+//! ```
+//!
+//! With a workload's name as argument it runs that one; without (as under
+//! `cargo bench`), every workload once, printing what each answered.
+
+#![allow(missing_docs)]
+
+use std::hint::black_box;
+
+mod corpus;
+
+use corpus::Corpus;
+
+/// The workloads, by name.
+const WORKLOADS: &[(&str, fn(&Corpus) -> usize)] = &[
+    ("parse", workload_parse),
+    ("parse_and_view", workload_parse_and_view),
+    ("answers", answers),
+    ("one_question", workload_one_question),
+    ("decide", workload_decide),
+    ("decide_once", workload_decide_once),
+];
+
+#[inline(never)]
+fn workload_parse(corpus: &Corpus) -> usize {
+    corpus
+        .entries
+        .iter()
+        .map(|e| black_box(crawlgate::RobotsTxt::parse(&e.bytes)).rules().len())
+        .sum()
+}
+
+#[inline(never)]
+fn workload_parse_and_view(corpus: &Corpus) -> usize {
+    corpus
+        .entries
+        .iter()
+        .map(|e| {
+            let robots = crawlgate::RobotsTxt::parse(&e.bytes);
+            let view = black_box(robots.for_agent(e.agent));
+            let groups = view.groups().len();
+            groups
+        })
+        .sum()
+}
+
+/// Views built outside the counted function; every URL asked twice, so
+/// that anything built on a view's first question is paid once of two.
+fn answers(corpus: &Corpus) -> usize {
+    let robots: Vec<_> = corpus
+        .entries
+        .iter()
+        .map(|e| crawlgate::RobotsTxt::parse(&e.bytes))
+        .collect();
+    let views: Vec<_> = robots
+        .iter()
+        .zip(&corpus.entries)
+        .map(|(r, e)| r.for_agent(e.agent))
+        .collect();
+    workload_answers(corpus, &views) + workload_answers(corpus, &views)
+}
+
+#[inline(never)]
+fn workload_answers(corpus: &Corpus, views: &[crawlgate::AgentView<'_>]) -> usize {
+    let mut allowed = 0;
+    for (view, e) in views.iter().zip(&corpus.entries) {
+        for url in corpus.urls(e) {
+            allowed += usize::from(view.is_allowed(url));
+        }
+    }
+    allowed
+}
+
+#[inline(never)]
+fn workload_one_question(corpus: &Corpus) -> usize {
+    corpus
+        .entries
+        .iter()
+        .filter(|e| {
+            let robots = crawlgate::RobotsTxt::parse(&e.bytes);
+            let allowed = robots
+                .for_agent(e.agent)
+                .is_allowed(corpus.first_question(e));
+            allowed
+        })
+        .count()
+}
+
+#[inline(never)]
+fn workload_decide(corpus: &Corpus) -> usize {
+    corpus
+        .entries
+        .iter()
+        .filter(|e| {
+            crawlgate::RobotsTxt::parse(&e.bytes).is_allowed(e.agent, corpus.first_question(e))
+        })
+        .count()
+}
+
+#[inline(never)]
+fn workload_decide_once(corpus: &Corpus) -> usize {
+    corpus
+        .entries
+        .iter()
+        .filter(|e| crawlgate::decide_once(&e.bytes, e.agent, corpus.first_question(e)).is_allowed())
+        .count()
+}
+
+fn main() {
+    let wanted: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with("--"))
+        .collect();
+    for name in &wanted {
+        assert!(
+            WORKLOADS.iter().any(|(n, _)| n == name),
+            "unknown workload {name:?}; known: {:?}",
+            WORKLOADS.iter().map(|(n, _)| *n).collect::<Vec<_>>()
+        );
+    }
+    let (corpus, _) = corpus::load(|_, _| true);
+    for (name, run) in WORKLOADS {
+        if wanted.is_empty() || wanted.iter().any(|w| w == name) {
+            println!("{name}: {}", run(&corpus));
+        }
+    }
+}
