@@ -62,7 +62,7 @@ impl Matcher {
     pub(crate) fn compile(robots: &RobotsTxt, groups: &[u32]) -> Matcher {
         let text = robots.text.as_bytes();
         let mut entries = Vec::new();
-        each_entry(robots, groups, |entry| {
+        each_entry(robots, groups, |_| true, |entry| {
             let body = &text[entry.body.range()];
             let literal = match entry.shape {
                 Shape::Glob | Shape::GlobAnchored => {
@@ -97,7 +97,8 @@ impl Matcher {
         let text = robots.text.as_bytes();
         let precedence = robots.profile.precedence;
         let mut best: Option<Entry> = None;
-        each_entry(robots, groups, |entry| {
+        let may_match = |pattern: &[u8]| !literally_differs(pattern, path);
+        each_entry(robots, groups, may_match, |entry| {
             if best.is_some_and(|b| {
                 precedence_key(precedence, &b) < precedence_key(precedence, &entry)
             }) {
@@ -196,14 +197,39 @@ fn precedence_key(precedence: Precedence, e: &Entry) -> (std::cmp::Reverse<u32>,
     }
 }
 
+/// Whether `pattern` cannot match `path` because they differ before the
+/// pattern's first `*` or `$` (or the path ends first): every shape is
+/// anchored at the start, so most rules are ruled out within a few bytes,
+/// without compiling them.
+#[inline]
+fn literally_differs(pattern: &[u8], path: &[u8]) -> bool {
+    for (i, &p) in pattern.iter().enumerate() {
+        if p == b'*' || p == b'$' {
+            return false;
+        }
+        if path.get(i) != Some(&p) {
+            return true;
+        }
+    }
+    false
+}
+
 /// Calls `each` with an entry (no byte-set filter yet) for every rule of
 /// `groups` that can match anything, and for every `index.html` alias, in
-/// file order.
-fn each_entry(robots: &RobotsTxt, groups: &[u32], mut each: impl FnMut(Entry)) {
+/// file order; patterns `may_match` rejects are skipped uncompiled.
+fn each_entry(
+    robots: &RobotsTxt,
+    groups: &[u32],
+    may_match: impl Fn(&[u8]) -> bool,
+    mut each: impl FnMut(Entry),
+) {
     let wildcards = robots.profile.wildcards;
     let text = robots.text.as_bytes();
     let mut push = |pattern: Str, rule: u32, allow: bool, alias: bool| {
         let bytes = &text[pattern.range()];
+        if !may_match(bytes) {
+            return;
+        }
         let (shape, body) = pattern::compile(bytes, wildcards);
         if shape == Shape::Never {
             return;

@@ -1,74 +1,11 @@
-//! What the parser noticed, as the model keeps it: a span and a few words of
-//! plain data per finding. The message and the fix are written only when
-//! someone asks for [`RobotsTxt::diagnostics`], so a crawler holding
-//! millions of parsed files does not pay for prose it never reads.
+//! What the parser noticed, written out: the model keeps each finding as a
+//! span and a few words of plain data; the message and the fix are written
+//! only when someone asks for [`RobotsTxt::diagnostics`], so a crawler
+//! holding millions of parsed files does not pay for prose it never reads.
 
-use crate::diagnostic::{Code, Diagnostic, Span};
-use crate::model::{RobotsTxt, Str};
-
-use super::fields::{canonical_name, Field};
-
-/// One parse finding: where, and what (with the data its message needs).
-#[derive(Clone, Debug)]
-pub(crate) struct Finding {
-    pub span: Span,
-    pub what: What,
-}
-
-/// The kinds of parse finding. Text they quote (a field name, a rule path)
-/// lives in the model's string arena.
-#[derive(Clone, Copy, Debug)]
-pub(crate) enum What {
-    ByteOrderMark,
-    InvalidUtf8,
-    /// The span covers the bytes past the line limit.
-    LineTooLong,
-    NulByte,
-    /// A run of non-record lines from `span.line` to `last_line`.
-    InvalidLines {
-        lines: u32,
-        last_line: u32,
-        html: bool,
-    },
-    /// The span covers the bytes past the file limit.
-    FileTooLarge,
-    /// The span is the first bare CR.
-    CrLineEndings {
-        lines: u32,
-    },
-    /// `shown` is the line as `field: value`.
-    MissingColon {
-        shown: Str,
-    },
-    /// A field name read as `field` although not spelt as it.
-    FieldSpelling {
-        key: Str,
-        field: Field,
-        how: Misspelling,
-    },
-    PathNotAbsolute {
-        value: Str,
-        allow: bool,
-    },
-    /// urllib's reading: a blank line closed the record before this rule.
-    RuleAfterBlankLine {
-        allow: bool,
-    },
-    RuleBeforeUserAgent {
-        allow: bool,
-    },
-}
-
-/// How a field name differs from the canonical one.
-#[derive(Clone, Copy, Debug)]
-pub(crate) enum Misspelling {
-    /// Longer, starting with the canonical name: Google reads it.
-    Prefix,
-    /// A misspelling this reading accepts.
-    Typo,
-    /// A misspelling this reading ignores (lenient readings accept it).
-    Rejected,
-}
+use crate::diagnostic::{Code, Diagnostic};
+use crate::field::canonical_name;
+use crate::model::{Finding, Misspelling, RobotsTxt, What};
 
 fn rule_kind(allow: bool) -> &'static str {
     if allow {
@@ -78,13 +15,23 @@ fn rule_kind(allow: bool) -> &'static str {
     }
 }
 
-impl Finding {
-    /// The finding written out as a diagnostic, for `robots` (whose arena
-    /// and profile it refers to).
-    pub(crate) fn diagnostic(&self, robots: &RobotsTxt) -> Diagnostic {
-        let span = self.span.clone();
+impl RobotsTxt {
+    /// What the parser noticed: lines skipped, accepted leniently, or cut.
+    ///
+    /// Messages are written on the first call and kept; parsing only
+    /// records where and what.
+    pub fn diagnostics(&self) -> &[Diagnostic] {
+        self.diagnostics
+            .get_or_init(|| self.findings.iter().map(|f| diagnostic(f, self)).collect())
+    }
+}
+
+/// A finding written out as a diagnostic, for `robots` (whose arena and
+/// profile it refers to).
+fn diagnostic(finding: &Finding, robots: &RobotsTxt) -> Diagnostic {
+        let span = finding.span.clone();
         let profile = robots.profile();
-        match self.what {
+        match finding.what {
             What::ByteOrderMark => Diagnostic::new(
                 Code::ByteOrderMark,
                 span,
@@ -242,7 +189,6 @@ impl Finding {
                     .with_fix("add a `User-agent: *` line above it", None)
             }
         }
-    }
 }
 
 #[cfg(test)]

@@ -5,7 +5,6 @@
 //! colon and exactly two tokens), and its field name recognised. Records go
 //! into the model's flat vectors; groups are ranges of them.
 
-pub(crate) mod fields;
 pub(crate) mod findings;
 pub(crate) mod lines;
 pub(crate) mod normalize;
@@ -15,17 +14,17 @@ use std::sync::OnceLock;
 
 use memchr::{memchr, memrchr};
 
-use crate::agent::token_len;
 use crate::diagnostic::Span;
 use crate::extension::ExtensionKind;
 use crate::model::{
-    AgentRecord, Audience, ExtensionRecord, FirstQuery, GroupRecord, InputStats, RobotsTxt,
-    RuleRecord, SitemapRecord, Str, RULE_ALLOW, RULE_HAS_ALIAS, RULE_HAS_ORIGINAL,
+    AgentRecord, Audience, ExtensionRecord, Finding, GroupRecord, InputStats, Misspelling,
+    RobotsTxt, RuleRecord, SitemapRecord, Str, What, RULE_ALLOW, RULE_HAS_ALIAS,
+    RULE_HAS_ORIGINAL,
 };
 use crate::profile::Profile;
+use crate::token::{cmp_ignore_case, token_len};
 
-use fields::{Field, Spelling};
-use findings::{Finding, Misspelling, What};
+use crate::field::{self, Field, Spelling};
 use lines::{Line, Lines};
 use split::Split;
 
@@ -337,7 +336,7 @@ impl<'a> Builder<'a> {
     ) -> Option<(&'a [u8], &'a [u8])> {
         let body = &line.bytes
             [self.offset_of(key) - line.start..self.offset_of(value) - line.start + value.len()];
-        let (field, _) = fields::recognise(key, &self.profile);
+        let (field, _) = field::recognise(key, &self.profile);
         if matches!(field, Field::Extension(ExtensionKind::Unknown)) {
             // `<meta name=x>`: Google reads an unknown record nobody acts on.
             self.note_invalid(line, body);
@@ -381,7 +380,7 @@ impl<'a> Builder<'a> {
     }
 
     fn record(&mut self, record: &Record<'a>) {
-        let (field, spelling) = fields::recognise(record.key, &self.profile);
+        let (field, spelling) = field::recognise(record.key, &self.profile);
         if !matches!(field, Field::Extension(ExtensionKind::Unknown)) || spelling != Spelling::Exact
         {
             self.flush_invalid();
@@ -612,7 +611,7 @@ impl<'a> Builder<'a> {
         }
         let token = |s: Str| &text.as_bytes()[s.range()];
         named.sort_by(|a, b| {
-            crate::agent::cmp_ignore_case(token(a.0), token(b.0)).then(a.1.cmp(&b.1))
+            cmp_ignore_case(token(a.0), token(b.0)).then(a.1.cmp(&b.1))
         });
         let mut audiences: Vec<Audience> = Vec::new();
         let mut audience_groups: Vec<u32> = Vec::with_capacity(named.len());
@@ -653,8 +652,6 @@ impl<'a> Builder<'a> {
             findings: self.findings,
             diagnostics: OnceLock::new(),
             stats,
-            compiled: OnceLock::new(),
-            first_query: FirstQuery::new(),
         }
     }
 }

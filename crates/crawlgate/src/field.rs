@@ -1,4 +1,6 @@
-//! Recognising field names, with the leniencies a profile allows.
+//! Field names: what a line's field name means, recognised with the
+//! leniencies a profile allows. Both readers share this: the model builder
+//! (`parse`) and the one-shot decision (`decide_once`).
 
 use crate::extension::ExtensionKind;
 use crate::profile::Profile;
