@@ -8,7 +8,6 @@
 use std::fmt;
 use std::time::Duration;
 
-
 /// The kind of an extension record, from its field name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]

@@ -61,26 +61,44 @@ impl Matcher {
     /// Compiles the rules of `groups`.
     pub(crate) fn compile(robots: &RobotsTxt, groups: &[u32]) -> Matcher {
         let text = robots.text.as_bytes();
-        let mut entries = Vec::new();
-        each_entry(robots, groups, |_| true, |entry| {
-            let body = &text[entry.body.range()];
-            let literal = match entry.shape {
-                Shape::Glob | Shape::GlobAnchored => {
-                    &body[..memchr::memchr(b'*', body).unwrap_or(body.len())]
-                }
-                Shape::Everything => &[][..],
-                _ => body,
-            };
-            let (head, mask) = head_of(literal);
-            let needs = match entry.shape {
-                Shape::Glob | Shape::GlobAnchored => byte_set(&body[literal.len()..]),
-                _ => 0,
-            };
-            entries.push((Key { head, mask }, Entry { needs, ..entry }));
-        });
+        let rules: usize = groups
+            .iter()
+            .map(|&g| robots.groups[g as usize].rules.len())
+            .sum();
+        let mut entries = Vec::with_capacity(rules + robots.aliases.len().min(rules));
+        each_entry(
+            robots,
+            groups,
+            |_| true,
+            |entry| {
+                let body = &text[entry.body.range()];
+                let literal = match entry.shape {
+                    Shape::Glob | Shape::GlobAnchored => {
+                        &body[..memchr::memchr(b'*', body).unwrap_or(body.len())]
+                    }
+                    Shape::Everything => &[][..],
+                    _ => body,
+                };
+                let (head, mask) = head_of(literal);
+                let needs = match entry.shape {
+                    Shape::Glob | Shape::GlobAnchored => byte_set(&body[literal.len()..]),
+                    _ => 0,
+                };
+                entries.push((Key { head, mask }, Entry { needs, ..entry }));
+            },
+        );
         let precedence = robots.profile.precedence;
-        entries.sort_by_key(|(_, e)| precedence_key(precedence, e));
-        let (keys, entries): (Vec<Key>, Vec<Entry>) = entries.into_iter().unzip();
+        // Sorted as small (key, position) pairs rather than as entries. Keys
+        // are unique (a rule has one entry, and one alias at most), so an
+        // unstable sort gives the one order, without a scratch buffer.
+        let mut order: Vec<(u128, u32)> = entries
+            .iter()
+            .enumerate()
+            .map(|(i, (_, e))| (lookup_order(precedence, e), i as u32))
+            .collect();
+        order.sort_unstable();
+        let (keys, entries): (Vec<Key>, Vec<Entry>) =
+            order.iter().map(|&(_, i)| entries[i as usize]).unzip();
         let index = (entries.len() >= INDEX_THRESHOLD).then(|| build_index(text, &entries));
         Matcher {
             entries: entries.into_boxed_slice(),
@@ -195,6 +213,15 @@ fn precedence_key(precedence: Precedence, e: &Entry) -> (std::cmp::Reverse<u32>,
         Precedence::LongestMatch => (std::cmp::Reverse(e.priority), !e.allow, e.rule, e.alias),
         Precedence::FirstMatch => (std::cmp::Reverse(0), false, e.rule, e.alias),
     }
+}
+
+/// [`precedence_key`] as one integer, ordered the same way.
+fn lookup_order(precedence: Precedence, e: &Entry) -> u128 {
+    let (std::cmp::Reverse(priority), disallow, rule, alias) = precedence_key(precedence, e);
+    u128::from(u32::MAX - priority) << 96
+        | u128::from(disallow) << 95
+        | u128::from(rule) << 1
+        | u128::from(alias)
 }
 
 /// Whether `pattern` cannot match `path` because they differ before the

@@ -14,8 +14,8 @@ use std::borrow::Cow;
 use memchr::memrchr;
 
 use crate::decide::Reason;
-use crate::model::{RobotsTxt, RuleKind};
 use crate::field::{self, Field};
+use crate::model::{RobotsTxt, RuleKind};
 use crate::parse::lines::{self, Lines};
 use crate::parse::split::{self, Split};
 use crate::parse::{is_space, normalize};

@@ -56,7 +56,7 @@ fn decide_answers_the_same_on_every_call() {
 
 #[test]
 fn a_view_answers_the_same_before_and_after_compiling_its_rules() {
-    let mut rng = Rng::new(0x5EED_0F_1A27);
+    let mut rng = Rng::new(0x5EED_F1A2);
     let mut compared = 0;
     for _ in 0..3_000 {
         let (body, patterns) = gen_robots(&mut rng);
@@ -107,7 +107,11 @@ fn views_of_the_corpus_agree_with_decide_and_decide_once() {
         }
         for url in urls.iter().chain(&urls) {
             let answer = view.decide(url);
-            assert_eq!(facts(&answer), facts(&robots.decide(agent, url)), "{name} {url}");
+            assert_eq!(
+                facts(&answer),
+                facts(&robots.decide(agent, url)),
+                "{name} {url}"
+            );
             let once = decide_once_with(bytes, Profile::GOOGLE, agent, url);
             assert_eq!(answer.is_allowed(), once.is_allowed(), "{name} {url}");
             assert_eq!(answer.line(), once.line(), "{name} {url}");
@@ -117,7 +121,7 @@ fn views_of_the_corpus_agree_with_decide_and_decide_once() {
 
 #[test]
 fn absolute_urls_are_decided_by_their_path() {
-    let mut rng = Rng::new(0xAB5_0107E);
+    let mut rng = Rng::new(0x0AB5_107E);
     let hosts = [
         "https://example.com",
         "http://EXAMPLE.com:8080",

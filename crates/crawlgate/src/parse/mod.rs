@@ -18,8 +18,7 @@ use crate::diagnostic::Span;
 use crate::extension::ExtensionKind;
 use crate::model::{
     AgentRecord, Audience, ExtensionRecord, Finding, GroupRecord, InputStats, Misspelling,
-    RobotsTxt, RuleRecord, SitemapRecord, Str, What, RULE_ALLOW, RULE_HAS_ALIAS,
-    RULE_HAS_ORIGINAL,
+    RobotsTxt, RuleRecord, SitemapRecord, Str, What, RULE_ALLOW, RULE_HAS_ALIAS, RULE_HAS_ORIGINAL,
 };
 use crate::profile::Profile;
 use crate::token::{cmp_ignore_case, token_len};
@@ -29,24 +28,26 @@ use lines::{Line, Lines};
 use split::Split;
 
 /// ASCII whitespace as C's `isspace` sees it (space, tab, LF, VT, FF, CR).
+#[inline]
 pub(crate) fn is_space(b: u8) -> bool {
-    matches!(b, b' ' | b'\t' | b'\n' | 0x0B | 0x0C | b'\r')
+    // Most bytes are above the space: one comparison rules them out.
+    b <= b' ' && (b == b' ' || (b'\t'..=b'\r').contains(&b))
 }
 
-pub(crate) fn trim(mut s: &[u8]) -> &[u8] {
-    while let [first, rest @ ..] = s {
-        if !is_space(*first) {
-            break;
-        }
-        s = rest;
-    }
-    while let [rest @ .., last] = s {
-        if !is_space(*last) {
-            break;
-        }
-        s = rest;
-    }
-    s
+/// `s` without whitespace at either end.
+#[inline]
+pub(crate) fn trim(s: &[u8]) -> &[u8] {
+    let Some(start) = s.iter().position(|&b| !is_space(b)) else {
+        return &[];
+    };
+    trim_end(&s[start..])
+}
+
+/// `s` without whitespace at its end.
+#[inline]
+pub(crate) fn trim_end(s: &[u8]) -> &[u8] {
+    let end = s.iter().rposition(|&b| !is_space(b)).map_or(0, |i| i + 1);
+    &s[..end]
 }
 
 pub(crate) fn parse(input: &[u8], profile: Profile) -> RobotsTxt {
@@ -108,13 +109,16 @@ struct Record<'a> {
 
 impl<'a> Builder<'a> {
     fn new(input: &'a [u8], profile: Profile) -> Self {
-        let estimate = input.len().min(profile.max_bytes) / 48;
+        // Room for every line to be a rule and every byte to be kept: no
+        // copying while the vectors grow; `finish` gives back what is unused.
+        let read = &input[..input.len().min(profile.max_bytes)];
+        let lines = memchr::memchr_iter(b'\n', read).count() + 1;
         Builder {
             input,
             profile,
-            text: Vec::with_capacity(input.len().min(profile.max_bytes) / 4),
+            text: Vec::with_capacity(read.len()),
             agents: Vec::new(),
-            rules: Vec::with_capacity(estimate),
+            rules: Vec::with_capacity(lines),
             extensions: Vec::new(),
             groups: Vec::new(),
             sitemaps: Vec::new(),
@@ -610,9 +614,7 @@ impl<'a> Builder<'a> {
             }
         }
         let token = |s: Str| &text.as_bytes()[s.range()];
-        named.sort_by(|a, b| {
-            cmp_ignore_case(token(a.0), token(b.0)).then(a.1.cmp(&b.1))
-        });
+        named.sort_by(|a, b| cmp_ignore_case(token(a.0), token(b.0)).then(a.1.cmp(&b.1)));
         let mut audiences: Vec<Audience> = Vec::new();
         let mut audience_groups: Vec<u32> = Vec::with_capacity(named.len());
         for (tok, group) in named {
