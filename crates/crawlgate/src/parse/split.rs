@@ -50,7 +50,19 @@ pub(crate) fn find_either(s: &[u8], a: u8, b: u8) -> Option<usize> {
 pub(crate) fn first_non_space(content: &[u8]) -> Option<usize> {
     match content.first() {
         Some(&b) if !is_space(b) => Some(0), // most lines
-        _ => content.iter().position(|&b| !is_space(b)),
+        _ => {
+            // Indentation (HTML served as robots.txt) is skipped eight
+            // spaces at a time.
+            const SPACES: u64 = 0x2020_2020_2020_2020;
+            let mut at = 0;
+            while scan::word_at(content, at) == Some(SPACES) {
+                at += 8;
+            }
+            content[at..]
+                .iter()
+                .position(|&b| !is_space(b))
+                .map(|i| i + at)
+        }
     }
 }
 
