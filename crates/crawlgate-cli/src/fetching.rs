@@ -90,6 +90,21 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_fetch_in_one_line() {
+        let ok = crate::source::Loaded::fetched(
+            crawlgate_fetch::HttpResponse::new(200).with_body("User-agent: *\n"),
+        );
+        assert_eq!(
+            fetch_summary(ok.fetch().unwrap()),
+            "https://example.com/robots.txt: HTTP 200, 14 bytes: conditional (robots.txt fetched and parsed)"
+        );
+        let failed = crate::source::Loaded::fetched(crawlgate_fetch::HttpResponse::new(500));
+        assert!(fetch_summary(failed.fetch().unwrap()).ends_with(
+            ": HTTP 500, 0 bytes: full disallow (server error or network failure: everything disallowed until a retry succeeds)"
+        ));
+    }
+
+    #[test]
     fn timeouts_are_positive_seconds() {
         assert_eq!(parse_seconds("1.5"), Ok(Duration::from_millis(1500)));
         assert_eq!(parse_seconds(" 30 "), Ok(Duration::from_secs(30)));

@@ -332,6 +332,7 @@ impl Loaded {
 
         use crawlgate_fetch::{FetchPolicy, FetchResult, Origin};
 
+        let (status, bytes_read) = (response.status, response.body.len() as u64);
         let result = FetchResult::Response(response);
         let now = SystemTime::UNIX_EPOCH + Duration::from_secs(1_700_000_000);
         let (_, entry) = FetchPolicy::default().apply(&result, None, now);
@@ -340,10 +341,10 @@ impl Loaded {
             robots_url: origin.robots_url().to_string(),
             origin,
             hops: Vec::new(),
-            status: None,
+            status: Some(status),
             attempt: result.attempt(),
             content_type: None,
-            bytes_read: 0,
+            bytes_read,
             bytes_parsed: None,
             truncated: false,
             bytes_discarded: None,

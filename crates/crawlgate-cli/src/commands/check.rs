@@ -327,3 +327,154 @@ fn json<'a>(report: &'a Report<'a>) -> JsonReport<'a> {
         fetches: report.fetches.clone(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::Content;
+
+    fn local(text: &str) -> Loaded {
+        Loaded {
+            name: "robots.txt".into(),
+            content: Content::Local(text.as_bytes().to_vec()),
+        }
+    }
+
+    fn report<'a>(source: &'a Loaded, profiles: &[Profile], urls: &[&str]) -> Report<'a> {
+        let rows = urls
+            .iter()
+            .map(|url| Row {
+                url: (*url).to_owned(),
+                source,
+                verdicts: profiles
+                    .iter()
+                    .map(|&p| source.read(p).decide("bot", url))
+                    .collect(),
+            })
+            .collect();
+        Report {
+            agent: "bot",
+            profiles: profiles.to_vec(),
+            fetches: source.fetch().into_iter().collect(),
+            rows,
+        }
+    }
+
+    const FILE: &str = "User-agent: *\nDisallow: /p\nDisallow: /*.php$\nAllow: /p/ok\n";
+
+    #[test]
+    fn one_line_per_url_aligned() {
+        let file = local(FILE);
+        let text = render(
+            &report(&file, &[Profile::GOOGLE], &["/p/x", "/p/ok", "/z"]),
+            Palette::new(false),
+        );
+        assert_eq!(
+            text,
+            "disallowed  /p/x   robots.txt:2  Disallow: /p\n\
+             allowed     /p/ok  robots.txt:4  Allow: /p/ok\n\
+             allowed     /z     no rule matched\n"
+        );
+    }
+
+    #[test]
+    fn profiles_side_by_side_with_the_lines_quoted_once() {
+        let file = local(FILE);
+        let text = render(
+            &report(&file, &Profile::ALL, &["/a.php", "/p"]),
+            Palette::new(false),
+        );
+        assert_eq!(
+            text,
+            "URL     google                       rfc9309                      legacy\n\
+             /a.php  disallowed  line 3           disallowed  line 3           allowed     no rule matched  (profiles disagree)\n\
+             /p      disallowed  line 2           disallowed  line 2           disallowed  line 2\n\
+             \n\
+             robots.txt:2  Disallow: /p\n\
+             robots.txt:3  Disallow: /*.php$\n"
+        );
+    }
+
+    #[test]
+    fn json_keeps_its_shape() {
+        let file = local(FILE);
+        let one = serde_json::to_value(json(&report(&file, &[Profile::GOOGLE], &["/p"]))).unwrap();
+        assert_eq!(
+            one,
+            serde_json::json!({
+                "agent": "bot",
+                "profile": "google",
+                "allowed": false,
+                "results": [{
+                    "url": "/p",
+                    "robots": "robots.txt",
+                    "allowed": false,
+                    "basis": "rule",
+                    "rule": {"line": 2, "kind": "disallow", "value": "/p", "text": "Disallow: /p", "via_index_alias": false},
+                }],
+            })
+        );
+        let many = serde_json::to_value(json(&report(&file, &Profile::ALL, &["/z"]))).unwrap();
+        assert_eq!(
+            many["profiles"],
+            serde_json::json!(["google", "rfc9309", "legacy"])
+        );
+        assert_eq!(many["results"][0]["agree"], true);
+        assert_eq!(many["results"][0]["verdicts"][2]["profile"], "legacy");
+        assert_eq!(
+            many["results"][0]["verdicts"][2]["basis"],
+            "no_matching_rule"
+        );
+        assert!(many["results"][0].get("allowed").is_none());
+    }
+
+    #[test]
+    fn short_reasons_name_the_line_or_the_basis() {
+        let file = local("User-agent: *\nDisallow:\nDisallow: /p\n");
+        let reading = file.read(Profile::GOOGLE);
+        assert_eq!(short_reason(&reading.decide("bot", "/p")), "line 3");
+        assert_eq!(
+            short_reason(&reading.decide("bot", "/x")),
+            "line 2 (empty rule)"
+        );
+        let empty = local("");
+        assert_eq!(
+            short_reason(&empty.read(Profile::GOOGLE).decide("bot", "/")),
+            "no group"
+        );
+        let rfc = file.read(Profile::RFC9309);
+        assert_eq!(
+            short_reason(&rfc.decide("bot", "/robots.txt")),
+            "robots.txt itself"
+        );
+    }
+
+    #[test]
+    fn with_no_url_a_page_given_as_robots_is_checked() {
+        let query = |robots: &str| QueryArgs {
+            robots: robots.to_owned(),
+            urls: Vec::new(),
+            agent: "bot".into(),
+            profile: Profile::GOOGLE,
+            json: false,
+        };
+        let page = query("https://example.com/private");
+        let arg = RobotsArg::parse(&page.robots).unwrap();
+        assert_eq!(
+            urls_to_check(&arg, &page).unwrap(),
+            ["https://example.com/private"]
+        );
+        let file = query("robots.txt");
+        let arg = RobotsArg::parse(&file.robots).unwrap();
+        assert!(urls_to_check(&arg, &file)
+            .unwrap_err()
+            .to_string()
+            .starts_with("no URL to check"));
+        let robots = query("https://example.com/robots.txt");
+        let arg = RobotsArg::parse(&robots.robots).unwrap();
+        assert!(urls_to_check(&arg, &robots)
+            .unwrap_err()
+            .to_string()
+            .contains("give the page itself"));
+    }
+}

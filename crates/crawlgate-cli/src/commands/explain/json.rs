@@ -153,3 +153,86 @@ fn without_rules(
         "urls": urls.iter().map(|u| json_url(reading, None, agent, u)).collect::<Vec<_>>(),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::{Content, Loaded};
+    use crawlgate::Profile;
+    use crawlgate_fetch::HttpResponse;
+
+    fn local(text: &str) -> Loaded {
+        Loaded {
+            name: "r".into(),
+            content: Content::Local(text.as_bytes().to_vec()),
+        }
+    }
+
+    #[test]
+    fn a_file_explained_as_json() {
+        let file = local(
+            "User-agent: a\nCrawl-delay: 2\nUser-agent: b\nDisallow: /p\nDisallow: p\n\nUser-agent: *\nAllow: /\n",
+        );
+        let json = to_json(&file.read(Profile::GOOGLE), "a", &["/p/1".to_owned()]);
+        assert_eq!(json["robots"], "r");
+        assert_eq!(json["profile"], "google");
+        assert_eq!(json["selection"], "specific");
+        assert_eq!(json["fetch"], Value::Null);
+        let group = &json["groups"][0];
+        assert_eq!(
+            (group["first_line"].as_u64(), group["last_line"].as_u64()),
+            (Some(1), Some(5))
+        );
+        assert_eq!(group["user_agents"][0]["names_agent"], true);
+        assert_eq!(group["user_agents"][1]["names_agent"], false);
+        assert_eq!(
+            group["records_between_user_agents"],
+            json!([{"line": 2, "field": "Crawl-delay"}])
+        );
+        assert_eq!(json["unused_global_groups"][0]["first_line"], 7);
+        assert_eq!(json["never_matching_rules"][0]["text"], "Disallow: p");
+        assert_eq!(json["crawl_delay"], json!({"seconds": 2.0, "line": 2}));
+        let url = &json["urls"][0];
+        assert_eq!(url["url"], "/p/1");
+        assert_eq!(url["allowed"], false);
+        assert_eq!(url["basis"], "rule");
+        assert_eq!(url["rule"]["line"], 4);
+        assert_eq!(url["matching_rules"][0]["length"], 2);
+        assert_eq!(url["matching_rules"][0]["pattern"], "/p");
+        assert_eq!(url["content_usage"], Value::Null);
+    }
+
+    #[test]
+    fn the_index_alias_is_the_pattern_matched() {
+        let file = local("User-agent: *\nAllow: /d/index.html\n");
+        let json = to_json(&file.read(Profile::GOOGLE), "bot", &["/d/".to_owned()]);
+        let matched = &json["urls"][0]["matching_rules"][0];
+        assert_eq!(matched["pattern"], "/d/$");
+        assert_eq!(matched["value"], "/d/index.html");
+        assert_eq!(matched["via_index_alias"], true);
+    }
+
+    #[test]
+    fn a_fetch_outcome_without_rules() {
+        let fetched = Loaded::fetched(HttpResponse::new(404));
+        let json = to_json(
+            &fetched.read(Profile::GOOGLE),
+            "bot",
+            &["https://example.com/x".to_owned()],
+        );
+        assert_eq!(
+            json["outcome"],
+            json!({"kind": "full_allow", "reason": "no robots.txt (4xx): everything allowed"})
+        );
+        assert_eq!(json["fetch"]["status"], 404);
+        assert_eq!(json["fetch"]["reason"], "not_found");
+        let url = &json["urls"][0];
+        assert_eq!(url["basis"], "full_allow");
+        assert_eq!(
+            url["fetch_outcome"],
+            "no robots.txt (4xx): everything allowed"
+        );
+        assert!(url.get("matching_rules").is_none());
+        assert!(json.get("groups").is_none());
+    }
+}
