@@ -43,7 +43,7 @@ pub enum Content {
     /// The bytes of a file or of standard input.
     Local(Vec<u8>),
     /// What fetching it gave (the outcome, and the body when it is read).
-    Fetched(FetchReport),
+    Fetched(Box<FetchReport>),
 }
 
 /// A robots.txt, loaded.
@@ -81,7 +81,7 @@ impl Loaded {
     pub fn from_report(report: FetchReport) -> Loaded {
         Loaded {
             name: report.robots_url.clone(),
-            content: Content::Fetched(report),
+            content: Content::Fetched(Box::new(report)),
         }
     }
 
@@ -96,7 +96,7 @@ impl Loaded {
     /// Reads it under `profile`.
     pub fn read(&self, profile: Profile) -> Reading<'_> {
         let rules = match &self.content {
-            Content::Local(bytes) => ReadAs::Local(RobotsTxt::parse_with(bytes, profile)),
+            Content::Local(bytes) => ReadAs::Local(Box::new(RobotsTxt::parse_with(bytes, profile))),
             Content::Fetched(report) => ReadAs::Fetched(report.entry.outcome.with_profile(profile)),
         };
         Reading {
@@ -151,7 +151,7 @@ fn read_file(path: &str) -> anyhow::Result<Vec<u8>> {
 /// How a loaded robots.txt is read: a local file by its rules alone; a
 /// fetched one under its fetch outcome.
 enum ReadAs {
-    Local(RobotsTxt),
+    Local(Box<RobotsTxt>),
     Fetched(Outcome),
 }
 
@@ -190,6 +190,47 @@ impl Reading<'_> {
             ReadAs::Local(robots) => ExplainedVerdict::decide(robots, agent, url),
             ReadAs::Fetched(outcome) => outcome.decide(agent, url),
         }
+    }
+}
+
+#[cfg(test)]
+impl Loaded {
+    /// What fetching `https://example.com/robots.txt` gives when the server
+    /// answers `response`, for unit tests (the real fetches are tested end
+    /// to end in `tests/cli/fetch.rs`).
+    pub fn fetched(response: crawlgate_fetch::HttpResponse) -> Loaded {
+        use std::time::{Duration, SystemTime};
+
+        use crawlgate_fetch::{FetchPolicy, FetchResult, Origin};
+
+        let (status, bytes_read) = (response.status, response.body.len() as u64);
+        let result = FetchResult::Response(response);
+        let now = SystemTime::UNIX_EPOCH + Duration::from_secs(1_700_000_000);
+        let (_, entry) = FetchPolicy::default().apply(&result, None, now);
+        let origin = Origin::from_url("https://example.com/").unwrap();
+        Loaded::from_report(FetchReport {
+            robots_url: origin.robots_url().to_string(),
+            origin,
+            hops: Vec::new(),
+            status: Some(status),
+            attempt: result.attempt(),
+            content_type: None,
+            bytes_read,
+            bytes_parsed: None,
+            truncated: false,
+            bytes_discarded: None,
+            outcome: entry.outcome.kind(),
+            reason: entry.outcome.reason,
+            fetched_at: entry.fetched_at,
+            expires_at: entry.expires_at,
+            ttl_seconds: entry.ttl().as_secs(),
+            elapsed_ms: 0,
+            sitemaps: Vec::new(),
+            groups: 0,
+            diagnostics: 0,
+            warnings: Vec::new(),
+            entry,
+        })
     }
 }
 
@@ -319,46 +360,5 @@ mod tests {
             (false, Basis::FullDisallow)
         );
         assert_eq!(verdict.fetch_outcome, Some(OutcomeReason::ServerError));
-    }
-}
-
-#[cfg(test)]
-impl Loaded {
-    /// What fetching `https://example.com/robots.txt` gives when the server
-    /// answers `response`, for unit tests (the real fetches are tested end
-    /// to end in `tests/cli/fetch.rs`).
-    pub fn fetched(response: crawlgate_fetch::HttpResponse) -> Loaded {
-        use std::time::{Duration, SystemTime};
-
-        use crawlgate_fetch::{FetchPolicy, FetchResult, Origin};
-
-        let (status, bytes_read) = (response.status, response.body.len() as u64);
-        let result = FetchResult::Response(response);
-        let now = SystemTime::UNIX_EPOCH + Duration::from_secs(1_700_000_000);
-        let (_, entry) = FetchPolicy::default().apply(&result, None, now);
-        let origin = Origin::from_url("https://example.com/").unwrap();
-        Loaded::from_report(FetchReport {
-            robots_url: origin.robots_url().to_string(),
-            origin,
-            hops: Vec::new(),
-            status: Some(status),
-            attempt: result.attempt(),
-            content_type: None,
-            bytes_read,
-            bytes_parsed: None,
-            truncated: false,
-            bytes_discarded: None,
-            outcome: entry.outcome.kind(),
-            reason: entry.outcome.reason,
-            fetched_at: entry.fetched_at,
-            expires_at: entry.expires_at,
-            ttl_seconds: entry.ttl().as_secs(),
-            elapsed_ms: 0,
-            sitemaps: Vec::new(),
-            groups: 0,
-            diagnostics: 0,
-            warnings: Vec::new(),
-            entry,
-        })
     }
 }
