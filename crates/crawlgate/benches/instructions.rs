@@ -1,6 +1,7 @@
-//! The peer benchmark's crawlgate paths as fixed workloads, for counting
-//! instructions with callgrind (repeatable on a shared machine, where wall
-//! time is not):
+//! The peer benchmark's paths as fixed workloads, crawlgate's and those of
+//! the fastest other crate (`robots_txt`, as `peers.rs` drives it), for
+//! counting instructions with callgrind (repeatable on a shared machine,
+//! where wall time is not):
 //!
 //! ```text
 //! cargo bench -p crawlgate --bench instructions --no-run   # prints the binary
@@ -31,7 +32,82 @@ const WORKLOADS: &[(&str, Workload)] = &[
     ("one_question", workload_one_question),
     ("decide", workload_decide),
     ("decide_once", workload_decide_once),
+    (
+        "robots_txt_parse_and_view",
+        workload_robots_txt_parse_and_view,
+    ),
+    ("robots_txt_answers", robots_txt_answers),
+    ("robots_txt_one_question", workload_robots_txt_one_question),
 ];
+
+/// `robots_txt`'s view: the crawler's section and a matcher for it.
+fn robots_txt_view<'a>(
+    robots: &'a robots_txt::Robots<'a>,
+    agent: &str,
+) -> robots_txt::matcher::SimpleMatcher<'a> {
+    robots_txt::matcher::SimpleMatcher::new(&robots.choose_section(agent).rules)
+}
+
+/// `robots_txt` matches paths: the path and query of the URL, from `url`.
+fn robots_txt_allowed(matcher: &robots_txt::matcher::SimpleMatcher<'_>, url: &str) -> bool {
+    url::Url::parse(url).map_or(true, |parsed| {
+        matcher.check_path(&parsed[url::Position::BeforePath..url::Position::AfterQuery])
+    })
+}
+
+#[inline(never)]
+fn workload_robots_txt_parse_and_view(corpus: &Corpus) -> usize {
+    corpus
+        .entries
+        .iter()
+        .map(|e| {
+            let text = String::from_utf8_lossy(&e.bytes);
+            let robots = robots_txt::Robots::from_str_lossy(&text);
+            usize::from(black_box(robots_txt_view(&robots, e.agent)).has_rules())
+        })
+        .sum()
+}
+
+fn robots_txt_answers(corpus: &Corpus) -> usize {
+    let parsed: Vec<_> = corpus
+        .entries
+        .iter()
+        .map(|e| robots_txt::Robots::from_str_lossy(&e.text))
+        .collect();
+    let views: Vec<_> = parsed
+        .iter()
+        .zip(&corpus.entries)
+        .map(|(r, e)| robots_txt_view(r, e.agent))
+        .collect();
+    workload_robots_txt_answers(corpus, &views)
+}
+
+#[inline(never)]
+fn workload_robots_txt_answers(
+    corpus: &Corpus,
+    views: &[robots_txt::matcher::SimpleMatcher<'_>],
+) -> usize {
+    let mut allowed = 0;
+    for (view, e) in views.iter().zip(&corpus.entries) {
+        for url in corpus.urls(e) {
+            allowed += usize::from(robots_txt_allowed(view, url));
+        }
+    }
+    allowed
+}
+
+#[inline(never)]
+fn workload_robots_txt_one_question(corpus: &Corpus) -> usize {
+    corpus
+        .entries
+        .iter()
+        .filter(|e| {
+            let text = String::from_utf8_lossy(&e.bytes);
+            let robots = robots_txt::Robots::from_str_lossy(&text);
+            robots_txt_allowed(&robots_txt_view(&robots, e.agent), corpus.first_question(e))
+        })
+        .count()
+}
 
 #[inline(never)]
 fn workload_parse(corpus: &Corpus) -> usize {

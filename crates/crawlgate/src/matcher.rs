@@ -103,8 +103,8 @@ impl Matcher {
     }
 
     /// The entry that decides `path` among the rules of `groups`, found by
-    /// trying each rule once without compiling them: what one question about
-    /// a freshly parsed file needs. Always the entry
+    /// trying each rule once without compiling them: cheaper than compiling
+    /// for a question or a few. Always the entry
     /// [`first_match`](Self::first_match) of the compiled matcher finds.
     pub(crate) fn scan(robots: &RobotsTxt, groups: &[u32], path: &[u8]) -> Option<Entry> {
         let text = robots.text.as_bytes();
