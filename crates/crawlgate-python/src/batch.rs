@@ -347,6 +347,26 @@ fn input<'a>(
 /// and returns the batch with `allowed` (bool), `line` (int32, null when no
 /// rule decided) and `rule` (string, `Disallow: /x` as written) appended.
 /// A row with a null input has null answers.
+///
+/// ```
+/// use std::sync::Arc;
+/// use arrow_array::{cast::AsArray, ArrayRef, BinaryArray, RecordBatch, StringArray};
+/// use crawlgate::Profile;
+/// use _crawlgate::batch::decide_batch;
+///
+/// let body: &[u8] = b"User-agent: *\nDisallow: /private/\n";
+/// let batch = RecordBatch::try_from_iter([
+///     ("robots_txt", Arc::new(BinaryArray::from(vec![body, body])) as ArrayRef),
+///     ("user_agent", Arc::new(StringArray::from(vec!["mybot", "mybot"])) as ArrayRef),
+///     ("url", Arc::new(StringArray::from(vec!["/private/a", "/public"])) as ArrayRef),
+/// ])?;
+/// let out = decide_batch(&batch, Profile::GOOGLE)?;
+/// let allowed = out.column_by_name("allowed").unwrap().as_boolean();
+/// assert_eq!((allowed.value(0), allowed.value(1)), (false, true));
+/// let rule = out.column_by_name("rule").unwrap().as_string::<i32>();
+/// assert_eq!(rule.value(0), "Disallow: /private/");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn decide_batch(batch: &RecordBatch, profile: Profile) -> Result<RecordBatch, BatchError> {
     for name in OUTPUTS {
         if batch.column_by_name(name).is_some() {
@@ -430,8 +450,14 @@ mod tests {
     fn batch(robots: ArrayRef, agents: &[Option<&str>], urls: &[Option<&str>]) -> RecordBatch {
         RecordBatch::try_from_iter([
             ("robots_txt", robots),
-            ("user_agent", Arc::new(StringArray::from(agents.to_vec())) as ArrayRef),
-            ("url", Arc::new(StringArray::from(urls.to_vec())) as ArrayRef),
+            (
+                "user_agent",
+                Arc::new(StringArray::from(agents.to_vec())) as ArrayRef,
+            ),
+            (
+                "url",
+                Arc::new(StringArray::from(urls.to_vec())) as ArrayRef,
+            ),
         ])
         .unwrap()
     }
@@ -491,15 +517,28 @@ mod tests {
             answers(&out)[0],
             (Some(false), Some(2), Some("Disallow: /private/".to_owned()))
         );
-        assert_eq!(answers(&out)[4], (Some(true), Some(2), Some("Disallow:".to_owned())));
+        assert_eq!(
+            answers(&out)[4],
+            (Some(true), Some(2), Some("Disallow:".to_owned()))
+        );
         assert_eq!(answers(&out)[5], (Some(true), None, None));
     }
 
     #[test]
     fn dictionary_and_large_columns_give_the_same_answers() {
         let bodies = [SHOP, OPEN, SHOP, SHOP];
-        let agents = [Some("mybot"), Some("mybot"), Some("Googlebot"), Some("mybot")];
-        let urls = [Some("/private/a"), Some("/private/a"), Some("/search"), Some("/x")];
+        let agents = [
+            Some("mybot"),
+            Some("mybot"),
+            Some("Googlebot"),
+            Some("mybot"),
+        ];
+        let urls = [
+            Some("/private/a"),
+            Some("/private/a"),
+            Some("/search"),
+            Some("/x"),
+        ];
         let plain = decide_batch(
             &batch(Arc::new(BinaryArray::from(bodies.to_vec())), &agents, &urls),
             Profile::GOOGLE,
@@ -515,7 +554,11 @@ mod tests {
         )
         .unwrap();
         let large = decide_batch(
-            &batch(Arc::new(LargeBinaryArray::from(bodies.to_vec())), &agents, &urls),
+            &batch(
+                Arc::new(LargeBinaryArray::from(bodies.to_vec())),
+                &agents,
+                &urls,
+            ),
             Profile::GOOGLE,
         )
         .unwrap();
@@ -528,7 +571,11 @@ mod tests {
     fn null_inputs_give_null_answers() {
         let robots: ArrayRef = Arc::new(BinaryArray::from(vec![None, Some(SHOP), Some(SHOP)]));
         let out = decide_batch(
-            &batch(robots, &[Some("a"), None, Some("a")], &[Some("/"), Some("/"), None]),
+            &batch(
+                robots,
+                &[Some("a"), None, Some("a")],
+                &[Some("/"), Some("/"), None],
+            ),
             Profile::GOOGLE,
         )
         .unwrap();
@@ -540,19 +587,30 @@ mod tests {
         let body: &[u8] = b"User-agent: *\nDisallow: /*.php$\n";
         let robots: ArrayRef = Arc::new(BinaryArray::from(vec![body]));
         let input = batch(robots, &[Some("bot")], &[Some("/index.php")]);
-        assert_eq!(answers(&decide_batch(&input, Profile::GOOGLE).unwrap())[0].0, Some(false));
-        assert_eq!(answers(&decide_batch(&input, Profile::LEGACY).unwrap())[0].0, Some(true));
+        assert_eq!(
+            answers(&decide_batch(&input, Profile::GOOGLE).unwrap())[0].0,
+            Some(false)
+        );
+        assert_eq!(
+            answers(&decide_batch(&input, Profile::LEGACY).unwrap())[0].0,
+            Some(true)
+        );
     }
 
     #[test]
     fn many_rows_across_chunks_match_the_model() {
+        let letter = |i: usize| char::from(b'a' + (i % 26) as u8);
         let bodies: Vec<Vec<u8>> = (0..50)
-            .map(|i| format!("User-agent: bot{i}\nDisallow: /{i}/\n\nUser-agent: *\nDisallow: /all/{i}\n").into_bytes())
+            .map(|i| {
+                let l = letter(i);
+                format!("User-agent: bot{l}\nDisallow: /{l}/\n\nUser-agent: *\nDisallow: /all/\n")
+                    .into_bytes()
+            })
             .collect();
         let rows = CHUNK_ROWS * 2 + 17;
         let body_of = |row: usize| &bodies[(row / 7) % bodies.len()];
-        let agent_of = |row: usize| format!("bot{}", row % 5);
-        let url_of = |row: usize| format!("/{}/page{}", row % 11, row % 3);
+        let agent_of = |row: usize| format!("bot{}", letter(row % 5));
+        let url_of = |row: usize| format!("/{}/page{}", ["a", "b", "all", "c"][row % 4], row % 3);
         let robots: ArrayRef = Arc::new(BinaryArray::from(
             (0..rows).map(|r| body_of(r).as_slice()).collect::<Vec<_>>(),
         ));
@@ -570,7 +628,11 @@ mod tests {
         .unwrap();
         let out = answers(&decide_batch(&input, Profile::GOOGLE).unwrap());
         for (row, answer) in out.iter().enumerate() {
-            assert_eq!(*answer, model(body_of(row), &agent_of(row), &url_of(row)), "row {row}");
+            assert_eq!(
+                *answer,
+                model(body_of(row), &agent_of(row), &url_of(row)),
+                "row {row}"
+            );
         }
         assert!(out.iter().any(|a| a.0 == Some(false)));
         assert!(out.iter().any(|a| a.0 == Some(true)));
@@ -587,12 +649,19 @@ mod tests {
         );
         let numbers = RecordBatch::try_from_iter([
             ("robots_txt", robots.clone()),
-            ("user_agent", Arc::new(Int32Array::from(vec![1])) as ArrayRef),
+            (
+                "user_agent",
+                Arc::new(Int32Array::from(vec![1])) as ArrayRef,
+            ),
             ("url", Arc::new(StringArray::from(vec!["/"])) as ArrayRef),
         ])
         .unwrap();
         let err = decide_batch(&numbers, Profile::GOOGLE).unwrap_err();
-        assert!(err.to_string().starts_with("column `user_agent` is Int32, expected string"), "{err}");
+        assert!(
+            err.to_string()
+                .starts_with("column `user_agent` is Int32, expected string"),
+            "{err}"
+        );
         let twice = decide_batch(&good, Profile::GOOGLE).unwrap();
         assert_eq!(
             decide_batch(&twice, Profile::GOOGLE).unwrap_err(),

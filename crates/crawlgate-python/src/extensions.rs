@@ -59,7 +59,12 @@ impl PyVisitTime {
 
 /// `Request-rate: <n>/<period> [HHMM-HHMM]`: at most `requests` pages per
 /// `seconds`, optionally only inside `window`.
-#[pyclass(frozen, skip_from_py_object, module = "crawlgate", name = "RequestRate")]
+#[pyclass(
+    frozen,
+    skip_from_py_object,
+    module = "crawlgate",
+    name = "RequestRate"
+)]
 #[derive(Clone, Copy)]
 pub struct PyRequestRate {
     rate: RequestRate,
@@ -114,7 +119,13 @@ impl PyRequestRate {
 /// `Content-Usage: [path] <preferences>` (IETF AI-preferences): `path`
 /// (`None`: every path), `preferences` as written, `line`; `get(key)` is
 /// `True` for `y`, `False` for `n`, `None` otherwise.
-#[pyclass(frozen, skip_from_py_object, module = "crawlgate", name = "ContentUsage", get_all)]
+#[pyclass(
+    frozen,
+    skip_from_py_object,
+    module = "crawlgate",
+    name = "ContentUsage",
+    get_all
+)]
 #[derive(Clone)]
 pub struct PyContentUsage {
     /// The path the preferences are limited to; `None` means every path.

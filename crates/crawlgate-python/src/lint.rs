@@ -13,7 +13,13 @@ use crate::input::{body_bytes, profile_named};
 /// `warning`, `error`), `line` and `column` (1-based), `span` (byte offsets
 /// `(start, end)` into the input), `message` (what crawlers will do),
 /// `fix` and `replacement` when there is a suggested fix.
-#[pyclass(frozen, skip_from_py_object, module = "crawlgate", name = "Diagnostic", get_all)]
+#[pyclass(
+    frozen,
+    skip_from_py_object,
+    module = "crawlgate",
+    name = "Diagnostic",
+    get_all
+)]
 #[derive(Clone)]
 pub struct PyDiagnostic {
     /// The stable code, `R101`.
@@ -70,7 +76,12 @@ impl PyDiagnostic {
 }
 
 /// Lints `bytes` with the GIL released.
-pub fn lint_bytes(py: Python<'_>, bytes: &[u8], profile: Profile, legacy: bool) -> Vec<PyDiagnostic> {
+pub fn lint_bytes(
+    py: Python<'_>,
+    bytes: &[u8],
+    profile: Profile,
+    legacy: bool,
+) -> Vec<PyDiagnostic> {
     py.detach(|| {
         let options = LintOptions::default()
             .with_profile(profile)

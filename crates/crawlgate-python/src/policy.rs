@@ -114,7 +114,9 @@ impl PyFetchPolicy {
             .ok()
             .filter(|s| (100..=999).contains(s))
             .ok_or_else(|| {
-                PyValueError::new_err(format!("status {status} is not an HTTP status code (100-999)"))
+                PyValueError::new_err(format!(
+                    "status {status} is not an HTTP status code (100-999)"
+                ))
             })?;
         let body = match body.filter(|b| !b.is_none()) {
             Some(b) => body_bytes(b, "on_response() body")?.as_bytes().to_vec(),
@@ -127,7 +129,12 @@ impl PyFetchPolicy {
             content_type: header(content_type, "content_type")?,
             body,
         };
-        self.apply(py, FetchResult::Response(response), previous.as_deref(), now)
+        self.apply(
+            py,
+            FetchResult::Response(response),
+            previous.as_deref(),
+            now,
+        )
     }
 
     /// The outcome of a redirect chain that was given up: `stop` is
@@ -153,7 +160,12 @@ impl PyFetchPolicy {
                 )))
             }
         };
-        self.apply(py, FetchResult::RedirectNotFollowed(stop), previous.as_deref(), now)
+        self.apply(
+            py,
+            FetchResult::RedirectNotFollowed(stop),
+            previous.as_deref(),
+            now,
+        )
     }
 
     /// The outcome of a failure below HTTP: `kind` is `dns`, `connect`,

@@ -11,7 +11,13 @@ use pyo3::prelude::*;
 /// `selection` (`specific`, `global`, `nothing`); `groups`, the
 /// `(first_line, last_line)` of each group that applied. True in a boolean
 /// context when allowed.
-#[pyclass(frozen, skip_from_py_object, module = "crawlgate", name = "Verdict", get_all)]
+#[pyclass(
+    frozen,
+    skip_from_py_object,
+    module = "crawlgate",
+    name = "Verdict",
+    get_all
+)]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PyVerdict {
     /// Whether the crawler may fetch the URL.
@@ -88,7 +94,11 @@ impl PyVerdict {
     }
 
     fn __repr__(&self) -> String {
-        let verdict = if self.allowed { "allowed" } else { "disallowed" };
+        let verdict = if self.allowed {
+            "allowed"
+        } else {
+            "disallowed"
+        };
         match (&self.rule, self.line) {
             (Some(rule), Some(line)) => {
                 format!("<crawlgate.Verdict {verdict} by line {line} ({rule})>")
