@@ -27,7 +27,9 @@ PATHS = ["/", "/search", "/wp-admin/", "/api/"]
 
 
 def session(app: str = "crawlgate robots.txt audit") -> SparkSession:
-    """A Spark session (local, 2 cores, by default)."""
+    """A Spark session (local, 2 cores, by default) whose Python workers run
+    this interpreter, where crawlgate is installed."""
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     return (
         SparkSession.builder.master(os.environ.get("SPARK_MASTER", "local[2]"))
         .appName(app)
