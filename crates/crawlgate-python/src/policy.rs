@@ -5,7 +5,7 @@
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use crawlgate_fetch::{
-    CacheEntry, FetchPolicy, FetchResult, HttpResponse, NetworkErrorKind, NetworkFailure,
+    Basis, CacheEntry, FetchPolicy, FetchResult, HttpResponse, NetworkErrorKind, NetworkFailure,
     OutcomeKind, OutcomeReason, RedirectStop, Rules,
 };
 use pyo3::exceptions::{PyTypeError, PyValueError};
@@ -13,6 +13,7 @@ use pyo3::prelude::*;
 
 use crate::input::{body_bytes, profile_named, text_arg};
 use crate::robots::PyRobotsTxt;
+use crate::verdict::PyVerdict;
 
 /// The HTTP rules for robots.txt (RFC 9309 §2.3.1, Google's documentation):
 /// 2xx parse the body; a redirect chain given up (past 5 hops, a loop, no
@@ -302,15 +303,29 @@ impl PyFetchOutcome {
         Ok(self.entry.is_fresh(time_from(now)?))
     }
 
-    /// Whether `agent` may fetch `url` under this outcome.
+    /// Whether `agent` may fetch `url` under this outcome (`/robots.txt`
+    /// itself always may).
     fn is_allowed(&self, url: &Bound<'_, PyAny>, agent: &Bound<'_, PyAny>) -> PyResult<bool> {
+        Ok(self.decide(url, agent)?.allowed)
+    }
+
+    /// The verdict for `agent` and `url` under this outcome: the rule that
+    /// decided for a conditional outcome, the outcome itself otherwise
+    /// (`reason` `full_allow` or `full_disallow`).
+    fn decide(&self, url: &Bound<'_, PyAny>, agent: &Bound<'_, PyAny>) -> PyResult<PyVerdict> {
         let url = text_arg(url, "url")?;
         let agent = text_arg(agent, "agent")?;
-        Ok(match &self.entry.outcome.rules {
-            Rules::FullAllow => true,
-            Rules::FullDisallow => false,
-            Rules::Conditional(copy) => copy.robots().is_allowed(&agent, &url),
-        })
+        let verdict = self.entry.outcome.decide(&agent, &url);
+        // The file's rules decided (not the outcome, nor the robots.txt URL).
+        let by_file = matches!(
+            verdict.basis,
+            Basis::Rule | Basis::EmptyRule | Basis::NoMatchingRule | Basis::NoGroup
+        );
+        let selection = match self.entry.outcome.rules.robots() {
+            Some(robots) if by_file => Some(robots.for_agent(&agent).selection()),
+            _ => None,
+        };
+        Ok(PyVerdict::from_explained(verdict, selection))
     }
 
     fn __repr__(&self) -> String {

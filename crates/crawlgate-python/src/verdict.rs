@@ -1,23 +1,21 @@
-//! `crawlgate.Verdict`: one answer, with what decided it.
+//! `crawlgate.Verdict`: one answer, with what decided it. Built from
+//! `crawlgate-fetch`'s `ExplainedVerdict`, the one explained verdict every
+//! front end shows, whether a file's rules or a fetch outcome decided.
 
-use crawlgate::{Reason, SelectionKind, Verdict};
+use crawlgate::{SelectionKind, Verdict};
+use crawlgate_fetch::{Basis, ExplainedVerdict};
 use pyo3::prelude::*;
 
 /// The answer for one crawler and one URL.
 ///
 /// `allowed`; `rule` (`"Disallow: /private"`, as written) and `line` of the
 /// deciding rule, or `None` when no rule decided; `reason` (`rule`,
-/// `empty_rule`, `no_matching_rule`, `no_group`, `robots_txt`);
-/// `selection` (`specific`, `global`, `nothing`); `groups`, the
-/// `(first_line, last_line)` of each group that applied. True in a boolean
-/// context when allowed.
-#[pyclass(
-    frozen,
-    skip_from_py_object,
-    module = "crawlgate",
-    name = "Verdict",
-    get_all
-)]
+/// `empty_rule`, `no_matching_rule`, `no_group`, `robots_txt`, and for a
+/// fetch outcome `full_allow` or `full_disallow`); `selection`
+/// (`specific`, `global`, `nothing`, or `None` when no file was read);
+/// `groups`, the `(first_line, last_line)` of each group that applied. True
+/// in a boolean context when allowed.
+#[pyclass(frozen, skip_from_py_object, module = "crawlgate", name = "Verdict", get_all)]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PyVerdict {
     /// Whether the crawler may fetch the URL.
@@ -30,10 +28,10 @@ pub struct PyVerdict {
     pub rule_kind: Option<&'static str>,
     /// The rule's value as written.
     pub pattern: Option<String>,
-    /// Why: `rule`, `empty_rule`, `no_matching_rule`, `no_group`, `robots_txt`.
+    /// What decided (see the class documentation).
     pub reason: &'static str,
     /// How the groups were chosen: `specific`, `global`, `nothing`.
-    pub selection: &'static str,
+    pub selection: Option<&'static str>,
     /// `(first_line, last_line)` of each group that applied.
     pub groups: Vec<(u32, u32)>,
     /// Whether the rule matched through Google's `index.html` alias.
@@ -41,34 +39,46 @@ pub struct PyVerdict {
 }
 
 impl PyVerdict {
-    /// Copies what Python needs out of a borrowed verdict.
+    /// A verdict of a parsed file.
     pub fn from_verdict(verdict: &Verdict<'_>) -> PyVerdict {
-        let rule = verdict.rule();
+        PyVerdict::from_explained(ExplainedVerdict::from(verdict), Some(verdict.selection()))
+    }
+
+    /// An explained verdict, with how the groups were chosen when a file
+    /// was read.
+    pub fn from_explained(verdict: ExplainedVerdict, selection: Option<SelectionKind>) -> PyVerdict {
+        let rule = verdict.rule;
         PyVerdict {
-            allowed: verdict.is_allowed(),
-            rule: rule.map(|r| r.to_string()),
-            line: rule.map(|r| r.line()),
-            rule_kind: rule.map(|r| if r.is_allow() { "allow" } else { "disallow" }),
-            pattern: rule.map(|r| r.value().to_owned()),
-            reason: reason_name(verdict.reason()),
-            selection: selection_name(verdict.selection()),
+            allowed: verdict.allowed,
+            line: rule.as_ref().map(|r| r.line),
+            rule_kind: rule
+                .as_ref()
+                .map(|r| if r.is_allow() { "allow" } else { "disallow" }),
+            via_index_alias: rule.as_ref().is_some_and(|r| r.via_index_alias),
+            pattern: rule.as_ref().map(|r| r.value.clone()),
+            rule: rule.map(|r| r.text),
+            reason: basis_name(verdict.basis),
+            selection: selection.map(selection_name),
             groups: verdict
-                .groups()
-                .map(|g| (g.first_line(), g.last_line()))
+                .groups
+                .iter()
+                .map(|g| (g.first_line, g.last_line))
                 .collect(),
-            via_index_alias: verdict.via_index_alias(),
         }
     }
 }
 
-/// The snake-case name of a reason.
-pub fn reason_name(reason: Reason) -> &'static str {
-    match reason {
-        Reason::Rule => "rule",
-        Reason::EmptyRule => "empty_rule",
-        Reason::NoMatchingRule => "no_matching_rule",
-        Reason::NoGroup => "no_group",
-        Reason::RobotsTxt => "robots_txt",
+/// The snake-case name of what decided.
+fn basis_name(basis: Basis) -> &'static str {
+    match basis {
+        Basis::Rule => "rule",
+        Basis::EmptyRule => "empty_rule",
+        Basis::NoMatchingRule => "no_matching_rule",
+        Basis::NoGroup => "no_group",
+        Basis::RobotsTxtItself => "robots_txt",
+        Basis::FullAllow => "full_allow",
+        Basis::FullDisallow => "full_disallow",
+        _ => "other",
     }
 }
 
@@ -94,11 +104,7 @@ impl PyVerdict {
     }
 
     fn __repr__(&self) -> String {
-        let verdict = if self.allowed {
-            "allowed"
-        } else {
-            "disallowed"
-        };
+        let verdict = if self.allowed { "allowed" } else { "disallowed" };
         match (&self.rule, self.line) {
             (Some(rule), Some(line)) => {
                 format!("<crawlgate.Verdict {verdict} by line {line} ({rule})>")

@@ -190,6 +190,8 @@ def test_fetch_policy_rows() -> None:
     assert ok.is_fresh(T0 + 86399) and not ok.is_fresh(T0 + 86400)
     assert not ok.is_allowed("/private/x", "bot") and ok.is_allowed("/public", "bot")
     assert ok.robots.decide("/private/x", "bot").line == 2
+    assert ok.decide("/private/x", "bot") == ok.robots.decide("/private/x", "bot")
+    assert ok.decide("/robots.txt", "bot").reason == "robots_txt"
     short = policy.on_response(200, "User-agent: *\n", cache_control="max-age=3600", now=T0)
     assert short.ttl == 3600.0
     for status in (401, 403, 404, 410):
@@ -200,6 +202,9 @@ def test_fetch_policy_rows() -> None:
         down = policy.on_response(status, b"", now=T0)
         assert (down.kind, down.reason) == ("full_disallow", "server_error")
         assert not down.is_allowed("/", "bot") and down.error_count == 1
+        verdict = down.decide("/", "bot")
+        assert (verdict.allowed, verdict.reason, verdict.rule, verdict.selection) == (False, "full_disallow", None, None)
+        assert down.is_allowed("https://x.example/robots.txt", "bot")
     # A 503 is retried after a minute; other server errors back off.
     assert policy.on_response(503, now=T0).ttl == 60.0
     first = policy.on_response(500, now=T0)

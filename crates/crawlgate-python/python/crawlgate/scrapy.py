@@ -138,10 +138,14 @@ class RobotsTxtMiddleware:
         if outcome is None:
             return None
         agent = crawler_token(self._agent_of(request))
-        if outcome.is_allowed(request.url, agent):
+        verdict = outcome.decide(request.url, agent)
+        if verdict.allowed:
             return None
         self.crawler.stats.inc_value("robotstxt/forbidden")
-        why = self._why_forbidden(outcome, request.url, agent)
+        if verdict.rule is not None:
+            why = f"line {verdict.line}: {verdict.rule} (for {agent})"
+        else:
+            why = f"{outcome.kind.replace('_', ' ')}: {outcome.explanation}"
         logger.debug(
             "Forbidden by robots.txt: %(request)s (%(why)s)",
             {"request": request, "why": why},
@@ -153,13 +157,6 @@ class RobotsTxtMiddleware:
         if self._robotstxt_useragent:
             return self._robotstxt_useragent
         return request.headers.get(b"User-Agent") or self._default_useragent or ""
-
-    @staticmethod
-    def _why_forbidden(outcome: FetchOutcome, url: str, agent: str) -> str:
-        if outcome.robots is None:
-            return f"{outcome.kind.replace('_', ' ')}: {outcome.explanation}"
-        verdict = outcome.robots.decide(url, agent)
-        return f"line {verdict.line}: {verdict.rule} (for {agent})"
 
     async def _outcome_for(self, robots: str, request: Request) -> Optional[FetchOutcome]:
         if robots in self._outcomes:
