@@ -209,12 +209,15 @@ def test_redirects_are_followed_up_to_five_hops(site, tmp_path) -> None:
 
 
 def test_network_error_is_a_server_error(tmp_path) -> None:
-    # Nothing listens on this port: every request fails to connect.
+    # A port held bound but not listening: every connection is refused, and
+    # no other process can take the port during the crawl.
     import socket
 
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    log = crawl(tmp_path, f"http://127.0.0.1:{port}", CRAWLGATE_MIDDLEWARE)
-    assert "network error (connect" in log
-    assert "full disallow" in log
+    with socket.socket() as held:
+        held.bind(("127.0.0.1", 0))
+        port = held.getsockname()[1]
+        log = crawl(tmp_path, f"http://127.0.0.1:{port}", CRAWLGATE_MIDDLEWARE)
+    outcome = [line for line in log.splitlines() if "robots.txt http" in line]
+    assert len(outcome) == 1 and "network error (connect" in outcome[0], log[-3000:]
+    assert "full disallow" in outcome[0]
+    assert "Forbidden by robots.txt" in log
