@@ -15,7 +15,13 @@ use pyo3::prelude::*;
 /// (`specific`, `global`, `nothing`, or `None` when no file was read);
 /// `groups`, the `(first_line, last_line)` of each group that applied. True
 /// in a boolean context when allowed.
-#[pyclass(frozen, skip_from_py_object, module = "crawlgate", name = "Verdict", get_all)]
+#[pyclass(
+    frozen,
+    skip_from_py_object,
+    module = "crawlgate",
+    name = "Verdict",
+    get_all
+)]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PyVerdict {
     /// Whether the crawler may fetch the URL.
@@ -46,7 +52,10 @@ impl PyVerdict {
 
     /// An explained verdict, with how the groups were chosen when a file
     /// was read.
-    pub fn from_explained(verdict: ExplainedVerdict, selection: Option<SelectionKind>) -> PyVerdict {
+    pub fn from_explained(
+        verdict: ExplainedVerdict,
+        selection: Option<SelectionKind>,
+    ) -> PyVerdict {
         let rule = verdict.rule;
         PyVerdict {
             allowed: verdict.allowed,
@@ -104,7 +113,11 @@ impl PyVerdict {
     }
 
     fn __repr__(&self) -> String {
-        let verdict = if self.allowed { "allowed" } else { "disallowed" };
+        let verdict = if self.allowed {
+            "allowed"
+        } else {
+            "disallowed"
+        };
         match (&self.rule, self.line) {
             (Some(rule), Some(line)) => {
                 format!("<crawlgate.Verdict {verdict} by line {line} ({rule})>")
