@@ -10,7 +10,7 @@ use crate::extension::{ContentSignal, ContentUsage, CrawlDelay, RequestRate, Vis
 use crate::matcher::{Entry, Matcher};
 use crate::model::{Group, RobotsTxt, Rule, Sitemap};
 use crate::parse::normalize;
-use crate::url_path::path_of;
+use crate::url_path::{self, path_of};
 
 /// The path as the profile compares it: as given (Google), or with its
 /// escapes normalised like the rules' (rfc9309, legacy).
@@ -304,13 +304,37 @@ impl<'a> AgentView<'a> {
     /// Decides a URL (absolute or path-only).
     #[inline]
     pub fn decide(&self, url: &str) -> Verdict<'a> {
-        self.decide_by(url, |path| self.find(path))
+        match self.compiled_answer(url) {
+            Some(entry) => self.verdict(entry.copied()),
+            None => self.decide_by(url, |path| self.find(path)),
+        }
     }
 
     /// Whether the crawler may fetch the URL.
     #[inline]
     pub fn is_allowed(&self, url: &str) -> bool {
-        self.decide(url).is_allowed()
+        if self.selection.kind == SelectionKind::Nothing {
+            return true; // no group: everything is allowed
+        }
+        match self.compiled_answer(url) {
+            Some(Some(entry)) => self.allows(entry),
+            Some(None) => true,
+            None => self.decide(url).is_allowed(),
+        }
+    }
+
+    /// The common case once the rules are compiled: the deciding entry
+    /// for the path of `url`, read in place. `None` when the URL or the
+    /// profile needs the general way.
+    #[inline(always)]
+    fn compiled_answer(&self, url: &str) -> Option<Option<&Entry>> {
+        let matcher = self.rules.matcher.get()?;
+        if !matcher.paths_as_given || self.selection.kind == SelectionKind::Nothing {
+            return None;
+        }
+        let url = url.as_bytes();
+        let from = url_path::path_start(url)?;
+        Some(matcher.first_match_in_url(self.robots.text.as_bytes(), url, from))
     }
 
     /// Decides a path as extracted from a URL (`/p;params?query`, starting
@@ -381,6 +405,32 @@ impl<'a> AgentView<'a> {
 
     #[inline]
     fn decide_path_by(&self, path: &str, find: impl FnOnce(&[u8]) -> Option<Entry>) -> Verdict<'a> {
+        let unruled = |reason| Verdict {
+            reason,
+            ..self.verdict(None)
+        };
+        if self.robots.profile.always_allow_robots_txt && path == "/robots.txt" {
+            return unruled(Reason::RobotsTxt);
+        }
+        if self.selection.kind == SelectionKind::Nothing {
+            return unruled(Reason::NoGroup);
+        }
+        let path = self.matching_path(path);
+        self.verdict(find(&path))
+    }
+
+    /// Whether the deciding entry allows: what [`verdict`](Self::verdict)
+    /// says, alone.
+    #[inline]
+    fn allows(&self, entry: &Entry) -> bool {
+        entry.allow
+            || entry.priority == 0
+                && self.robots.profile.precedence == crate::profile::Precedence::LongestMatch
+    }
+
+    /// The verdict given the deciding entry, if a rule matched.
+    #[inline]
+    fn verdict(&self, entry: Option<Entry>) -> Verdict<'a> {
         let mut verdict = Verdict {
             robots: self.robots,
             allowed: true,
@@ -389,22 +439,9 @@ impl<'a> AgentView<'a> {
             via_alias: false,
             selection: self.selection,
         };
-        if self.robots.profile.always_allow_robots_txt && path == "/robots.txt" {
-            verdict.reason = Reason::RobotsTxt;
+        let Some(entry) = entry else {
             return verdict;
-        }
-        if self.selection.kind == SelectionKind::Nothing {
-            verdict.reason = Reason::NoGroup;
-            return verdict;
-        }
-        let path = self.matching_path(path);
-        if let Some(entry) = find(&path) {
-            self.apply(&mut verdict, &entry);
-        }
-        verdict
-    }
-
-    fn apply(&self, verdict: &mut Verdict<'a>, entry: &Entry) {
+        };
         verdict.rule = Some(entry.rule);
         verdict.via_alias = entry.alias;
         let longest_match =
@@ -418,6 +455,7 @@ impl<'a> AgentView<'a> {
             verdict.reason = Reason::Rule;
             verdict.allowed = entry.allow;
         }
+        verdict
     }
 
     /// Every rule of the crawler's groups that matches the URL, the winner

@@ -104,6 +104,7 @@ mod model;
 mod once;
 mod parse;
 mod pattern;
+mod prefix_tree;
 mod profile;
 mod render;
 mod scan;

@@ -12,7 +12,8 @@
 /// field name (`\u{feff}User-agent`, an unknown field, would become a
 /// group). Field names the parser kept as unknown can start with it: a
 /// second BOM, U+FFFD for bytes that are not UTF-8, any of U+F000–U+FFFF.
-const BEFORE_LEADING_EF: &str = "# (this line keeps the next from being read as a byte order mark)\n";
+const BEFORE_LEADING_EF: &str =
+    "# (this line keeps the next from being read as a byte order mark)\n";
 
 use std::fmt::Write as _;
 

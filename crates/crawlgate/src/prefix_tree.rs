@@ -1,0 +1,435 @@
+//! The literal heads of a view's rules in one prefix tree, so that a single
+//! walk along a path finds every rule whose literal part the path starts
+//! with.
+//!
+//! A rule's head is the whole pattern for a prefix (`/private/`) or an exact
+//! path (`/a$`), and the part before the first `*` for a glob (`/search` of
+//! `/search*?q=`). The tree holds the heads with their shared beginnings
+//! merged (a radix tree: each edge is a run of bytes). A path walks down as
+//! far as whole edges agree with it; the nodes on the way are the heads it
+//! starts with: the prefix rules that match, the exact rules that match if
+//! the path ends there, and the globs worth trying.
+//!
+//! Rules are known by their rank, their place in precedence order, so the
+//! best of several is the smallest. Each node keeps the best prefix rule at
+//! it or above it: a walk needs only the last node it reaches.
+
+use crate::model::Str;
+use crate::scan;
+
+/// No rule.
+pub(crate) const NONE: u32 = u32::MAX;
+
+/// How a rule's head decides at its node.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Head {
+    /// A prefix rule: it matches every path that reaches the node.
+    Prefix,
+    /// An exact rule: it matches a path that ends at the node.
+    Exact,
+    /// A glob: it may match a path that reaches the node.
+    Glob(Glob),
+}
+
+/// A glob hanging on a node (the node spells its head, the part before its
+/// first `*`): what the rest of a path needs for it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Glob {
+    /// The bytes its segments need, as a set (see [`scan::byte_set`]): a
+    /// path lacking one cannot match.
+    pub needs: u64,
+    pub rank: u32,
+    /// Its literal segments after the head, a range of the matcher's.
+    pub segments: (u32, u32),
+    /// The length of its head.
+    pub head: u32,
+    /// Whether its last segment must end the path (`…$`).
+    pub anchored: bool,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Node {
+    /// The label's first (up to) 8 bytes, little-endian, and the mask of
+    /// those present: one comparison checks a short label; and the next 8.
+    head: u64,
+    mask: u64,
+    head2: u64,
+    mask2: u64,
+    /// For up to 8 children, the first bytes of their labels and the mask
+    /// of those present: one comparison finds a child among them. For
+    /// more, `child_bytes` is where the node's table of children by first
+    /// byte starts in `tables`.
+    child_bytes: u64,
+    child_mask: u64,
+    /// The edge into the node: where it starts in `labels`, and its length.
+    label_start: u32,
+    label_len: u32,
+    /// The children are `first_child..first_child + children`.
+    first_child: u32,
+    children: u32,
+    /// The best prefix rule whose head ends at this node or above it.
+    pub prefix: u32,
+    /// The best exact rule whose head ends at this node.
+    pub exact: u32,
+    /// The globs whose head ends here, best first: a range of `globs`.
+    globs: (u32, u32),
+    /// The nearest node at or above this one that has globs.
+    pub glob_node: u32,
+    /// The bytes from the root to the end of this node's label, as a set
+    /// (see [`scan::byte_set`]).
+    pub bytes_above: u64,
+    /// The nearest node strictly above this one that has globs.
+    glob_above: u32,
+}
+
+/// The tree, its nodes in breadth-first order (so a node's children are
+/// contiguous), node 0 the root (an empty label).
+#[derive(Clone, Debug)]
+pub(crate) struct PrefixTree {
+    nodes: Box<[Node]>,
+    /// The labels back to back, then 8 bytes of padding, so that any label
+    /// is read eight bytes at a time.
+    labels: Box<[u8]>,
+    /// For each node with more than 8 children, 256 entries: the child
+    /// whose label starts with each byte, or `NONE`.
+    tables: Box<[u32]>,
+    globs: Box<[Glob]>,
+    /// Where walks start: the root's only child when the root holds no
+    /// rule (all heads then start with its label, often `/`), else the
+    /// root.
+    start: u32,
+}
+
+/// A node while the tree is built: the label a span of the text, the
+/// children a linked list.
+#[derive(Clone, Copy)]
+struct Building {
+    label: Str,
+    first_child: u32,
+    next_sibling: u32,
+    prefix: u32,
+    exact: u32,
+}
+
+impl PrefixTree {
+    /// Builds the tree of `heads`: (the head's span in `text`, how it
+    /// decides, rank), in any order.
+    pub(crate) fn build(text: &[u8], heads: impl IntoIterator<Item = (Str, Head, u32)>) -> Self {
+        let mut building = vec![Building {
+            label: Str::default(),
+            first_child: NONE,
+            next_sibling: NONE,
+            prefix: NONE,
+            exact: NONE,
+        }];
+        let mut glob_heads: Vec<(u32, Glob)> = Vec::new();
+        for (head, how, rank) in heads {
+            // A value ends at `#` or NUL when read: walks rely on it.
+            debug_assert!(!text[head.range()].iter().any(|&b| b == b'#' || b == 0));
+            let node = insert(text, &mut building, head);
+            let slot = match how {
+                Head::Prefix => &mut building[node as usize].prefix,
+                Head::Exact => &mut building[node as usize].exact,
+                Head::Glob(glob) => {
+                    glob_heads.push((node, glob));
+                    continue;
+                }
+            };
+            *slot = (*slot).min(rank);
+        }
+        let (mut tree, renumbered) = breadth_first(text, &building);
+        for (node, _) in &mut glob_heads {
+            *node = renumbered[*node as usize];
+        }
+        tree.attach_globs(glob_heads);
+        tree.inherit();
+        let root = tree.nodes[0];
+        if root.children == 1 && root.prefix == NONE && root.exact == NONE && root.glob_node == NONE
+        {
+            tree.start = root.first_child;
+        }
+        tree
+    }
+
+    /// Puts each glob on its node, best first.
+    fn attach_globs(&mut self, mut glob_heads: Vec<(u32, Glob)>) {
+        glob_heads.sort_unstable_by_key(|&(node, glob)| (node, glob.rank));
+        let mut i = 0;
+        while i < glob_heads.len() {
+            let node = glob_heads[i].0;
+            let start = i;
+            while i < glob_heads.len() && glob_heads[i].0 == node {
+                i += 1;
+            }
+            self.nodes[node as usize].globs = (start as u32, i as u32);
+        }
+        self.globs = glob_heads.into_iter().map(|(_, glob)| glob).collect();
+    }
+
+    /// What a node learns from its ancestors: the best prefix rule above
+    /// it and the nearest glob nodes. Parents come before their children.
+    fn inherit(&mut self) {
+        for parent in 0..self.nodes.len() {
+            let p = self.nodes[parent];
+            let has_globs = p.globs.0 < p.globs.1;
+            let glob_node = if has_globs {
+                parent as u32
+            } else {
+                p.glob_above
+            };
+            self.nodes[parent].glob_node = glob_node;
+            for child in p.first_child..p.first_child + p.children {
+                let c = &mut self.nodes[child as usize];
+                c.prefix = c.prefix.min(p.prefix);
+                c.glob_above = glob_node;
+                c.bytes_above |= p.bytes_above;
+            }
+        }
+    }
+
+    /// Walks the path `bytes[from..]` down from the root as far as whole
+    /// labels agree with it: the last node reached, and where in `bytes`
+    /// the path leaves it. No label holds `#` or NUL (a value read from a
+    /// line ends at either), so a walk along a URL stops where its path
+    /// ends.
+    #[inline(always)]
+    pub(crate) fn descend(&self, bytes: &[u8], from: usize) -> (&Node, usize) {
+        let mut node = &self.nodes[0];
+        let mut at = from;
+        if self.start != 0 {
+            match self.nodes.get(self.start as usize) {
+                Some(start) if self.label_at(start, bytes, at) => {
+                    at += start.label_len as usize;
+                    node = start;
+                }
+                _ => return (node, at),
+            }
+        }
+        while node.children != 0 {
+            let Some(&byte) = bytes.get(at) else {
+                break;
+            };
+            let index = if node.children <= 8 {
+                // The lowest flag is exact (see `scan::matching`), and
+                // labels of siblings start with different bytes.
+                let hits = scan::matching(node.child_bytes, byte) & node.child_mask;
+                if hits == 0 {
+                    break;
+                }
+                node.first_child + hits.trailing_zeros() / 8
+            } else {
+                match self
+                    .tables
+                    .get(node.child_bytes as usize + usize::from(byte))
+                {
+                    Some(&child) if child != NONE => child,
+                    _ => break,
+                }
+            };
+            match self.nodes.get(index as usize) {
+                Some(child) if self.label_at(child, bytes, at) => {
+                    at += child.label_len as usize;
+                    node = child;
+                }
+                _ => break,
+            }
+        }
+        (node, at)
+    }
+
+    /// Whether `bytes` holds `node`'s label at `at`.
+    #[inline(always)]
+    fn label_at(&self, node: &Node, bytes: &[u8], at: usize) -> bool {
+        let len = node.label_len as usize;
+        at + len <= bytes.len()
+            && (scan::word_padded(bytes, at) ^ node.head) & node.mask == 0
+            && (len <= 8 || (scan::word_padded(bytes, at + 8) ^ node.head2) & node.mask2 == 0)
+            && (len <= 16 || self.label_rest_at(node, bytes, at))
+    }
+
+    /// Whether `bytes` holds the rest of `node`'s label, past its first
+    /// sixteen bytes, at `at` (where there is room for it).
+    #[cold]
+    #[inline(never)]
+    fn label_rest_at(&self, node: &Node, bytes: &[u8], at: usize) -> bool {
+        let len = node.label_len as usize;
+        let mut i = 16;
+        while i < len {
+            let label = scan::word_at(&self.labels, node.label_start as usize + i).unwrap_or(0);
+            let left = len - i;
+            let mask = if left >= 8 {
+                u64::MAX
+            } else {
+                (1 << (8 * left)) - 1
+            };
+            if (scan::word_padded(bytes, at + i) ^ label) & mask != 0 {
+                return false;
+            }
+            i += 8;
+        }
+        true
+    }
+
+    /// The globs of `node` (best first), and the next node above with globs.
+    #[inline]
+    pub(crate) fn globs_of(&self, node: u32) -> (&[Glob], u32) {
+        let n = &self.nodes[node as usize];
+        (
+            &self.globs[n.globs.0 as usize..n.globs.1 as usize],
+            n.glob_above,
+        )
+    }
+}
+
+/// Adds `head` to the tree and gives its node, splitting an edge where the
+/// head ends or leaves it midway.
+fn insert(text: &[u8], nodes: &mut Vec<Building>, head: Str) -> u32 {
+    let key = &text[head.range()];
+    let mut node = 0u32;
+    let mut at = 0;
+    loop {
+        let Some(&byte) = key.get(at) else {
+            return node;
+        };
+        let mut previous = NONE;
+        let mut child = nodes[node as usize].first_child;
+        while child != NONE && text[nodes[child as usize].label.start as usize] != byte {
+            previous = child;
+            child = nodes[child as usize].next_sibling;
+        }
+        if child == NONE {
+            let leaf = nodes.len() as u32;
+            nodes.push(Building {
+                label: Str {
+                    start: head.start + at as u32,
+                    len: head.len - at as u32,
+                },
+                first_child: NONE,
+                next_sibling: nodes[node as usize].first_child,
+                prefix: NONE,
+                exact: NONE,
+            });
+            nodes[node as usize].first_child = leaf;
+            return leaf;
+        }
+        let label = nodes[child as usize].label;
+        let common = text[label.range()]
+            .iter()
+            .zip(&key[at..])
+            .take_while(|(a, b)| a == b)
+            .count();
+        if common < label.len as usize {
+            // The head leaves (or ends inside) the edge: a node where it does.
+            let middle = nodes.len() as u32;
+            nodes.push(Building {
+                label: Str {
+                    start: label.start,
+                    len: common as u32,
+                },
+                first_child: child,
+                next_sibling: nodes[child as usize].next_sibling,
+                prefix: NONE,
+                exact: NONE,
+            });
+            let below = &mut nodes[child as usize];
+            below.label.start += common as u32;
+            below.label.len -= common as u32;
+            below.next_sibling = NONE;
+            if previous == NONE {
+                nodes[node as usize].first_child = middle;
+            } else {
+                nodes[previous as usize].next_sibling = middle;
+            }
+            child = middle;
+        }
+        node = child;
+        at += common;
+    }
+}
+
+/// The tree in breadth-first order, each node's children contiguous, its
+/// labels copied out of the text, globs not attached yet; and each building
+/// node's new number.
+fn breadth_first(text: &[u8], building: &[Building]) -> (PrefixTree, Vec<u32>) {
+    let mut order: Vec<u32> = Vec::with_capacity(building.len());
+    let mut nodes: Vec<Node> = Vec::with_capacity(building.len());
+    let mut labels: Vec<u8> = Vec::new();
+    order.push(0);
+    let mut next = 0;
+    while next < order.len() {
+        let b = building[order[next] as usize];
+        let first_child = order.len() as u32;
+        let mut child = b.first_child;
+        while child != NONE {
+            order.push(child);
+            child = building[child as usize].next_sibling;
+        }
+        let label = &text[b.label.range()];
+        let (head, mask) = head_of(label);
+        let (head2, mask2) = head_of(label.get(8..).unwrap_or_default());
+        nodes.push(Node {
+            head,
+            mask,
+            head2,
+            mask2,
+            child_bytes: 0,
+            child_mask: 0,
+            label_start: labels.len() as u32,
+            label_len: label.len() as u32,
+            first_child,
+            children: order.len() as u32 - first_child,
+            prefix: b.prefix,
+            exact: b.exact,
+            globs: (0, 0),
+            glob_node: NONE,
+            glob_above: NONE,
+            bytes_above: scan::byte_set(label),
+        });
+        labels.extend_from_slice(label);
+        next += 1;
+    }
+    let first_byte = |n: &Node| labels.get(n.label_start as usize).copied().unwrap_or(0);
+    let mut tables = Vec::new();
+    for i in 0..nodes.len() {
+        let children =
+            nodes[i].first_child as usize..(nodes[i].first_child + nodes[i].children) as usize;
+        if children.len() <= 8 {
+            let shown: Vec<u8> = nodes[children].iter().map(first_byte).collect();
+            (nodes[i].child_bytes, nodes[i].child_mask) = head_of(&shown);
+        } else {
+            let table = tables.len();
+            tables.resize(table + 256, NONE);
+            for child in children {
+                tables[table + usize::from(first_byte(&nodes[child]))] = child as u32;
+            }
+            nodes[i].child_bytes = table as u64;
+        }
+    }
+    labels.extend_from_slice(&[0; 8]);
+    let mut renumbered = vec![0u32; building.len()];
+    for (new, &old) in order.iter().enumerate() {
+        renumbered[old as usize] = new as u32;
+    }
+    let tree = PrefixTree {
+        nodes: nodes.into_boxed_slice(),
+        labels: labels.into_boxed_slice(),
+        tables: tables.into_boxed_slice(),
+        globs: Box::default(),
+        start: 0,
+    };
+    (tree, renumbered)
+}
+
+/// The first up to 8 bytes as a little-endian word (zero-padded), and the
+/// mask of the bytes present.
+#[inline]
+fn head_of(bytes: &[u8]) -> (u64, u64) {
+    if let Some(first) = bytes.first_chunk::<8>() {
+        return (u64::from_le_bytes(*first), u64::MAX);
+    }
+    let mut word = 0u64;
+    for (i, &b) in bytes.iter().enumerate() {
+        word |= u64::from(b) << (8 * i);
+    }
+    (word, (1u64 << (8 * bytes.len())) - 1)
+}
