@@ -61,9 +61,10 @@ pub(crate) struct Node {
     /// byte starts in `tables`.
     child_bytes: u64,
     child_mask: u64,
-    /// The edge into the node: where it starts in `labels`, and its length.
-    label_start: u32,
+    /// The length of the edge into the node, and where its bytes past the
+    /// first 16 (compared as `head` and `head2`) start in `long_labels`.
     label_len: u32,
+    label_start: u32,
     /// The children are `first_child..first_child + children`.
     first_child: u32,
     children: u32,
@@ -87,9 +88,9 @@ pub(crate) struct Node {
 #[derive(Clone, Debug)]
 pub(crate) struct PrefixTree {
     nodes: Box<[Node]>,
-    /// The labels back to back, then 8 bytes of padding, so that any label
-    /// is read eight bytes at a time.
-    labels: Box<[u8]>,
+    /// The bytes of labels past their first 16, back to back, then 8 bytes
+    /// of padding, so that they are read eight bytes at a time.
+    long_labels: Box<[u8]>,
     /// For each node with more than 8 children, 256 entries: the child
     /// whose label starts with each byte, or `NONE`.
     tables: Box<[u32]>,
@@ -100,44 +101,107 @@ pub(crate) struct PrefixTree {
     start: u32,
 }
 
-/// A node while the tree is built: the label a span of the text, the
-/// children a linked list.
+/// A node while the tree is built: its label a span of the text, its
+/// depth the length of the string from the root to its end.
 #[derive(Clone, Copy)]
 struct Building {
     label: Str,
-    first_child: u32,
-    next_sibling: u32,
+    depth: u32,
+    parent: u32,
     prefix: u32,
     exact: u32,
 }
 
 impl PrefixTree {
     /// Builds the tree of `heads`: (the head's span in `text`, how it
-    /// decides, rank), in any order.
+    /// decides, rank), in any order. Sorted, each head shares with the one
+    /// before exactly the path it does not add: the tree grows along one
+    /// branch, without searching among children.
     pub(crate) fn build(text: &[u8], heads: impl IntoIterator<Item = (Str, Head, u32)>) -> Self {
-        let mut building = vec![Building {
+        let heads: Vec<(Str, Head, u32)> = heads.into_iter().collect();
+        let order = sorted(text, heads.iter().map(|h| h.0));
+        let mut building = Vec::with_capacity(2 * heads.len() + 1);
+        building.push(Building {
             label: Str::default(),
-            first_child: NONE,
-            next_sibling: NONE,
+            depth: 0,
+            parent: NONE,
             prefix: NONE,
             exact: NONE,
-        }];
+        });
+        // The branch of the head before: the root, then deeper nodes.
+        let mut branch: Vec<u32> = vec![0];
+        let mut previous: &[u8] = &[];
         let mut glob_heads: Vec<(u32, Glob)> = Vec::new();
-        for (head, how, rank) in heads {
+        for &i in &order {
+            let (head, how, rank) = heads[i as usize];
+            let key = &text[head.range()];
             // A value ends at `#` or NUL when read: walks rely on it.
-            debug_assert!(!text[head.range()].iter().any(|&b| b == b'#' || b == 0));
-            let node = insert(text, &mut building, head);
+            debug_assert!(!key.iter().any(|&b| b == b'#' || b == 0));
+            let common = common_prefix(previous, key) as u32;
+            let mut left = NONE;
+            while let [.., _, last] = branch[..] {
+                if building[last as usize].depth <= common {
+                    break;
+                }
+                left = last;
+                branch.pop();
+            }
+            let top = branch[branch.len() - 1];
+            let top_depth = building[top as usize].depth;
+            if top_depth < common {
+                // The head leaves the branch inside the label of the node
+                // just left: a node where it does.
+                let cut = common - top_depth;
+                let middle = building.len() as u32;
+                let below = &mut building[left as usize];
+                let label = Str {
+                    start: below.label.start,
+                    len: cut,
+                };
+                below.label.start += cut;
+                below.label.len -= cut;
+                below.parent = middle;
+                building.push(Building {
+                    label,
+                    depth: common,
+                    parent: top,
+                    prefix: NONE,
+                    exact: NONE,
+                });
+                branch.push(middle);
+            }
+            let top = branch[branch.len() - 1];
+            let depth = building[top as usize].depth;
+            let node = if depth < head.len {
+                let leaf = building.len() as u32;
+                building.push(Building {
+                    label: Str {
+                        start: head.start + depth,
+                        len: head.len - depth,
+                    },
+                    depth: head.len,
+                    parent: top,
+                    prefix: NONE,
+                    exact: NONE,
+                });
+                branch.push(leaf);
+                leaf
+            } else {
+                top
+            };
             let slot = match how {
                 Head::Prefix => &mut building[node as usize].prefix,
                 Head::Exact => &mut building[node as usize].exact,
                 Head::Glob(glob) => {
                     glob_heads.push((node, glob));
+                    previous = key;
                     continue;
                 }
             };
             *slot = (*slot).min(rank);
+            previous = key;
         }
-        let (mut tree, renumbered) = breadth_first(text, &building);
+        let (mut tree, renumbered) = breadth_first(text, &building, !glob_heads.is_empty());
         for (node, _) in &mut glob_heads {
             *node = renumbered[*node as usize];
         }
@@ -255,7 +319,8 @@ impl PrefixTree {
         let len = node.label_len as usize;
         let mut i = 16;
         while i < len {
-            let label = scan::word_at(&self.labels, node.label_start as usize + i).unwrap_or(0);
+            let label =
+                scan::word_at(&self.long_labels, node.label_start as usize + i - 16).unwrap_or(0);
             let left = len - i;
             let mask = if left >= 8 {
                 u64::MAX
@@ -281,92 +346,49 @@ impl PrefixTree {
     }
 }
 
-/// Adds `head` to the tree and gives its node, splitting an edge where the
-/// head ends or leaves it midway.
-fn insert(text: &[u8], nodes: &mut Vec<Building>, head: Str) -> u32 {
-    let key = &text[head.range()];
-    let mut node = 0u32;
-    let mut at = 0;
-    loop {
-        let Some(&byte) = key.get(at) else {
-            return node;
-        };
-        let mut previous = NONE;
-        let mut child = nodes[node as usize].first_child;
-        while child != NONE && text[nodes[child as usize].label.start as usize] != byte {
-            previous = child;
-            child = nodes[child as usize].next_sibling;
-        }
-        if child == NONE {
-            let leaf = nodes.len() as u32;
-            nodes.push(Building {
-                label: Str {
-                    start: head.start + at as u32,
-                    len: head.len - at as u32,
-                },
-                first_child: NONE,
-                next_sibling: nodes[node as usize].first_child,
-                prefix: NONE,
-                exact: NONE,
-            });
-            nodes[node as usize].first_child = leaf;
-            return leaf;
-        }
-        let label = nodes[child as usize].label;
-        let common = text[label.range()]
-            .iter()
-            .zip(&key[at..])
-            .take_while(|(a, b)| a == b)
-            .count();
-        if common < label.len as usize {
-            // The head leaves (or ends inside) the edge: a node where it does.
-            let middle = nodes.len() as u32;
-            nodes.push(Building {
-                label: Str {
-                    start: label.start,
-                    len: common as u32,
-                },
-                first_child: child,
-                next_sibling: nodes[child as usize].next_sibling,
-                prefix: NONE,
-                exact: NONE,
-            });
-            let below = &mut nodes[child as usize];
-            below.label.start += common as u32;
-            below.label.len -= common as u32;
-            below.next_sibling = NONE;
-            if previous == NONE {
-                nodes[node as usize].first_child = middle;
-            } else {
-                nodes[previous as usize].next_sibling = middle;
-            }
-            child = middle;
-        }
-        node = child;
-        at += common;
+/// The tree in breadth-first order, each node's children contiguous, globs
+/// not attached yet (the bytes above each node only noted `with_globs`);
+/// and each building node's new number.
+fn breadth_first(text: &[u8], building: &[Building], with_globs: bool) -> (PrefixTree, Vec<u32>) {
+    // Each node's children, grouped by parent (a counting sort).
+    let mut starts = vec![0u32; building.len() + 1];
+    for b in &building[1..] {
+        starts[b.parent as usize + 1] += 1;
     }
-}
-
-/// The tree in breadth-first order, each node's children contiguous, its
-/// labels copied out of the text, globs not attached yet; and each building
-/// node's new number.
-fn breadth_first(text: &[u8], building: &[Building]) -> (PrefixTree, Vec<u32>) {
+    for i in 1..starts.len() {
+        starts[i] += starts[i - 1];
+    }
+    let mut fill = starts.clone();
+    let mut children = vec![0u32; building.len() - 1];
+    for (i, b) in building.iter().enumerate().skip(1) {
+        let slot = &mut fill[b.parent as usize];
+        children[*slot as usize] = i as u32;
+        *slot += 1;
+    }
     let mut order: Vec<u32> = Vec::with_capacity(building.len());
     let mut nodes: Vec<Node> = Vec::with_capacity(building.len());
-    let mut labels: Vec<u8> = Vec::new();
+    let mut firsts: Vec<u8> = Vec::with_capacity(building.len());
+    let mut long_labels: Vec<u8> = Vec::new();
     order.push(0);
     let mut next = 0;
     while next < order.len() {
-        let b = building[order[next] as usize];
+        let old = order[next] as usize;
+        let b = building[old];
         let first_child = order.len() as u32;
-        let mut child = b.first_child;
-        while child != NONE {
-            order.push(child);
-            child = building[child as usize].next_sibling;
-        }
+        order.extend_from_slice(&children[starts[old] as usize..starts[old + 1] as usize]);
         let label = &text[b.label.range()];
-        let (head, mask) = head_of(label);
-        let (head2, mask2) = head_of(label.get(8..).unwrap_or_default());
+        let (head, mask) = word_of(text, b.label);
+        let (head2, mask2) = if label.len() > 8 {
+            word_of(
+                text,
+                Str {
+                    start: b.label.start + 8,
+                    len: b.label.len - 8,
+                },
+            )
+        } else {
+            (0, 0)
+        };
         nodes.push(Node {
             head,
             mask,
@@ -374,8 +396,8 @@ fn breadth_first(text: &[u8], building: &[Building]) -> (PrefixTree, Vec<u32>) {
             mask2,
             child_bytes: 0,
             child_mask: 0,
-            label_start: labels.len() as u32,
             label_len: label.len() as u32,
+            label_start: long_labels.len() as u32,
             first_child,
             children: order.len() as u32 - first_child,
             prefix: b.prefix,
@@ -383,41 +405,104 @@ fn breadth_first(text: &[u8], building: &[Building]) -> (PrefixTree, Vec<u32>) {
             globs: (0, 0),
             glob_node: NONE,
             glob_above: NONE,
-            bytes_above: scan::byte_set(label),
+            bytes_above: if with_globs { scan::byte_set(label) } else { 0 },
         });
-        labels.extend_from_slice(label);
+        firsts.push(label.first().copied().unwrap_or(0));
+        long_labels.extend_from_slice(label.get(16..).unwrap_or_default());
         next += 1;
     }
-    let first_byte = |n: &Node| labels.get(n.label_start as usize).copied().unwrap_or(0);
     let mut tables = Vec::new();
-    for i in 0..nodes.len() {
+    for node in &mut nodes {
         let children =
-            nodes[i].first_child as usize..(nodes[i].first_child + nodes[i].children) as usize;
+            &firsts[node.first_child as usize..(node.first_child + node.children) as usize];
         if children.len() <= 8 {
-            let shown: Vec<u8> = nodes[children].iter().map(first_byte).collect();
-            (nodes[i].child_bytes, nodes[i].child_mask) = head_of(&shown);
+            (node.child_bytes, node.child_mask) = head_of(children);
         } else {
             let table = tables.len();
             tables.resize(table + 256, NONE);
-            for child in children {
-                tables[table + usize::from(first_byte(&nodes[child]))] = child as u32;
+            for (child, &byte) in (node.first_child..).zip(children) {
+                tables[table + usize::from(byte)] = child;
             }
-            nodes[i].child_bytes = table as u64;
+            node.child_bytes = table as u64;
         }
     }
-    labels.extend_from_slice(&[0; 8]);
+    long_labels.extend_from_slice(&[0; 8]);
     let mut renumbered = vec![0u32; building.len()];
     for (new, &old) in order.iter().enumerate() {
         renumbered[old as usize] = new as u32;
     }
     let tree = PrefixTree {
         nodes: nodes.into_boxed_slice(),
-        labels: labels.into_boxed_slice(),
+        long_labels: long_labels.into_boxed_slice(),
         tables: tables.into_boxed_slice(),
         globs: Box::default(),
         start: 0,
     };
     (tree, renumbered)
+}
+
+/// The positions of `spans` (of the text) in the order of their bytes:
+/// sorted eight bytes at a time (each eight as a big-endian number), those
+/// alike so far sorted again by the next eight, so that strings are never
+/// compared whole.
+fn sorted(text: &[u8], spans: impl ExactSizeIterator<Item = Str> + Clone) -> Vec<u32> {
+    let spans: Vec<Str> = spans.collect();
+    let key = |i: u32, depth: u32| {
+        let span = spans[i as usize];
+        let rest = Str {
+            start: span.start + depth.min(span.len),
+            len: span.len.saturating_sub(depth),
+        };
+        u64::from_be_bytes(word_of(text, rest).0.to_le_bytes())
+    };
+    let mut order: Vec<(u64, u32)> = (0..spans.len() as u32).map(|i| (key(i, 0), i)).collect();
+    // Runs still to sort: (start, end, depth).
+    let mut runs = vec![(0, order.len(), 0u32)];
+    while let Some((start, end, depth)) = runs.pop() {
+        let run = &mut order[start..end];
+        if depth > 0 {
+            for item in run.iter_mut() {
+                item.0 = key(item.1, depth);
+            }
+        }
+        run.sort_unstable();
+        let mut i = 0;
+        while i < run.len() {
+            let same = i + run[i..].partition_point(|item| item.0 == run[i].0);
+            // Alike in eight whole bytes (no padding): the next eight decide.
+            if same - i > 1 && run[i].0 & 0xFF != 0 {
+                runs.push((start + i, start + same, depth + 8));
+            }
+            i = same;
+        }
+    }
+    order.into_iter().map(|(_, i)| i).collect()
+}
+
+/// How many bytes `a` and `b` start with alike, eight at a time.
+fn common_prefix(a: &[u8], b: &[u8]) -> usize {
+    let len = a.len().min(b.len());
+    let mut at = 0;
+    while at < len {
+        let differ = scan::word_padded(a, at) ^ scan::word_padded(b, at);
+        if differ != 0 {
+            return (at + (differ.trailing_zeros() / 8) as usize).min(len);
+        }
+        at += 8;
+    }
+    len
+}
+
+/// The first up to 8 bytes of `span` of the text as a little-endian word
+/// (zero-padded), and the mask of the bytes present.
+#[inline]
+fn word_of(text: &[u8], span: Str) -> (u64, u64) {
+    let mask = match span.len {
+        0 => 0,
+        len if len >= 8 => u64::MAX,
+        len => (1 << (8 * len)) - 1,
+    };
+    (scan::word_padded(text, span.start as usize) & mask, mask)
 }
 
 /// The first up to 8 bytes as a little-endian word (zero-padded), and the
