@@ -536,7 +536,9 @@ mod tests {
         assert!(classes.check("h.test", ip("::1")).is_ok());
         assert!(classes.check("h.test", ip("169.254.169.254")).is_err());
         assert!(classes.check("h.test", ip("fe80::1")).is_err());
-        assert!(classes.check("h.test", ip("::ffff:169.254.169.254")).is_err());
+        assert!(classes
+            .check("h.test", ip("::ffff:169.254.169.254"))
+            .is_err());
     }
 
     fn stub() -> Arc<dyn Resolver> {

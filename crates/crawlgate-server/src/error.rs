@@ -146,7 +146,11 @@ impl ApiError {
                 unsupported.to_string(),
             )
             .at(field),
-            other => ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", other.to_string()),
+            other => ApiError::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "internal",
+                other.to_string(),
+            ),
         }
     }
 }

@@ -44,17 +44,30 @@ impl<T: DeserializeOwned> FromRequest<AppState> for ApiJson<T> {
 
 /// Decodes a JSON document, naming the field at fault on error.
 pub fn decode_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
-    if bytes.iter().all(u8::is_ascii_whitespace) {
-        return Err(ApiError::bad_json("the body is empty; a JSON object is expected"));
+    match bytes.iter().find(|b| !b.is_ascii_whitespace()) {
+        None => {
+            return Err(ApiError::bad_json(
+                "the body is empty; a JSON object is expected",
+            ))
+        }
+        // serde would read an array as the object's fields in order, and
+        // blame `[0]`: say what is expected instead.
+        Some(b'{') => {}
+        Some(_) => return Err(ApiError::bad_json("the body must be a JSON object ({…})")),
     }
     let mut de = serde_json::Deserializer::from_slice(bytes);
     let value = serde_path_to_error::deserialize(&mut de).map_err(|e| {
         let path = e.path().to_string();
         let inner = e.into_inner();
-        field_error(&path, inner.to_string(), inner.is_syntax() || inner.is_eof())
+        field_error(
+            &path,
+            inner.to_string(),
+            inner.is_syntax() || inner.is_eof(),
+        )
     })?;
-    de.end()
-        .map_err(|e| ApiError::bad_json(format!("trailing characters after the JSON value: {e}")))?;
+    de.end().map_err(|e| {
+        ApiError::bad_json(format!("trailing characters after the JSON value: {e}"))
+    })?;
     Ok(value)
 }
 
@@ -87,8 +100,10 @@ fn field_error(path: &str, message: String, syntax: bool) -> ApiError {
         return ApiError::bad_json(format!("not valid JSON: {message}"));
     }
     let message = strip_position(&message);
+    // The path may or may not already end with the field's name.
     let join = |name: &str| match path {
         "." | "" => name.to_owned(),
+        full if full == name || full.ends_with(&format!(".{name}")) => full.to_owned(),
         parent => format!("{parent}.{name}"),
     };
     if let Some(name) = quoted_after(message, "missing field `") {
@@ -97,7 +112,11 @@ fn field_error(path: &str, message: String, syntax: bool) -> ApiError {
     if let Some(name) = quoted_after(message, "unknown field `") {
         return ApiError::invalid(join(name), message.to_owned());
     }
-    let field = if path == "." { String::new() } else { path.to_owned() };
+    let field = if path == "." {
+        String::new()
+    } else {
+        path.to_owned()
+    };
     if field.is_empty() {
         ApiError::bad_json(message.to_owned())
     } else {
@@ -159,9 +178,15 @@ mod tests {
     fn errors_name_the_field() {
         let e = decode_json::<Batch>(br#"{"pairs":[{"url":"a","agent":"b"},{"url":"a"}]}"#)
             .unwrap_err();
-        assert_eq!((e.code, e.field.as_deref()), ("missing_field", Some("pairs[1].agent")));
+        assert_eq!(
+            (e.code, e.field.as_deref()),
+            ("missing_field", Some("pairs[1].agent"))
+        );
         let e = decode_json::<Batch>(br#"{"pairs":[{"url":5,"agent":"b"}]}"#).unwrap_err();
-        assert_eq!((e.code, e.field.as_deref()), ("invalid_field", Some("pairs[0].url")));
+        assert_eq!(
+            (e.code, e.field.as_deref()),
+            ("invalid_field", Some("pairs[0].url"))
+        );
         assert!(e.problem.contains("expected a string"), "{}", e.problem);
         let e = decode_json::<Batch>(br#"{"pairs":[{"url":"a","agent":"b","x":1}]}"#).unwrap_err();
         assert_eq!(e.field.as_deref(), Some("pairs[0].x"));
@@ -171,7 +196,7 @@ mod tests {
         assert_eq!(e.code, "bad_json");
         let e = decode_json::<Batch>(br#"{"pairs":[]} x"#).unwrap_err();
         assert_eq!(e.code, "bad_json");
-        let e = decode_json::<Batch>(br#"[1]"#).unwrap_err();
+        let e = decode_json::<Batch>(br#""text""#).unwrap_err();
         assert_eq!(e.code, "bad_json");
     }
 

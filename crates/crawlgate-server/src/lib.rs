@@ -60,7 +60,9 @@ use std::sync::Arc;
 use axum::Router;
 use tokio::net::TcpListener;
 
-pub use config::{default_data_dir, CacheBackend, ConfigError, Limits, PrivateTargets, ServeArgs, ServerConfig};
+pub use config::{
+    default_data_dir, CacheBackend, ConfigError, Limits, PrivateTargets, ServeArgs, ServerConfig,
+};
 pub use error::ApiError;
 pub use routes::app;
 pub use routes::openapi::ApiDoc;
@@ -139,7 +141,10 @@ impl Server {
     }
 
     /// Serves until `shutdown` completes.
-    pub async fn run_until(self, shutdown: impl Future<Output = ()> + Send + 'static) -> Result<(), ServerError> {
+    pub async fn run_until(
+        self,
+        shutdown: impl Future<Output = ()> + Send + 'static,
+    ) -> Result<(), ServerError> {
         axum::serve(self.listener, self.router)
             .with_graceful_shutdown(shutdown)
             .await
@@ -160,7 +165,13 @@ pub async fn state(config: &ServerConfig) -> Result<AppState, ServerError> {
             config.memory_bytes,
         )?)),
         CacheBackend::Redis { url, prefix } => Store::Redis(
-            RedisStore::connect(url, prefix, config.memory_bytes, config.policy.unreachable_limit).await?,
+            RedisStore::connect(
+                url,
+                prefix,
+                config.memory_bytes,
+                config.policy.unreachable_limit,
+            )
+            .await?,
         ),
     };
     let service = service::RobotsService::new(config, store, metrics.clone())?;

@@ -54,17 +54,30 @@ impl Default for Metrics {
     fn default() -> Self {
         let mut registry = Registry::with_prefix("crawlgate");
         let requests = Family::<RouteStatus, Counter>::default();
-        registry.register("http_requests", "HTTP requests by route and status", requests.clone());
-        let latency = Family::<Route, Histogram, fn() -> Histogram>::new_with_constructor(latency_histogram);
+        registry.register(
+            "http_requests",
+            "HTTP requests by route and status",
+            requests.clone(),
+        );
+        let latency =
+            Family::<Route, Histogram, fn() -> Histogram>::new_with_constructor(latency_histogram);
         registry.register(
             "http_request_duration_seconds",
             "Time to answer a request, by route",
             latency.clone(),
         );
         let cache_hits = Counter::default();
-        registry.register("cache_hits", "Lookups answered from a fresh cached robots.txt", cache_hits.clone());
+        registry.register(
+            "cache_hits",
+            "Lookups answered from a fresh cached robots.txt",
+            cache_hits.clone(),
+        );
         let cache_misses = Counter::default();
-        registry.register("cache_misses", "Lookups with no fresh cached robots.txt", cache_misses.clone());
+        registry.register(
+            "cache_misses",
+            "Lookups with no fresh cached robots.txt",
+            cache_misses.clone(),
+        );
         let fetches = Family::<FetchOutcome, Counter>::default();
         registry.register("fetches", "robots.txt fetches by outcome", fetches.clone());
         let flight_joins = Counter::default();
@@ -80,7 +93,11 @@ impl Default for Metrics {
             lock_waits.clone(),
         );
         let decisions = Counter::default();
-        registry.register("decisions", "Allow/disallow decisions made", decisions.clone());
+        registry.register(
+            "decisions",
+            "Allow/disallow decisions made",
+            decisions.clone(),
+        );
         Metrics {
             registry,
             requests,

@@ -85,7 +85,11 @@ impl std::fmt::Debug for RobotsService {
 
 impl RobotsService {
     /// A service fetching with `config`'s client settings into `store`.
-    pub fn new(config: &ServerConfig, store: Store, metrics: Arc<Metrics>) -> Result<RobotsService, FetchError> {
+    pub fn new(
+        config: &ServerConfig,
+        store: Store,
+        metrics: Arc<Metrics>,
+    ) -> Result<RobotsService, FetchError> {
         let mut client = ClientConfig::default();
         client.user_agent = config.user_agent.clone();
         client.timeout = config.fetch_timeout;
@@ -143,7 +147,11 @@ impl RobotsService {
 
     /// Fetches `origin` now, whatever the store holds, unless it was
     /// refreshed less than `interval` ago (then `Ok(None)`).
-    pub async fn refresh(&self, origin: &Origin, interval: Duration) -> Result<Option<Lookup>, LookupError> {
+    pub async fn refresh(
+        &self,
+        origin: &Origin,
+        interval: Duration,
+    ) -> Result<Option<Lookup>, LookupError> {
         if !self.store.allow_refresh(origin, interval).await? {
             return Ok(None);
         }
@@ -152,7 +160,12 @@ impl RobotsService {
 
     /// Runs one lookup per origin in this instance; callers arriving while
     /// it runs join it.
-    async fn shared(&self, flights: &Flights, origin: &Origin, force: bool) -> Result<Lookup, LookupError> {
+    async fn shared(
+        &self,
+        flights: &Flights,
+        origin: &Origin,
+        force: bool,
+    ) -> Result<Lookup, LookupError> {
         let mut led = false;
         let result = flights
             .run(origin.clone(), || {
@@ -207,7 +220,10 @@ impl RobotsService {
 
     async fn fetch_locked(&self, origin: &Origin, force: bool) -> Result<Lookup, LookupError> {
         let previous = self.store.get(origin).await?;
-        if let Some(entry) = previous.as_ref().filter(|e| !force && e.is_fresh(SystemTime::now())) {
+        if let Some(entry) = previous
+            .as_ref()
+            .filter(|e| !force && e.is_fresh(SystemTime::now()))
+        {
             // Fetched by another instance between the check and the lock.
             return Ok(Lookup {
                 origin: origin.clone(),
@@ -216,7 +232,11 @@ impl RobotsService {
             });
         }
         let attempt = {
-            let _permit = self.fetches.acquire().await.map_err(|e| LookupError::Store(e.to_string()))?;
+            let _permit = self
+                .fetches
+                .acquire()
+                .await
+                .map_err(|e| LookupError::Store(e.to_string()))?;
             self.client
                 .fetch(&origin.robots_url())
                 .await
@@ -243,9 +263,14 @@ impl RobotsService {
     }
 
     /// Reserves (or, with `reserve` false, only reads) the next permitted
-    /// request time on `origin`.
-    pub async fn next_slot(&self, origin: &Origin, pacing: &Pacing, reserve: bool) -> Result<SystemTime, StoreError> {
-        let now = SystemTime::now();
+    /// request time on `origin`, from `now`.
+    pub async fn next_slot(
+        &self,
+        origin: &Origin,
+        pacing: &Pacing,
+        reserve: bool,
+        now: SystemTime,
+    ) -> Result<SystemTime, StoreError> {
         if reserve {
             self.store.reserve(origin, pacing, now).await
         } else {

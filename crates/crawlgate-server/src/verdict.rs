@@ -1,10 +1,10 @@
 //! The answers routes give: a verdict with its deciding line and the
 //! groups that applied, and what a fetch of robots.txt gave.
 
-use std::time::SystemTime;
+use std::time::{Duration, SystemTime};
 
 use crawlgate::{Reason, RobotsTxt, SelectionKind, Verdict};
-use crawlgate_fetch::{format_time, Attempt, Basis, CacheEntry, OutcomeKind, OutcomeReason, Rules};
+use crawlgate_fetch::{Attempt, Basis, CacheEntry, OutcomeKind, OutcomeReason, Rules};
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -77,7 +77,7 @@ impl VerdictBody {
 }
 
 /// The fetch crate's name for the core's reason.
-fn basis(reason: Reason) -> Basis {
+pub(crate) fn basis(reason: Reason) -> Basis {
     match reason {
         Reason::Rule => Basis::Rule,
         Reason::EmptyRule => Basis::EmptyRule,
@@ -132,10 +132,45 @@ impl FetchInfo {
             attempt: entry.attempt,
             outcome: entry.outcome.kind(),
             reason: entry.outcome.reason,
-            fetched_at: format_time(entry.fetched_at),
-            expires_at: format_time(entry.expires_at),
+            fetched_at: rfc3339(entry.fetched_at),
+            expires_at: rfc3339(entry.expires_at),
             from_cache,
             fresh: entry.is_fresh(SystemTime::now()),
         }
+    }
+}
+
+/// `2026-11-23T14:05:09Z`: what every time in the API looks like (the
+/// batch route formats one per pair, so a fast formatter).
+///
+/// Times are clamped to 1970–9999, which the format can hold.
+pub fn rfc3339(time: SystemTime) -> String {
+    let last = SystemTime::UNIX_EPOCH + Duration::from_secs(253_402_300_799);
+    let time = time.clamp(SystemTime::UNIX_EPOCH, last);
+    humantime::format_rfc3339_seconds(time).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn times_read_as_rfc3339_at_any_instant() {
+        let at = |secs| SystemTime::UNIX_EPOCH + Duration::from_secs(secs);
+        assert_eq!(rfc3339(at(1_700_000_000)), "2023-11-14T22:13:20Z");
+        assert_eq!(
+            rfc3339(at(1_700_000_000) + Duration::from_millis(999)),
+            "2023-11-14T22:13:20Z"
+        );
+        assert_eq!(
+            rfc3339(SystemTime::UNIX_EPOCH - Duration::from_secs(5)),
+            "1970-01-01T00:00:00Z"
+        );
+        assert_eq!(rfc3339(at(u64::MAX / 4)), "9999-12-31T23:59:59Z");
+        // The same text as the fetch crate's reports.
+        assert_eq!(
+            rfc3339(at(951_782_400)),
+            crawlgate_fetch::format_time(at(951_782_400))
+        );
     }
 }

@@ -88,7 +88,11 @@ pub async fn check(
     let limits = state.limits();
     required("agent", &request.agent, limits.max_agent_bytes)?;
     if request.urls.len() > limits.max_pairs {
-        return Err(ApiError::too_many("urls", request.urls.len(), limits.max_pairs));
+        return Err(ApiError::too_many(
+            "urls",
+            request.urls.len(),
+            limits.max_pairs,
+        ));
     }
     for (i, url) in request.urls.iter().enumerate() {
         required(&format!("urls[{i}]"), url, limits.max_url_bytes)?;
@@ -149,18 +153,18 @@ pub async fn check(
 /// when the profile matches), or a parse of the bytes.
 enum Reading<'s> {
     Fetched(&'s Rules),
-    Parsed(RobotsTxt),
+    Parsed(Box<RobotsTxt>),
 }
 
 impl<'s> Reading<'s> {
     fn of(source: &'s Source, profile: Profile) -> Reading<'s> {
         match source {
-            Source::Pasted(body) => Reading::Parsed(RobotsTxt::parse_with(body, profile)),
+            Source::Pasted(body) => Reading::Parsed(Box::new(RobotsTxt::parse_with(body, profile))),
             Source::Fetched {
                 rules: Rules::Conditional(copy),
                 ..
             } if copy.robots().profile() != profile => {
-                Reading::Parsed(RobotsTxt::parse_with(copy.body(), profile))
+                Reading::Parsed(Box::new(RobotsTxt::parse_with(copy.body(), profile)))
             }
             Source::Fetched { rules, .. } => Reading::Fetched(rules),
         }
@@ -181,7 +185,10 @@ pub fn parse_profile(name: Option<&str>) -> Result<Profile, ApiError> {
         Some(name) => {
             bounded("profile", name, 64)?;
             Profile::named(name).ok_or_else(|| {
-                ApiError::invalid("profile", format!("{name:?} is not a profile; use google, rfc9309 or legacy"))
+                ApiError::invalid(
+                    "profile",
+                    format!("{name:?} is not a profile; use google, rfc9309 or legacy"),
+                )
             })
         }
     }

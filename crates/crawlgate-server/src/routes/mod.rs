@@ -41,7 +41,9 @@ pub fn app(state: AppState) -> Router {
         .route_layer(middleware::from_fn_with_state(state.clone(), track))
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(limits.max_body_bytes))
-        .layer(GlobalConcurrencyLimitLayer::new(limits.max_concurrent_requests))
+        .layer(GlobalConcurrencyLimitLayer::new(
+            limits.max_concurrent_requests,
+        ))
         .with_state(state)
 }
 
@@ -60,5 +62,9 @@ async fn track(State(state): State<AppState>, request: Request, next: Next) -> R
 }
 
 async fn not_found() -> Response {
-    ApiError::not_found("path", "no such route; the API is described at /openapi.json").into_response()
+    ApiError::not_found(
+        "path",
+        "no such route; the API is described at /openapi.json",
+    )
+    .into_response()
 }

@@ -3,7 +3,7 @@
 
 use axum::extract::State;
 use axum::Json;
-use crawlgate_fetch::{format_time, Attempt, CacheEntry, Origin, OutcomeKind, OutcomeReason};
+use crawlgate_fetch::{Attempt, CacheEntry, Origin, OutcomeKind, OutcomeReason};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
@@ -11,7 +11,7 @@ use crate::error::{ApiError, ErrorBody};
 use crate::input::{required, ApiQuery};
 use crate::state::AppState;
 use crate::store::{from_micros, VersionSummary};
-use crate::verdict::FetchInfo;
+use crate::verdict::{rfc3339, FetchInfo};
 
 /// Which origin.
 #[derive(Debug, Deserialize, IntoParams)]
@@ -127,7 +127,7 @@ fn status_of(attempt: Attempt) -> Option<u16> {
 fn history_item(v: &VersionSummary) -> HistoryItem {
     HistoryItem {
         id: v.id,
-        fetched_at: format_time(from_micros(v.id)),
+        fetched_at: rfc3339(from_micros(v.id)),
         status: status_of(v.attempt),
         outcome: v.outcome,
         size: v.size,
@@ -192,10 +192,19 @@ pub async fn cached(
 ) -> Result<Json<RobotsState>, ApiError> {
     let origin = origin_of(&state, &query.origin)?;
     let service = state.service();
-    let (entry, from_cache) = match service.cached(&origin).await.map_err(|e| e.into_api("origin"))? {
-        Some(entry) if !query.fetch || entry.is_fresh(std::time::SystemTime::now()) => (entry, true),
+    let (entry, from_cache) = match service
+        .cached(&origin)
+        .await
+        .map_err(|e| e.into_api("origin"))?
+    {
+        Some(entry) if !query.fetch || entry.is_fresh(std::time::SystemTime::now()) => {
+            (entry, true)
+        }
         _ if query.fetch => {
-            let lookup = service.lookup(&origin).await.map_err(|e| e.into_api("origin"))?;
+            let lookup = service
+                .lookup(&origin)
+                .await
+                .map_err(|e| e.into_api("origin"))?;
             (lookup.entry, lookup.from_cache)
         }
         _ => {
@@ -205,7 +214,9 @@ pub async fn cached(
             ))
         }
     };
-    describe(&state, &origin, &entry, from_cache).await.map(Json)
+    describe(&state, &origin, &entry, from_cache)
+        .await
+        .map(Json)
 }
 
 /// One version from the history.
@@ -234,7 +245,7 @@ pub async fn version(
     Ok(Json(VersionBody {
         origin: origin.to_string(),
         id: version.id,
-        fetched_at: format_time(from_micros(version.id)),
+        fetched_at: rfc3339(from_micros(version.id)),
         status: status_of(version.attempt),
         outcome: version.outcome,
         reason: version.reason,
@@ -276,5 +287,7 @@ pub async fn refresh(
                 interval.as_secs()
             ))
         })?;
-    describe(&state, &origin, &lookup.entry, lookup.from_cache).await.map(Json)
+    describe(&state, &origin, &lookup.entry, lookup.from_cache)
+        .await
+        .map(Json)
 }

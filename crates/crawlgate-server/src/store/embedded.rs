@@ -75,8 +75,8 @@ impl std::fmt::Debug for EmbeddedStore {
 /// Bytes and last use of every stored origin, in memory.
 #[derive(Default)]
 struct Index {
-    origins: HashMap<String, Usage>,
-    by_use: BTreeSet<(u64, String)>,
+    origins: HashMap<Origin, Usage>,
+    by_use: BTreeSet<(u64, Origin)>,
     bytes: u64,
 }
 
@@ -88,18 +88,18 @@ struct Usage {
 }
 
 impl Index {
-    fn set(&mut self, key: &str, usage: Usage) {
-        if let Some(old) = self.origins.insert(key.to_owned(), usage) {
-            self.by_use.remove(&(old.used, key.to_owned()));
+    fn set(&mut self, origin: &Origin, usage: Usage) {
+        if let Some(old) = self.origins.insert(origin.clone(), usage) {
+            self.by_use.remove(&(old.used, origin.clone()));
             self.bytes -= old.bytes;
         }
-        self.by_use.insert((usage.used, key.to_owned()));
+        self.by_use.insert((usage.used, origin.clone()));
         self.bytes += usage.bytes;
     }
 
-    fn remove(&mut self, key: &str) {
-        if let Some(old) = self.origins.remove(key) {
-            self.by_use.remove(&(old.used, key.to_owned()));
+    fn remove(&mut self, origin: &Origin) {
+        if let Some(old) = self.origins.remove(origin) {
+            self.by_use.remove(&(old.used, origin.clone()));
             self.bytes -= old.bytes;
         }
     }
@@ -114,7 +114,11 @@ fn now_secs() -> u64 {
 impl EmbeddedStore {
     /// Opens (or creates) `dir/cache.redb`, keeping at most `max_bytes` on
     /// disk and about `memory_bytes` of parsed files in memory.
-    pub fn open(dir: &Path, max_bytes: u64, memory_bytes: usize) -> Result<EmbeddedStore, StoreError> {
+    pub fn open(
+        dir: &Path,
+        max_bytes: u64,
+        memory_bytes: usize,
+    ) -> Result<EmbeddedStore, StoreError> {
         std::fs::create_dir_all(dir)
             .map_err(|e| StoreError(format!("cannot create {}: {e}", dir.display())))?;
         let path = dir.join("cache.redb");
@@ -169,9 +173,16 @@ impl EmbeddedStore {
         let used_table = txn.open_table(USED).map_err(err)?;
         let mut index = self.lock_index();
         for (key, bytes) in sizes {
-            let used = used_table.get(key.as_str()).map_err(err)?.map_or(0, |v| v.value());
+            let used = used_table
+                .get(key.as_str())
+                .map_err(err)?
+                .map_or(0, |v| v.value());
+            // Keys are written from origins, so they parse back.
+            let Ok(origin) = Origin::from_url(&key) else {
+                continue;
+            };
             index.set(
-                &key,
+                &origin,
                 Usage {
                     used,
                     persisted: used,
@@ -209,11 +220,10 @@ impl EmbeddedStore {
     /// Marks `origin` used now; rewrites its persisted last use when that
     /// is more than an hour old.
     fn touch(&self, origin: &Origin) {
-        let key = origin.to_string();
         let now = now_secs();
         let persist = {
             let mut index = self.lock_index();
-            let Some(usage) = index.origins.get(&key).copied() else {
+            let Some(usage) = index.origins.get(origin).copied() else {
                 return;
             };
             if usage.used == now {
@@ -221,7 +231,7 @@ impl EmbeddedStore {
             }
             let persist = now.saturating_sub(usage.persisted) >= USE_PERSIST_GRANULARITY;
             index.set(
-                &key,
+                origin,
                 Usage {
                     used: now,
                     persisted: if persist { now } else { usage.persisted },
@@ -231,9 +241,13 @@ impl EmbeddedStore {
             persist
         };
         if persist {
+            let key = origin.to_string();
             // Best effort: a lost last-use time only changes eviction order.
             let _ = self.write(Durability::Eventual, |txn| {
-                txn.open_table(USED).map_err(err)?.insert(key.as_str(), now).map_err(err)?;
+                txn.open_table(USED)
+                    .map_err(err)?
+                    .insert(key.as_str(), now)
+                    .map_err(err)?;
                 Ok(())
             });
         }
@@ -264,7 +278,10 @@ impl EmbeddedStore {
                 .map_err(err)?
                 .insert(key.as_str(), encoded.as_slice())
                 .map_err(err)?;
-            txn.open_table(USED).map_err(err)?.insert(key.as_str(), now).map_err(err)?;
+            txn.open_table(USED)
+                .map_err(err)?
+                .insert(key.as_str(), now)
+                .map_err(err)?;
             let mut versions = txn.open_table(VERSIONS).map_err(err)?;
             let latest = versions
                 .range((key.as_str(), 0)..=(key.as_str(), u64::MAX))
@@ -281,7 +298,10 @@ impl EmbeddedStore {
             }
             let oldest = oldest_kept(SystemTime::now());
             let mut expired = Vec::new();
-            for row in versions.range((key.as_str(), 0)..=(key.as_str(), u64::MAX)).map_err(err)? {
+            for row in versions
+                .range((key.as_str(), 0)..=(key.as_str(), u64::MAX))
+                .map_err(err)?
+            {
                 let (k, v) = row.map_err(err)?;
                 let id = k.value().1;
                 if id < oldest {
@@ -296,7 +316,7 @@ impl EmbeddedStore {
             Ok(())
         })?;
         self.lock_index().set(
-            &key,
+            origin,
             Usage {
                 used: now,
                 persisted: now,
@@ -304,19 +324,19 @@ impl EmbeddedStore {
             },
         );
         self.memory.put(origin, entry.clone());
-        self.evict(&key)
+        self.evict(origin)
     }
 
     /// Evicts least recently used origins (never `keep`) while over the
     /// byte bound.
-    fn evict(&self, keep: &str) -> Result<(), StoreError> {
+    fn evict(&self, keep: &Origin) -> Result<(), StoreError> {
         loop {
             let victim = {
                 let index = self.lock_index();
                 if index.bytes <= self.max_bytes {
                     return Ok(());
                 }
-                match index.by_use.iter().find(|(_, k)| k != keep) {
+                match index.by_use.iter().find(|(_, o)| o != keep) {
                     Some((_, k)) => k.clone(),
                     None => return Ok(()),
                 }
@@ -325,10 +345,18 @@ impl EmbeddedStore {
         }
     }
 
-    fn forget(&self, key: &str) -> Result<(), StoreError> {
+    fn forget(&self, origin: &Origin) -> Result<(), StoreError> {
+        let key = origin.to_string();
+        let key = key.as_str();
         self.write(Durability::Immediate, |txn| {
-            txn.open_table(ENTRIES).map_err(err)?.remove(key).map_err(err)?;
-            txn.open_table(USED).map_err(err)?.remove(key).map_err(err)?;
+            txn.open_table(ENTRIES)
+                .map_err(err)?
+                .remove(key)
+                .map_err(err)?;
+            txn.open_table(USED)
+                .map_err(err)?
+                .remove(key)
+                .map_err(err)?;
             let mut versions = txn.open_table(VERSIONS).map_err(err)?;
             let ids: Vec<u64> = versions
                 .range((key, 0)..=(key, u64::MAX))
@@ -341,21 +369,26 @@ impl EmbeddedStore {
             }
             Ok(())
         })?;
-        self.lock_index().remove(key);
-        if let Ok(origin) = Origin::from_url(key) {
-            self.memory.remove(&origin);
-        }
+        self.lock_index().remove(origin);
+        self.memory.remove(origin);
         Ok(())
     }
 
     /// The versions of the last 30 days, newest first.
-    pub fn history(&self, origin: &Origin, now: SystemTime) -> Result<Vec<VersionSummary>, StoreError> {
+    pub fn history(
+        &self,
+        origin: &Origin,
+        now: SystemTime,
+    ) -> Result<Vec<VersionSummary>, StoreError> {
         let key = origin.to_string();
         let txn = self.db.begin_read().map_err(err)?;
         let table = txn.open_table(VERSIONS).map_err(err)?;
         let oldest = oldest_kept(now);
         let mut out = Vec::new();
-        for row in table.range((key.as_str(), oldest)..=(key.as_str(), u64::MAX)).map_err(err)? {
+        for row in table
+            .range((key.as_str(), oldest)..=(key.as_str(), u64::MAX))
+            .map_err(err)?
+        {
             let (_, value) = row.map_err(err)?;
             out.push(decode::<Version>(value.value())?.summary());
         }
@@ -407,7 +440,7 @@ impl CacheStore for EmbeddedStore {
 
     fn remove(&self, origin: &Origin) -> Option<CacheEntry> {
         let entry = self.load(origin).ok().flatten();
-        self.forget(&origin.to_string()).ok()?;
+        self.forget(origin).ok()?;
         entry
     }
 
@@ -416,9 +449,9 @@ impl CacheStore for EmbeddedStore {
     }
 
     fn clear(&self) {
-        let keys: Vec<String> = self.lock_index().origins.keys().cloned().collect();
-        for key in keys {
-            let _ = self.forget(&key);
+        let origins: Vec<Origin> = self.lock_index().origins.keys().cloned().collect();
+        for origin in origins {
+            let _ = self.forget(&origin);
         }
         self.memory.clear();
     }
@@ -444,18 +477,35 @@ mod tests {
         let store = EmbeddedStore::open(dir.path(), u64::MAX, 1 << 20).unwrap();
         let t0 = SystemTime::now() - Duration::from_secs(100);
         let o = origin(1);
-        store.store(&o, &entry("User-agent: *\nDisallow: /a\n", t0)).unwrap();
         store
-            .store(&o, &entry("User-agent: *\nDisallow: /a\n", t0 + Duration::from_secs(10)))
+            .store(&o, &entry("User-agent: *\nDisallow: /a\n", t0))
             .unwrap();
         store
-            .store(&o, &entry("User-agent: *\nDisallow: /b\n", t0 + Duration::from_secs(20)))
+            .store(
+                &o,
+                &entry(
+                    "User-agent: *\nDisallow: /a\n",
+                    t0 + Duration::from_secs(10),
+                ),
+            )
+            .unwrap();
+        store
+            .store(
+                &o,
+                &entry(
+                    "User-agent: *\nDisallow: /b\n",
+                    t0 + Duration::from_secs(20),
+                ),
+            )
             .unwrap();
         let history = store.history(&o, SystemTime::now()).unwrap();
         assert_eq!(history.len(), 2);
         assert!(history[0].id > history[1].id);
         let newest = store.version(&o, history[0].id).unwrap().unwrap();
-        assert_eq!(newest.body.as_deref(), Some(&b"User-agent: *\nDisallow: /b\n"[..]));
+        assert_eq!(
+            newest.body.as_deref(),
+            Some(&b"User-agent: *\nDisallow: /b\n"[..])
+        );
         assert!(store.version(&o, 1).unwrap().is_none());
         // 31 days on, both are outside the window.
         let later = SystemTime::now() + Duration::from_secs(31 * 86_400);
@@ -468,32 +518,42 @@ mod tests {
         let body = format!("User-agent: *\nDisallow: /{}\n", "x".repeat(5_000));
         let one = {
             let probe = EmbeddedStore::open(&dir.path().join("probe"), u64::MAX, 1 << 20).unwrap();
-            probe.store(&origin(0), &entry(&body, SystemTime::now())).unwrap();
+            probe
+                .store(&origin(0), &entry(&body, SystemTime::now()))
+                .unwrap();
             probe.bytes()
         };
         let store = EmbeddedStore::open(&dir.path().join("real"), one * 3, 1 << 20).unwrap();
         for n in 0..3 {
-            store.store(&origin(n), &entry(&body, SystemTime::now())).unwrap();
+            store
+                .store(&origin(n), &entry(&body, SystemTime::now()))
+                .unwrap();
         }
         assert_eq!(CacheStore::len(&store), 3);
         // Make origin 0 the most recently used, then add a fourth.
         store.lock_index().set(
-            &origin(0).to_string(),
+            &origin(0),
             Usage {
                 used: now_secs() + 10,
                 persisted: 0,
                 bytes: one,
             },
         );
-        store.store(&origin(3), &entry(&body, SystemTime::now())).unwrap();
+        store
+            .store(&origin(3), &entry(&body, SystemTime::now()))
+            .unwrap();
         assert!(store.bytes() <= one * 3);
         assert!(store.load(&origin(0)).unwrap().is_some());
         assert!(store.load(&origin(3)).unwrap().is_some());
-        let evicted = (1..3).filter(|&n| store.load(&origin(n)).unwrap().is_none()).count();
+        let evicted = (1..3)
+            .filter(|&n| store.load(&origin(n)).unwrap().is_none())
+            .count();
         assert_eq!(evicted, 1);
-        assert!(store.history(&origin(1), SystemTime::now()).unwrap().len()
-            + store.history(&origin(2), SystemTime::now()).unwrap().len()
-            == 1);
+        assert!(
+            store.history(&origin(1), SystemTime::now()).unwrap().len()
+                + store.history(&origin(2), SystemTime::now()).unwrap().len()
+                == 1
+        );
     }
 
     #[test]

@@ -88,7 +88,10 @@ impl Version {
 
 /// The oldest version id kept at `now`.
 pub(crate) fn oldest_kept(now: SystemTime) -> u64 {
-    micros(now.checked_sub(HISTORY_WINDOW).unwrap_or(SystemTime::UNIX_EPOCH))
+    micros(
+        now.checked_sub(HISTORY_WINDOW)
+            .unwrap_or(SystemTime::UNIX_EPOCH),
+    )
 }
 
 #[cfg(test)]
@@ -112,7 +115,7 @@ mod tests {
         assert!(!a.same_as(&c));
         assert!(!c.same_as(&d));
         assert_eq!(a.id, 10_000_000);
-        assert_eq!(c.summary().size, 26);
+        assert_eq!(c.summary().size, 27);
         assert_eq!(d.summary().size, 0);
         assert_eq!(d.outcome, OutcomeKind::FullDisallow);
         let bad = Version::of(&entry(200, "Disallow /x\nfoo\n", 50));

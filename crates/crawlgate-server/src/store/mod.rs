@@ -105,7 +105,11 @@ impl Store {
 
     /// Tries to become the one fetching `origin` (for at most `hold`);
     /// `None` when another instance is fetching it.
-    pub async fn lock(&self, origin: &Origin, hold: Duration) -> Result<Option<FetchLock>, StoreError> {
+    pub async fn lock(
+        &self,
+        origin: &Origin,
+        hold: Duration,
+    ) -> Result<Option<FetchLock>, StoreError> {
         match self {
             Store::Embedded(_) => Ok(Some(FetchLock::Local)),
             Store::Redis(store) => Ok(store.lock(origin, hold).await?.map(FetchLock::Shared)),
@@ -122,7 +126,12 @@ impl Store {
 
     /// Reserves the next permitted request time on `origin`, shared by
     /// every caller of this store.
-    pub async fn reserve(&self, origin: &Origin, pacing: &Pacing, now: SystemTime) -> Result<SystemTime, StoreError> {
+    pub async fn reserve(
+        &self,
+        origin: &Origin,
+        pacing: &Pacing,
+        now: SystemTime,
+    ) -> Result<SystemTime, StoreError> {
         match self {
             Store::Embedded(store) => Ok(store.schedule().reserve(origin, pacing, now)),
             Store::Redis(store) => store.reserve(origin, pacing, now).await,
@@ -130,7 +139,12 @@ impl Store {
     }
 
     /// When the next request to `origin` could be sent, reserving nothing.
-    pub async fn peek(&self, origin: &Origin, pacing: &Pacing, now: SystemTime) -> Result<SystemTime, StoreError> {
+    pub async fn peek(
+        &self,
+        origin: &Origin,
+        pacing: &Pacing,
+        now: SystemTime,
+    ) -> Result<SystemTime, StoreError> {
         match self {
             Store::Embedded(store) => Ok(store.schedule().peek(origin, pacing, now)),
             Store::Redis(store) => store.peek(origin, pacing, now).await,
@@ -139,7 +153,11 @@ impl Store {
 
     /// Whether `origin` may be refreshed now (at most once per `interval`);
     /// counts this refresh when it may.
-    pub async fn allow_refresh(&self, origin: &Origin, interval: Duration) -> Result<bool, StoreError> {
+    pub async fn allow_refresh(
+        &self,
+        origin: &Origin,
+        interval: Duration,
+    ) -> Result<bool, StoreError> {
         match self {
             Store::Embedded(store) => Ok(store.allow_refresh(origin, interval)),
             Store::Redis(store) => store.allow_refresh(origin, interval).await,

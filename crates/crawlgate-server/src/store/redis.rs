@@ -195,9 +195,11 @@ impl RedisStore {
         let keep_ms = u64::try_from(keep.as_millis()).unwrap_or(u64::MAX).max(1);
         let (encoded, version) = {
             let entry = entry.clone();
-            tokio::task::spawn_blocking(move || Ok::<_, StoreError>((encode(&entry)?, Version::of(&entry))))
-                .await
-                .map_err(err)??
+            tokio::task::spawn_blocking(move || {
+                Ok::<_, StoreError>((encode(&entry)?, Version::of(&entry)))
+            })
+            .await
+            .map_err(err)??
         };
         let mut conn = self.conn();
         redis::pipe()
@@ -227,7 +229,12 @@ impl RedisStore {
         format!("{}ver:{origin}:{id}", self.inner.prefix)
     }
 
-    async fn record(&self, origin: &Origin, version: &Version, now: SystemTime) -> Result<(), StoreError> {
+    async fn record(
+        &self,
+        origin: &Origin,
+        version: &Version,
+        now: SystemTime,
+    ) -> Result<(), StoreError> {
         let hist = self.key("hist", origin);
         let mut conn = self.conn();
         let latest: Vec<u64> = conn.zrevrange(&hist, 0, 0).await.map_err(err)?;
@@ -297,7 +304,11 @@ impl RedisStore {
 
     /// Takes the fetch lock of `origin` for at most `hold`; its token, or
     /// `None` when another instance holds it.
-    pub async fn lock(&self, origin: &Origin, hold: Duration) -> Result<Option<String>, StoreError> {
+    pub async fn lock(
+        &self,
+        origin: &Origin,
+        hold: Duration,
+    ) -> Result<Option<String>, StoreError> {
         let token = format!(
             "{}-{}-{}",
             std::process::id(),
@@ -336,7 +347,12 @@ impl RedisStore {
     /// Reserves the next permitted request time on `origin` for every
     /// instance: read the last slot, compute the next with the fetch
     /// crate's [`Pacing`], write it only if no one else wrote meanwhile.
-    pub async fn reserve(&self, origin: &Origin, pacing: &Pacing, now: SystemTime) -> Result<SystemTime, StoreError> {
+    pub async fn reserve(
+        &self,
+        origin: &Origin,
+        pacing: &Pacing,
+        now: SystemTime,
+    ) -> Result<SystemTime, StoreError> {
         let key = self.key("slot", origin);
         for _ in 0..RESERVE_ATTEMPTS {
             let last = self.last_slot(&key).await?;
@@ -366,14 +382,25 @@ impl RedisStore {
     }
 
     /// When the next request to `origin` could be sent.
-    pub async fn peek(&self, origin: &Origin, pacing: &Pacing, now: SystemTime) -> Result<SystemTime, StoreError> {
+    pub async fn peek(
+        &self,
+        origin: &Origin,
+        pacing: &Pacing,
+        now: SystemTime,
+    ) -> Result<SystemTime, StoreError> {
         let last = self.last_slot(&self.key("slot", origin)).await?;
         Ok(pacing.next_permitted(last.as_deref().and_then(parse_micros), now))
     }
 
     /// Whether `origin` may be refreshed now, across instances.
-    pub async fn allow_refresh(&self, origin: &Origin, interval: Duration) -> Result<bool, StoreError> {
-        let ms = u64::try_from(interval.as_millis()).unwrap_or(u64::MAX).max(1);
+    pub async fn allow_refresh(
+        &self,
+        origin: &Origin,
+        interval: Duration,
+    ) -> Result<bool, StoreError> {
+        let ms = u64::try_from(interval.as_millis())
+            .unwrap_or(u64::MAX)
+            .max(1);
         let set: Option<String> = redis::cmd("SET")
             .arg(self.key("refresh", origin))
             .arg(1)

@@ -16,7 +16,10 @@ async fn server() -> (tempfile::TempDir, crate::support::Running) {
 }
 
 fn allowed_url(server: &crate::support::Running, url: &str, agent: &str) -> String {
-    server.url(&format!("/v1/allowed?{}", query(&[("url", url), ("agent", agent)])))
+    server.url(&format!(
+        "/v1/allowed?{}",
+        query(&[("url", url), ("agent", agent)])
+    ))
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -37,7 +40,12 @@ async fn allowed_fetches_once_then_answers_from_the_cache() {
     assert_eq!(body["crawl_delay"], 2.0);
     assert_eq!(body["next_allowed_at"], Value::Null, "disallowed: no slot");
 
-    let (_, body) = get(&allowed_url(&server, &origin.url("/private/press/a"), "mybot")).await;
+    let (_, body) = get(&allowed_url(
+        &server,
+        &origin.url("/private/press/a"),
+        "mybot",
+    ))
+    .await;
     assert_eq!(body["allowed"], true);
     assert_eq!(body["line"], 3);
     assert_eq!(body["fetch"]["from_cache"], true);
@@ -63,7 +71,10 @@ async fn allowed_fetches_once_then_answers_from_the_cache() {
 
     // Another crawler, its own group.
     let (_, body) = get(&allowed_url(&server, &origin.url("/page"), "GPTBot")).await;
-    assert_eq!((body["allowed"].clone(), body["line"].clone()), (json!(false), json!(7)));
+    assert_eq!(
+        (body["allowed"].clone(), body["line"].clone()),
+        (json!(false), json!(7))
+    );
     assert_eq!(body["selection"], "own");
 
     // /robots.txt itself needs no fetch.
@@ -82,13 +93,21 @@ async fn allowed_follows_the_fetch_rules() {
     let failing = Origin::serving(Reply::text(503, "busy")).await;
     let (_, body) = get(&allowed_url(&server, &missing.url("/x"), "bot")).await;
     assert_eq!(
-        (body["allowed"].clone(), body["reason"].clone(), body["fetch"]["outcome"].clone()),
+        (
+            body["allowed"].clone(),
+            body["reason"].clone(),
+            body["fetch"]["outcome"].clone()
+        ),
         (json!(true), json!("full_allow"), json!("full_allow"))
     );
     assert_eq!(body["fetch"]["status"], 404);
     let (_, body) = get(&allowed_url(&server, &failing.url("/x"), "bot")).await;
     assert_eq!(
-        (body["allowed"].clone(), body["reason"].clone(), body["fetch"]["reason"].clone()),
+        (
+            body["allowed"].clone(),
+            body["reason"].clone(),
+            body["fetch"]["reason"].clone()
+        ),
         (json!(false), json!("full_disallow"), json!("server_error"))
     );
     assert_eq!(body["fetch"]["status"], 503);
@@ -97,7 +116,8 @@ async fn allowed_follows_the_fetch_rules() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn concurrent_questions_share_one_fetch() {
     let (_dir, server) = server().await;
-    let origin = Origin::serving(Reply::text(200, ROBOTS).delayed(Duration::from_millis(300))).await;
+    let origin =
+        Origin::serving(Reply::text(200, ROBOTS).delayed(Duration::from_millis(300))).await;
     let url = allowed_url(&server, &origin.url("/page"), "bot");
     let answers = futures_util::future::join_all((0..50).map(|_| get(&url))).await;
     for (status, body) in &answers {
@@ -132,17 +152,87 @@ async fn batches_answer_in_order_with_per_pair_errors() {
     ]});
     let (status, body) = post(&server.url("/v1/allowed"), &pairs).await;
     assert_eq!(status, 200, "{body}");
+    // Each origin once, with its fetch facts or its error.
+    let origins = body["origins"].as_array().unwrap();
+    assert_eq!(origins.len(), 3, "{body}");
+    assert_eq!(origins[0]["origin"], format!("http://{}", a.addr));
+    assert_eq!(origins[0]["robots_url"], a.url("/robots.txt"));
+    assert_eq!(origins[0]["fetch"]["status"], 200);
+    assert_eq!(origins[1]["fetch"]["outcome"], "full_allow");
+    assert_eq!(origins[2]["origin"], "http://169.254.169.254");
+    assert_eq!(origins[2]["error"]["code"], "refused_address");
     let results = body["results"].as_array().unwrap();
     assert_eq!(results.len(), 6);
-    assert_eq!(results[0]["allowed"], false);
-    assert_eq!(results[0]["line"], 2);
-    assert_eq!(results[1]["reason"], "full_allow");
+    assert_eq!(
+        results[0],
+        json!({"origin": 0, "allowed": false, "reason": "rule", "line": 2, "rule": "Disallow: /private", "crawl_delay": 2.0})
+    );
+    assert_eq!(
+        (results[1]["origin"].clone(), results[1]["reason"].clone()),
+        (json!(1), json!("full_allow"))
+    );
+    assert!(results[1]["next_allowed_at"].is_string());
     assert_eq!(results[2]["error"]["code"], "invalid_field");
     assert_eq!(results[2]["error"]["field"], "pairs[2].url");
-    assert_eq!(results[3]["allowed"], false);
+    assert_eq!(
+        (results[3]["allowed"].clone(), results[3]["line"].clone()),
+        (json!(false), json!(7))
+    );
     assert_eq!(results[4]["allowed"], true);
+    assert_eq!(results[4]["reason"], "no_matching_rule");
     assert_eq!(results[5]["error"]["code"], "refused_address");
-    assert!(results[5]["error"]["problem"].as_str().unwrap().contains("link-local"));
+    assert_eq!(results[5]["error"]["field"], "pairs[5].url");
+    assert!(results[5]["error"]["problem"]
+        .as_str()
+        .unwrap()
+        .contains("link-local"));
+    // The same answers as one at a time.
+    for (n, pair) in pairs["pairs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .enumerate()
+        .take(5)
+    {
+        let url = pair["url"].as_str().unwrap();
+        let agent = pair["agent"].as_str().unwrap();
+        let (status, one) = get(&format!(
+            "{}&reserve=false",
+            allowed_url(&server, url, agent)
+        ))
+        .await;
+        if status == 200 {
+            assert_eq!(one["allowed"], results[n]["allowed"], "{url}");
+            assert_eq!(one["reason"], results[n]["reason"], "{url}");
+            assert_eq!(
+                one["line"],
+                results[n].get("line").cloned().unwrap_or(Value::Null),
+                "{url}"
+            );
+        } else {
+            assert_eq!(one["error"]["code"], results[n]["error"]["code"], "{url}");
+        }
+    }
+    // Many URLs of one origin parse its authority once and still decide
+    // each path: the same answers for every spelling of the origin.
+    let spellings = json!({"pairs": [
+        {"url": a.url("/private/a"), "agent": "bot"},
+        {"url": format!("HTTP://{}/private/b", a.addr), "agent": "bot"},
+        {"url": format!("http://{}?q=/private", a.addr), "agent": "bot"},
+        {"url": format!("http://{}#/private", a.addr), "agent": "bot"},
+    ]});
+    let (_, body) = post(&server.url("/v1/allowed"), &spellings).await;
+    assert_eq!(body["origins"].as_array().unwrap().len(), 1, "{body}");
+    let allowed: Vec<Value> = body["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["allowed"].clone())
+        .collect();
+    assert_eq!(
+        allowed,
+        [json!(false), json!(false), json!(true), json!(true)]
+    );
     assert_eq!(a.hits("/robots.txt"), 1);
     assert_eq!(b.hits("/robots.txt"), 1);
 }
@@ -161,18 +251,46 @@ async fn bad_requests_name_the_field() {
     // Query strings.
     let cases = [
         (query(&[("agent", "bot")]), "missing_field", "url"),
-        (query(&[("url", "https://example.com/")]), "missing_field", "agent"),
-        (query(&[("url", &long_query_url), ("agent", "bot")]), "too_large", "url"),
-        (query(&[("url", "https://example.com/"), ("agent", &long_query)]), "too_large", "agent"),
-        (query(&[("url", "/relative"), ("agent", "bot")]), "invalid_field", "url"),
-        (query(&[("url", "https://example.com/"), ("agent", " ")]), "invalid_field", "agent"),
         (
-            query(&[("url", "https://example.com/"), ("agent", "b"), ("reserve", "maybe")]),
+            query(&[("url", "https://example.com/")]),
+            "missing_field",
+            "agent",
+        ),
+        (
+            query(&[("url", &long_query_url), ("agent", "bot")]),
+            "too_large",
+            "url",
+        ),
+        (
+            query(&[("url", "https://example.com/"), ("agent", &long_query)]),
+            "too_large",
+            "agent",
+        ),
+        (
+            query(&[("url", "/relative"), ("agent", "bot")]),
+            "invalid_field",
+            "url",
+        ),
+        (
+            query(&[("url", "https://example.com/"), ("agent", " ")]),
+            "invalid_field",
+            "agent",
+        ),
+        (
+            query(&[
+                ("url", "https://example.com/"),
+                ("agent", "b"),
+                ("reserve", "maybe"),
+            ]),
             "invalid_field",
             "reserve",
         ),
         (
-            query(&[("url", "https://example.com/"), ("agent", "b"), ("color", "red")]),
+            query(&[
+                ("url", "https://example.com/"),
+                ("agent", "b"),
+                ("color", "red"),
+            ]),
             "invalid_field",
             "color",
         ),
@@ -191,26 +309,62 @@ async fn bad_requests_name_the_field() {
         (b"{not json".to_vec(), "bad_json", None),
         (b"".to_vec(), "bad_json", None),
         (b"[1,2]".to_vec(), "bad_json", None),
-        (br#"{"robots_txt":"","urls":[]}"#.to_vec(), "missing_field", Some("agent")),
-        (br#"{"robots_txt":"","agent":"b"}"#.to_vec(), "missing_field", Some("urls")),
-        (br#"{"robots_txt":"","agent":"b","urls":["/a",7]}"#.to_vec(), "invalid_field", Some("urls[1]")),
-        (br#"{"robots_txt":5,"agent":"b","urls":[]}"#.to_vec(), "invalid_field", Some("robots_txt")),
-        (br#"{"agent":"b","urls":[]}"#.to_vec(), "missing_field", Some("robots_txt")),
-        (br#"{"robots_txt":"","url":"https://e.com/","agent":"b","urls":[]}"#.to_vec(), "invalid_field", Some("url")),
-        (br#"{"robots_txt":"","agent":"b","urls":[],"profile":"bing"}"#.to_vec(), "invalid_field", Some("profile")),
-        (br#"{"robots_txt":"","agent":"b","urls":[],"robots":"x"}"#.to_vec(), "invalid_field", Some("robots")),
+        (
+            br#"{"robots_txt":"","urls":[]}"#.to_vec(),
+            "missing_field",
+            Some("agent"),
+        ),
+        (
+            br#"{"robots_txt":"","agent":"b"}"#.to_vec(),
+            "missing_field",
+            Some("urls"),
+        ),
+        (
+            br#"{"robots_txt":"","agent":"b","urls":["/a",7]}"#.to_vec(),
+            "invalid_field",
+            Some("urls[1]"),
+        ),
+        (
+            br#"{"robots_txt":5,"agent":"b","urls":[]}"#.to_vec(),
+            "invalid_field",
+            Some("robots_txt"),
+        ),
+        (
+            br#"{"agent":"b","urls":[]}"#.to_vec(),
+            "missing_field",
+            Some("robots_txt"),
+        ),
+        (
+            br#"{"robots_txt":"","url":"https://e.com/","agent":"b","urls":[]}"#.to_vec(),
+            "invalid_field",
+            Some("url"),
+        ),
+        (
+            br#"{"robots_txt":"","agent":"b","urls":[],"profile":"bing"}"#.to_vec(),
+            "invalid_field",
+            Some("profile"),
+        ),
+        (
+            br#"{"robots_txt":"","agent":"b","urls":[],"robots":"x"}"#.to_vec(),
+            "invalid_field",
+            Some("robots"),
+        ),
         (
             serde_json::to_vec(&json!({"robots_txt": "", "agent": long, "urls": []})).unwrap(),
             "too_large",
             Some("agent"),
         ),
         (
-            serde_json::to_vec(&json!({"robots_txt": "", "agent": "b", "urls": ["/", long]})).unwrap(),
+            serde_json::to_vec(&json!({"robots_txt": "", "agent": "b", "urls": ["/", long]}))
+                .unwrap(),
             "too_large",
             Some("urls[1]"),
         ),
         (
-            serde_json::to_vec(&json!({"robots_txt": "x".repeat(2 << 20), "agent": "b", "urls": []})).unwrap(),
+            serde_json::to_vec(
+                &json!({"robots_txt": "x".repeat(2 << 20), "agent": "b", "urls": []}),
+            )
+            .unwrap(),
             "too_large",
             Some("robots_txt"),
         ),
@@ -220,7 +374,11 @@ async fn bad_requests_name_the_field() {
         let (status, answer) = post_raw(&check, "application/json", body).await;
         assert_eq!(status, 400, "{shown}: {answer}");
         assert_eq!(answer["error"]["code"], code, "{shown}: {answer}");
-        assert_eq!(answer["error"]["field"].as_str(), field, "{shown}: {answer}");
+        assert_eq!(
+            answer["error"]["field"].as_str(),
+            field,
+            "{shown}: {answer}"
+        );
     }
     // A 70,000-character robots.txt is a file to test, not an error.
     let (status, body) = post(
@@ -231,7 +389,10 @@ async fn bad_requests_name_the_field() {
     assert_eq!(status, 200, "{body}");
 
     let (status, body) = post_raw(&check, "text/plain", b"{}".to_vec()).await;
-    assert_eq!((status, body["error"]["code"].clone()), (400, json!("bad_json")));
+    assert_eq!(
+        (status, body["error"]["code"].clone()),
+        (400, json!("bad_json"))
+    );
 
     // Batches: too many pairs, a field too long, a body over the limit.
     let pair = json!({"url": "https://example.com/", "agent": "bot"});
@@ -240,11 +401,24 @@ async fn bad_requests_name_the_field() {
     assert_eq!(status, 400, "{body}");
     assert_eq!(body["error"]["code"], "too_many");
     assert_eq!(body["error"]["field"], "pairs");
-    let long_pair = json!({"pairs": [pair.clone(), pair.clone(), {"url": long_url, "agent": "bot"}]});
+    let long_pair =
+        json!({"pairs": [pair.clone(), pair.clone(), {"url": long_url, "agent": "bot"}]});
     let (status, body) = post(&allowed, &long_pair).await;
-    assert_eq!((status, body["error"]["field"].clone()), (400, json!("pairs[2].url")), "{body}");
-    let (status, body) = post(&allowed, &json!({"pairs": [{"url": "https://example.com/"}]})).await;
-    assert_eq!((status, body["error"]["field"].clone()), (400, json!("pairs[0].agent")), "{body}");
+    assert_eq!(
+        (status, body["error"]["field"].clone()),
+        (400, json!("pairs[2].url")),
+        "{body}"
+    );
+    let (status, body) = post(
+        &allowed,
+        &json!({"pairs": [{"url": "https://example.com/"}]}),
+    )
+    .await;
+    assert_eq!(
+        (status, body["error"]["field"].clone()),
+        (400, json!("pairs[0].agent")),
+        "{body}"
+    );
     let oversize = format!("{{\"pairs\":[],\"x\":\"{}\"}}", "y".repeat(5 << 20));
     let (status, body) = post_raw(&allowed, "application/json", oversize.into_bytes()).await;
     assert_eq!(status, 413, "{body}");
@@ -252,12 +426,22 @@ async fn bad_requests_name_the_field() {
 
     // Unknown routes and origins with nothing cached.
     let (status, body) = get(&server.url("/v2/nothing")).await;
-    assert_eq!((status, body["error"]["code"].clone()), (404, json!("not_found")));
+    assert_eq!(
+        (status, body["error"]["code"].clone()),
+        (404, json!("not_found"))
+    );
     let (status, body) = get(&server.url("/v1/robots")).await;
-    assert_eq!((status, body["error"]["field"].clone()), (400, json!("origin")));
+    assert_eq!(
+        (status, body["error"]["field"].clone()),
+        (400, json!("origin"))
+    );
     let (status, body) = get(&server.url("/v1/robots?origin=https%3A%2F%2Fnever.example%2F")).await;
-    assert_eq!((status, body["error"]["code"].clone()), (404, json!("not_found")));
-    let (status, body) = get(&server.url("/v1/robots/version?origin=https%3A%2F%2Fe.com&id=abc")).await;
+    assert_eq!(
+        (status, body["error"]["code"].clone()),
+        (404, json!("not_found"))
+    );
+    let (status, body) =
+        get(&server.url("/v1/robots/version?origin=https%3A%2F%2Fe.com&id=abc")).await;
     assert_eq!((status, body["error"]["field"].clone()), (400, json!("id")));
 }
 
@@ -286,7 +470,10 @@ async fn private_targets_are_refused_unless_allowed() {
         &json!({"url": "http://127.0.0.1:9/", "agent": "b", "urls": ["/"]}),
     )
     .await;
-    assert_eq!((status, body["error"]["field"].clone()), (403, json!("url")));
+    assert_eq!(
+        (status, body["error"]["field"].clone()),
+        (403, json!("url"))
+    );
     server.stop().await;
 
     // --allow-private: loopback yes, link-local still no.
@@ -295,10 +482,19 @@ async fn private_targets_are_refused_unless_allowed() {
     let origin = Origin::serving(Reply::text(200, ROBOTS)).await;
     let (status, _) = get(&allowed_url(&server, &origin.url("/x"), "bot")).await;
     assert_eq!(status, 200);
-    for url in ["http://169.254.169.254/latest/meta-data/", "http://[fe80::1]/x"] {
+    for url in [
+        "http://169.254.169.254/latest/meta-data/",
+        "http://[fe80::1]/x",
+    ] {
         let (status, body) = get(&allowed_url(&server, url, "bot")).await;
         assert_eq!(status, 403, "{url}: {body}");
-        assert!(body["error"]["problem"].as_str().unwrap().contains("link-local"), "{body}");
+        assert!(
+            body["error"]["problem"]
+                .as_str()
+                .unwrap()
+                .contains("link-local"),
+            "{body}"
+        );
     }
 }
 
@@ -315,7 +511,10 @@ async fn check_gives_deciding_lines_under_every_profile() {
     assert_eq!(body["profile"], "google");
     assert_eq!(body["source"], Value::Null);
     let r = body["results"].as_array().unwrap();
-    assert_eq!((r[0]["allowed"].clone(), r[0]["line"].clone()), (json!(false), json!(2)));
+    assert_eq!(
+        (r[0]["allowed"].clone(), r[0]["line"].clone()),
+        (json!(false), json!(2))
+    );
     assert_eq!(r[0]["rule"], "Disallow: /*.php$");
     // Legacy has no wildcards; rfc9309 has no colon-less lines.
     assert_eq!(r[0]["profiles"]["legacy"]["allowed"], true);
@@ -358,7 +557,10 @@ async fn lint_answers_as_the_cli_json_does() {
     let expected: Value = serde_json::from_str(&expected).unwrap();
     assert_eq!(body["diagnostics"], expected);
     assert!(body["diagnostics"].as_array().unwrap().len() >= 2);
-    assert_eq!(body["counts"]["errors"], report.count(crawlgate::Severity::Error));
+    assert_eq!(
+        body["counts"]["errors"],
+        report.count(crawlgate::Severity::Error)
+    );
     let duplicate = body["diagnostics"]
         .as_array()
         .unwrap()
@@ -367,7 +569,11 @@ async fn lint_answers_as_the_cli_json_does() {
         .unwrap();
     assert_eq!(duplicate["line"], 3);
 
-    let (_, body) = post(&server.url("/v1/lint"), &json!({"robots_txt": robots, "audit": true})).await;
+    let (_, body) = post(
+        &server.url("/v1/lint"),
+        &json!({"robots_txt": robots, "audit": true}),
+    )
+    .await;
     let gptbot = body["audit"]["crawlers"]
         .as_array()
         .unwrap()
@@ -381,7 +587,10 @@ async fn lint_answers_as_the_cli_json_does() {
     let (status, body) = post(&server.url("/v1/lint"), &json!({"url": origin.url("/")})).await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["file"], origin.url("/robots.txt"));
-    assert_eq!(body["diagnostics"].as_array().unwrap().len(), expected.as_array().unwrap().len());
+    assert_eq!(
+        body["diagnostics"].as_array().unwrap().len(),
+        expected.as_array().unwrap().len()
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -403,7 +612,10 @@ async fn robots_shows_the_cache_and_its_history() {
     assert_eq!(body["history"].as_array().unwrap().len(), 1);
 
     // A new version, then a refresh that is too soon.
-    origin.set("/robots.txt", Reply::text(200, "User-agent: *\nDisallow: /\n"));
+    origin.set(
+        "/robots.txt",
+        Reply::text(200, "User-agent: *\nDisallow: /\n"),
+    );
     let (status, body) = post(&server.url(&format!("/v1/refresh?{q}")), &json!(null)).await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["fetch"]["from_cache"], false);
@@ -412,7 +624,10 @@ async fn robots_shows_the_cache_and_its_history() {
     assert_eq!(history[0]["size"], 26);
     assert_eq!(history[1]["size"], ROBOTS.len());
     let (status, body) = post(&server.url(&format!("/v1/refresh?{q}")), &json!(null)).await;
-    assert_eq!((status, body["error"]["code"].clone()), (429, json!("rate_limited")));
+    assert_eq!(
+        (status, body["error"]["code"].clone()),
+        (429, json!("rate_limited"))
+    );
     assert_eq!(origin.hits("/robots.txt"), 2);
 
     // The old version, as crawlers saw it.
@@ -434,7 +649,10 @@ async fn health_metrics_openapi_and_the_page() {
     let (_dir, server) = server().await;
     let (status, body) = get(&server.url("/healthz")).await;
     assert_eq!(status, 200);
-    assert_eq!((body["status"].clone(), body["cache"].clone()), (json!("ok"), json!("embedded")));
+    assert_eq!(
+        (body["status"].clone(), body["cache"].clone()),
+        (json!("ok"), json!("embedded"))
+    );
 
     let origin = Origin::serving(Reply::text(200, ROBOTS)).await;
     get(&allowed_url(&server, &origin.url("/a"), "bot")).await;
@@ -443,22 +661,38 @@ async fn health_metrics_openapi_and_the_page() {
     let (_, text) = get(&server.url("/metrics")).await;
     let text = text.as_str().unwrap();
     assert_eq!(
-        metric(text, "crawlgate_http_requests_total{route=\"GET /v1/allowed\",status=\"200\"}"),
+        metric(
+            text,
+            "crawlgate_http_requests_total{route=\"GET /v1/allowed\",status=\"200\"}"
+        ),
         2.0,
         "{text}"
     );
     assert_eq!(
-        metric(text, "crawlgate_http_requests_total{route=\"GET /v1/allowed\",status=\"400\"}"),
+        metric(
+            text,
+            "crawlgate_http_requests_total{route=\"GET /v1/allowed\",status=\"400\"}"
+        ),
         1.0
     );
     assert_eq!(metric(text, "crawlgate_cache_hits_total"), 1.0);
     assert_eq!(metric(text, "crawlgate_cache_misses_total"), 1.0);
-    assert_eq!(metric(text, "crawlgate_fetches_total{outcome=\"fetched\"}"), 1.0);
-    assert!(text.contains("crawlgate_http_request_duration_seconds_bucket{le="), "{text}");
+    assert_eq!(
+        metric(text, "crawlgate_fetches_total{outcome=\"fetched\"}"),
+        1.0
+    );
+    assert!(
+        text.contains("crawlgate_http_request_duration_seconds_bucket{le="),
+        "{text}"
+    );
 
     let (status, doc) = get(&server.url("/openapi.json")).await;
     assert_eq!(status, 200);
-    assert!(doc["openapi"].as_str().unwrap().starts_with("3.1"), "{}", doc["openapi"]);
+    assert!(
+        doc["openapi"].as_str().unwrap().starts_with("3.1"),
+        "{}",
+        doc["openapi"]
+    );
     for path in [
         "/v1/allowed",
         "/v1/check",
@@ -474,23 +708,47 @@ async fn health_metrics_openapi_and_the_page() {
     assert!(doc["paths"]["/v1/allowed"]["post"].is_object());
     assert!(doc["components"]["schemas"]["Allowed"].is_object());
 
-    let page = crate::support::client().get(server.url("/")).send().await.unwrap();
+    let page = crate::support::client()
+        .get(server.url("/"))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(page.status(), 200);
-    let csp = page.headers()["content-security-policy"].to_str().unwrap().to_owned();
+    let csp = page.headers()["content-security-policy"]
+        .to_str()
+        .unwrap()
+        .to_owned();
     assert!(csp.contains("default-src 'self'"));
     let html = page.text().await.unwrap();
     assert!(html.contains("<textarea"));
     for elsewhere in ["src=\"http", "href=\"http", "src=\"//", "href=\"//"] {
-        assert!(!html.contains(elsewhere), "nothing loaded from elsewhere: {elsewhere}");
+        assert!(
+            !html.contains(elsewhere),
+            "nothing loaded from elsewhere: {elsewhere}"
+        );
     }
     for asset in ["/assets/tester.js", "/assets/tester.css"] {
-        let r = crate::support::client().get(server.url(asset)).send().await.unwrap();
+        let r = crate::support::client()
+            .get(server.url(asset))
+            .send()
+            .await
+            .unwrap();
         assert_eq!(r.status(), 200, "{asset}");
     }
     let (status, crawlers) = get(&server.url("/v1/crawlers")).await;
     assert_eq!(status, 200);
-    let gptbot = crawlers.as_array().unwrap().iter().find(|c| c["token"] == "GPTBot").unwrap();
+    let gptbot = crawlers
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["token"] == "GPTBot")
+        .unwrap();
     assert_eq!(gptbot["ai"], true);
-    let googlebot = crawlers.as_array().unwrap().iter().find(|c| c["token"] == "Googlebot").unwrap();
+    let googlebot = crawlers
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["token"] == "Googlebot")
+        .unwrap();
     assert_eq!(googlebot["ai"], false);
 }

@@ -32,17 +32,25 @@ async fn two_instances_fetch_once_and_share_one_schedule() {
     assert_eq!((status, health["cache"].as_str()), (200, Some("redis")));
 
     let robots = "User-agent: *\nCrawl-delay: 2\nDisallow: /private\n";
-    let origin = Origin::serving(Reply::text(200, robots).delayed(Duration::from_millis(300))).await;
+    let origin =
+        Origin::serving(Reply::text(200, robots).delayed(Duration::from_millis(300))).await;
     let calls = (0..100).map(|n| {
         let server = if n % 2 == 0 { &a } else { &b };
         let url = server.url(&format!(
             "/v1/allowed?{}",
-            query(&[("url", &origin.url(&format!("/page/{n}"))), ("agent", "bot")])
+            query(&[
+                ("url", &origin.url(&format!("/page/{n}"))),
+                ("agent", "bot")
+            ])
         ));
         async move { get(&url).await }
     });
     let answers: Vec<(u16, Value)> = futures_util::future::join_all(calls).await;
-    assert_eq!(origin.hits("/robots.txt"), 1, "one fetch across both instances");
+    assert_eq!(
+        origin.hits("/robots.txt"),
+        1,
+        "one fetch across both instances"
+    );
 
     let mut slots: Vec<i64> = answers
         .iter()
@@ -55,14 +63,22 @@ async fn two_instances_fetch_once_and_share_one_schedule() {
         .collect();
     slots.sort_unstable();
     for pair in slots.windows(2) {
-        assert_eq!(pair[1] - pair[0], 2, "slots 2 s apart across instances: {slots:?}");
+        assert_eq!(
+            pair[1] - pair[0],
+            2,
+            "slots 2 s apart across instances: {slots:?}"
+        );
     }
 
     // Both serve the same cached copy afterwards; a refresh through one is
     // seen by the other, and the refresh limit holds across them.
-    origin.set("/robots.txt", Reply::text(200, "User-agent: *\nDisallow: /\n"));
+    origin.set(
+        "/robots.txt",
+        Reply::text(200, "User-agent: *\nDisallow: /\n"),
+    );
     let q = query(&[("origin", &origin.url("/"))]);
-    let (status, body) = crate::support::post(&a.url(&format!("/v1/refresh?{q}")), &Value::Null).await;
+    let (status, body) =
+        crate::support::post(&a.url(&format!("/v1/refresh?{q}")), &Value::Null).await;
     assert_eq!(status, 200, "{body}");
     let (status, _) = crate::support::post(&b.url(&format!("/v1/refresh?{q}")), &Value::Null).await;
     assert_eq!(status, 429);

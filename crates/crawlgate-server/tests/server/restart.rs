@@ -10,7 +10,8 @@ use crate::support::{config, get, query, start, Origin, Reply};
 async fn entries_and_history_survive_a_restart() {
     let dir = tempfile::tempdir().unwrap();
     let lasting = Origin::serving(
-        Reply::text(200, "User-agent: *\nDisallow: /kept\n").header("cache-control", "max-age=3600"),
+        Reply::text(200, "User-agent: *\nDisallow: /kept\n")
+            .header("cache-control", "max-age=3600"),
     )
     .await;
     let brief = Origin::serving(
@@ -41,16 +42,27 @@ async fn entries_and_history_survive_a_restart() {
     let (_, body) = get(&ask(&second, &lasting, "/kept")).await;
     assert_eq!(body["fetch"]["from_cache"], true);
     assert_eq!(body["allowed"], false);
-    assert_eq!(lasting.hits("/robots.txt"), 1, "served from the store, not refetched");
+    assert_eq!(
+        lasting.hits("/robots.txt"),
+        1,
+        "served from the store, not refetched"
+    );
 
     tokio::time::sleep(Duration::from_millis(1_100)).await;
     let q = query(&[("origin", &brief.url("/"))]);
     let (_, state) = get(&second.url(&format!("/v1/robots?{q}"))).await;
-    assert_eq!(state["fetch"]["fresh"], false, "expired is never shown as fresh");
+    assert_eq!(
+        state["fetch"]["fresh"], false,
+        "expired is never shown as fresh"
+    );
     let (_, body) = get(&ask(&second, &brief, "/brief")).await;
     assert_eq!(body["fetch"]["from_cache"], false, "expired: refetched");
     assert_eq!(body["allowed"], false);
     assert_eq!(brief.hits("/robots.txt"), 2);
     let (_, state): (u16, Value) = get(&second.url(&format!("/v1/robots?{q}"))).await;
-    assert_eq!(state["history"].as_array().unwrap().len(), 1, "same bytes: same version");
+    assert_eq!(
+        state["history"].as_array().unwrap().len(),
+        1,
+        "same bytes: same version"
+    );
 }

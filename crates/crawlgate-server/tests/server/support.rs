@@ -91,11 +91,21 @@ impl Origin {
     }
 
     pub fn set(&self, path: &str, reply: Reply) {
-        self.script.lock().unwrap().replies.insert(path.into(), reply);
+        self.script
+            .lock()
+            .unwrap()
+            .replies
+            .insert(path.into(), reply);
     }
 
     pub fn hits(&self, path: &str) -> usize {
-        self.script.lock().unwrap().hits.get(path).copied().unwrap_or(0)
+        self.script
+            .lock()
+            .unwrap()
+            .hits
+            .get(path)
+            .copied()
+            .unwrap_or(0)
     }
 
     pub fn url(&self, path: &str) -> String {
@@ -207,7 +217,10 @@ pub async fn get(url: &str) -> (u16, Value) {
     let response = client().get(url).send().await.unwrap();
     let status = response.status().as_u16();
     let text = response.text().await.unwrap();
-    (status, serde_json::from_str(&text).unwrap_or(Value::String(text)))
+    (
+        status,
+        serde_json::from_str(&text).unwrap_or(Value::String(text)),
+    )
 }
 
 /// POST a JSON body.
@@ -226,7 +239,10 @@ pub async fn post_raw(url: &str, content_type: &str, body: Vec<u8>) -> (u16, Val
         .unwrap();
     let status = response.status().as_u16();
     let text = response.text().await.unwrap();
-    (status, serde_json::from_str(&text).unwrap_or(Value::String(text)))
+    (
+        status,
+        serde_json::from_str(&text).unwrap_or(Value::String(text)),
+    )
 }
 
 /// `?url=…&agent=…`, encoded.
@@ -240,7 +256,11 @@ pub fn query(pairs: &[(&str, &str)]) -> String {
 
 /// A port nothing listens on right now.
 pub fn free_port() -> u16 {
-    StdListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+    StdListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
 }
 
 /// A real `redis-server` on a free loopback port, stopped on drop.
@@ -270,7 +290,10 @@ impl Redis {
         let redis = Redis { port, child };
         let deadline = Instant::now() + Duration::from_secs(10);
         while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-            assert!(Instant::now() < deadline, "redis-server did not start on port {port}");
+            assert!(
+                Instant::now() < deadline,
+                "redis-server did not start on port {port}"
+            );
             std::thread::sleep(Duration::from_millis(20));
         }
         redis
