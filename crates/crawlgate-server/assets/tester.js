@@ -71,13 +71,17 @@ function lineMarks() {
     if (!byLine.has(line)) byLine.set(line, []);
     byLine.get(line).push({ kind, note });
   };
-  const current = state.verdicts[state.selected];
-  if (current) for (const g of current.group_lines || []) add(g, "group", null);
   for (const d of state.diagnostics) add(d.line, "lint-" + d.severity, `${d.code} ${d.message}`);
   state.verdicts.forEach((v, i) => {
-    if (v.line) add(v.line, i === state.selected ? "decide selected" : "decide", null);
+    if (v.rule) add(v.rule.line, i === state.selected ? "decide selected" : "decide", null);
   });
   return byLine;
+}
+
+// The groups the selected verdict's crawler obeyed, as line ranges.
+function selectedGroups() {
+  const current = state.verdicts[state.selected];
+  return current ? current.groups || [] : [];
 }
 
 function draw() {
@@ -87,11 +91,13 @@ function draw() {
   const first = Math.max(1, Math.floor((top - pad) / lh) + 1);
   const last = Math.min(state.lineCount, first + Math.ceil(robots.clientHeight / lh) + 1);
   const byLine = lineMarks();
+  const groups = selectedGroups();
   const gutterNodes = [];
   const markNodes = [];
   for (let line = first; line <= last; line++) {
     const y = pad + (line - 1) * lh - top;
-    const kinds = byLine.get(line) || [];
+    const kinds = (byLine.get(line) || []).slice();
+    if (groups.some((g) => g.first_line <= line && line <= g.last_line)) kinds.push({ kind: "group", note: null });
     const number = el("div", { top: `${y}px` }, String(line));
     if (kinds.some((k) => k.kind === "lint-error")) number.classList.add("has-error");
     else if (kinds.some((k) => k.kind === "lint-warning")) number.classList.add("has-warning");
@@ -197,7 +203,7 @@ function verdictWord(v) {
   return el("span", { class: "verdict " + (v.allowed ? "allowed" : "disallowed") }, v.allowed ? "allowed" : "disallowed");
 }
 
-const REASONS = {
+const BASES = {
   no_matching_rule: "no rule matches",
   no_group: "no group for this crawler",
   full_allow: "everything allowed",
@@ -211,19 +217,21 @@ function renderVerdicts() {
     const select = () => {
       state.selected = i;
       renderVerdicts();
-      if (v.line) goToLine(v.line, false);
+      if (v.rule) goToLine(v.rule.line, false);
       queueDraw();
     };
     const others = Object.entries(v.profiles || {})
       .filter(([, p]) => p.allowed !== v.allowed)
-      .map(([name, p]) => `${name}: ${p.allowed ? "allowed" : "disallowed"}${p.line ? " (line " + p.line + ")" : ""}`);
-    const groups = v.selection === "none" ? "none" : `${v.selection === "*" ? "* " : ""}line ${v.group_lines.join(", ")}`;
+      .map(([name, p]) => `${name}: ${p.allowed ? "allowed" : "disallowed"}${p.rule ? " (line " + p.rule.line + ")" : ""}`);
+    const groups = v.groups.length
+      ? v.groups.map((g) => (g.first_line === g.last_line ? `line ${g.first_line}` : `lines ${g.first_line}–${g.last_line}`)).join(", ")
+      : "none";
     return el(
       "tr",
-      { class: i === state.selected ? "selected" : "", "data-url": v.url, "data-allowed": String(v.allowed), "data-line": v.line ? String(v.line) : "" },
+      { class: i === state.selected ? "selected" : "", "data-url": v.url, "data-allowed": String(v.allowed), "data-line": v.rule ? String(v.rule.line) : "" },
       el("td", { class: "url" }, el("button", { type: "button", onclick: select, "aria-pressed": String(i === state.selected) }, v.url)),
       el("td", {}, verdictWord(v)),
-      el("td", {}, v.rule ? el("code", {}, `${v.line}: ${v.rule}`) : el("span", { class: "muted" }, REASONS[v.reason] || v.reason)),
+      el("td", {}, v.rule ? el("code", {}, `${v.rule.line}: ${v.rule.text}`) : el("span", { class: "muted" }, v.fetch_outcome || BASES[v.basis] || v.basis)),
       el("td", {}, groups),
       el("td", {}, others.length ? el("span", { class: "differs" }, others.join("; ")) : el("span", { class: "muted" }, "same")),
     );

@@ -1,98 +1,37 @@
-//! The answers routes give: a verdict with its deciding line and the
-//! groups that applied, and what a fetch of robots.txt gave.
+//! The answers routes give: the fetch crate's explained verdict (with the
+//! lines of the groups that applied), and what a fetch of robots.txt gave.
 
 use std::time::{Duration, SystemTime};
 
-use crawlgate::{Reason, RobotsTxt, SelectionKind, Verdict};
-use crawlgate_fetch::{Attempt, Basis, CacheEntry, OutcomeKind, OutcomeReason, Rules};
+use crawlgate_fetch::{
+    Attempt, CacheEntry, ExplainedVerdict, GroupLines, OutcomeKind, OutcomeReason,
+};
 use serde::Serialize;
 use utoipa::ToSchema;
 
-/// May the crawler fetch the URL, and which line says so.
+/// A verdict as the API gives it: `crawlgate check --json`'s verdict
+/// (`allowed`, `basis`, `rule` and, when the fetch outcome decided,
+/// `fetch_outcome`) and the groups that applied.
 #[derive(Clone, Debug, Serialize, ToSchema)]
-pub struct VerdictBody {
-    /// The answer.
-    pub allowed: bool,
-    /// What decided: `rule`, `empty_rule`, `no_matching_rule`, `no_group`,
-    /// `full_allow`, `full_disallow`, `robots_txt_itself`.
-    #[schema(value_type = String, example = "rule")]
-    pub reason: Basis,
-    /// The deciding line as it reads (`Disallow: /private`).
-    pub rule: Option<String>,
-    /// Its 1-based line number.
-    pub line: Option<u32>,
-    /// Matched through Google's `index.html` alias.
-    pub via_index_alias: bool,
-    /// First line of each group the crawler obeyed.
-    pub group_lines: Vec<u32>,
-    /// How the groups were chosen: `own` (named), `*`, or `none`.
-    pub selection: &'static str,
+pub struct Explained {
+    /// `{allowed, basis, rule: {line, kind, value, text, via_index_alias} |
+    /// null, fetch_outcome?}`. `basis` is what decided: `rule`,
+    /// `empty_rule`, `no_matching_rule`, `no_group`, `robots_txt_itself`,
+    /// `full_allow`, `full_disallow`.
+    #[serde(flatten)]
+    #[schema(value_type = Object)]
+    pub verdict: ExplainedVerdict,
+    /// The groups the crawler obeyed: `[{first_line, last_line}]`.
+    #[schema(value_type = Vec<Object>)]
+    pub groups: Vec<GroupLines>,
 }
 
-impl VerdictBody {
-    /// From the core's verdict.
-    pub fn from_verdict(verdict: &Verdict<'_>) -> VerdictBody {
-        let rule = verdict.rule();
-        VerdictBody {
-            allowed: verdict.is_allowed(),
-            reason: basis(verdict.reason()),
-            rule: rule.map(|r| r.to_string()),
-            line: rule.map(|r| r.line()),
-            via_index_alias: verdict.via_index_alias(),
-            group_lines: verdict.groups().map(|g| g.first_line()).collect(),
-            selection: selection_name(verdict.selection()),
+impl From<ExplainedVerdict> for Explained {
+    fn from(verdict: ExplainedVerdict) -> Explained {
+        Explained {
+            groups: verdict.groups.clone(),
+            verdict,
         }
-    }
-
-    /// Under a fetched outcome: full allow, full disallow, or the rules.
-    pub fn of_rules(rules: &Rules, agent: &str, url: &str) -> VerdictBody {
-        match rules {
-            Rules::Conditional(copy) => VerdictBody::decide(copy.robots(), agent, url),
-            Rules::FullAllow => VerdictBody::without_rules(true, Basis::FullAllow),
-            Rules::FullDisallow => VerdictBody::without_rules(false, Basis::FullDisallow),
-        }
-    }
-
-    /// Decides `url` for `agent` in `robots`.
-    pub fn decide(robots: &RobotsTxt, agent: &str, url: &str) -> VerdictBody {
-        VerdictBody::from_verdict(&robots.decide(agent, url))
-    }
-
-    /// `/robots.txt` itself, always allowed (RFC 9309 §2.5).
-    pub fn robots_txt_itself() -> VerdictBody {
-        VerdictBody::without_rules(true, Basis::RobotsTxtItself)
-    }
-
-    fn without_rules(allowed: bool, reason: Basis) -> VerdictBody {
-        VerdictBody {
-            allowed,
-            reason,
-            rule: None,
-            line: None,
-            via_index_alias: false,
-            group_lines: Vec::new(),
-            selection: "none",
-        }
-    }
-}
-
-/// The fetch crate's name for the core's reason.
-pub(crate) fn basis(reason: Reason) -> Basis {
-    match reason {
-        Reason::Rule => Basis::Rule,
-        Reason::EmptyRule => Basis::EmptyRule,
-        Reason::NoMatchingRule => Basis::NoMatchingRule,
-        Reason::NoGroup => Basis::NoGroup,
-        Reason::RobotsTxt => Basis::RobotsTxtItself,
-    }
-}
-
-/// `own`, `*` or `none`, as `crawlgate lint --audit` says.
-pub fn selection_name(kind: SelectionKind) -> &'static str {
-    match kind {
-        SelectionKind::Specific => "own",
-        SelectionKind::Global => "*",
-        SelectionKind::Nothing => "none",
     }
 }
 

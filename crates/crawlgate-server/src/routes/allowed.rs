@@ -5,8 +5,8 @@ use std::time::SystemTime;
 
 use axum::extract::State;
 use axum::Json;
-use crawlgate::{path_of, AgentView, Rule};
-use crawlgate_fetch::{Basis, CacheEntry, Origin, Pacing, Rules};
+use crawlgate::{path_of, AgentView};
+use crawlgate_fetch::{CacheEntry, ExplainedVerdict, Origin, Pacing};
 use futures_util::future::join_all;
 use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
@@ -16,7 +16,7 @@ use crate::error::{ApiError, ErrorBody, ErrorDetail};
 use crate::input::{required, ApiJson, ApiQuery};
 use crate::service::{Lookup, LookupError, RobotsService};
 use crate::state::AppState;
-use crate::verdict::{basis, rfc3339, FetchInfo, VerdictBody};
+use crate::verdict::{rfc3339, Explained, FetchInfo};
 
 fn yes() -> bool {
     true
@@ -65,13 +65,13 @@ pub struct Allowed {
     pub url: String,
     /// The crawler.
     pub agent: String,
-    /// The verdict.
+    /// The verdict: `allowed`, `basis`, `rule`, `fetch_outcome`, `groups`.
     #[serde(flatten)]
-    pub verdict: VerdictBody,
+    pub verdict: Explained,
     /// The robots.txt consulted.
     pub robots_url: String,
-    /// What its fetch gave (none for `/robots.txt` itself).
-    pub fetch: Option<FetchInfo>,
+    /// What its fetch gave.
+    pub fetch: FetchInfo,
     /// The crawl-delay the crawler's groups ask for, in seconds.
     pub crawl_delay: Option<f64>,
     /// When the crawler may send this request (RFC 3339): the reserved
@@ -88,8 +88,7 @@ pub struct OriginAnswer {
     pub origin: String,
     /// Its robots.txt.
     pub robots_url: String,
-    /// What the fetch gave (none when only `/robots.txt` itself was asked
-    /// about, or when the fetch failed).
+    /// What the fetch gave (none when it could not be made).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fetch: Option<FetchInfo>,
     /// Why its robots.txt could not be consulted (a refused address …).
@@ -103,17 +102,11 @@ pub struct OriginAnswer {
 pub struct PairAnswer {
     /// Index of the pair's origin in `origins`.
     pub origin: usize,
-    /// The answer.
-    pub allowed: bool,
-    /// What decided (as in `GET /v1/allowed`).
-    #[schema(value_type = String, example = "rule")]
-    pub reason: Basis,
-    /// The deciding line's number.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub line: Option<u32>,
-    /// The deciding line as it reads.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub rule: Option<String>,
+    /// The verdict: `allowed`, `basis`, `rule`, `fetch_outcome` (the
+    /// groups are left out here).
+    #[serde(flatten)]
+    #[schema(value_type = Object)]
+    pub verdict: ExplainedVerdict,
     /// The crawl-delay the crawler's groups ask for, in seconds.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub crawl_delay: Option<f64>,
@@ -166,27 +159,15 @@ pub async fn one(
     ApiQuery(query): ApiQuery<AllowedQuery>,
 ) -> Result<Json<Allowed>, ApiError> {
     let origin = validate(&state, &query.url, &query.agent, "url", "agent")?;
-    let lookup = match robots_txt_itself(&query.url) {
-        true => None,
-        false => Some(
-            state
-                .service()
-                .lookup(&origin)
-                .await
-                .map_err(|e| e.into_api("url"))?,
-        ),
-    };
+    let lookup = state
+        .service()
+        .lookup(&origin)
+        .await
+        .map_err(|e| e.into_api("url"))?;
     state.metrics().decided(1);
-    answer(
-        &state,
-        &origin,
-        lookup.as_ref(),
-        query.url,
-        query.agent,
-        query.reserve,
-    )
-    .await
-    .map(Json)
+    answer(&state, &lookup, query.url, query.agent, query.reserve)
+        .await
+        .map(Json)
 }
 
 /// Up to 1,000 `{url, agent}` pairs in one request.
@@ -270,7 +251,6 @@ pub async fn many(
 
     // Each crawler's view of each file, compiled once.
     let mut views: FxHashMap<(usize, &str), Crawler<'_>> = FxHashMap::default();
-    let mut rules: FxHashMap<(usize, u32), String> = FxHashMap::default();
     let now = SystemTime::now();
     let mut results = Vec::with_capacity(batch.pairs.len());
     for (i, (pair, origin)) in batch.pairs.iter().zip(&pair_origins).enumerate() {
@@ -287,19 +267,6 @@ pub async fn many(
                 continue;
             }
         };
-        if robots_txt_itself(&pair.url) {
-            results.push(BatchItem::Answer(PairAnswer {
-                origin: n,
-                allowed: true,
-                reason: Basis::RobotsTxtItself,
-                line: None,
-                rule: None,
-                crawl_delay: None,
-                next_allowed_at: None,
-                wait_ms: None,
-            }));
-            continue;
-        }
         let lookup = match &lookups[n] {
             Ok(lookup) => lookup,
             Err(error) => {
@@ -310,15 +277,8 @@ pub async fn many(
         let crawler = views
             .entry((n, pair.agent.as_str()))
             .or_insert_with(|| Crawler::new(service, &lookup.entry, &pair.agent));
-        let (allowed, reason, deciding) = crawler.decide(&pair.url);
-        let line = deciding.map(|rule| rule.line());
-        let rule = deciding.map(|rule| {
-            rules
-                .entry((n, rule.line()))
-                .or_insert_with(|| rule.to_string())
-                .clone()
-        });
-        let slot = match allowed {
+        let verdict = crawler.decide(&lookup.entry, &pair.agent, &pair.url);
+        let slot = match verdict.allowed {
             true => Some(
                 service
                     .next_slot(&origins[n], &crawler.pacing, batch.reserve, now)
@@ -328,10 +288,7 @@ pub async fn many(
         };
         results.push(BatchItem::Answer(PairAnswer {
             origin: n,
-            allowed,
-            reason,
-            line,
-            rule,
+            verdict,
             crawl_delay: crawler.crawl_delay,
             next_allowed_at: slot.map(rfc3339),
             wait_ms: slot.map(|at| wait_ms(at, now)),
@@ -355,9 +312,9 @@ fn authority(url: &str) -> Option<&str> {
     Some(&url[..end])
 }
 
-/// One crawler's view of one origin's rules, with its pace.
+/// One crawler's view of one origin's rules (compiled once per batch),
+/// with its pace.
 struct Crawler<'a> {
-    rules: &'a Rules,
     view: Option<AgentView<'a>>,
     pacing: Pacing,
     crawl_delay: Option<f64>,
@@ -371,7 +328,6 @@ impl<'a> Crawler<'a> {
             .robots()
             .map(|robots| robots.for_agent(agent));
         Crawler {
-            rules: &entry.outcome.rules,
             crawl_delay: view
                 .as_ref()
                 .and_then(|v| v.crawl_delay())
@@ -381,18 +337,13 @@ impl<'a> Crawler<'a> {
         }
     }
 
-    fn decide(&self, url: &str) -> (bool, Basis, Option<Rule<'a>>) {
-        match (&self.view, self.rules) {
-            (Some(view), _) => {
-                let verdict = view.decide(url);
-                (
-                    verdict.is_allowed(),
-                    basis(verdict.reason()),
-                    verdict.rule(),
-                )
-            }
-            (None, Rules::FullDisallow) => (false, Basis::FullDisallow, None),
-            (None, _) => (true, Basis::FullAllow, None),
+    /// The verdict for `url`: through the compiled view when the rules
+    /// decide, else as the fetch outcome says (full allow or disallow,
+    /// `/robots.txt` itself).
+    fn decide(&self, entry: &CacheEntry, agent: &str, url: &str) -> ExplainedVerdict {
+        match &self.view {
+            Some(view) if !robots_txt_itself(url) => ExplainedVerdict::from(&view.decide(url)),
+            _ => entry.outcome.decide(agent, url),
         }
     }
 }
@@ -434,28 +385,14 @@ fn validate(
 
 async fn answer(
     state: &AppState,
-    origin: &Origin,
-    lookup: Option<&Lookup>,
+    lookup: &Lookup,
     url: String,
     agent: String,
     reserve: bool,
 ) -> Result<Allowed, ApiError> {
     let service = state.service();
-    let robots_url = origin.robots_url().to_string();
-    let Some(lookup) = lookup else {
-        return Ok(Allowed {
-            url,
-            agent,
-            verdict: VerdictBody::robots_txt_itself(),
-            robots_url,
-            fetch: None,
-            crawl_delay: None,
-            next_allowed_at: None,
-            wait_ms: None,
-        });
-    };
     let entry = &lookup.entry;
-    let verdict = VerdictBody::of_rules(&entry.outcome.rules, &agent, &url);
+    let verdict = entry.outcome.decide(&agent, &url);
     let crawl_delay = entry
         .outcome
         .rules
@@ -465,19 +402,22 @@ async fn answer(
     let now = SystemTime::now();
     let slot = if verdict.allowed {
         let pacing = service.pacing(entry, &agent);
-        Some(service.next_slot(origin, &pacing, reserve, now).await?)
+        Some(
+            service
+                .next_slot(&lookup.origin, &pacing, reserve, now)
+                .await?,
+        )
     } else {
         None
     };
-    let wait_ms = slot.map(|at| wait_ms(at, now));
     Ok(Allowed {
         url,
         agent,
-        verdict,
-        robots_url,
-        fetch: Some(FetchInfo::of(entry, lookup.from_cache)),
+        verdict: Explained::from(verdict),
+        robots_url: lookup.origin.robots_url().to_string(),
+        fetch: FetchInfo::of(entry, lookup.from_cache),
         crawl_delay,
         next_allowed_at: slot.map(rfc3339),
-        wait_ms,
+        wait_ms: slot.map(|at| wait_ms(at, now)),
     })
 }

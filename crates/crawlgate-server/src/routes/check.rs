@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use axum::extract::State;
 use axum::Json;
 use crawlgate::{Profile, RobotsTxt};
-use crawlgate_fetch::Rules;
+use crawlgate_fetch::{ExplainedVerdict, Outcome};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -14,7 +14,7 @@ use super::source::{Source, SourceInfo};
 use crate::error::{ApiError, ErrorBody};
 use crate::input::{bounded, required, ApiJson};
 use crate::state::AppState;
-use crate::verdict::VerdictBody;
+use crate::verdict::Explained;
 
 /// The profiles shown side by side.
 const ALL_PROFILES: [Profile; 3] = [Profile::GOOGLE, Profile::RFC9309, Profile::LEGACY];
@@ -44,12 +44,13 @@ pub struct CheckRequest {
 pub struct CheckResult {
     /// The URL or path.
     pub url: String,
-    /// The verdict under the requested profile.
+    /// The verdict under the requested profile: `allowed`, `basis`,
+    /// `rule`, `fetch_outcome`, `groups`.
     #[serde(flatten)]
-    pub verdict: VerdictBody,
+    pub verdict: Explained,
     /// With `all_profiles`: the verdict under each profile.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub profiles: Option<BTreeMap<&'static str, VerdictBody>>,
+    pub profiles: Option<BTreeMap<&'static str, Explained>>,
     /// With `all_profiles`: whether the profiles disagree on `allowed`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub profiles_differ: Option<bool>,
@@ -105,7 +106,7 @@ pub async fn check(
     } else {
         vec![profile]
     };
-    let readings: Vec<(Profile, Reading<'_>)> = profiles
+    let readings: Vec<(Profile, Reading)> = profiles
         .iter()
         .map(|&p| (p, Reading::of(&source, p)))
         .collect();
@@ -123,11 +124,13 @@ pub async fn check(
         .map(|url| {
             let verdict = main.decide(&request.agent, url);
             let (profiles, differ) = if request.all_profiles {
-                let each: BTreeMap<&'static str, VerdictBody> = readings
+                let each: BTreeMap<&'static str, Explained> = readings
                     .iter()
                     .map(|(p, reading)| (p.name, reading.decide(&request.agent, url)))
                     .collect();
-                let differ = each.values().any(|v| v.allowed != verdict.allowed);
+                let differ = each
+                    .values()
+                    .any(|v| v.verdict.allowed != verdict.verdict.allowed);
                 (Some(each), Some(differ))
             } else {
                 (None, None)
@@ -149,32 +152,27 @@ pub async fn check(
     }))
 }
 
-/// The source as one profile reads it: the fetched outcome (its own parse
-/// when the profile matches), or a parse of the bytes.
-enum Reading<'s> {
-    Fetched(&'s Rules),
+/// The source as one profile reads it: the fetched outcome (parsed again
+/// when the profile differs from the fetch's), or a parse of the pasted
+/// bytes.
+enum Reading {
+    Fetched(Outcome),
     Parsed(Box<RobotsTxt>),
 }
 
-impl<'s> Reading<'s> {
-    fn of(source: &'s Source, profile: Profile) -> Reading<'s> {
+impl Reading {
+    fn of(source: &Source, profile: Profile) -> Reading {
         match source {
             Source::Pasted(body) => Reading::Parsed(Box::new(RobotsTxt::parse_with(body, profile))),
-            Source::Fetched {
-                rules: Rules::Conditional(copy),
-                ..
-            } if copy.robots().profile() != profile => {
-                Reading::Parsed(Box::new(RobotsTxt::parse_with(copy.body(), profile)))
-            }
-            Source::Fetched { rules, .. } => Reading::Fetched(rules),
+            Source::Fetched { outcome, .. } => Reading::Fetched(outcome.with_profile(profile)),
         }
     }
 
-    fn decide(&self, agent: &str, url: &str) -> VerdictBody {
-        match self {
-            Reading::Fetched(rules) => VerdictBody::of_rules(rules, agent, url),
-            Reading::Parsed(robots) => VerdictBody::decide(robots, agent, url),
-        }
+    fn decide(&self, agent: &str, url: &str) -> Explained {
+        Explained::from(match self {
+            Reading::Fetched(outcome) => outcome.decide(agent, url),
+            Reading::Parsed(robots) => ExplainedVerdict::decide(robots, agent, url),
+        })
     }
 }
 

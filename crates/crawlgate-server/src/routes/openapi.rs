@@ -6,7 +6,7 @@ use utoipa::OpenApi;
 
 use super::{allowed, check, health, lint, robots, tester};
 use crate::error::{ErrorBody, ErrorDetail};
-use crate::verdict::{FetchInfo, VerdictBody};
+use crate::verdict::{Explained, FetchInfo};
 
 /// The API description.
 #[derive(OpenApi)]
@@ -30,7 +30,7 @@ use crate::verdict::{FetchInfo, VerdictBody};
     components(schemas(
         ErrorBody,
         ErrorDetail,
-        VerdictBody,
+        Explained,
         FetchInfo,
         allowed::Allowed,
         allowed::Pair,

@@ -1,7 +1,7 @@
 //! `{robots_txt | url}`: the file a check or lint is about, pasted or
 //! fetched (or reused from the cache) by URL.
 
-use crawlgate_fetch::{Origin, Rules};
+use crawlgate_fetch::{Origin, Outcome, Rules};
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -27,8 +27,8 @@ pub enum Source {
     Pasted(Vec<u8>),
     /// Fetched (or cached) by URL: its outcome and where it came from.
     Fetched {
-        /// Full allow, full disallow, or the parsed copy.
-        rules: Rules,
+        /// Full allow, full disallow, or the parsed copy, and why.
+        outcome: Outcome,
         /// Origin, robots.txt URL and fetch facts.
         info: SourceInfo,
     },
@@ -56,7 +56,7 @@ impl Source {
                     .await
                     .map_err(|e| e.into_api("url"))?;
                 Ok(Source::Fetched {
-                    rules: lookup.entry.outcome.rules.clone(),
+                    outcome: lookup.entry.outcome.clone(),
                     info: SourceInfo {
                         origin: origin.to_string(),
                         robots_url: origin.robots_url().to_string(),
@@ -80,11 +80,10 @@ impl Source {
     pub fn body(&self) -> Option<&[u8]> {
         match self {
             Source::Pasted(body) => Some(body),
-            Source::Fetched {
-                rules: Rules::Conditional(copy),
-                ..
-            } => Some(copy.body()),
-            Source::Fetched { .. } => None,
+            Source::Fetched { outcome, .. } => match &outcome.rules {
+                Rules::Conditional(copy) => Some(copy.body()),
+                _ => None,
+            },
         }
     }
 

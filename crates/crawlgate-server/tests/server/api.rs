@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 
-use crate::support::{config, get, post, post_raw, query, start, Origin, Reply};
+use crate::support::{config, get, post, post_raw, query, serving, start, Reply};
 
 const ROBOTS: &str = "User-agent: *\nDisallow: /private\nAllow: /private/press\nCrawl-delay: 2\n\nUser-agent: GPTBot\nDisallow: /\n\nSitemap: https://example.com/sitemap.xml\n";
 
@@ -25,14 +25,14 @@ fn allowed_url(server: &crate::support::Running, url: &str, agent: &str) -> Stri
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn allowed_fetches_once_then_answers_from_the_cache() {
     let (_dir, server) = server().await;
-    let origin = Origin::serving(Reply::text(200, ROBOTS)).await;
+    let origin = serving(Reply::text(200, ROBOTS));
 
     let (status, body) = get(&allowed_url(&server, &origin.url("/private/x"), "mybot")).await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["allowed"], false);
-    assert_eq!(body["reason"], "rule");
-    assert_eq!(body["rule"], "Disallow: /private");
-    assert_eq!(body["line"], 2);
+    assert_eq!(body["basis"], "rule");
+    assert_eq!(body["rule"]["text"], "Disallow: /private");
+    assert_eq!(body["rule"]["line"], 2);
     assert_eq!(body["robots_url"], origin.url("/robots.txt"));
     assert_eq!(body["fetch"]["status"], 200);
     assert_eq!(body["fetch"]["outcome"], "conditional");
@@ -47,9 +47,9 @@ async fn allowed_fetches_once_then_answers_from_the_cache() {
     ))
     .await;
     assert_eq!(body["allowed"], true);
-    assert_eq!(body["line"], 3);
+    assert_eq!(body["rule"]["line"], 3);
     assert_eq!(body["fetch"]["from_cache"], true);
-    assert_eq!(body["group_lines"], json!([1]));
+    assert_eq!(body["groups"], json!([{"first_line": 1, "last_line": 4}]));
     let first_wait = body["wait_ms"].as_u64().unwrap();
     assert!(body["next_allowed_at"].as_str().unwrap().ends_with('Z'));
 
@@ -72,16 +72,16 @@ async fn allowed_fetches_once_then_answers_from_the_cache() {
     // Another crawler, its own group.
     let (_, body) = get(&allowed_url(&server, &origin.url("/page"), "GPTBot")).await;
     assert_eq!(
-        (body["allowed"].clone(), body["line"].clone()),
+        (body["allowed"].clone(), body["rule"]["line"].clone()),
         (json!(false), json!(7))
     );
-    assert_eq!(body["selection"], "own");
+    assert_eq!(body["groups"], json!([{"first_line": 6, "last_line": 7}]));
 
     // /robots.txt itself needs no fetch.
     let (_, body) = get(&allowed_url(&server, &origin.url("/robots.txt"), "GPTBot")).await;
     assert_eq!(body["allowed"], true);
-    assert_eq!(body["reason"], "robots_txt_itself");
-    assert_eq!(body["fetch"], Value::Null);
+    assert_eq!(body["basis"], "robots_txt_itself");
+    assert_eq!(body["rule"], Value::Null);
 
     assert_eq!(origin.hits("/robots.txt"), 1);
 }
@@ -89,13 +89,13 @@ async fn allowed_fetches_once_then_answers_from_the_cache() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn allowed_follows_the_fetch_rules() {
     let (_dir, server) = server().await;
-    let missing = Origin::serving(Reply::text(404, "nope")).await;
-    let failing = Origin::serving(Reply::text(503, "busy")).await;
+    let missing = serving(Reply::text(404, "nope"));
+    let failing = serving(Reply::text(503, "busy"));
     let (_, body) = get(&allowed_url(&server, &missing.url("/x"), "bot")).await;
     assert_eq!(
         (
             body["allowed"].clone(),
-            body["reason"].clone(),
+            body["basis"].clone(),
             body["fetch"]["outcome"].clone()
         ),
         (json!(true), json!("full_allow"), json!("full_allow"))
@@ -105,7 +105,7 @@ async fn allowed_follows_the_fetch_rules() {
     assert_eq!(
         (
             body["allowed"].clone(),
-            body["reason"].clone(),
+            body["basis"].clone(),
             body["fetch"]["reason"].clone()
         ),
         (json!(false), json!("full_disallow"), json!("server_error"))
@@ -116,8 +116,7 @@ async fn allowed_follows_the_fetch_rules() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn concurrent_questions_share_one_fetch() {
     let (_dir, server) = server().await;
-    let origin =
-        Origin::serving(Reply::text(200, ROBOTS).delayed(Duration::from_millis(300))).await;
+    let origin = serving(Reply::text(200, ROBOTS).delayed(Duration::from_millis(300)));
     let url = allowed_url(&server, &origin.url("/page"), "bot");
     let answers = futures_util::future::join_all((0..50).map(|_| get(&url))).await;
     for (status, body) in &answers {
@@ -140,8 +139,8 @@ fn metric(text: &str, name: &str) -> f64 {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn batches_answer_in_order_with_per_pair_errors() {
     let (_dir, server) = server().await;
-    let a = Origin::serving(Reply::text(200, ROBOTS)).await;
-    let b = Origin::serving(Reply::text(404, "")).await;
+    let a = serving(Reply::text(200, ROBOTS));
+    let b = serving(Reply::text(404, ""));
     let pairs = json!({"pairs": [
         {"url": a.url("/private/1"), "agent": "bot"},
         {"url": b.url("/anything"), "agent": "bot"},
@@ -155,7 +154,7 @@ async fn batches_answer_in_order_with_per_pair_errors() {
     // Each origin once, with its fetch facts or its error.
     let origins = body["origins"].as_array().unwrap();
     assert_eq!(origins.len(), 3, "{body}");
-    assert_eq!(origins[0]["origin"], format!("http://{}", a.addr));
+    assert_eq!(origins[0]["origin"], format!("http://{}", a.addr()));
     assert_eq!(origins[0]["robots_url"], a.url("/robots.txt"));
     assert_eq!(origins[0]["fetch"]["status"], 200);
     assert_eq!(origins[1]["fetch"]["outcome"], "full_allow");
@@ -165,21 +164,26 @@ async fn batches_answer_in_order_with_per_pair_errors() {
     assert_eq!(results.len(), 6);
     assert_eq!(
         results[0],
-        json!({"origin": 0, "allowed": false, "reason": "rule", "line": 2, "rule": "Disallow: /private", "crawl_delay": 2.0})
+        json!({"origin": 0, "allowed": false, "basis": "rule", "crawl_delay": 2.0, "rule": {
+            "line": 2, "kind": "disallow", "value": "/private", "text": "Disallow: /private", "via_index_alias": false
+        }})
     );
     assert_eq!(
-        (results[1]["origin"].clone(), results[1]["reason"].clone()),
+        (results[1]["origin"].clone(), results[1]["basis"].clone()),
         (json!(1), json!("full_allow"))
     );
     assert!(results[1]["next_allowed_at"].is_string());
     assert_eq!(results[2]["error"]["code"], "invalid_field");
     assert_eq!(results[2]["error"]["field"], "pairs[2].url");
     assert_eq!(
-        (results[3]["allowed"].clone(), results[3]["line"].clone()),
+        (
+            results[3]["allowed"].clone(),
+            results[3]["rule"]["line"].clone()
+        ),
         (json!(false), json!(7))
     );
     assert_eq!(results[4]["allowed"], true);
-    assert_eq!(results[4]["reason"], "no_matching_rule");
+    assert_eq!(results[4]["basis"], "no_matching_rule");
     assert_eq!(results[5]["error"]["code"], "refused_address");
     assert_eq!(results[5]["error"]["field"], "pairs[5].url");
     assert!(results[5]["error"]["problem"]
@@ -202,13 +206,9 @@ async fn batches_answer_in_order_with_per_pair_errors() {
         ))
         .await;
         if status == 200 {
-            assert_eq!(one["allowed"], results[n]["allowed"], "{url}");
-            assert_eq!(one["reason"], results[n]["reason"], "{url}");
-            assert_eq!(
-                one["line"],
-                results[n].get("line").cloned().unwrap_or(Value::Null),
-                "{url}"
-            );
+            for field in ["allowed", "basis", "rule"] {
+                assert_eq!(one[field], results[n][field], "{url}: {field}");
+            }
         } else {
             assert_eq!(one["error"]["code"], results[n]["error"]["code"], "{url}");
         }
@@ -217,9 +217,9 @@ async fn batches_answer_in_order_with_per_pair_errors() {
     // each path: the same answers for every spelling of the origin.
     let spellings = json!({"pairs": [
         {"url": a.url("/private/a"), "agent": "bot"},
-        {"url": format!("HTTP://{}/private/b", a.addr), "agent": "bot"},
-        {"url": format!("http://{}?q=/private", a.addr), "agent": "bot"},
-        {"url": format!("http://{}#/private", a.addr), "agent": "bot"},
+        {"url": format!("HTTP://{}/private/b", a.addr()), "agent": "bot"},
+        {"url": format!("http://{}?q=/private", a.addr()), "agent": "bot"},
+        {"url": format!("http://{}#/private", a.addr()), "agent": "bot"},
     ]});
     let (_, body) = post(&server.url("/v1/allowed"), &spellings).await;
     assert_eq!(body["origins"].as_array().unwrap().len(), 1, "{body}");
@@ -479,7 +479,7 @@ async fn private_targets_are_refused_unless_allowed() {
     // --allow-private: loopback yes, link-local still no.
     let dir = tempfile::tempdir().unwrap();
     let server = start(config(dir.path())).await;
-    let origin = Origin::serving(Reply::text(200, ROBOTS)).await;
+    let origin = serving(Reply::text(200, ROBOTS));
     let (status, _) = get(&allowed_url(&server, &origin.url("/x"), "bot")).await;
     assert_eq!(status, 200);
     for url in [
@@ -512,20 +512,20 @@ async fn check_gives_deciding_lines_under_every_profile() {
     assert_eq!(body["source"], Value::Null);
     let r = body["results"].as_array().unwrap();
     assert_eq!(
-        (r[0]["allowed"].clone(), r[0]["line"].clone()),
+        (r[0]["allowed"].clone(), r[0]["rule"]["line"].clone()),
         (json!(false), json!(2))
     );
-    assert_eq!(r[0]["rule"], "Disallow: /*.php$");
+    assert_eq!(r[0]["rule"]["text"], "Disallow: /*.php$");
     // Legacy has no wildcards; rfc9309 has no colon-less lines.
     assert_eq!(r[0]["profiles"]["legacy"]["allowed"], true);
     assert_eq!(r[0]["profiles_differ"], true);
     assert_eq!(r[1]["allowed"], false);
     assert_eq!(r[1]["profiles"]["rfc9309"]["allowed"], true);
     assert_eq!(r[2]["profiles_differ"], false);
-    assert_eq!(r[2]["reason"], "no_matching_rule");
+    assert_eq!(r[2]["basis"], "no_matching_rule");
 
     // By URL: fetched once, reused afterwards.
-    let origin = Origin::serving(Reply::text(200, ROBOTS)).await;
+    let origin = serving(Reply::text(200, ROBOTS));
     for from_cache in [false, true] {
         let (status, body) = post(
             &server.url("/v1/check"),
@@ -536,7 +536,7 @@ async fn check_gives_deciding_lines_under_every_profile() {
         assert_eq!(body["profile"], "rfc9309");
         assert_eq!(body["source"]["fetch"]["from_cache"], from_cache);
         assert_eq!(body["source"]["fetch"]["status"], 200);
-        assert_eq!(body["results"][0]["line"], 2);
+        assert_eq!(body["results"][0]["rule"]["line"], 2);
         assert_eq!(body["results"][1]["allowed"], true);
     }
     assert_eq!(origin.hits("/robots.txt"), 1);
@@ -583,7 +583,7 @@ async fn lint_answers_as_the_cli_json_does() {
         .clone();
     assert_eq!(gptbot["root_allowed"], true);
 
-    let origin = Origin::serving(Reply::text(200, robots)).await;
+    let origin = serving(Reply::text(200, robots));
     let (status, body) = post(&server.url("/v1/lint"), &json!({"url": origin.url("/")})).await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["file"], origin.url("/robots.txt"));
@@ -596,7 +596,7 @@ async fn lint_answers_as_the_cli_json_does() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn robots_shows_the_cache_and_its_history() {
     let (_dir, server) = server().await;
-    let origin = Origin::serving(Reply::text(200, ROBOTS)).await;
+    let origin = serving(Reply::text(200, ROBOTS));
     let q = query(&[("origin", &origin.url("/"))]);
     let (status, _) = get(&server.url(&format!("/v1/robots?{q}"))).await;
     assert_eq!(status, 404);
@@ -654,7 +654,7 @@ async fn health_metrics_openapi_and_the_page() {
         (json!("ok"), json!("embedded"))
     );
 
-    let origin = Origin::serving(Reply::text(200, ROBOTS)).await;
+    let origin = serving(Reply::text(200, ROBOTS));
     get(&allowed_url(&server, &origin.url("/a"), "bot")).await;
     get(&allowed_url(&server, &origin.url("/b"), "bot")).await;
     get(&server.url("/v1/allowed?url=x")).await;

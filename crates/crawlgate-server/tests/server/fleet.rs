@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use crate::support::{get, query, redis_config, start, Origin, Redis, Reply};
+use crate::support::{get, query, redis_config, serving, start, Redis, Reply};
 
 /// Seconds since the epoch of an RFC 3339 `YYYY-MM-DDTHH:MM:SSZ` time.
 fn epoch_seconds(text: &str) -> i64 {
@@ -32,8 +32,7 @@ async fn two_instances_fetch_once_and_share_one_schedule() {
     assert_eq!((status, health["cache"].as_str()), (200, Some("redis")));
 
     let robots = "User-agent: *\nCrawl-delay: 2\nDisallow: /private\n";
-    let origin =
-        Origin::serving(Reply::text(200, robots).delayed(Duration::from_millis(300))).await;
+    let origin = serving(Reply::text(200, robots).delayed(Duration::from_millis(300)));
     let calls = (0..100).map(|n| {
         let server = if n % 2 == 0 { &a } else { &b };
         let url = server.url(&format!(
@@ -89,7 +88,7 @@ async fn two_instances_fetch_once_and_share_one_schedule() {
     )))
     .await;
     assert_eq!(body["allowed"], false, "{body}");
-    assert_eq!(body["rule"], "Disallow: /");
+    assert_eq!(body["rule"]["text"], "Disallow: /");
     let (_, state) = get(&b.url(&format!("/v1/robots?{q}"))).await;
     assert_eq!(state["history"].as_array().unwrap().len(), 2, "{state}");
     assert_eq!(origin.hits("/robots.txt"), 2);

@@ -4,20 +4,18 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use crate::support::{config, get, query, start, Origin, Reply};
+use crate::support::{config, get, query, serving, start, Origin, Reply};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn entries_and_history_survive_a_restart() {
     let dir = tempfile::tempdir().unwrap();
-    let lasting = Origin::serving(
+    let lasting = serving(
         Reply::text(200, "User-agent: *\nDisallow: /kept\n")
             .header("cache-control", "max-age=3600"),
-    )
-    .await;
-    let brief = Origin::serving(
+    );
+    let brief = serving(
         Reply::text(200, "User-agent: *\nDisallow: /brief\n").header("cache-control", "max-age=1"),
-    )
-    .await;
+    );
     let ask = |server: &crate::support::Running, origin: &Origin, path: &str| {
         server.url(&format!(
             "/v1/allowed?{}",

@@ -1,136 +1,21 @@
-//! What the server tests run against, all on loopback: a scripted origin
-//! server, crawlgate servers in this process, a real `redis-server`.
+//! What the server tests run against, all on loopback: scripted origin
+//! servers (crawlgate-testserver), crawlgate servers in this process, a
+//! real `redis-server`.
 
-use std::collections::HashMap;
-use std::net::{SocketAddr, TcpListener as StdListener};
+use std::net::TcpListener as StdListener;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use axum::body::Body;
-use axum::extract::{Request, State};
-use axum::http::{HeaderName, HeaderValue, StatusCode};
-use axum::response::Response;
 use crawlgate_server::{CacheBackend, Server, ServerConfig};
 use serde_json::Value;
 use tokio::sync::oneshot;
 
-/// What the origin answers for one path.
-#[derive(Clone, Debug)]
-pub struct Reply {
-    pub status: u16,
-    pub headers: Vec<(String, String)>,
-    pub body: Vec<u8>,
-    pub delay: Duration,
-}
+pub use crawlgate_testserver::{Reply, TestServer as Origin};
 
-impl Reply {
-    pub fn text(status: u16, body: &str) -> Reply {
-        Reply {
-            status,
-            headers: vec![("content-type".into(), "text/plain".into())],
-            body: body.as_bytes().to_vec(),
-            delay: Duration::ZERO,
-        }
-    }
-
-    pub fn header(mut self, name: &str, value: &str) -> Reply {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-
-    pub fn delayed(mut self, delay: Duration) -> Reply {
-        self.delay = delay;
-        self
-    }
-}
-
-#[derive(Default)]
-struct Script {
-    replies: HashMap<String, Reply>,
-    hits: HashMap<String, usize>,
-}
-
-/// A scripted HTTP origin on 127.0.0.1 that counts requests per path.
-pub struct Origin {
-    pub addr: SocketAddr,
-    script: Arc<Mutex<Script>>,
-    _shutdown: oneshot::Sender<()>,
-}
-
-impl Origin {
-    pub async fn start() -> Origin {
-        let script = Arc::new(Mutex::new(Script::default()));
-        let app = axum::Router::new()
-            .fallback(answer)
-            .with_state(script.clone());
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let addr = listener.local_addr().unwrap();
-        let (tx, rx) = oneshot::channel::<()>();
-        tokio::spawn(async move {
-            axum::serve(listener, app)
-                .with_graceful_shutdown(async {
-                    let _ = rx.await;
-                })
-                .await
-                .unwrap();
-        });
-        Origin {
-            addr,
-            script,
-            _shutdown: tx,
-        }
-    }
-
-    /// With `robots.txt` answering `reply`.
-    pub async fn serving(reply: Reply) -> Origin {
-        let origin = Origin::start().await;
-        origin.set("/robots.txt", reply);
-        origin
-    }
-
-    pub fn set(&self, path: &str, reply: Reply) {
-        self.script
-            .lock()
-            .unwrap()
-            .replies
-            .insert(path.into(), reply);
-    }
-
-    pub fn hits(&self, path: &str) -> usize {
-        self.script
-            .lock()
-            .unwrap()
-            .hits
-            .get(path)
-            .copied()
-            .unwrap_or(0)
-    }
-
-    pub fn url(&self, path: &str) -> String {
-        format!("http://{}{path}", self.addr)
-    }
-}
-
-async fn answer(State(script): State<Arc<Mutex<Script>>>, request: Request) -> Response {
-    let path = request.uri().path().to_owned();
-    let reply = {
-        let mut script = script.lock().unwrap();
-        *script.hits.entry(path.clone()).or_default() += 1;
-        script.replies.get(&path).cloned()
-    };
-    let reply = reply.unwrap_or_else(|| Reply::text(404, "not found"));
-    tokio::time::sleep(reply.delay).await;
-    let mut response = Response::new(Body::from(reply.body));
-    *response.status_mut() = StatusCode::from_u16(reply.status).unwrap();
-    for (name, value) in reply.headers {
-        response.headers_mut().insert(
-            HeaderName::from_bytes(name.as_bytes()).unwrap(),
-            HeaderValue::from_str(&value).unwrap(),
-        );
-    }
-    response
+/// A scripted origin whose `/robots.txt` answers `reply`.
+pub fn serving(reply: Reply) -> Origin {
+    Origin::start([("/robots.txt", reply)])
 }
 
 /// A crawlgate server running in this process.
