@@ -167,6 +167,17 @@ pub fn default_data_dir() -> PathBuf {
         .join("crawlgate")
 }
 
+const SERVE_EXAMPLES: &str = "\
+Examples:
+  crawlgate serve                                   # http://127.0.0.1:8080/, store in the data directory
+  crawlgate serve --bind 0.0.0.0:9000 --data-dir /var/lib/crawlgate
+  crawlgate serve --cache redis://127.0.0.1:6379/   # several instances, one cache and schedule
+  crawlgate serve --allow-private                   # intranet sites (link-local stays refused)
+  curl 'http://127.0.0.1:8080/v1/allowed?url=https://example.com/page&agent=mybot'
+
+Open http://127.0.0.1:8080/ for the robots.txt tester; the API is described
+at /openapi.json. Every flag can also be set with its CRAWLGATE_* variable.";
+
 /// The flags of `crawlgate serve`, each also read from an environment
 /// variable.
 ///
@@ -185,6 +196,7 @@ pub fn default_data_dir() -> PathBuf {
 /// assert!(config.targets.allow_private && !config.targets.allow_link_local);
 /// ```
 #[derive(clap::Args, Clone, Debug)]
+#[command(after_help = SERVE_EXAMPLES)]
 pub struct ServeArgs {
     /// Address to listen on.
     #[arg(long, env = "CRAWLGATE_BIND", default_value = "127.0.0.1:8080")]
