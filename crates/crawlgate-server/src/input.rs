@@ -55,6 +55,11 @@ pub fn decode_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
         Some(b'{') => {}
         Some(_) => return Err(ApiError::bad_json("the body must be a JSON object ({…})")),
     }
+    // The common case decodes without tracking paths; only a failure is
+    // decoded again, with tracking, to name the field.
+    if let Ok(value) = serde_json::from_slice(bytes) {
+        return Ok(value);
+    }
     let mut de = serde_json::Deserializer::from_slice(bytes);
     let value = serde_path_to_error::deserialize(&mut de).map_err(|e| {
         let path = e.path().to_string();

@@ -190,14 +190,19 @@ pub async fn many(
     if batch.pairs.len() > max {
         return Err(ApiError::too_many("pairs", batch.pairs.len(), max));
     }
+    let limits = state.limits();
     for (i, pair) in batch.pairs.iter().enumerate() {
-        check_lengths(
-            &state,
-            &pair.url,
-            &pair.agent,
-            &format!("pairs[{i}].url"),
-            &format!("pairs[{i}].agent"),
-        )?;
+        // The field names are written only for a pair that fails.
+        let fits = |text: &str, max: usize| text.len() <= max && !text.trim().is_empty();
+        if !fits(&pair.url, limits.max_url_bytes) || !fits(&pair.agent, limits.max_agent_bytes) {
+            check_lengths(
+                &state,
+                &pair.url,
+                &pair.agent,
+                &format!("pairs[{i}].url"),
+                &format!("pairs[{i}].agent"),
+            )?;
+        }
     }
 
     // Each pair's origin, parsed once per distinct scheme://authority.
