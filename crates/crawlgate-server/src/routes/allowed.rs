@@ -247,10 +247,13 @@ pub async fn many(
                 .as_ref()
                 .ok()
                 .map(|lookup| FetchInfo::of(&lookup.entry, lookup.from_cache)),
-            error: lookup
-                .as_ref()
-                .err()
-                .map(|error| error.clone().into_api("url").body().error),
+            error: lookup.as_ref().err().map(|error| {
+                // The pairs' own errors name their fields; this one is the
+                // origin's.
+                let mut detail = error.clone().into_api("url").body().error;
+                detail.field = None;
+                detail
+            }),
         })
         .collect();
 
