@@ -65,7 +65,7 @@ impl Store {
                 let (store, origin) = (store.clone(), origin.clone());
                 blocking(move || store.load(&origin)).await
             }
-            Store::Redis(store) => store.get(origin).await,
+            Store::Redis(store) => bounded(store.get(origin)).await,
         }
     }
 
@@ -77,7 +77,7 @@ impl Store {
                 let (store, origin, entry) = (store.clone(), origin.clone(), entry.clone());
                 blocking(move || store.store(&origin, &entry)).await
             }
-            Store::Redis(store) => store.put(origin, entry).await,
+            Store::Redis(store) => bounded(store.put(origin, entry)).await,
         }
     }
 
@@ -88,7 +88,7 @@ impl Store {
                 let (store, origin) = (store.clone(), origin.clone());
                 blocking(move || store.history(&origin, SystemTime::now())).await
             }
-            Store::Redis(store) => store.history(origin).await,
+            Store::Redis(store) => bounded(store.history(origin)).await,
         }
     }
 
@@ -99,7 +99,7 @@ impl Store {
                 let (store, origin) = (store.clone(), origin.clone());
                 blocking(move || store.version(&origin, id)).await
             }
-            Store::Redis(store) => store.version(origin, id).await,
+            Store::Redis(store) => bounded(store.version(origin, id)).await,
         }
     }
 
@@ -112,14 +112,18 @@ impl Store {
     ) -> Result<Option<FetchLock>, StoreError> {
         match self {
             Store::Embedded(_) => Ok(Some(FetchLock::Local)),
-            Store::Redis(store) => Ok(store.lock(origin, hold).await?.map(FetchLock::Shared)),
+            Store::Redis(store) => Ok(bounded(store.lock(origin, hold))
+                .await?
+                .map(FetchLock::Shared)),
         }
     }
 
     /// Releases a lock from [`Store::lock`].
     pub async fn unlock(&self, origin: &Origin, lock: FetchLock) -> Result<(), StoreError> {
         match (self, lock) {
-            (Store::Redis(store), FetchLock::Shared(token)) => store.unlock(origin, &token).await,
+            (Store::Redis(store), FetchLock::Shared(token)) => {
+                bounded(store.unlock(origin, &token)).await
+            }
             _ => Ok(()),
         }
     }
@@ -134,7 +138,7 @@ impl Store {
     ) -> Result<SystemTime, StoreError> {
         match self {
             Store::Embedded(store) => Ok(store.schedule().reserve(origin, pacing, now)),
-            Store::Redis(store) => store.reserve(origin, pacing, now).await,
+            Store::Redis(store) => bounded(store.reserve(origin, pacing, now)).await,
         }
     }
 
@@ -147,7 +151,7 @@ impl Store {
     ) -> Result<SystemTime, StoreError> {
         match self {
             Store::Embedded(store) => Ok(store.schedule().peek(origin, pacing, now)),
-            Store::Redis(store) => store.peek(origin, pacing, now).await,
+            Store::Redis(store) => bounded(store.peek(origin, pacing, now)).await,
         }
     }
 
@@ -160,7 +164,7 @@ impl Store {
     ) -> Result<bool, StoreError> {
         match self {
             Store::Embedded(store) => Ok(store.allow_refresh(origin, interval)),
-            Store::Redis(store) => store.allow_refresh(origin, interval).await,
+            Store::Redis(store) => bounded(store.allow_refresh(origin, interval)).await,
         }
     }
 
@@ -168,8 +172,24 @@ impl Store {
     pub async fn ping(&self) -> Result<(), StoreError> {
         match self {
             Store::Embedded(_) => Ok(()),
-            Store::Redis(store) => store.ping().await,
+            Store::Redis(store) => bounded(store.ping()).await,
         }
+    }
+}
+
+/// How long one call to a remote store may take before the request fails
+/// (503) instead of waiting on a store that stopped answering.
+const REMOTE_TIMEOUT: Duration = Duration::from_secs(5);
+
+async fn bounded<T>(
+    work: impl std::future::Future<Output = Result<T, StoreError>>,
+) -> Result<T, StoreError> {
+    match tokio::time::timeout(REMOTE_TIMEOUT, work).await {
+        Ok(result) => result,
+        Err(_) => Err(StoreError(format!(
+            "redis: no answer within {} s",
+            REMOTE_TIMEOUT.as_secs()
+        ))),
     }
 }
 

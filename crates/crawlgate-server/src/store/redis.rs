@@ -24,7 +24,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime};
 
 use crawlgate_fetch::{CacheEntry, CacheStore, MemoryCache, Origin, Pacing};
-use redis::aio::ConnectionManager;
+use redis::aio::{ConnectionManager, ConnectionManagerConfig};
 use redis::AsyncCommands;
 
 use super::history::{oldest_kept, Version, VersionSummary, HISTORY_WINDOW};
@@ -33,6 +33,9 @@ use super::{decode, encode, from_micros, micros, StoreError};
 fn err(error: impl std::fmt::Display) -> StoreError {
     StoreError(format!("redis: {error}"))
 }
+
+/// How long one Redis command or connection attempt may take.
+const REDIS_TIMEOUT: Duration = Duration::from_secs(2);
 
 /// How long a locally held entry is trusted before its stamp is checked.
 const REVALIDATE: Duration = Duration::from_secs(1);
@@ -92,7 +95,15 @@ impl RedisStore {
         keep_after_expiry: Duration,
     ) -> Result<RedisStore, StoreError> {
         let client = redis::Client::open(url).map_err(err)?;
-        let conn = ConnectionManager::new(client).await.map_err(err)?;
+        // A Redis that stops answering fails requests (503) instead of
+        // holding them.
+        let config = ConnectionManagerConfig::new()
+            .set_connection_timeout(REDIS_TIMEOUT)
+            .set_response_timeout(REDIS_TIMEOUT)
+            .set_number_of_retries(2);
+        let conn = ConnectionManager::new_with_config(client, config)
+            .await
+            .map_err(err)?;
         let store = RedisStore {
             inner: Arc::new(Inner {
                 conn,

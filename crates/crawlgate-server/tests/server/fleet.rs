@@ -92,4 +92,22 @@ async fn two_instances_fetch_once_and_share_one_schedule() {
     let (_, state) = get(&b.url(&format!("/v1/robots?{q}"))).await;
     assert_eq!(state["history"].as_array().unwrap().len(), 2, "{state}");
     assert_eq!(origin.hits("/robots.txt"), 2);
+
+    // Without Redis: the health check and new questions fail clearly.
+    drop(redis);
+    let (status, body) = get(&a.url("/healthz")).await;
+    assert_eq!(status, 503, "{body}");
+    assert_eq!(body["error"]["code"], "unavailable");
+    let other = serving(Reply::text(200, robots));
+    let (status, body) = get(&a.url(&format!(
+        "/v1/allowed?{}",
+        query(&[("url", &other.url("/x")), ("agent", "bot")])
+    )))
+    .await;
+    assert_eq!(status, 503, "{body}");
+    assert!(
+        body["error"]["problem"].as_str().unwrap().contains("redis"),
+        "{body}"
+    );
+    assert_eq!(other.hits("/robots.txt"), 0);
 }
