@@ -26,6 +26,35 @@
 //! # }
 //! ```
 //!
+//! The router can also be driven without a socket, request by request:
+//!
+//! ```
+//! use axum::body::Body;
+//! use axum::http::Request;
+//! use http_body_util::BodyExt;
+//! use tower::ServiceExt;
+//!
+//! # #[tokio::main(flavor = "current_thread")] async fn main() {
+//! let dir = tempfile::tempdir().unwrap();
+//! let mut config = crawlgate_server::ServerConfig::default();
+//! config.data_dir = dir.path().to_path_buf();
+//! let app = crawlgate_server::app(crawlgate_server::state(&config).await.unwrap());
+//!
+//! let question = r#"{"robots_txt": "User-agent: *\nDisallow: /private\n", "agent": "mybot", "urls": ["/private/x", "/"]}"#;
+//! let request = Request::post("/v1/check")
+//!     .header("content-type", "application/json")
+//!     .body(Body::from(question))
+//!     .unwrap();
+//! let response = app.oneshot(request).await.unwrap();
+//! assert_eq!(response.status(), 200);
+//! let body = response.into_body().collect().await.unwrap().to_bytes();
+//! let answer: serde_json::Value = serde_json::from_slice(&body).unwrap();
+//! assert_eq!(answer["results"][0]["allowed"], false);
+//! assert_eq!(answer["results"][0]["rule"]["text"], "Disallow: /private");
+//! assert_eq!(answer["results"][1]["basis"], "no_matching_rule");
+//! # }
+//! ```
+//!
 //! ## Routes
 //!
 //! | route | what |
