@@ -8,9 +8,10 @@ use std::process::ExitCode;
 use anyhow::{bail, Context as _};
 use crawlgate::lint::{self, render, LintOptions, LintReport, RULES};
 use crawlgate::{Code, Profile, Severity};
+use crawlgate_fetch::WarningCode;
 
 use super::{parse_profile, stdout_color};
-use crate::fetching::{fetch_summary, warn_fetch, FetchOptions};
+use crate::fetching::{fetch_summary, FetchOptions};
 use crate::load::{load, Sites};
 use crate::source::RobotsArg;
 
@@ -125,7 +126,12 @@ fn read(file: &str, fetch: &FetchOptions) -> anyhow::Result<(String, Vec<u8>)> {
         .sources
         .remove(0);
     if let Some(report) = loaded.fetch() {
-        warn_fetch(report);
+        // The parser's problems are what lint reports; the rest is said.
+        for warning in &report.warnings {
+            if warning.code != WarningCode::Diagnostics {
+                crate::output::warn(&format!("{}: {}", report.robots_url, warning.message));
+            }
+        }
     }
     match loaded.bytes() {
         Some(bytes) => {

@@ -6,6 +6,7 @@ pub mod completions;
 pub mod explain;
 pub mod fetch;
 pub mod lint;
+pub mod man;
 pub mod test;
 
 use std::io::IsTerminal;
@@ -28,6 +29,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Fetch(args) => fetch::run(args),
         Command::Batch(args) => batch::run(args),
         Command::Completions(args) => completions::run(args),
+        Command::Man(args) => man::run(args),
     }
 }
 
