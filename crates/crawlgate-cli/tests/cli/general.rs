@@ -188,3 +188,31 @@ fn a_closed_pipe_is_not_an_error() {
     );
     assert!(output.stderr.is_empty());
 }
+
+/// The Rust blocks of the README files run as doctests (in crawlgate-fetch,
+/// whose dependencies they use); a doctest also accepts bare statements,
+/// which a user cannot paste into `main.rs`, so each block must be a whole
+/// program.
+#[test]
+fn readme_rust_examples_are_whole_programs() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let mut blocks = 0;
+    for readme in [
+        "README.md",
+        "crates/crawlgate/README.md",
+        "crates/crawlgate-fetch/README.md",
+        "crates/crawlgate-cli/README.md",
+    ] {
+        let text = std::fs::read_to_string(root.join(readme)).unwrap();
+        let mut parts = text.split("```");
+        parts.next();
+        while let (Some(block), _) = (parts.next(), parts.next()) {
+            let (lang, code) = block.split_once('\n').unwrap_or((block, ""));
+            if lang.trim() == "rust" {
+                blocks += 1;
+                assert!(code.contains("fn main()"), "{readme}: not a whole program:\n{code}");
+            }
+        }
+    }
+    assert!(blocks >= 3, "{blocks} Rust blocks");
+}
