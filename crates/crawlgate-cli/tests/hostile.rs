@@ -153,6 +153,12 @@ const KINDS: &[Kind] = &[
         n: 6_000,
     },
     Kind {
+        name: "duplicate rules",
+        body: |n| format!("User-agent: *\n{}", "Disallow: /a\n".repeat(n)).into_bytes(),
+        urls: plain_urls,
+        n: 5_000,
+    },
+    Kind {
         name: "long agent",
         body: |n| format!("User-agent: {}\nDisallow: /\n", "b".repeat(n)).into_bytes(),
         urls: plain_urls,
@@ -161,7 +167,12 @@ const KINDS: &[Kind] = &[
     Kind {
         name: "long URL",
         body: |_| b"User-agent: *\nDisallow: /*a*b$\nAllow: /a\n".to_vec(),
-        urls: |n| vec![format!("/{}", "a".repeat(n)), format!("/{}b", "ab".repeat(n / 2))],
+        urls: |n| {
+            vec![
+                format!("/{}", "a".repeat(n)),
+                format!("/{}b", "ab".repeat(n / 2)),
+            ]
+        },
         n: 25_000,
     },
     Kind {
@@ -239,7 +250,11 @@ const KINDS: &[Kind] = &[
 /// Every command, format and profile, for a robots.txt written at
 /// `robots.txt` in `dir` (and served by `server`), with `urls`. Each entry
 /// is a name, the arguments and the standard input.
-fn invocations(server: &TestServer, body: &[u8], urls: &[String]) -> Vec<(String, Vec<String>, Vec<u8>)> {
+fn invocations(
+    server: &TestServer,
+    body: &[u8],
+    urls: &[String],
+) -> Vec<(String, Vec<String>, Vec<u8>)> {
     let strings = |list: &[&str]| list.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
     let mut all = Vec::new();
     for format in [&[][..], &["--json"][..], &["--all-profiles"][..]] {
@@ -253,13 +268,24 @@ fn invocations(server: &TestServer, body: &[u8], urls: &[String]) -> Vec<(String
             let mut args = strings(&["explain", "robots.txt", "-a", "bot", "--profile", profile]);
             args.extend(urls.iter().cloned());
             args.extend(strings(format));
-            all.push((format!("explain {profile} {}", format.join(" ")), args, Vec::new()));
+            all.push((
+                format!("explain {profile} {}", format.join(" ")),
+                args,
+                Vec::new(),
+            ));
         }
         for format in ["human", "json", "sarif"] {
             if profile != "google" && format != "human" {
                 continue;
             }
-            let args = strings(&["lint", "robots.txt", "--profile", profile, "--format", format]);
+            let args = strings(&[
+                "lint",
+                "robots.txt",
+                "--profile",
+                profile,
+                "--format",
+                format,
+            ]);
             all.push((format!("lint {profile} {format}"), args, Vec::new()));
         }
     }
@@ -272,7 +298,11 @@ fn invocations(server: &TestServer, body: &[u8], urls: &[String]) -> Vec<(String
         let mut args = strings(&["test", "robots.txt", "-", "--verbose"]);
         args.extend(strings(format));
         let expectations: String = urls.iter().map(|u| format!("allow bot {u}\n")).collect();
-        all.push((format!("test {}", format.join(" ")), args, expectations.into_bytes()));
+        all.push((
+            format!("test {}", format.join(" ")),
+            args,
+            expectations.into_bytes(),
+        ));
     }
     let b64 = base64::engine::general_purpose::STANDARD.encode(body);
     let mut requests = String::new();
@@ -335,7 +365,10 @@ fn run_kind(kind: &Kind, n: usize) -> Vec<(String, Duration, u64)> {
         );
         if name == "batch" {
             // One answer per request, ids in order.
-            let requests = stdin.split(|&b| b == b'\n').filter(|l| !l.is_empty()).count();
+            let requests = stdin
+                .split(|&b| b == b'\n')
+                .filter(|l| !l.is_empty())
+                .count();
             let answers: Vec<serde_json::Value> = String::from_utf8(run.stdout.clone())
                 .unwrap()
                 .lines()
@@ -381,7 +414,11 @@ fn one_hundred_thousand_lines() {
         body: |n| {
             let mut s = String::from("User-agent: *\n");
             for i in 1..n {
-                s.push_str(if i % 1000 == 0 { "User-agent: b\n" } else { "Disallow:/a\n" });
+                s.push_str(if i % 1000 == 0 {
+                    "User-agent: b\n"
+                } else {
+                    "Disallow:/a\n"
+                });
             }
             s.into_bytes()
         },
@@ -452,8 +489,13 @@ fn time_grows_linearly_with_the_input() {
             // worth waiting for.
             let limit = (t1 * 20).max(Duration::from_secs(5));
             let t4 = best_of_three(large.path(), &large_args, &large_in, limit, t1 * 6);
-            let ratio = t4.map_or(f64::INFINITY, |t4| t4.as_secs_f64() / t1.as_secs_f64().max(1e-6));
-            eprintln!("{} x4 with `{name}`: {t1:?} -> {t4:?} ({ratio:.1}x)", kind.name);
+            let ratio = t4.map_or(f64::INFINITY, |t4| {
+                t4.as_secs_f64() / t1.as_secs_f64().max(1e-6)
+            });
+            eprintln!(
+                "{} x4 with `{name}`: {t1:?} -> {t4:?} ({ratio:.1}x)",
+                kind.name
+            );
             if ratio > 6.0 {
                 failures.push(format!(
                     "{} x4 with `{name}`: {t1:?} -> {} ({ratio:.1}x)",
@@ -463,5 +505,9 @@ fn time_grows_linearly_with_the_input() {
             }
         }
     }
-    assert!(failures.is_empty(), "super-linear:\n{}", failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "super-linear:\n{}",
+        failures.join("\n")
+    );
 }

@@ -207,7 +207,8 @@ impl BodyCache {
         let cached = match self.parsed.get(key) {
             Some(cached) => cached.clone(),
             None => {
-                let cached = load().map(|bytes| Arc::new(RobotsTxt::parse_with(&bytes, self.profile)));
+                let cached =
+                    load().map(|bytes| Arc::new(RobotsTxt::parse_with(&bytes, self.profile)));
                 // The model, and as much again for the matchers compiled on
                 // the first question.
                 let cost = key.len()
@@ -230,7 +231,12 @@ impl BodyCache {
         cached
     }
 
-    fn robots_for(&mut self, request: &Request<'_>, files: &FileRules, key: &mut Vec<u8>) -> Cached {
+    fn robots_for(
+        &mut self,
+        request: &Request<'_>,
+        files: &FileRules,
+        key: &mut Vec<u8>,
+    ) -> Cached {
         let inline = request.robots_txt.filter(|raw| raw.get() != "null");
         let given: Vec<&str> = [
             inline.map(|_| "robots_txt"),
@@ -382,9 +388,8 @@ impl Tally {
 
     /// `batch: 3 lines: 2 decisions (1 allowed, 1 disallowed), 1 error (1 empty line)`.
     fn summary(&self) -> String {
-        let plural = |n: u64, one: &str, many: &str| {
-            format!("{n} {}", if n == 1 { one } else { many })
-        };
+        let plural =
+            |n: u64, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
         let mut text = format!(
             "batch: {}: {} ({} allowed, {} disallowed), {}",
             plural(self.lines, "line", "lines"),
@@ -426,7 +431,8 @@ fn answer_line(
             } else {
                 (
                     ErrorKind::InvalidRequest,
-                    format!("not a valid request: {e}").replace(" at line 1 column ", " at column "),
+                    format!("not a valid request: {e}")
+                        .replace(" at line 1 column ", " at column "),
                 )
             };
             *tally.errors.entry(kind).or_default() += 1;
@@ -435,7 +441,8 @@ fn answer_line(
     };
     match cache.robots_for(&request, files, key) {
         Ok(robots) => {
-            let allowed = write_answer(out, request.id, &robots, &request.user_agent, &request.url)?;
+            let allowed =
+                write_answer(out, request.id, &robots, &request.user_agent, &request.url)?;
             *if allowed {
                 &mut tally.allowed
             } else {
@@ -552,8 +559,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             if let [rest @ .., b'\r'] = content {
                 content = rest;
             }
-            answer_line(content, number, &mut cache, &files, &mut key, &mut tally, &mut out)
-                .context("cannot write the output")?;
+            answer_line(
+                content, number, &mut cache, &files, &mut key, &mut tally, &mut out,
+            )
+            .context("cannot write the output")?;
         }
         if let Some(bar) = &progress {
             bar.inc(read as u64);

@@ -575,7 +575,8 @@ mod tests {
 
     #[test]
     fn a_crawler_with_its_own_group_is_told_what_it_passes_over() {
-        let file = "User-agent: *\nDisallow: /a\nDisallow: /b\n\nUser-agent: Googlebot\nDisallow: /g\n";
+        let file =
+            "User-agent: *\nDisallow: /a\nDisallow: /b\n\nUser-agent: Googlebot\nDisallow: /g\n";
         let robots = RobotsTxt::parse(file.as_bytes());
         let found = PassedOver::find(&robots, "Googlebot").unwrap();
         assert_eq!(found.rules, 2);

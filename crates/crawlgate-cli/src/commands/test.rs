@@ -251,12 +251,16 @@ const EXPECTATIONS_LIMIT: usize = 16 << 20;
 
 fn read_expectations(path: &str, timeout: Duration) -> anyhow::Result<(String, String)> {
     let (name, input) = if path == "-" {
-        let input =
-            read_stdin(EXPECTATIONS_LIMIT).context("cannot read expectations from standard input")?;
+        let input = read_stdin(EXPECTATIONS_LIMIT)
+            .context("cannot read expectations from standard input")?;
         ("<stdin>".to_owned(), input)
     } else {
-        let input = read_path(Path::new(path), EXPECTATIONS_LIMIT, Special::Read { timeout })
-            .with_context(|| format!("cannot read expectations file `{path}`"))?;
+        let input = read_path(
+            Path::new(path),
+            EXPECTATIONS_LIMIT,
+            Special::Read { timeout },
+        )
+        .with_context(|| format!("cannot read expectations file `{path}`"))?;
         (path.to_owned(), input)
     };
     let bytes = input.bytes;

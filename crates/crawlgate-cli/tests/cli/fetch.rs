@@ -497,7 +497,9 @@ fn allow_private_does_not_open_link_local_addresses_to_redirects() {
             let error = stderr_of(&output);
             assert!(
                 error.contains("refused to fetch")
-                    && error.contains("must be allowed explicitly, apart from other non-public addresses")
+                    && error.contains(
+                        "must be allowed explicitly, apart from other non-public addresses"
+                    )
                     && error.ends_with(": pass --allow-link-local to allow it\n"),
                 "{target}: {error}"
             );

@@ -41,7 +41,10 @@ fn completions_for_each_shell() {
         ("zsh", "#compdef crawlgate"),
         ("fish", "complete -c crawlgate"),
         ("elvish", "edit:completion:arg-completer[crawlgate]"),
-        ("powershell", "Register-ArgumentCompleter -Native -CommandName 'crawlgate'"),
+        (
+            "powershell",
+            "Register-ArgumentCompleter -Native -CommandName 'crawlgate'",
+        ),
     ] {
         let output = crawlgate().args(["completions", shell]).output().unwrap();
         assert_eq!(output.status.code(), Some(0), "{shell}");
@@ -51,7 +54,10 @@ fn completions_for_each_shell() {
             assert!(script.contains(command), "{shell} completes {command}");
         }
         assert!(script.contains("all-profiles"), "{shell} completes flags");
-        assert!(script.contains("allow-link-local"), "{shell} completes flags");
+        assert!(
+            script.contains("allow-link-local"),
+            "{shell} completes flags"
+        );
     }
     crawlgate()
         .args(["completions", "tcsh"])
@@ -101,7 +107,13 @@ fn the_man_page_renders() {
         .find(|l| l.starts_with(".TH "))
         .expect("a .TH line");
     assert!(title.starts_with(".TH crawlgate 1 "), "{title}");
-    for section in [".SH NAME", ".SH SYNOPSIS", ".SH DESCRIPTION", ".SH OPTIONS", ".SH SUBCOMMANDS"] {
+    for section in [
+        ".SH NAME",
+        ".SH SYNOPSIS",
+        ".SH DESCRIPTION",
+        ".SH OPTIONS",
+        ".SH SUBCOMMANDS",
+    ] {
         assert!(page.contains(section), "no {section} in\n{page}");
     }
     // Where man(1) is installed, it renders the page (`man -l`).
@@ -118,8 +130,15 @@ fn the_man_page_renders() {
             .output()
             .expect("man runs");
         let text = String::from_utf8_lossy(&rendered.stdout);
-        assert!(rendered.status.success(), "{}", String::from_utf8_lossy(&rendered.stderr));
-        assert!(text.contains("NAME") && text.contains("crawlgate-check"), "{text}");
+        assert!(
+            rendered.status.success(),
+            "{}",
+            String::from_utf8_lossy(&rendered.stderr)
+        );
+        assert!(
+            text.contains("NAME") && text.contains("crawlgate-check"),
+            "{text}"
+        );
     }
     // The pages it refers to.
     let check = stdout_of(&crawlgate().args(["man", "check"]).output().unwrap());
@@ -210,7 +229,10 @@ fn readme_rust_examples_are_whole_programs() {
             let (lang, code) = block.split_once('\n').unwrap_or((block, ""));
             if lang.trim() == "rust" {
                 blocks += 1;
-                assert!(code.contains("fn main()"), "{readme}: not a whole program:\n{code}");
+                assert!(
+                    code.contains("fn main()"),
+                    "{readme}: not a whole program:\n{code}"
+                );
             }
         }
     }

@@ -43,7 +43,11 @@ fn a_url_longer_than_a_format_width_is_checked() {
         .output()
         .unwrap();
     let text = stdout_of(&output);
-    assert!(text.contains("\ndisallowed  /x   r.txt:2  Disallow: /x\n"), "{}", &text[text.len() - 200..]);
+    assert!(
+        text.contains("\ndisallowed  /x   r.txt:2  Disallow: /x\n"),
+        "{}",
+        &text[text.len() - 200..]
+    );
 }
 
 #[test]
@@ -59,7 +63,13 @@ fn an_extension_line_longer_than_a_format_width_is_explained() {
             for json in [false, true] {
                 let mut command = crawlgate();
                 command.current_dir(files.path()).args([
-                    "explain", "--profile", profile, "m.txt", "--agent", "bot", "/x",
+                    "explain",
+                    "--profile",
+                    profile,
+                    "m.txt",
+                    "--agent",
+                    "bot",
+                    "/x",
                 ]);
                 if json {
                     command.arg("--json");
@@ -87,7 +97,11 @@ fn a_request_never_reads_the_request_stream() {
         ));
     }
     input.push_str("{\"id\":\"last\",\"robots_file\":\"/proc/self/fd/0\",\"user_agent\":\"bot\",\"url\":\"/\"}\n");
-    let output = crawlgate().arg("batch").write_stdin(input).output().unwrap();
+    let output = crawlgate()
+        .arg("batch")
+        .write_stdin(input)
+        .output()
+        .unwrap();
     assert_eq!(output.status.code(), Some(0));
     let lines: Vec<Value> = stdout_of(&output)
         .lines()
@@ -222,7 +236,9 @@ fn a_device_is_read_only_as_far_as_crawlers_read() {
     assert_eq!(output.status.code(), Some(0));
     let warnings = stderr_of(&output);
     assert!(
-        warnings.contains("/dev/zero: only the first 512000 bytes are read (more than that): the rest is ignored"),
+        warnings.contains(
+            "/dev/zero: only the first 512000 bytes are read (more than that): the rest is ignored"
+        ),
         "{warnings}"
     );
 }
@@ -252,7 +268,11 @@ fn a_lone_surrogate_says_what_is_wrong() {
     let input = "{\"id\":1,\"robots_txt\":\"\\ud800\",\"user_agent\":\"bot\",\"url\":\"/\"}\n\
                  {\"id\":2,\"robots_txt\":\"User-agent: *\\nDisallow: /\\udc00\\n\",\"user_agent\":\"bot\",\"url\":\"/\"}\n\
                  {\"id\":3,\"robots_txt\":\"Disallow: /\\ud83d\\ude00\",\"user_agent\":\"bot\",\"url\":\"/\"}\n";
-    let output = crawlgate().arg("batch").write_stdin(input).output().unwrap();
+    let output = crawlgate()
+        .arg("batch")
+        .write_stdin(input)
+        .output()
+        .unwrap();
     let lines: Vec<Value> = stdout_of(&output)
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
@@ -261,7 +281,9 @@ fn a_lone_surrogate_says_what_is_wrong() {
         let error = line["error"].as_str().unwrap();
         assert!(
             error.contains("robots_txt is not valid Unicode text (")
-                && error.contains("escapes must come in pairs): send bytes that are not UTF-8 as robots_txt_b64"),
+                && error.contains(
+                    "escapes must come in pairs): send bytes that are not UTF-8 as robots_txt_b64"
+                ),
             "{error}"
         );
     }
@@ -287,7 +309,11 @@ not json
         .write_stdin(input)
         .output()
         .unwrap();
-    assert_eq!(output.status.code(), Some(0), "errors do not fail by default");
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "errors do not fail by default"
+    );
     let lines: Vec<Value> = stdout_of(&output)
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
@@ -329,7 +355,11 @@ fn an_overlong_request_line_gets_an_error_line() {
     input.push_str(&"a".repeat(9 << 20));
     input.push_str("\",\"user_agent\":\"bot\",\"url\":\"/\"}\n");
     input.push_str("{\"id\":2,\"robots_txt\":\"\",\"user_agent\":\"bot\",\"url\":\"/\"}");
-    let output = crawlgate().arg("batch").write_stdin(input).output().unwrap();
+    let output = crawlgate()
+        .arg("batch")
+        .write_stdin(input)
+        .output()
+        .unwrap();
     let lines: Vec<Value> = stdout_of(&output)
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
@@ -397,7 +427,13 @@ fn lint_reads_what_check_reads() {
         crawlgate_testserver::Reply::text(200, body),
     )]);
     let output = crawlgate()
-        .args(["lint", &server.url("/"), "--format", "json", "--allow-private"])
+        .args([
+            "lint",
+            &server.url("/"),
+            "--format",
+            "json",
+            "--allow-private",
+        ])
         .output()
         .unwrap();
     let findings: Value = serde_json::from_slice(&output.stdout).unwrap();
@@ -407,6 +443,19 @@ fn lint_reads_what_check_reads() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("pass --allow-private to allow it"));
+    // `fetch` says how to see the parser's problems.
+    let fetched = crawlgate()
+        .args(["fetch", &server.url("/"), "--allow-private"])
+        .output()
+        .unwrap();
+    assert!(
+        stdout_of(&fetched).contains(&format!(
+            "the parser reported 2 problem(s); `crawlgate lint {}` lists them",
+            server.url("/robots.txt")
+        )),
+        "{}",
+        stdout_of(&fetched)
+    );
     // Any page of the site names its robots.txt; the parser's problems are
     // the findings, not a warning besides them.
     let output = crawlgate()
@@ -414,7 +463,11 @@ fn lint_reads_what_check_reads() {
         .output()
         .unwrap();
     assert_eq!(output.status.code(), Some(1), "{}", stderr_of(&output));
-    assert!(stdout_of(&output).contains(":2:1: warning[R002]"), "{}", stdout_of(&output));
+    assert!(
+        stdout_of(&output).contains(":2:1: warning[R002]"),
+        "{}",
+        stdout_of(&output)
+    );
     assert_eq!(stderr_of(&output), "");
     // A site without a robots.txt has nothing to lint.
     let missing = crawlgate_testserver::TestServer::start([]);

@@ -136,9 +136,15 @@ async fn allowing_private_addresses_does_not_open_link_local_ones() {
     let server = TestServer::start([("/next", Reply::ok("User-agent: *\nDisallow: /\n"))]);
     let start = server.url("/page");
     for (location, class) in [
-        ("http://169.254.169.254/latest/meta-data/", AddressClass::CloudMetadata),
+        (
+            "http://169.254.169.254/latest/meta-data/",
+            AddressClass::CloudMetadata,
+        ),
         ("http://[::ffff:a9fe:a9fe]/", AddressClass::CloudMetadata),
-        ("http://[::ffff:169.254.169.254]/", AddressClass::CloudMetadata),
+        (
+            "http://[::ffff:169.254.169.254]/",
+            AddressClass::CloudMetadata,
+        ),
         ("http://169.254.10.1/", AddressClass::LinkLocal),
         ("http://[fe80::1]/", AddressClass::LinkLocal),
         ("http://[fd00:ec2::254]/", AddressClass::CloudMetadata),
