@@ -414,11 +414,11 @@ fn one_hundred_thousand_lines() {
         body: |n| {
             let mut s = String::from("User-agent: *\n");
             for i in 1..n {
-                s.push_str(if i % 1000 == 0 {
-                    "User-agent: b\n"
+                if i % 1000 == 0 {
+                    s.push_str("User-agent: b\n");
                 } else {
-                    "Disallow:/a\n"
-                });
+                    s.push_str(&format!("Disallow:/{i}\n"));
+                }
             }
             s.into_bytes()
         },
