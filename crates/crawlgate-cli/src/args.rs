@@ -2,7 +2,7 @@
 
 use clap::{Parser, Subcommand, ValueEnum};
 
-use crate::commands::{batch, check, completions, explain, fetch, lint, serve, test};
+use crate::commands::{batch, check, completions, explain, fetch, lint, man, serve, test};
 
 const EXIT_STATUS: &str = "\
 Exit status:
@@ -53,6 +53,8 @@ pub enum Command {
     Batch(batch::Args),
     /// Serve the API for crawler fleets and the robots.txt tester page (http://127.0.0.1:8080/).
     Serve(serve::Args),
-    /// Print shell completions (bash, zsh, fish, …).
+    /// Print shell completions (bash, zsh, fish, elvish, powershell).
     Completions(completions::Args),
+    /// Print the manual page (roff, for `man -l -`).
+    Man(man::Args),
 }

@@ -5,7 +5,7 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crawlgate_fetch::{AddressClass, AddressPolicy, FetchPolicy, PolitenessConfig};
+use crawlgate_fetch::{AddressPolicy, FetchPolicy, PolitenessConfig};
 
 /// Where cached robots.txt files, their history and the politeness
 /// schedule live.
@@ -87,21 +87,16 @@ impl PrivateTargets {
     /// assert!(policy.check("h", "169.254.169.254".parse().unwrap()).is_err());
     /// ```
     pub fn address_policy(&self) -> AddressPolicy {
-        let mut policy = AddressPolicy::public_only();
-        if self.allow_private {
-            for class in [
-                AddressClass::Loopback,
-                AddressClass::Private,
-                AddressClass::SharedAddressSpace,
-                AddressClass::Unspecified,
-            ] {
-                policy = policy.allow_class(class);
-            }
-        }
+        let policy = if self.allow_private {
+            AddressPolicy::allow_private()
+        } else {
+            AddressPolicy::public_only()
+        };
         if self.allow_link_local {
-            policy = policy.allow_class(AddressClass::LinkLocal);
+            policy.allow_link_local()
+        } else {
+            policy
         }
-        policy
     }
 }
 

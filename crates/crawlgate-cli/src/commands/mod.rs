@@ -6,6 +6,7 @@ pub mod completions;
 pub mod explain;
 pub mod fetch;
 pub mod lint;
+pub mod man;
 pub mod serve;
 pub mod test;
 
@@ -30,6 +31,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Batch(args) => batch::run(args),
         Command::Serve(args) => serve::run(args),
         Command::Completions(args) => completions::run(args),
+        Command::Man(args) => man::run(args),
     }
 }
 

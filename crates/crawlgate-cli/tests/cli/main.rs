@@ -9,6 +9,8 @@ mod check;
 mod explain;
 mod fetch;
 mod general;
+mod inputs;
+mod pipes;
 mod serve;
 mod snapshots;
 mod terminal;
