@@ -73,6 +73,7 @@ for target in "${targets[@]}"; do
   mkdir -p "fuzz/corpus/$target" "fuzz/artifacts/$target"
   log="fuzz/artifacts/$target.log"
   echo "fuzz: $target for ${seconds}s (log: $log)"
+  found_before=$(find "fuzz/artifacts/$target" -type f | wc -l)
   # libFuzzer's own clock starts after the seeds are replayed: `timeout`
   # bounds the whole run, interrupting it (exit 72 after its final stats)
   # when the seeds take long.
@@ -84,18 +85,25 @@ for target in "${targets[@]}"; do
     "fuzz/corpus/$target" fuzz/seeds "fuzz/regressions/$target" "$seeds" >"$log" 2>&1
   code=$?
   set -e
+  found=$(($(find "fuzz/artifacts/$target" -type f | wc -l) - found_before))
   runs=$(awk '/^stat::number_of_executed_units/ {print $2}' "$log")
   speed=$(awk '/^stat::average_exec_per_sec/ {print $2}' "$log")
+  if [ -z "$runs" ]; then
+    # Fork mode prints no final statistics: read its last progress line.
+    last=$(grep -E '^#[0-9]+: cov:' "$log" | tail -n 1 || true)
+    runs=$(sed -nE 's/^#([0-9]+):.*/\1/p' <<<"$last")
+    speed=$(sed -nE 's/.*exec\/s: ([0-9]+).*/\1/p' <<<"$last")
+  fi
   cov=$(grep -oE 'cov: [0-9]+ ft: [0-9]+' "$log" | tail -n 1 || true)
-  case $code in
-    0 | 72)
-      echo "fuzz: $target: no finding; ${runs:-?} executions, ${speed:-?}/s, ${cov:-coverage unknown}" ;;
-    *)
-      status=1
-      echo "fuzz: $target: FINDING (exit $code); the end of $log:" >&2
-      tail -n 25 "$log" >&2
-      echo "fuzz: minimise with: cargo +nightly fuzz tmin --fuzz-dir fuzz -s none $target <artifact>," \
-        "then add it under fuzz/regressions/$target/ (see fuzz/README.md)" >&2 ;;
-  esac
+  if [[ ($code == 0 || $code == 72) && $found == 0 ]]; then
+    echo "fuzz: $target: no finding; ${runs:-?} executions, ${speed:-?}/s, ${cov:-coverage unknown}"
+  else
+    status=1
+    echo "fuzz: $target: FINDING (exit $code, $found new inputs in fuzz/artifacts/$target/);" \
+      "${runs:-?} executions, ${speed:-?}/s, ${cov:-coverage unknown}; the end of $log:" >&2
+    tail -n 25 "$log" >&2
+    echo "fuzz: minimise with: cargo +nightly fuzz tmin --fuzz-dir fuzz -s none $target <artifact>," \
+      "then add it under fuzz/regressions/$target/ (see fuzz/README.md)" >&2
+  fi
 done
 exit "$status"
