@@ -7,7 +7,10 @@
 
 mod args;
 mod commands;
+mod fetching;
+mod load;
 mod output;
+mod query;
 mod source;
 mod target;
 

@@ -4,7 +4,7 @@
 
 use anstyle::{AnsiColor, Effects, Style};
 
-use crate::source::{Basis, Decided, RuleRef};
+use crawlgate_fetch::{Basis, ExplainedVerdict, RuleRef};
 
 /// Colours for human output; every method returns the text unchanged when
 /// colour is off.
@@ -88,12 +88,17 @@ pub fn line_ref(name: &str, line: u32) -> String {
 
 /// Why a verdict came out as it did, with the deciding line quoted:
 /// `robots.txt:12  Disallow: /private`. `ref_width` aligns the quotes.
-pub fn reason(decided: &Decided, source: &str, ref_width: usize, palette: Palette) -> String {
+pub fn reason(
+    verdict: &ExplainedVerdict,
+    source: &str,
+    ref_width: usize,
+    palette: Palette,
+) -> String {
     let quote = |rule: &RuleRef, note: &str| {
         let reference = pad(&line_ref(source, rule.line), ref_width);
         format!("{}  {}{note}", palette.dim(&reference), rule.text)
     };
-    match (decided.basis, &decided.rule) {
+    match (verdict.basis, &verdict.rule) {
         (Basis::Rule, Some(rule)) if rule.via_index_alias => quote(
             rule,
             "  (Google's index.html alias: also allows the directory)",
@@ -106,12 +111,14 @@ pub fn reason(decided: &Decided, source: &str, ref_width: usize, palette: Palett
         (Basis::RobotsTxtItself, _) => "/robots.txt itself is always allowed".to_owned(),
         (Basis::FullAllow | Basis::FullDisallow, _) => format!(
             "{}: {}",
-            if decided.allowed {
+            if verdict.allowed {
                 "full allow"
             } else {
                 "full disallow"
             },
-            decided.fetch_outcome.as_deref().unwrap_or("fetch outcome")
+            verdict
+                .fetch_outcome
+                .map_or_else(|| "fetch outcome".to_owned(), |why| why.to_string())
         ),
         _ => "no rule matched".to_owned(),
     }
@@ -135,6 +142,51 @@ mod tests {
         assert_eq!(colour.disallowed("no"), "\u{1b}[31mno\u{1b}[0m");
         // Padding stays plain so columns line up.
         assert_eq!(colour.dim(""), "");
+    }
+
+    fn verdict(file: &str, url: &str) -> ExplainedVerdict {
+        ExplainedVerdict::decide(&crawlgate::RobotsTxt::parse(file.as_bytes()), "bot", url)
+    }
+
+    #[test]
+    fn reasons_quote_the_deciding_line() {
+        let plain = Palette::new(false);
+        let file = "User-agent: *\nDisallow: /p\nAllow: /d/index.html\n";
+        assert_eq!(
+            reason(&verdict(file, "/p/x"), "robots.txt", 14, plain),
+            "robots.txt:2    Disallow: /p"
+        );
+        assert_eq!(
+            reason(&verdict(file, "/d/"), "r", 0, plain),
+            "r:3  Allow: /d/index.html  (Google's index.html alias: also allows the directory)"
+        );
+        assert_eq!(
+            reason(&verdict("User-agent: *\nDisallow:\n", "/x"), "r", 0, plain),
+            "r:2  Disallow:  (empty rule: allows everything)"
+        );
+        assert_eq!(
+            reason(&verdict(file, "/q"), "r", 0, plain),
+            "no rule matched"
+        );
+        assert_eq!(
+            reason(&verdict("", "/q"), "r", 0, plain),
+            "no rule matched (no group names this crawler and there is no `*` group)"
+        );
+    }
+
+    #[test]
+    fn reasons_name_the_fetch_outcome() {
+        let plain = Palette::new(false);
+        let fetched = crate::source::Loaded::fetched(crawlgate_fetch::HttpResponse::new(404));
+        let reading = fetched.read(crawlgate::Profile::GOOGLE);
+        assert_eq!(
+            reason(&reading.decide("bot", "/x"), "r", 0, plain),
+            "full allow: no robots.txt (4xx): everything allowed"
+        );
+        assert_eq!(
+            reason(&reading.decide("bot", "/robots.txt"), "r", 0, plain),
+            "/robots.txt itself is always allowed"
+        );
     }
 
     #[test]

@@ -6,15 +6,15 @@ use std::process::ExitCode;
 
 use anyhow::bail;
 use crawlgate::Profile;
-use crawlgate_fetch::{FetchReport, Origin};
+use crawlgate_fetch::{Basis, ExplainedVerdict, FetchReport};
 use serde::Serialize;
 
-use super::{exit_status, parse_profile, stdout_color};
+use super::{exit_status, stdout_color};
+use crate::fetching::{fetch_summary, warn_fetch, FetchOptions};
+use crate::load::{load, Sites};
 use crate::output::{line_ref, pad, reason, warn, width, Palette};
-use crate::source::{
-    fetch_all, fetch_summary, resolve_targets, warn_fetch, Decided, FetchOptions, Loaded, RobotsArg,
-};
-use crate::target::{check_agent, check_urls};
+use crate::query::QueryArgs;
+use crate::source::{Loaded, RobotsArg};
 
 const EXAMPLES: &str = "\
 Examples:
@@ -38,30 +38,12 @@ Exit status: 0 every URL allowed, 1 some URL disallowed, 2 usage or input error.
 #[derive(clap::Args, Debug)]
 #[command(after_help = EXAMPLES)]
 pub struct Args {
-    /// The robots.txt: a file, `-` for standard input, or an http(s) URL of
-    /// the site (its /robots.txt is fetched).
-    #[arg(value_name = "ROBOTS")]
-    pub robots: String,
-
-    /// URLs to check: absolute, or paths starting with `/`.
-    #[arg(value_name = "URL")]
-    pub urls: Vec<String>,
-
-    /// The crawler's product token, as robots.txt names it (`Googlebot`).
-    #[arg(short, long, value_name = "TOKEN")]
-    pub agent: String,
-
-    /// How to read robots.txt: google (default), rfc9309 or legacy.
-    #[arg(long, default_value = "google", value_parser = parse_profile)]
-    pub profile: Profile,
+    #[command(flatten)]
+    pub query: QueryArgs,
 
     /// Show the verdict under every profile side by side.
     #[arg(long, conflicts_with = "profile")]
     pub all_profiles: bool,
-
-    /// Print JSON instead of text.
-    #[arg(long)]
-    pub json: bool,
 
     #[command(flatten, next_help_heading = "Fetching (when ROBOTS is a URL)")]
     pub fetch: FetchOptions,
@@ -71,7 +53,7 @@ pub struct Args {
 struct Row<'a> {
     url: String,
     source: &'a Loaded,
-    verdicts: Vec<Decided>,
+    verdicts: Vec<ExplainedVerdict>,
 }
 
 impl Row<'_> {
@@ -96,49 +78,51 @@ struct Report<'a> {
 
 /// Runs `crawlgate check`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    check_agent(&args.agent)?;
-    let robots = RobotsArg::parse(&args.robots)?;
-    check_urls(&args.urls)?;
-    let (sources, targets) = load(&robots, &args)?;
+    let query = &args.query;
+    let robots = query.validate()?;
+    let urls = urls_to_check(&robots, query)?;
+    let plan = load(&robots, &urls, Sites::Any, &args.fetch)?;
     let profiles = if args.all_profiles {
         Profile::ALL.to_vec()
     } else {
-        vec![args.profile]
+        vec![query.profile]
     };
 
-    let readings: Vec<Vec<_>> = sources
+    let readings: Vec<Vec<_>> = plan
+        .sources
         .iter()
         .map(|source| profiles.iter().map(|&p| source.read(p)).collect())
         .collect();
-    for (source, readings) in sources.iter().zip(&readings) {
-        if let Some(report) = &source.fetch {
+    for (source, readings) in plan.sources.iter().zip(&readings) {
+        if let Some(report) = source.fetch() {
             warn_fetch(report);
         }
         if let Some(robots) = readings[0].robots() {
             source.warnings(robots).iter().for_each(|w| warn(w));
         }
     }
-    let rows = targets
+    let rows = plan
+        .targets
         .iter()
-        .map(|(url, index)| Row {
-            url: url.clone(),
-            source: &sources[*index],
-            verdicts: readings[*index]
+        .map(|target| Row {
+            url: target.url.clone(),
+            source: &plan.sources[target.source],
+            verdicts: readings[target.source]
                 .iter()
-                .map(|reading| reading.decide(&args.agent, url))
+                .map(|reading| reading.decide(&query.agent, &target.url))
                 .collect(),
         })
         .collect::<Vec<_>>();
     let report = Report {
-        agent: &args.agent,
+        agent: &query.agent,
         profiles,
-        fetches: sources.iter().filter_map(|s| s.fetch.as_ref()).collect(),
+        fetches: plan.sources.iter().filter_map(Loaded::fetch).collect(),
         rows,
     };
 
     let all_allowed = report.rows.iter().all(Row::allowed);
     let mut out = std::io::stdout().lock();
-    if args.json {
+    if query.json {
         serde_json::to_writer_pretty(&mut out, &json(&report))?;
         writeln!(out)?;
     } else {
@@ -148,57 +132,35 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     Ok(exit_status(all_allowed))
 }
 
-/// The robots.txt files to consult, and each URL with the index of its file.
-type Plan = (Vec<Loaded>, Vec<(String, usize)>);
-
-fn load(robots: &RobotsArg, args: &Args) -> anyhow::Result<Plan> {
-    if let Some(local) = Loaded::read_local(robots)? {
-        if args.urls.is_empty() {
-            bail!(
-                "no URL to check: give one or more URLs after {}",
-                args.robots
-            );
-        }
-        let targets = args.urls.iter().map(|u| (u.clone(), 0)).collect();
-        return Ok((vec![local], targets));
+/// The URLs to check: those given, or the page `ROBOTS` names when it is
+/// a URL and none is given.
+fn urls_to_check(robots: &RobotsArg, query: &QueryArgs) -> anyhow::Result<Vec<String>> {
+    if !query.urls.is_empty() {
+        return Ok(query.urls.clone());
     }
-    let RobotsArg::Url(base) = robots else {
-        unreachable!("not local, so a URL")
-    };
-    if args.urls.is_empty() && base.path() == "/robots.txt" {
-        bail!(
+    match robots {
+        RobotsArg::Url(base) if base.path() == "/robots.txt" => bail!(
             "no URL to check: give URLs after {base} (or give the page itself: `crawlgate check https://site/page`)"
-        );
+        ),
+        RobotsArg::Url(base) => Ok(vec![base.to_string()]),
+        _ => bail!(
+            "no URL to check: give one or more URLs after {}",
+            query.robots
+        ),
     }
-    let urls = resolve_targets(base, &args.urls)?;
-    // One fetch per site, in the order the sites first appear.
-    let mut origins: Vec<Origin> = Vec::new();
-    let mut targets = Vec::with_capacity(urls.len());
-    for url in urls {
-        let origin = Origin::from_url(&url)?;
-        let index = match origins.iter().position(|o| *o == origin) {
-            Some(index) => index,
-            None => {
-                origins.push(origin);
-                origins.len() - 1
-            }
-        };
-        targets.push((url, index));
-    }
-    let robots_urls: Vec<String> = origins.iter().map(|o| o.robots_url().into()).collect();
-    let robots_urls: Vec<&str> = robots_urls.iter().map(String::as_str).collect();
-    let sources = fetch_all(&args.fetch, &robots_urls)?
-        .into_iter()
-        .map(Loaded::from_report)
-        .collect();
-    Ok((sources, targets))
 }
 
-fn verdict_word(allowed: bool) -> &'static str {
-    if allowed {
-        "allowed"
-    } else {
-        "disallowed"
+/// Why, in a few words, without the line reference: for the
+/// `--all-profiles` table.
+fn short_reason(verdict: &ExplainedVerdict) -> String {
+    match (verdict.basis, &verdict.rule) {
+        (Basis::Rule, Some(rule)) => format!("line {}", rule.line),
+        (Basis::EmptyRule, Some(rule)) => format!("line {} (empty rule)", rule.line),
+        (Basis::NoGroup, _) => "no group".to_owned(),
+        (Basis::RobotsTxtItself, _) => "robots.txt itself".to_owned(),
+        (Basis::FullAllow, _) => "full allow".to_owned(),
+        (Basis::FullDisallow, _) => "full disallow".to_owned(),
+        _ => "no rule matched".to_owned(),
     }
 }
 
@@ -227,7 +189,7 @@ fn render(report: &Report<'_>, palette: Palette) -> String {
         let decided = &row.verdicts[0];
         out.push_str(&format!(
             "{}  {}  {}\n",
-            palette.verdict(decided.allowed, &pad(verdict_word(decided.allowed), 10)),
+            palette.verdict(decided.allowed, &pad(decided.word(), 10)),
             pad(&row.url, url_width),
             reason(decided, &row.source.name, ref_width, palette),
         ));
@@ -237,7 +199,7 @@ fn render(report: &Report<'_>, palette: Palette) -> String {
 
 /// `--all-profiles`: one column per profile, then the lines quoted.
 fn render_profiles(report: &Report<'_>, palette: Palette, out: &mut String) {
-    let cell = |d: &Decided| format!("{}  {}", pad(verdict_word(d.allowed), 10), d.short_reason());
+    let cell = |d: &ExplainedVerdict| format!("{}  {}", pad(d.word(), 10), short_reason(d));
     let url_width = width(report.rows.iter().map(|r| r.url.as_str()).chain(["URL"]));
     let cell_width = report
         .rows
@@ -320,7 +282,7 @@ struct JsonResult<'a> {
     url: &'a str,
     robots: &'a str,
     #[serde(flatten)]
-    decided: Option<&'a Decided>,
+    decided: Option<&'a ExplainedVerdict>,
     #[serde(skip_serializing_if = "Option::is_none")]
     agree: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -331,7 +293,7 @@ struct JsonResult<'a> {
 struct JsonProfileVerdict<'a> {
     profile: &'static str,
     #[serde(flatten)]
-    decided: &'a Decided,
+    decided: &'a ExplainedVerdict,
 }
 
 fn json<'a>(report: &'a Report<'a>) -> JsonReport<'a> {
@@ -363,5 +325,156 @@ fn json<'a>(report: &'a Report<'a>) -> JsonReport<'a> {
             })
             .collect(),
         fetches: report.fetches.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::Content;
+
+    fn local(text: &str) -> Loaded {
+        Loaded {
+            name: "robots.txt".into(),
+            content: Content::Local(text.as_bytes().to_vec()),
+        }
+    }
+
+    fn report<'a>(source: &'a Loaded, profiles: &[Profile], urls: &[&str]) -> Report<'a> {
+        let rows = urls
+            .iter()
+            .map(|url| Row {
+                url: (*url).to_owned(),
+                source,
+                verdicts: profiles
+                    .iter()
+                    .map(|&p| source.read(p).decide("bot", url))
+                    .collect(),
+            })
+            .collect();
+        Report {
+            agent: "bot",
+            profiles: profiles.to_vec(),
+            fetches: source.fetch().into_iter().collect(),
+            rows,
+        }
+    }
+
+    const FILE: &str = "User-agent: *\nDisallow: /p\nDisallow: /*.php$\nAllow: /p/ok\n";
+
+    #[test]
+    fn one_line_per_url_aligned() {
+        let file = local(FILE);
+        let text = render(
+            &report(&file, &[Profile::GOOGLE], &["/p/x", "/p/ok", "/z"]),
+            Palette::new(false),
+        );
+        assert_eq!(
+            text,
+            "disallowed  /p/x   robots.txt:2  Disallow: /p\n\
+             allowed     /p/ok  robots.txt:4  Allow: /p/ok\n\
+             allowed     /z     no rule matched\n"
+        );
+    }
+
+    #[test]
+    fn profiles_side_by_side_with_the_lines_quoted_once() {
+        let file = local(FILE);
+        let text = render(
+            &report(&file, &Profile::ALL, &["/a.php", "/p"]),
+            Palette::new(false),
+        );
+        assert_eq!(
+            text,
+            "URL     google                       rfc9309                      legacy\n\
+             /a.php  disallowed  line 3           disallowed  line 3           allowed     no rule matched  (profiles disagree)\n\
+             /p      disallowed  line 2           disallowed  line 2           disallowed  line 2\n\
+             \n\
+             robots.txt:2  Disallow: /p\n\
+             robots.txt:3  Disallow: /*.php$\n"
+        );
+    }
+
+    #[test]
+    fn json_keeps_its_shape() {
+        let file = local(FILE);
+        let one = serde_json::to_value(json(&report(&file, &[Profile::GOOGLE], &["/p"]))).unwrap();
+        assert_eq!(
+            one,
+            serde_json::json!({
+                "agent": "bot",
+                "profile": "google",
+                "allowed": false,
+                "results": [{
+                    "url": "/p",
+                    "robots": "robots.txt",
+                    "allowed": false,
+                    "basis": "rule",
+                    "rule": {"line": 2, "kind": "disallow", "value": "/p", "text": "Disallow: /p", "via_index_alias": false},
+                }],
+            })
+        );
+        let many = serde_json::to_value(json(&report(&file, &Profile::ALL, &["/z"]))).unwrap();
+        assert_eq!(
+            many["profiles"],
+            serde_json::json!(["google", "rfc9309", "legacy"])
+        );
+        assert_eq!(many["results"][0]["agree"], true);
+        assert_eq!(many["results"][0]["verdicts"][2]["profile"], "legacy");
+        assert_eq!(
+            many["results"][0]["verdicts"][2]["basis"],
+            "no_matching_rule"
+        );
+        assert!(many["results"][0].get("allowed").is_none());
+    }
+
+    #[test]
+    fn short_reasons_name_the_line_or_the_basis() {
+        let file = local("User-agent: *\nDisallow:\nDisallow: /p\n");
+        let reading = file.read(Profile::GOOGLE);
+        assert_eq!(short_reason(&reading.decide("bot", "/p")), "line 3");
+        assert_eq!(
+            short_reason(&reading.decide("bot", "/x")),
+            "line 2 (empty rule)"
+        );
+        let empty = local("");
+        assert_eq!(
+            short_reason(&empty.read(Profile::GOOGLE).decide("bot", "/")),
+            "no group"
+        );
+        let rfc = file.read(Profile::RFC9309);
+        assert_eq!(
+            short_reason(&rfc.decide("bot", "/robots.txt")),
+            "robots.txt itself"
+        );
+    }
+
+    #[test]
+    fn with_no_url_a_page_given_as_robots_is_checked() {
+        let query = |robots: &str| QueryArgs {
+            robots: robots.to_owned(),
+            urls: Vec::new(),
+            agent: "bot".into(),
+            profile: Profile::GOOGLE,
+            json: false,
+        };
+        let page = query("https://example.com/private");
+        let arg = RobotsArg::parse(&page.robots).unwrap();
+        assert_eq!(
+            urls_to_check(&arg, &page).unwrap(),
+            ["https://example.com/private"]
+        );
+        let file = query("robots.txt");
+        let arg = RobotsArg::parse(&file.robots).unwrap();
+        assert!(urls_to_check(&arg, &file)
+            .unwrap_err()
+            .to_string()
+            .starts_with("no URL to check"));
+        let robots = query("https://example.com/robots.txt");
+        let arg = RobotsArg::parse(&robots.robots).unwrap();
+        assert!(urls_to_check(&arg, &robots)
+            .unwrap_err()
+            .to_string()
+            .contains("give the page itself"));
     }
 }

@@ -12,13 +12,14 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Context as _};
 use crawlgate::Profile;
-use crawlgate_fetch::Origin;
+use crawlgate_fetch::{ExplainedVerdict, Origin};
 use serde::Serialize;
 
-use super::explain::load_one;
 use super::{exit_status, parse_profile, stdout_color};
+use crate::fetching::{fetch_summary, warn_fetch, FetchOptions};
+use crate::load::{load, Sites};
 use crate::output::{line_ref, reason, warn, Palette};
-use crate::source::{fetch_summary, warn_fetch, Decided, FetchOptions, RobotsArg};
+use crate::source::RobotsArg;
 use crate::target::{agent_warning, url_problem};
 
 const EXAMPLES: &str = "\
@@ -78,6 +79,17 @@ struct Expectation {
     allow: bool,
     agent: String,
     url: String,
+}
+
+impl Expectation {
+    /// `allow` or `disallow`, as the expectations file says it.
+    fn keyword(&self) -> &'static str {
+        if self.allow {
+            "allow"
+        } else {
+            "disallow"
+        }
+    }
 }
 
 /// The text of a line without its comment: `#` at the start or after
@@ -144,20 +156,12 @@ fn parse_expectations(text: &str, name: &str) -> Result<Vec<Expectation>, Vec<St
 /// One expectation, checked.
 struct Outcome {
     expectation: Expectation,
-    decided: Decided,
+    decided: ExplainedVerdict,
 }
 
 impl Outcome {
     fn passed(&self) -> bool {
         self.decided.allowed == self.expectation.allow
-    }
-}
-
-fn verdict_word(allow: bool) -> &'static str {
-    if allow {
-        "allow"
-    } else {
-        "disallow"
     }
 }
 
@@ -187,7 +191,7 @@ fn render(
                 p.disallowed("FAIL")
             },
             p.dim(&line_ref(expectations_name, e.line)),
-            verdict_word(e.allow),
+            e.keyword(),
             e.agent,
             e.url
         );
@@ -196,7 +200,7 @@ fn render(
             let _ = writeln!(
                 out,
                 "      but {}: {}",
-                p.verdict(d.allowed, if d.allowed { "allowed" } else { "disallowed" }),
+                p.verdict(d.allowed, d.word()),
                 reason(d, robots_name, 0, p)
             );
         }
@@ -235,7 +239,7 @@ struct JsonResult<'a> {
     url: &'a str,
     pass: bool,
     #[serde(flatten)]
-    decided: &'a Decided,
+    decided: &'a ExplainedVerdict,
 }
 
 fn read_expectations(path: &str) -> anyhow::Result<(String, String)> {
@@ -287,8 +291,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     }
 
-    let (loaded, _) = load_one(&robots, &[], &args.fetch, false)?;
-    if let Some(report) = &loaded.fetch {
+    let loaded = load(&robots, &[], Sites::One, &args.fetch)?
+        .sources
+        .remove(0);
+    if let Some(report) = loaded.fetch() {
         warn_fetch(report);
         // A URL of another site is governed by another robots.txt.
         for e in &expectations {
@@ -329,7 +335,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 .iter()
                 .map(|o| JsonResult {
                     line: o.expectation.line,
-                    expect: verdict_word(o.expectation.allow),
+                    expect: o.expectation.keyword(),
                     agent: &o.expectation.agent,
                     url: &o.expectation.url,
                     pass: o.passed(),
@@ -341,7 +347,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         writeln!(out)?;
     } else {
         let palette = Palette::new(stdout_color());
-        if let Some(report) = &loaded.fetch {
+        if let Some(report) = loaded.fetch() {
             writeln!(out, "{}", palette.dim(&fetch_summary(report)))?;
         }
         let text = render(

@@ -336,7 +336,7 @@ fn agent_that_is_not_a_product_token_warns_and_gets_the_star_group() {
         "{stderr}"
     );
     assert!(stderr.contains("only `*`"), "{stderr}");
-    assert!(stderr.contains("SPEC §5"), "{stderr}");
+    assert!(stderr.contains("(RFC 9309 §2.2.1)"), "{stderr}");
     assert!(
         stderr.contains("its product token is `Googlebot`"),
         "{stderr}"

@@ -9,7 +9,6 @@ mod check;
 mod explain;
 mod fetch;
 mod general;
-mod server;
 mod snapshots;
 mod terminal;
 mod test_cmd;

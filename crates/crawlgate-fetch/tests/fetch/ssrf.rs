@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use crawlgate_fetch::{AddressClass, AddressPolicy, FetchError, Fetcher, StaticResolver};
 
-use crate::server::{Reply, TestServer};
+use crawlgate_testserver::{Reply, TestServer};
 
 fn loopback_names() -> Arc<StaticResolver> {
     let lo = "127.0.0.1".parse().unwrap();
@@ -54,8 +54,7 @@ fn assert_refused(
 
 #[tokio::test]
 async fn a_name_resolving_to_loopback_is_refused_without_the_option() {
-    let server =
-        TestServer::start(&[("/robots.txt", Reply::ok("User-agent: *\nDisallow: /\n"))]).await;
+    let server = TestServer::start([("/robots.txt", Reply::ok("User-agent: *\nDisallow: /\n"))]);
     let url = format!("http://robots.test:{}/page", server.port());
 
     let f = strict(AddressPolicy::public_only());
@@ -67,14 +66,13 @@ async fn a_name_resolving_to_loopback_is_refused_without_the_option() {
 
     // With the option, the same URL is fetched.
     let f = strict(AddressPolicy::allow_all());
-    assert!(!f.check(&url, "bot").await.unwrap().allowed);
+    assert!(!f.check(&url, "bot").await.unwrap().verdict.allowed);
     assert_eq!(server.total(), 1);
 }
 
 #[tokio::test]
 async fn loopback_ip_literals_are_refused_without_the_option() {
-    let server =
-        TestServer::start(&[("/robots.txt", Reply::ok("User-agent: *\nDisallow: /\n"))]).await;
+    let server = TestServer::start([("/robots.txt", Reply::ok("User-agent: *\nDisallow: /\n"))]);
     let f = strict(AddressPolicy::public_only());
     assert_refused(
         f.check(&server.url("/page"), "bot").await,
@@ -101,7 +99,7 @@ async fn loopback_ip_literals_are_refused_without_the_option() {
 
 #[tokio::test]
 async fn a_redirect_to_loopback_is_refused_without_the_option() {
-    let server = TestServer::start(&[("/next", Reply::ok("User-agent: *\nDisallow: /\n"))]).await;
+    let server = TestServer::start([("/next", Reply::ok("User-agent: *\nDisallow: /\n"))]);
     // `public.test` stands for a public host: it is the one name allowed.
     let policy = AddressPolicy::public_only().allow_host("public.test");
     let start = format!("http://public.test:{}/page", server.port());
@@ -129,6 +127,6 @@ async fn a_redirect_to_loopback_is_refused_without_the_option() {
     // With the option the chain is followed.
     let f = strict(AddressPolicy::allow_all());
     server.set("/robots.txt", Reply::redirect(302, &server.url("/next")));
-    assert!(!f.check(&start, "bot").await.unwrap().allowed);
+    assert!(!f.check(&start, "bot").await.unwrap().verdict.allowed);
     assert_eq!(server.hits("/next"), 1);
 }
