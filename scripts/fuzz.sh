@@ -8,8 +8,8 @@
 #   bash scripts/fuzz.sh [SECONDS] [TARGET...]
 #
 # Needs the nightly toolchain and cargo-fuzz; says which is missing and
-# exits 2 otherwise. Exits 1 when a target found a crash, a timeout or an
-# out-of-memory input. FUZZ_FLAGS adds libFuzzer flags, e.g.
+# exits 2 otherwise. Exits 1 when a target found a crash, an out-of-memory
+# input, or an input taking 10 seconds or more (libFuzzer's slow units). FUZZ_FLAGS adds libFuzzer flags, e.g.
 # FUZZ_FLAGS="-fork=1 -ignore_crashes=1" to keep going past a crash.
 # The stable replay of regressions and seeds is
 #   cargo test --manifest-path fuzz/Cargo.toml --no-default-features
@@ -73,7 +73,7 @@ for target in "${targets[@]}"; do
   mkdir -p "fuzz/corpus/$target" "fuzz/artifacts/$target"
   log="fuzz/artifacts/$target.log"
   echo "fuzz: $target for ${seconds}s (log: $log)"
-  found_before=$(find "fuzz/artifacts/$target" -type f | wc -l)
+  stamp=$(mktemp)
   # libFuzzer's own clock starts after the seeds are replayed: `timeout`
   # bounds the whole run, interrupting it (exit 72 after its final stats)
   # when the seeds take long.
@@ -85,7 +85,11 @@ for target in "${targets[@]}"; do
     "fuzz/corpus/$target" fuzz/seeds "fuzz/regressions/$target" "$seeds" >"$log" 2>&1
   code=$?
   set -e
-  found=$(($(find "fuzz/artifacts/$target" -type f | wc -l) - found_before))
+  # What libFuzzer wrote this run: crash-, timeout-, oom- and slow-unit-
+  # files (an input taking 10 s or more counts: linear work on 150 KB does not).
+  new_artifacts=$(find "fuzz/artifacts/$target" -type f -newer "$stamp" -printf '%f\n' | sort)
+  rm -f "$stamp"
+  found=$(grep -c . <<<"$new_artifacts" || true)
   runs=$(awk '/^stat::number_of_executed_units/ {print $2}' "$log")
   speed=$(awk '/^stat::average_exec_per_sec/ {print $2}' "$log")
   if [ -z "$runs" ]; then
@@ -101,6 +105,7 @@ for target in "${targets[@]}"; do
     status=1
     echo "fuzz: $target: FINDING (exit $code, $found new inputs in fuzz/artifacts/$target/);" \
       "${runs:-?} executions, ${speed:-?}/s, ${cov:-coverage unknown}; the end of $log:" >&2
+    sed 's/^/  /' <<<"$new_artifacts" >&2
     tail -n 25 "$log" >&2
     echo "fuzz: minimise with: cargo +nightly fuzz tmin --fuzz-dir fuzz -s none $target <artifact>," \
       "then add it under fuzz/regressions/$target/ (see fuzz/README.md)" >&2
