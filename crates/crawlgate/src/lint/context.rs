@@ -449,7 +449,6 @@ pub(crate) fn reinterpret(robots: &RobotsTxt, profile: Profile) -> Option<Robots
     let from = robots.profile();
     let mut copy = robots.clone();
     copy.profile = profile;
-    copy.compiled = std::sync::OnceLock::new();
     if !profile.index_html_alias && from.index_html_alias {
         copy.aliases.clear();
         for rule in &mut copy.rules {

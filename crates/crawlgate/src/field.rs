@@ -1,4 +1,6 @@
-//! Recognising field names, with the leniencies a profile allows.
+//! Field names: what a line's field name means, recognised with the
+//! leniencies a profile allows. Both readers share this: the model builder
+//! (`parse`) and the one-shot decision (`decide_once`).
 
 use crate::extension::ExtensionKind;
 use crate::profile::Profile;
@@ -87,11 +89,23 @@ pub(crate) fn canonical_name(field: Field) -> &'static str {
 /// misspellings share one, so at most one entry of `KNOWN` is tried, which
 /// keeps Google's order of checks without walking the table.
 pub(crate) fn recognise(key: &[u8], profile: &Profile) -> (Field, Spelling) {
-    // The spellings nearly every file uses, compared as whole words.
-    match key {
-        b"Disallow" | b"disallow" | b"DISALLOW" => return (Field::Disallow, Spelling::Exact),
-        b"Allow" | b"allow" | b"ALLOW" => return (Field::Allow, Spelling::Exact),
-        b"User-agent" | b"User-Agent" | b"user-agent" | b"USER-AGENT" => {
+    // The names nearly every line uses, compared a word at a time with ASCII
+    // case folded as `eq_folded` does (`| 0x20` lowercases a letter and
+    // keeps `-`; only CR, which never reaches a field name, folds onto `-`).
+    const FOLD: u64 = 0x2020_2020_2020_2020;
+    let word = |bytes: &[u8]| -> u64 {
+        let mut word = [0u8; 8];
+        word[..bytes.len()].copy_from_slice(bytes);
+        u64::from_le_bytes(word)
+    };
+    match key.len() {
+        8 if word(key) | FOLD == word(b"disallow") => return (Field::Disallow, Spelling::Exact),
+        5 if word(key) | 0x20_2020_2020 == word(b"allow") => {
+            return (Field::Allow, Spelling::Exact)
+        }
+        10 if word(&key[..8]) | FOLD == word(b"user-age")
+            && word(&key[8..]) | 0x2020 == word(b"nt") =>
+        {
             return (Field::UserAgent, Spelling::Exact)
         }
         _ => {}
@@ -164,6 +178,30 @@ mod tests {
             recognise(b"alow", &g).0,
             Field::Extension(ExtensionKind::Unknown)
         );
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn core_names_are_recognised_in_any_case_and_nothing_else_is(
+            key in proptest::prop_oneof![
+                "[dD][iI][sS][aA][lL][lL][oO][wW]",
+                "[aA][lL][lL][oO][wW]",
+                "[uU][sS][eE][rR][-_ ][aA][gG][eE][nN][tT]",
+                "[aAlLoOwWdDiIsSuUeErRgGnNtT_ @-]{5,10}",
+            ],
+        ) {
+            let key = key.as_bytes();
+            let core = [(Field::Disallow, "disallow"), (Field::Allow, "allow"), (Field::UserAgent, "user-agent")];
+            let expected = core.iter().find(|(_, name)| eq_folded(key, name.as_bytes()));
+            let (field, spelling) = recognise(key, &Profile::GOOGLE);
+            match expected {
+                Some(&(expected, _)) => proptest::prop_assert_eq!((field, spelling), (expected, Spelling::Exact)),
+                None => proptest::prop_assert!(
+                    spelling != Spelling::Exact || !core.iter().any(|&(f, _)| f == field),
+                    "{:?} read as {:?}", String::from_utf8_lossy(key), field
+                ),
+            }
+        }
     }
 
     #[test]
