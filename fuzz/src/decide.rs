@@ -1,9 +1,10 @@
 //! `decide`: every way of asking the same question gives the same answer.
 //!
-//! For each profile, a freshly parsed model's first question (answered by
-//! scanning the rules, uncompiled), the compiled per-crawler view, a later
-//! question through the model, and the streaming `decide_once` (which reads
-//! the bytes without building a model) must agree on the verdict, its reason,
+//! For each profile, `RobotsTxt::decide` (one question, the rules tried
+//! uncompiled), a fresh per-crawler view's first answer (also tried
+//! uncompiled), a view whose rules are compiled (by asking it for the
+//! matching rules first), and the streaming `decide_once` (which reads the
+//! bytes without building a model) must agree on the verdict, its reason,
 //! the deciding line and rule, and the `index.html` alias.
 
 use std::fmt::Debug;
@@ -43,33 +44,26 @@ impl From<&Verdict<'_>> for Answer {
 pub fn check(data: &[u8]) {
     let (bytes, question) = input::split(data);
     for profile in Profile::ALL {
-        // Never asked anything: each copy answers its first question by
-        // scanning the rules, without compiling them.
-        let pristine = RobotsTxt::parse_with(bytes, profile);
-        let robots = pristine.clone();
+        let robots = RobotsTxt::parse_with(bytes, profile);
         let questions = match &question {
             Some(q) => vec![q.clone()],
             None => input::questions(&robots),
         };
         for (agent, url) in &questions {
-            agree(bytes, profile, &pristine, &robots, agent, url);
+            agree(bytes, profile, &robots, agent, url);
         }
     }
 }
 
-fn agree(
-    bytes: &[u8],
-    profile: Profile,
-    pristine: &RobotsTxt,
-    robots: &RobotsTxt,
-    agent: &str,
-    url: &str,
-) {
-    let first = Answer::from(&pristine.clone().decide(agent, url));
+fn agree(bytes: &[u8], profile: Profile, robots: &RobotsTxt, agent: &str, url: &str) {
+    let one_question = Answer::from(&robots.decide(agent, url));
+    let first_of_view = Answer::from(&robots.for_agent(agent).decide(url));
+    // Asking a view for its matching rules compiles them: its answers are
+    // then looked up.
     let view = robots.for_agent(agent);
+    let matching = view.matching_rules(url);
     let verdict = view.decide(url);
     let compiled = Answer::from(&verdict);
-    let later = Answer::from(&robots.decide(agent, url));
     let once = decide_once_with(bytes, profile, agent, url);
     let streamed = Answer {
         allowed: once.is_allowed(),
@@ -85,13 +79,19 @@ fn agree(
         )
     };
     same(
-        "first (uncompiled)",
-        &first,
+        "RobotsTxt::decide",
+        &one_question,
         "compiled view",
         &compiled,
         context,
     );
-    same("later", &later, "compiled view", &compiled, context);
+    same(
+        "first answer of a view",
+        &first_of_view,
+        "compiled view",
+        &compiled,
+        context,
+    );
     same(
         "decide_once",
         &streamed,
@@ -103,7 +103,6 @@ fn agree(
     // The deciding rule is the first of the matching rules, in precedence
     // order.
     if let (Reason::Rule | Reason::EmptyRule, Some(rule)) = (verdict.reason(), verdict.rule()) {
-        let matching = view.matching_rules(url);
         let winner = matching.first().map(|m| m.rule.line());
         assert_eq!(
             winner,

@@ -8,9 +8,9 @@
 //!
 //! * [`parse::check`]: parsing never panics under any profile and the model's
 //!   heap stays proportional to the input.
-//! * [`decide::check`]: the model (first, uncompiled question; compiled
-//!   view; later questions) and the streaming `decide_once` give the same
-//!   verdict and deciding line.
+//! * [`decide::check`]: the model (a single question, a view's first
+//!   question, a view with compiled rules) and the streaming `decide_once`
+//!   give the same verdict and deciding line.
 //! * [`render::check`]: the canonical rendering re-parses to the same
 //!   rendering and the same decisions.
 //! * [`lint::check`]: linting never panics, and every output format
