@@ -8,8 +8,10 @@
 #   bash scripts/fuzz.sh [SECONDS] [TARGET...]
 #
 # Needs the nightly toolchain and cargo-fuzz; says which is missing and
-# exits 2 otherwise. Exits 1 when a target found a crash, an out-of-memory
-# input, or an input taking 10 seconds or more (libFuzzer's slow units). FUZZ_FLAGS adds libFuzzer flags, e.g.
+# exits 2 otherwise. Exits 1 when a target found a crash (a panic: a broken
+# promise), an out-of-memory input or a hang (one input running past 20 s).
+# Inputs that took 10 s or more (libFuzzer's slow units) are listed as worth
+# a look, without failing: their time depends on the machine's load. FUZZ_FLAGS adds libFuzzer flags, e.g.
 # FUZZ_FLAGS="-fork=1 -ignore_crashes=1" to keep going past a crash.
 # The stable replay of regressions and seeds is
 #   cargo test --manifest-path fuzz/Cargo.toml --no-default-features
@@ -85,11 +87,16 @@ for target in "${targets[@]}"; do
     "fuzz/corpus/$target" fuzz/seeds "fuzz/regressions/$target" "$seeds" >"$log" 2>&1
   code=$?
   set -e
-  # What libFuzzer wrote this run: crash-, timeout-, oom- and slow-unit-
-  # files (an input taking 10 s or more counts: linear work on 150 KB does not).
-  new_artifacts=$(find "fuzz/artifacts/$target" -type f -newer "$stamp" -printf '%f\n' | sort)
+  # What libFuzzer wrote this run: crash-, oom- and timeout- files are
+  # findings; slow-unit- files are inputs that took 10 s or more.
+  new_artifacts=$(find "fuzz/artifacts/$target" -type f -newer "$stamp" ! -name 'slow-unit-*' -printf '%f\n' | sort)
+  slow=$(find "fuzz/artifacts/$target" -type f -newer "$stamp" -name 'slow-unit-*' -printf '%f\n' | sort)
   rm -f "$stamp"
   found=$(grep -c . <<<"$new_artifacts" || true)
+  if [ -n "$slow" ]; then
+    echo "fuzz: $target: inputs that took 10 s or more (fuzz/artifacts/$target/), worth a look:"
+    sed 's/^/  /' <<<"$slow"
+  fi
   runs=$(awk '/^stat::number_of_executed_units/ {print $2}' "$log")
   speed=$(awk '/^stat::average_exec_per_sec/ {print $2}' "$log")
   if [ -z "$runs" ]; then
