@@ -16,7 +16,7 @@ use futures_util::future::BoxFuture;
 use serde::{Deserialize, Serialize};
 
 /// What kind of address an IP address is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum AddressClass {
@@ -166,10 +166,19 @@ pub struct RefusedAddress {
 /// let intranet = AddressPolicy::public_only().allow_host("intranet.example");
 /// assert!(intranet.check("intranet.example", "10.1.2.3".parse().unwrap()).is_ok());
 /// assert!(intranet.check("other.example", "10.1.2.3".parse().unwrap()).is_err());
+///
+/// // A service reaching intranet hosts, but never cloud metadata endpoints:
+/// use crawlgate_fetch::AddressClass;
+/// let service = AddressPolicy::public_only()
+///     .allow_class(AddressClass::Private)
+///     .allow_class(AddressClass::Loopback);
+/// assert!(service.check("db.internal", "10.1.2.3".parse().unwrap()).is_ok());
+/// assert!(service.check("metadata", "169.254.169.254".parse().unwrap()).is_err());
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct AddressPolicy {
     allow_non_public: bool,
+    allowed_classes: BTreeSet<AddressClass>,
     allowed_hosts: BTreeSet<String>,
 }
 
@@ -183,8 +192,17 @@ impl AddressPolicy {
     pub fn allow_all() -> AddressPolicy {
         AddressPolicy {
             allow_non_public: true,
-            allowed_hosts: BTreeSet::new(),
+            ..AddressPolicy::default()
         }
+    }
+
+    /// Also allows every address of one class, for any host (a service
+    /// that may reach private networks but not link-local metadata
+    /// endpoints allows [`AddressClass::Private`] and not
+    /// [`AddressClass::LinkLocal`]).
+    pub fn allow_class(mut self, class: AddressClass) -> AddressPolicy {
+        self.allowed_classes.insert(class);
+        self
     }
 
     /// Also allows any address for this host name (compared
@@ -202,7 +220,11 @@ impl AddressPolicy {
     /// Checks one address that `host` resolved to (or is, for an IP literal).
     pub fn check(&self, host: &str, address: IpAddr) -> Result<(), RefusedAddress> {
         let class = classify(address);
-        if class == AddressClass::Public || self.allow_non_public || self.host_allowed(host) {
+        if class == AddressClass::Public
+            || self.allow_non_public
+            || self.allowed_classes.contains(&class)
+            || self.host_allowed(host)
+        {
             Ok(())
         } else {
             Err(RefusedAddress {
@@ -505,6 +527,18 @@ mod tests {
         assert!(one.check("[::1]", ip("::1")).is_ok());
         assert!(one.check("::1", ip("::1")).is_ok());
         assert!(one.check("other.test", ip("192.168.0.10")).is_err());
+
+        let classes = AddressPolicy::public_only()
+            .allow_class(AddressClass::Private)
+            .allow_class(AddressClass::Loopback);
+        assert!(!classes.allows_non_public());
+        assert!(classes.check("h.test", ip("10.0.0.1")).is_ok());
+        assert!(classes.check("h.test", ip("::1")).is_ok());
+        assert!(classes.check("h.test", ip("169.254.169.254")).is_err());
+        assert!(classes.check("h.test", ip("fe80::1")).is_err());
+        assert!(classes
+            .check("h.test", ip("::ffff:169.254.169.254"))
+            .is_err());
     }
 
     fn stub() -> Arc<dyn Resolver> {

@@ -7,7 +7,15 @@ use crate::{crawlgate, stdout_of};
 
 #[test]
 fn every_command_has_help_with_examples() {
-    for command in ["check", "explain", "test", "fetch", "batch", "completions"] {
+    for command in [
+        "check",
+        "explain",
+        "test",
+        "fetch",
+        "batch",
+        "serve",
+        "completions",
+    ] {
         let output = crawlgate().args([command, "--help"]).output().unwrap();
         assert_eq!(output.status.code(), Some(0), "{command}");
         let text = stdout_of(&output);

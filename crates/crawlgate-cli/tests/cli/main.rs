@@ -9,6 +9,7 @@ mod check;
 mod explain;
 mod fetch;
 mod general;
+mod serve;
 mod snapshots;
 mod terminal;
 mod test_cmd;
