@@ -1,32 +1,39 @@
 //! Fetching robots.txt files for a command: the `--allow-private`,
-//! `--user-agent` and `--timeout` options, the fetches themselves, and the
-//! one-line account of each.
+//! `--allow-link-local`, `--user-agent` and `--timeout` options, the fetches
+//! themselves, and the one-line account of each.
 
 use std::time::Duration;
 
 use anyhow::Context as _;
-use crawlgate_fetch::{Attempt, FetchError, FetchReport, Fetcher};
+use crawlgate_fetch::{AddressClass, Attempt, FetchError, FetchReport, Fetcher};
 
-/// `--allow-private`, `--user-agent`, `--timeout`: how robots.txt files are
-/// fetched.
+/// `--allow-private`, `--allow-link-local`, `--user-agent`, `--timeout`:
+/// how robots.txt files are fetched.
 #[derive(clap::Args, Debug, Clone)]
 pub struct FetchOptions {
-    /// Allow fetching from loopback, private and link-local addresses
+    /// Allow fetching from loopback, private and other non-public addresses
     /// (refused by default, so a URL cannot make crawlgate probe a private
-    /// network).
+    /// network). Link-local addresses stay refused.
     #[arg(long)]
     pub allow_private: bool,
+
+    /// Allow fetching from link-local addresses (169.254/16, fe80::/10) and
+    /// cloud metadata services (169.254.169.254 …), even through a redirect
+    /// (refused by default, with or without --allow-private).
+    #[arg(long)]
+    pub allow_link_local: bool,
 
     /// The User-Agent header sent when fetching.
     #[arg(long, value_name = "HEADER", default_value = crawlgate_fetch::DEFAULT_USER_AGENT)]
     pub user_agent: String,
 
-    /// Seconds allowed for a whole fetch, redirects and body included.
+    /// Seconds allowed for a whole fetch, redirects and body included; also
+    /// for reading a pipe or device given as a file.
     #[arg(long, value_name = "SECONDS", default_value = "30", value_parser = parse_seconds)]
     pub timeout: Duration,
 }
 
-fn parse_seconds(text: &str) -> Result<Duration, String> {
+pub fn parse_seconds(text: &str) -> Result<Duration, String> {
     match text.trim().parse::<f64>() {
         Ok(s) if s.is_finite() && s > 0.0 && s <= 86_400.0 => Ok(Duration::from_secs_f64(s)),
         _ => Err(format!(
@@ -44,6 +51,9 @@ pub fn fetch_all(options: &FetchOptions, urls: &[&str]) -> anyhow::Result<Vec<Fe
     if options.allow_private {
         builder = builder.allow_non_public_addresses();
     }
+    if options.allow_link_local {
+        builder = builder.allow_link_local_addresses();
+    }
     let fetcher = builder.build()?;
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -53,8 +63,14 @@ pub fn fetch_all(options: &FetchOptions, urls: &[&str]) -> anyhow::Result<Vec<Fe
         let mut reports = Vec::with_capacity(urls.len());
         for url in urls {
             let report = fetcher.fetch(url).await.map_err(|e| match e {
-                FetchError::AddressRefused { .. } => {
-                    anyhow::anyhow!("{e}: pass --allow-private to allow it")
+                FetchError::AddressRefused { class, .. } => {
+                    let flag = match class {
+                        AddressClass::LinkLocal | AddressClass::CloudMetadata => {
+                            "--allow-link-local"
+                        }
+                        _ => "--allow-private",
+                    };
+                    anyhow::anyhow!("{e}: pass {flag} to allow it")
                 }
                 e => e.into(),
             })?;

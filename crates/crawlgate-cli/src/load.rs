@@ -37,16 +37,24 @@ pub struct Plan {
     pub targets: Vec<Target>,
 }
 
+/// How much of a local robots.txt commands read: what every profile parses
+/// (the limit of RFC 9309 §2.5 as Google sets it, 500 KiB); one byte more
+/// is read to see a cut.
+pub const READ_LIMIT: usize = crawlgate::MAX_BYTES;
+
 /// Loads what `robots` names. A local file (or standard input) governs every
-/// URL as given. For a URL, paths among `urls` are taken relative to its
-/// site, and robots.txt files are fetched as `sites` says.
+/// URL as given; at most `read_limit` bytes of it are read (and one more, to
+/// see a cut), and a pipe or device must end within the fetch timeout. For a
+/// URL, paths among `urls` are taken relative to its site, and robots.txt
+/// files are fetched as `sites` says.
 pub fn load(
     robots: &RobotsArg,
     urls: &[String],
     sites: Sites,
     options: &FetchOptions,
+    read_limit: usize,
 ) -> anyhow::Result<Plan> {
-    if let Some(local) = Loaded::read_local(robots)? {
+    if let Some(local) = Loaded::read_local(robots, read_limit, options.timeout)? {
         let targets = urls
             .iter()
             .map(|url| Target {
@@ -192,6 +200,7 @@ mod tests {
         let arg = RobotsArg::File(path.to_string_lossy().into_owned());
         let options = FetchOptions {
             allow_private: false,
+            allow_link_local: false,
             user_agent: String::new(),
             timeout: std::time::Duration::from_secs(1),
         };
@@ -200,6 +209,7 @@ mod tests {
             &urls(&["/a", "https://x.example/b"]),
             Sites::One,
             &options,
+            READ_LIMIT,
         )
         .unwrap();
         std::fs::remove_dir_all(&dir).unwrap();

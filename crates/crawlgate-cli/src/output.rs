@@ -2,6 +2,8 @@
 //! `String`, so the same code gives the coloured terminal output and the
 //! plain text the snapshot tests compare.
 
+use std::io::Write as _;
+
 use anstyle::{AnsiColor, Effects, Style};
 
 use crawlgate_fetch::{Basis, ExplainedVerdict, RuleRef};
@@ -62,21 +64,50 @@ impl Palette {
     }
 }
 
-/// Prints a warning on standard error (the run goes on).
+/// Prints a warning on standard error (the run goes on; a closed standard
+/// error loses the warning, not the run).
 pub fn warn(message: &str) {
-    eprintln!("crawlgate: warning: {message}");
+    let _ = writeln!(std::io::stderr(), "crawlgate: warning: {message}");
 }
 
-/// `text` padded with spaces to `width` characters.
+/// The widest column output is aligned to, in characters. Columns are as
+/// wide as their widest cell up to this; a longer cell (a 70,000-character
+/// URL or line) overflows its column instead of widening every row, so the
+/// output stays proportional to the input.
+pub const MAX_COLUMN: usize = 120;
+
+/// Prints a note on standard error (a summary the run ends with).
+pub fn note(message: &str) {
+    let _ = writeln!(std::io::stderr(), "crawlgate: {message}");
+}
+
+/// `text` padded with spaces to `width` characters (at most
+/// [`MAX_COLUMN`]); a longer text is left as it is.
 pub fn pad(text: &str, width: usize) -> String {
-    format!("{text:<width$}")
+    let fill = width.min(MAX_COLUMN).saturating_sub(text.chars().count());
+    let mut padded = String::with_capacity(text.len() + fill);
+    padded.push_str(text);
+    padded.extend(std::iter::repeat_n(' ', fill));
+    padded
 }
 
-/// The widest of `texts`, in characters.
+/// `text` right-aligned in `width` characters (at most [`MAX_COLUMN`]).
+pub fn pad_left(text: &str, width: usize) -> String {
+    let fill = width.min(MAX_COLUMN).saturating_sub(text.chars().count());
+    let mut padded = String::with_capacity(text.len() + fill);
+    padded.extend(std::iter::repeat_n(' ', fill));
+    padded.push_str(text);
+    padded
+}
+
+/// The width of a column holding `texts`: the widest of them, in
+/// characters, leaving out those wider than [`MAX_COLUMN`] (they
+/// overflow).
 pub fn width<T: AsRef<str>>(texts: impl IntoIterator<Item = T>) -> usize {
     texts
         .into_iter()
         .map(|t| t.as_ref().chars().count())
+        .filter(|&w| w <= MAX_COLUMN)
         .max()
         .unwrap_or(0)
 }
@@ -192,6 +223,17 @@ mod tests {
     #[test]
     fn pads_by_characters() {
         assert_eq!(pad("é", 3), "é  ");
+        assert_eq!(pad_left("7", 3), "  7");
         assert_eq!(width(["a", "ééé", "bb"]), 3);
+    }
+
+    #[test]
+    fn long_cells_overflow_instead_of_widening_columns() {
+        // Rust's format width stops at 65,535: no width from input reaches one.
+        let long = "a".repeat(70_000);
+        assert_eq!(width([long.as_str(), "bb"]), 2);
+        assert_eq!(pad(&long, 70_001), long);
+        assert_eq!(pad("x", usize::MAX).len(), MAX_COLUMN);
+        assert_eq!(pad_left("x", 1 << 20).len(), MAX_COLUMN);
     }
 }

@@ -1,12 +1,14 @@
 //! Where a robots.txt comes from (a file, standard input, or a site it is
 //! fetched from), and what it says about one URL when read under a profile.
 
-use std::io::Read as _;
 use std::path::Path;
+use std::time::Duration;
 
 use anyhow::{bail, Context as _};
 use crawlgate::{Profile, RobotsTxt};
 use crawlgate_fetch::{ExplainedVerdict, FetchReport, Outcome, Rules};
+
+use crate::input::{read_path, read_stdin, Input, Special};
 
 /// The `ROBOTS` argument.
 #[derive(Clone, Debug)]
@@ -40,8 +42,14 @@ impl RobotsArg {
 /// What a loaded robots.txt holds.
 #[derive(Debug)]
 pub enum Content {
-    /// The bytes of a file or of standard input.
-    Local(Vec<u8>),
+    /// The bytes of a file or of standard input: at most the read limit
+    /// plus one byte.
+    Local {
+        /// The bytes read.
+        bytes: Vec<u8>,
+        /// The size of the whole file, when it is known (a regular file).
+        size: Option<u64>,
+    },
     /// What fetching it gave (the outcome, and the body when it is read).
     Fetched(Box<FetchReport>),
 }
@@ -57,23 +65,28 @@ pub struct Loaded {
 }
 
 impl Loaded {
-    /// Reads a file or standard input; `None` for a URL argument.
-    pub fn read_local(arg: &RobotsArg) -> anyhow::Result<Option<Loaded>> {
-        let (name, bytes) = match arg {
+    /// Reads a file or standard input, at most `limit` bytes and one more
+    /// (to see a cut); `None` for a URL argument. A pipe or device given as
+    /// a file must end within `timeout`.
+    pub fn read_local(
+        arg: &RobotsArg,
+        limit: usize,
+        timeout: Duration,
+    ) -> anyhow::Result<Option<Loaded>> {
+        let (name, input) = match arg {
             RobotsArg::Url(_) => return Ok(None),
-            RobotsArg::Stdin => {
-                let mut bytes = Vec::new();
-                std::io::stdin()
-                    .lock()
-                    .read_to_end(&mut bytes)
-                    .context("cannot read robots.txt from standard input")?;
-                ("<stdin>".to_owned(), bytes)
-            }
-            RobotsArg::File(path) => (path.clone(), read_file(path)?),
+            RobotsArg::Stdin => (
+                "<stdin>".to_owned(),
+                read_stdin(limit).context("cannot read robots.txt from standard input")?,
+            ),
+            RobotsArg::File(path) => (path.clone(), read_file(path, limit, timeout)?),
         };
         Ok(Some(Loaded {
             name,
-            content: Content::Local(bytes),
+            content: Content::Local {
+                bytes: input.bytes,
+                size: input.size,
+            },
         }))
     }
 
@@ -89,14 +102,28 @@ impl Loaded {
     pub fn fetch(&self) -> Option<&FetchReport> {
         match &self.content {
             Content::Fetched(report) => Some(report),
-            Content::Local(_) => None,
+            Content::Local { .. } => None,
+        }
+    }
+
+    /// The bytes to read: the file's, or the fetched body (none when the
+    /// fetch outcome left no rules to read).
+    pub fn bytes(&self) -> Option<&[u8]> {
+        match &self.content {
+            Content::Local { bytes, .. } => Some(bytes),
+            Content::Fetched(report) => match report.rules() {
+                Rules::Conditional(copy) => Some(copy.body()),
+                _ => None,
+            },
         }
     }
 
     /// Reads it under `profile`.
     pub fn read(&self, profile: Profile) -> Reading<'_> {
         let rules = match &self.content {
-            Content::Local(bytes) => ReadAs::Local(Box::new(RobotsTxt::parse_with(bytes, profile))),
+            Content::Local { bytes, .. } => {
+                ReadAs::Local(Box::new(RobotsTxt::parse_with(bytes, profile)))
+            }
             Content::Fetched(report) => ReadAs::Fetched(report.entry.outcome.with_profile(profile)),
         };
         Reading {
@@ -120,26 +147,31 @@ impl Loaded {
             ));
         }
         if stats.truncated() {
+            let limit = robots.profile().max_bytes;
+            let size = match &self.content {
+                Content::Local {
+                    size: Some(size), ..
+                } => format!("{size} bytes"),
+                _ => "more than that".to_owned(),
+            };
             warnings.push(format!(
-                "{}: {} bytes, more than the {} bytes read: the rest is ignored",
-                self.name,
-                stats.input_bytes,
-                robots.profile().max_bytes
+                "{}: only the first {limit} bytes are read ({size}): the rest is ignored",
+                self.name
             ));
         }
         warnings
     }
 }
 
-fn read_file(path: &str) -> anyhow::Result<Vec<u8>> {
-    std::fs::read(path).map_err(|e| {
+fn read_file(path: &str, limit: usize, timeout: Duration) -> anyhow::Result<Input> {
+    read_path(Path::new(path), limit, Special::Read { timeout }).map_err(|e| {
         let mut message = format!("cannot read robots.txt file `{path}`: {e}");
         // `crawlgate check example.com …`: a site was meant.
         let looks_like_host = !path.contains('/')
             && path.contains('.')
             && !path.ends_with(".txt")
             && !Path::new(path).exists();
-        if looks_like_host && e.kind() == std::io::ErrorKind::NotFound {
+        if looks_like_host {
             message.push_str(&format!(
                 " (to fetch a site's robots.txt, give its URL: https://{path}/)"
             ));
@@ -195,6 +227,17 @@ impl Reading<'_> {
 
 #[cfg(test)]
 impl Loaded {
+    /// A local file named `name` holding `text`, for unit tests.
+    pub fn local(name: &str, text: &str) -> Loaded {
+        Loaded {
+            name: name.to_owned(),
+            content: Content::Local {
+                bytes: text.as_bytes().to_vec(),
+                size: Some(text.len() as u64),
+            },
+        }
+    }
+
     /// What fetching `https://example.com/robots.txt` gives when the server
     /// answers `response`, for unit tests (the real fetches are tested end
     /// to end in `tests/cli/fetch.rs`).
@@ -240,10 +283,7 @@ mod tests {
     use crawlgate_fetch::{Basis, HttpResponse, OutcomeKind, OutcomeReason};
 
     fn local(text: &str) -> Loaded {
-        Loaded {
-            name: "robots.txt".into(),
-            content: Content::Local(text.as_bytes().to_vec()),
-        }
+        Loaded::local("robots.txt", text)
     }
 
     #[test]
@@ -302,7 +342,10 @@ mod tests {
         let big = local(&text);
         let warnings = big.warnings(big.read(Profile::GOOGLE).robots().unwrap());
         assert_eq!(warnings.len(), 1);
-        assert!(warnings[0].contains("the rest is ignored"), "{warnings:?}");
+        assert!(
+            warnings[0].starts_with("robots.txt: only the first 512000 bytes are read (5"),
+            "{warnings:?}"
+        );
     }
 
     #[test]
@@ -322,12 +365,13 @@ mod tests {
 
     #[test]
     fn a_missing_file_named_like_a_site_gets_a_hint() {
-        let error = read_file("no-such-site.example").unwrap_err().to_string();
+        let read = |path| read_file(path, 100, Duration::from_secs(1));
+        let error = read("no-such-site.example").unwrap_err().to_string();
         assert!(
             error.contains("give its URL: https://no-such-site.example/"),
             "{error}"
         );
-        let error = read_file("missing.txt").unwrap_err().to_string();
+        let error = read("missing.txt").unwrap_err().to_string();
         assert!(!error.contains("give its URL"), "{error}");
     }
 

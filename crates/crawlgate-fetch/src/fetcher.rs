@@ -347,10 +347,23 @@ impl FetcherBuilder {
         self
     }
 
-    /// Allows loopback, private and link-local addresses (tests, intranet
-    /// crawlers). Off by default.
-    pub fn allow_non_public_addresses(self) -> Self {
-        self.address_policy(AddressPolicy::allow_all())
+    /// Allows loopback, private and the other non-public addresses (tests,
+    /// intranet crawlers), but not link-local addresses nor cloud metadata
+    /// services (see [`allow_link_local_addresses`](Self::allow_link_local_addresses)).
+    /// Off by default.
+    pub fn allow_non_public_addresses(mut self) -> Self {
+        self.client.address_policy = self.client.address_policy.with_non_public();
+        self
+    }
+
+    /// Also allows link-local addresses (`169.254/16`, `fe80::/10`) and
+    /// cloud metadata services (`169.254.169.254` …). Off by default, and
+    /// not implied by [`allow_non_public_addresses`](Self::allow_non_public_addresses):
+    /// a crawler in a cloud must not hand its instance credentials to a
+    /// robots.txt redirect.
+    pub fn allow_link_local_addresses(mut self) -> Self {
+        self.client.address_policy = self.client.address_policy.allow_link_local();
+        self
     }
 
     /// The resolver (default: the system's).

@@ -91,6 +91,21 @@ pub use result::{
 pub use scope::{robots_url_for, Origin, Scheme, ScopeError};
 pub use verdict::{Basis, ExplainedVerdict, GroupLines, RuleRef};
 
+/// The Rust examples of the README files (this crate's, the workspace's, the
+/// core crate's and the command's), compiled and run as doctests: each is a
+/// whole program a user can paste.
+#[cfg(doctest)]
+mod readme_examples {
+    #[doc = include_str!("../README.md")]
+    struct Fetch;
+    #[doc = include_str!("../../../README.md")]
+    struct Workspace;
+    #[doc = include_str!("../../crawlgate/README.md")]
+    struct Core;
+    #[doc = include_str!("../../crawlgate-cli/README.md")]
+    struct Cli;
+}
+
 #[cfg(test)]
 mod send_sync {
     fn assert_send_sync<T: Send + Sync>() {}

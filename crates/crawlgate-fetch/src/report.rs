@@ -254,8 +254,8 @@ impl FetchReport {
             warn(
                 WarningCode::Diagnostics,
                 format!(
-                    "the parser reported {} problem(s); run the linter for details",
-                    self.diagnostics
+                    "the parser reported {} problem(s); `crawlgate lint {}` lists them",
+                    self.diagnostics, self.robots_url
                 ),
             );
         }

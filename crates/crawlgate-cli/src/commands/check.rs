@@ -5,13 +5,13 @@ use std::io::Write as _;
 use std::process::ExitCode;
 
 use anyhow::bail;
-use crawlgate::Profile;
-use crawlgate_fetch::{Basis, ExplainedVerdict, FetchReport};
+use crawlgate::{Profile, RobotsTxt, SelectionKind};
+use crawlgate_fetch::{Basis, ExplainedVerdict, FetchReport, GroupLines};
 use serde::Serialize;
 
 use super::{exit_status, stdout_color};
 use crate::fetching::{fetch_summary, warn_fetch, FetchOptions};
-use crate::load::{load, Sites};
+use crate::load::{load, Sites, READ_LIMIT};
 use crate::output::{line_ref, pad, reason, warn, width, Palette};
 use crate::query::QueryArgs;
 use crate::source::{Loaded, RobotsArg};
@@ -54,6 +54,88 @@ struct Row<'a> {
     url: String,
     source: &'a Loaded,
     verdicts: Vec<ExplainedVerdict>,
+    /// The `*` rules the crawler passes over, when no rule of its own
+    /// group matched (one profile only).
+    passed_over: Option<&'a PassedOver>,
+}
+
+/// The rules of `User-agent: *` groups that a crawler named by groups of
+/// its own does not obey (RFC 9309 §2.2.1: only when no group names it
+/// does the `*` group apply).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+struct PassedOver {
+    /// How many rules the `*` groups hold.
+    rules: usize,
+    /// The crawler's own groups.
+    own_groups: Vec<GroupLines>,
+}
+
+impl PassedOver {
+    /// What `agent` passes over in `robots`, when it has groups of its
+    /// own and some `*` group with rules is not among them.
+    fn find(robots: &RobotsTxt, agent: &str) -> Option<PassedOver> {
+        let view = robots.for_agent(agent);
+        if view.selection() != SelectionKind::Specific {
+            return None;
+        }
+        let mut own: Vec<usize> = view.groups().map(|g| g.index()).collect();
+        own.sort_unstable();
+        let rules = robots
+            .groups()
+            .filter(|g| g.is_global() && own.binary_search(&g.index()).is_err())
+            .map(|g| g.rules().len())
+            .sum();
+        (rules > 0).then(|| PassedOver {
+            rules,
+            own_groups: view
+                .groups()
+                .map(|g| GroupLines {
+                    first_line: g.first_line(),
+                    last_line: g.last_line(),
+                })
+                .collect(),
+        })
+    }
+
+    /// `no rule matched (`Googlebot` obeys its own group at lines 5–7;
+    /// the 12 rules of `User-agent: *` do not apply to it)`.
+    fn sentence(&self, agent: &str) -> String {
+        const SHOWN: usize = 3;
+        let spans: Vec<String> = self
+            .own_groups
+            .iter()
+            .take(SHOWN)
+            .map(|g| {
+                if g.first_line == g.last_line {
+                    format!("{}", g.first_line)
+                } else {
+                    format!("{}–{}", g.first_line, g.last_line)
+                }
+            })
+            .collect();
+        let more = self.own_groups.len().saturating_sub(SHOWN);
+        let (groups, lines) = match (self.own_groups.len(), spans.as_slice()) {
+            (1, [span]) => ("group", span.clone()),
+            (_, [init @ .., last]) if more == 0 => {
+                ("groups", format!("{} and {last}", init.join(", ")))
+            }
+            _ => ("groups", format!("{} and {more} more", spans.join(", "))),
+        };
+        let lines_word = if lines.contains(['–', ',', ' ']) {
+            "lines"
+        } else {
+            "line"
+        };
+        format!(
+            "no rule matched (`{agent}` obeys its own {groups} at {lines_word} {lines}; the {} of `User-agent: *` {} not apply to it)",
+            if self.rules == 1 {
+                "1 rule".to_owned()
+            } else {
+                format!("{} rules", self.rules)
+            },
+            if self.rules == 1 { "does" } else { "do" }
+        )
+    }
 }
 
 impl Row<'_> {
@@ -81,7 +163,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let query = &args.query;
     let robots = query.validate()?;
     let urls = urls_to_check(&robots, query)?;
-    let plan = load(&robots, &urls, Sites::Any, &args.fetch)?;
+    let plan = load(&robots, &urls, Sites::Any, &args.fetch, READ_LIMIT)?;
     let profiles = if args.all_profiles {
         Profile::ALL.to_vec()
     } else {
@@ -101,16 +183,30 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             source.warnings(robots).iter().for_each(|w| warn(w));
         }
     }
+    // Per file, what the crawler passes over (one profile only: the
+    // side-by-side table has no room for it).
+    let passed_over: Vec<Option<PassedOver>> = readings
+        .iter()
+        .map(|readings| match readings.as_slice() {
+            [one] => PassedOver::find(one.robots()?, &query.agent),
+            _ => None,
+        })
+        .collect();
     let rows = plan
         .targets
         .iter()
-        .map(|target| Row {
-            url: target.url.clone(),
-            source: &plan.sources[target.source],
-            verdicts: readings[target.source]
+        .map(|target| {
+            let verdicts: Vec<ExplainedVerdict> = readings[target.source]
                 .iter()
                 .map(|reading| reading.decide(&query.agent, &target.url))
-                .collect(),
+                .collect();
+            let no_match = verdicts[0].basis == Basis::NoMatchingRule;
+            Row {
+                url: target.url.clone(),
+                source: &plan.sources[target.source],
+                passed_over: passed_over[target.source].as_ref().filter(|_| no_match),
+                verdicts,
+            }
         })
         .collect::<Vec<_>>();
     let report = Report {
@@ -176,22 +272,20 @@ fn render(report: &Report<'_>, palette: Palette) -> String {
         return out;
     }
     let url_width = width(report.rows.iter().map(|r| r.url.as_str()));
-    let ref_width = report
-        .rows
-        .iter()
-        .filter_map(|r| {
-            let rule = r.verdicts[0].rule.as_ref()?;
-            Some(line_ref(&r.source.name, rule.line).chars().count())
-        })
-        .max()
-        .unwrap_or(0);
+    let ref_width = width(report.rows.iter().filter_map(|r| {
+        let rule = r.verdicts[0].rule.as_ref()?;
+        Some(line_ref(&r.source.name, rule.line))
+    }));
     for row in &report.rows {
         let decided = &row.verdicts[0];
+        let why = match row.passed_over {
+            Some(passed_over) => passed_over.sentence(report.agent),
+            None => reason(decided, &row.source.name, ref_width, palette),
+        };
         out.push_str(&format!(
-            "{}  {}  {}\n",
+            "{}  {}  {why}\n",
             palette.verdict(decided.allowed, &pad(decided.word(), 10)),
             pad(&row.url, url_width),
-            reason(decided, &row.source.name, ref_width, palette),
         ));
     }
     out
@@ -287,6 +381,9 @@ struct JsonResult<'a> {
     agree: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
     verdicts: Option<Vec<JsonProfileVerdict<'a>>>,
+    /// Only when no rule matched and `*` rules were passed over.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    star_rules_passed_over: Option<&'a PassedOver>,
 }
 
 #[derive(Serialize)]
@@ -311,6 +408,7 @@ fn json<'a>(report: &'a Report<'a>) -> JsonReport<'a> {
                 robots: &row.source.name,
                 decided: (!many).then(|| &row.verdicts[0]),
                 agree: many.then(|| row.agree()),
+                star_rules_passed_over: row.passed_over,
                 verdicts: many.then(|| {
                     report
                         .profiles
@@ -331,13 +429,9 @@ fn json<'a>(report: &'a Report<'a>) -> JsonReport<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::source::Content;
 
     fn local(text: &str) -> Loaded {
-        Loaded {
-            name: "robots.txt".into(),
-            content: Content::Local(text.as_bytes().to_vec()),
-        }
+        Loaded::local("robots.txt", text)
     }
 
     fn report<'a>(source: &'a Loaded, profiles: &[Profile], urls: &[&str]) -> Report<'a> {
@@ -350,6 +444,7 @@ mod tests {
                     .iter()
                     .map(|&p| source.read(p).decide("bot", url))
                     .collect(),
+                passed_over: None,
             })
             .collect();
         Report {
@@ -476,5 +571,36 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("give the page itself"));
+    }
+
+    #[test]
+    fn a_crawler_with_its_own_group_is_told_what_it_passes_over() {
+        let file =
+            "User-agent: *\nDisallow: /a\nDisallow: /b\n\nUser-agent: Googlebot\nDisallow: /g\n";
+        let robots = RobotsTxt::parse(file.as_bytes());
+        let found = PassedOver::find(&robots, "Googlebot").unwrap();
+        assert_eq!(found.rules, 2);
+        assert_eq!(
+            found.sentence("Googlebot"),
+            "no rule matched (`Googlebot` obeys its own group at lines 5–6; the 2 rules of `User-agent: *` do not apply to it)"
+        );
+        // A crawler without a group of its own obeys `*`: nothing passed over.
+        assert_eq!(PassedOver::find(&robots, "mybot"), None);
+        // A `*` line in the crawler's own group is not passed over.
+        let shared = RobotsTxt::parse(b"User-agent: Googlebot\nUser-agent: *\nDisallow: /a\n");
+        assert_eq!(PassedOver::find(&shared, "Googlebot"), None);
+        let many = PassedOver {
+            rules: 1,
+            own_groups: (1..=5)
+                .map(|n| GroupLines {
+                    first_line: n * 10,
+                    last_line: n * 10,
+                })
+                .collect(),
+        };
+        assert_eq!(
+            many.sentence("b"),
+            "no rule matched (`b` obeys its own groups at lines 10, 20, 30 and 2 more; the 1 rule of `User-agent: *` does not apply to it)"
+        );
     }
 }

@@ -7,8 +7,10 @@
 //! stays); blank lines are ignored.
 
 use std::fmt::Write as _;
-use std::io::{Read as _, Write as _};
+use std::io::Write as _;
+use std::path::Path;
 use std::process::ExitCode;
+use std::time::Duration;
 
 use anyhow::{bail, Context as _};
 use crawlgate::Profile;
@@ -17,7 +19,8 @@ use serde::Serialize;
 
 use super::{exit_status, parse_profile, stdout_color};
 use crate::fetching::{fetch_summary, warn_fetch, FetchOptions};
-use crate::load::{load, Sites};
+use crate::input::{is_standard_input, read_path, read_stdin, Special};
+use crate::load::{load, Sites, READ_LIMIT};
 use crate::output::{line_ref, reason, warn, Palette};
 use crate::source::RobotsArg;
 use crate::target::{agent_warning, url_problem};
@@ -242,19 +245,28 @@ struct JsonResult<'a> {
     decided: &'a ExplainedVerdict,
 }
 
-fn read_expectations(path: &str) -> anyhow::Result<(String, String)> {
-    let (name, bytes) = if path == "-" {
-        let mut bytes = Vec::new();
-        std::io::stdin()
-            .lock()
-            .read_to_end(&mut bytes)
+/// The most bytes of expectations read: far more than any hand-written
+/// file, and a bound on what a stray device or pipe can make crawlgate hold.
+const EXPECTATIONS_LIMIT: usize = 16 << 20;
+
+fn read_expectations(path: &str, timeout: Duration) -> anyhow::Result<(String, String)> {
+    let (name, input) = if path == "-" {
+        let input = read_stdin(EXPECTATIONS_LIMIT)
             .context("cannot read expectations from standard input")?;
-        ("<stdin>".to_owned(), bytes)
+        ("<stdin>".to_owned(), input)
     } else {
-        let bytes = std::fs::read(path)
-            .with_context(|| format!("cannot read expectations file `{path}`"))?;
-        (path.to_owned(), bytes)
+        let input = read_path(
+            Path::new(path),
+            EXPECTATIONS_LIMIT,
+            Special::Read { timeout },
+        )
+        .with_context(|| format!("cannot read expectations file `{path}`"))?;
+        (path.to_owned(), input)
     };
+    let bytes = input.bytes;
+    if bytes.len() > EXPECTATIONS_LIMIT {
+        bail!("{name}: more than {EXPECTATIONS_LIMIT} bytes of expectations: split the file");
+    }
     let text =
         String::from_utf8(bytes).map_err(|e| anyhow::anyhow!("{name}: not UTF-8 text ({e})"))?;
     Ok((name, text))
@@ -262,11 +274,12 @@ fn read_expectations(path: &str) -> anyhow::Result<(String, String)> {
 
 /// Runs `crawlgate test`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    if args.robots == "-" && args.expectations == "-" {
+    let from_stdin = |arg: &str| arg == "-" || is_standard_input(Path::new(arg));
+    if from_stdin(&args.robots) && from_stdin(&args.expectations) {
         bail!("ROBOTS and EXPECTATIONS cannot both be standard input");
     }
     let robots = RobotsArg::parse(&args.robots)?;
-    let (expectations_name, text) = read_expectations(&args.expectations)?;
+    let (expectations_name, text) = read_expectations(&args.expectations, args.fetch.timeout)?;
     let expectations = match parse_expectations(&text, &expectations_name) {
         Ok(e) if e.is_empty() => {
             bail!("{expectations_name}: no expectations (one a line: `allow|disallow AGENT URL`)")
@@ -291,7 +304,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     }
 
-    let loaded = load(&robots, &[], Sites::One, &args.fetch)?
+    let loaded = load(&robots, &[], Sites::One, &args.fetch, READ_LIMIT)?
         .sources
         .remove(0);
     if let Some(report) = loaded.fetch() {

@@ -469,3 +469,41 @@ fn check_urls_of_several_sites_fetches_each_robots_txt_once() {
     );
     assert_eq!((first.requests().len(), second.requests().len()), (1, 1));
 }
+
+#[test]
+fn allow_private_does_not_open_link_local_addresses_to_redirects() {
+    for target in [
+        "http://169.254.169.254/latest/meta-data/",
+        "http://[::ffff:a9fe:a9fe]/",
+        "http://169.254.1.2/",
+        "http://[fe80::1]/",
+    ] {
+        let server = TestServer::start([("/robots.txt", Reply::redirect(302, target))]);
+        for command in [
+            vec!["fetch", "URL", "--allow-private"],
+            vec!["check", "URL", "-a", "bot", "--allow-private"],
+        ] {
+            let url = server.url("/page");
+            let args: Vec<&str> = command
+                .iter()
+                .map(|a| if *a == "URL" { url.as_str() } else { a })
+                .collect();
+            let output = crawlgate()
+                .args(&args)
+                .timeout(Duration::from_secs(60))
+                .output()
+                .unwrap();
+            assert_eq!(output.status.code(), Some(2), "{target}: {args:?}");
+            let error = stderr_of(&output);
+            assert!(
+                error.contains("refused to fetch")
+                    && error.contains(
+                        "must be allowed explicitly, apart from other non-public addresses"
+                    )
+                    && error.ends_with(": pass --allow-link-local to allow it\n"),
+                "{target}: {error}"
+            );
+        }
+        assert_eq!(server.hits("/robots.txt"), 2, "only the first hop");
+    }
+}

@@ -16,7 +16,7 @@ use std::process::ExitCode;
 
 use super::stdout_color;
 use crate::fetching::{warn_fetch, FetchOptions};
-use crate::load::{load, Sites};
+use crate::load::{load, Sites, READ_LIMIT};
 use crate::output::{warn, Palette};
 use crate::query::QueryArgs;
 use crate::source::RobotsArg;
@@ -57,7 +57,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let query = &args.query;
     let robots = query.validate()?;
     let urls = urls_to_explain(&robots, &query.urls);
-    let mut plan = load(&robots, &urls, Sites::One, &args.fetch)?;
+    let mut plan = load(&robots, &urls, Sites::One, &args.fetch, READ_LIMIT)?;
     let loaded = plan.sources.remove(0);
     let urls: Vec<String> = plan.targets.into_iter().map(|t| t.url).collect();
     let reading = loaded.read(query.profile);

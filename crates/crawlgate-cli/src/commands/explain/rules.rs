@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use crawlgate::{AgentView, Precedence, Rule, RuleMatch};
 
 use super::selection::never_matching;
-use crate::output::{line_ref, pad, width, Palette};
+use crate::output::{line_ref, pad, pad_left, width, Palette};
 
 /// What the length column does not say: the alias, an empty rule, a
 /// pattern read otherwise than written.
@@ -53,8 +53,8 @@ pub fn render_rule_rows(
         };
         let _ = writeln!(
             out,
-            "{indent}{:>len_width$}  {}  {}",
-            m.priority,
+            "{indent}{}  {}  {}",
+            pad_left(&m.priority.to_string(), len_width),
             p.dim(&pad(reference, ref_width)),
             p.verdict(m.rule.is_allow() || m.rule.is_empty(), &text)
         );

@@ -84,9 +84,13 @@ pub fn unused_global_groups<'a>(view: &AgentView<'a>) -> Vec<Group<'a>> {
 /// The rules of the crawler's groups missing from `by_precedence`: a path
 /// that starts with neither `/` nor `*` never matches.
 pub fn never_matching<'a>(view: &AgentView<'a>, by_precedence: &[RuleMatch<'a>]) -> Vec<Rule<'a>> {
+    // Sorted, so each rule is looked up in log time: a file of 100,000
+    // rules is explained in linear-logarithmic time, not quadratic.
+    let mut tried: Vec<usize> = by_precedence.iter().map(|m| m.rule.index()).collect();
+    tried.sort_unstable();
     view.groups()
         .flat_map(|g| g.rules())
-        .filter(|r| !by_precedence.iter().any(|m| m.rule.index() == r.index()))
+        .filter(|r| tried.binary_search(&r.index()).is_err())
         .collect()
 }
 

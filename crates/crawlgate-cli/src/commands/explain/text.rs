@@ -128,15 +128,12 @@ fn render_url(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::source::{Content, Loaded};
+    use crate::source::Loaded;
     use crawlgate::Profile;
     use crawlgate_fetch::HttpResponse;
 
     fn local(text: &str) -> Loaded {
-        Loaded {
-            name: "r".into(),
-            content: Content::Local(text.as_bytes().to_vec()),
-        }
+        Loaded::local("r", text)
     }
 
     fn urls(list: &[&str]) -> Vec<String> {
