@@ -197,7 +197,7 @@ pub struct RuleMatch<'a> {
 pub struct AgentView<'a> {
     robots: &'a RobotsTxt,
     selection: Selected<'a>,
-    rules: LazyMatcher,
+    rules: ViewRules<'a>,
 }
 
 /// How many questions a view answers by trying its rules before it
@@ -206,12 +206,12 @@ pub struct AgentView<'a> {
 /// view asked a few questions never compiles, one asked many soon does.
 const SCANNED_QUESTIONS: u32 = 4;
 
-/// A view's compiled rules, built once it has answered
+/// A crawler's compiled rules, built once they have answered
 /// [`SCANNED_QUESTIONS`] questions without them.
 #[derive(Debug, Default)]
-struct LazyMatcher {
+pub(crate) struct LazyMatcher {
     scanned: AtomicU32,
-    matcher: OnceLock<Matcher>,
+    matcher: OnceLock<Box<Matcher>>,
 }
 
 impl Clone for LazyMatcher {
@@ -219,6 +219,37 @@ impl Clone for LazyMatcher {
         LazyMatcher {
             scanned: AtomicU32::new(self.scanned.load(Ordering::Relaxed)),
             matcher: self.matcher.clone(),
+        }
+    }
+}
+
+impl LazyMatcher {
+    /// Whether the rules have been compiled.
+    pub(crate) fn is_compiled(&self) -> bool {
+        self.matcher.get().is_some()
+    }
+
+    /// The heap its compiled rules hold, once built.
+    pub(crate) fn heap_size(&self) -> usize {
+        self.matcher.get().map_or(0, |m| m.heap_size())
+    }
+}
+
+/// A view's compiled rules: its own, or those a
+/// [`CompiledRobotsTxt`](crate::CompiledRobotsTxt) keeps for every
+/// crawler obeying the same groups.
+#[derive(Clone, Debug)]
+enum ViewRules<'a> {
+    Own(LazyMatcher),
+    Kept(&'a LazyMatcher),
+}
+
+impl ViewRules<'_> {
+    #[inline]
+    fn get(&self) -> &LazyMatcher {
+        match self {
+            ViewRules::Own(rules) => rules,
+            ViewRules::Kept(rules) => rules,
         }
     }
 }
@@ -244,7 +275,26 @@ impl RobotsTxt {
         AgentView {
             robots: self,
             selection: self.select(agent),
-            rules: LazyMatcher::default(),
+            rules: ViewRules::Own(LazyMatcher::default()),
+        }
+    }
+
+    /// The view of `agent`, compiling into (or using) `kept`, one slot per
+    /// set of groups (see [`selections`](Self::selections)).
+    pub(crate) fn for_agent_keeping<'a>(
+        &'a self,
+        agent: &str,
+        kept: &'a [LazyMatcher],
+    ) -> AgentView<'a> {
+        let selection = self.select(agent);
+        let rules = match selection.slot.and_then(|slot| kept.get(slot as usize)) {
+            Some(rules) => ViewRules::Kept(rules),
+            None => ViewRules::Own(LazyMatcher::default()),
+        };
+        AgentView {
+            robots: self,
+            selection,
+            rules,
         }
     }
 
@@ -328,7 +378,7 @@ impl<'a> AgentView<'a> {
     /// profile needs the general way.
     #[inline(always)]
     fn compiled_answer(&self, url: &str) -> Option<Option<&Entry>> {
-        let matcher = self.rules.matcher.get()?;
+        let matcher = self.rules.get().matcher.get()?;
         if !matcher.paths_as_given || self.selection.kind == SelectionKind::Nothing {
             return None;
         }
@@ -348,9 +398,10 @@ impl<'a> AgentView<'a> {
     /// fewer than [`SCANNED_QUESTIONS`] questions.
     #[inline]
     fn find(&self, path: &[u8]) -> Option<Entry> {
-        let matcher = match self.rules.matcher.get() {
+        let rules = self.rules.get();
+        let matcher = match rules.matcher.get() {
             Some(matcher) => matcher,
-            None if self.rules.scanned.fetch_add(1, Ordering::Relaxed) < SCANNED_QUESTIONS => {
+            None if rules.scanned.fetch_add(1, Ordering::Relaxed) < SCANNED_QUESTIONS => {
                 return self.scan(path)
             }
             None => self.matcher(),
@@ -362,9 +413,12 @@ impl<'a> AgentView<'a> {
 
     /// The compiled rules, built on first need.
     fn matcher(&self) -> &Matcher {
-        self.rules
-            .matcher
-            .get_or_init(|| Matcher::compile(self.robots, self.selection.groups.as_slice()))
+        self.rules.get().matcher.get_or_init(|| {
+            Box::new(Matcher::compile(
+                self.robots,
+                self.selection.groups.as_slice(),
+            ))
+        })
     }
 
     /// The deciding entry for a matching path, found without compiling.

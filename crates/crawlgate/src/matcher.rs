@@ -113,6 +113,14 @@ impl Matcher {
         }
     }
 
+    /// The heap bytes these compiled rules hold.
+    pub(crate) fn heap_size(&self) -> usize {
+        std::mem::size_of::<Matcher>()
+            + std::mem::size_of_val(&*self.entries)
+            + std::mem::size_of_val(&*self.segments)
+            + self.tree.heap_size()
+    }
+
     /// The entry that decides `path` among the rules of `groups`, found by
     /// trying each rule once without compiling them: cheaper than compiling
     /// for a question or a few. Always the entry

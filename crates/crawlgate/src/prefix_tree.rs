@@ -215,6 +215,14 @@ impl PrefixTree {
         tree
     }
 
+    /// The heap bytes the tree holds.
+    pub(crate) fn heap_size(&self) -> usize {
+        std::mem::size_of_val(&*self.nodes)
+            + std::mem::size_of_val(&*self.long_labels)
+            + std::mem::size_of_val(&*self.tables)
+            + std::mem::size_of_val(&*self.globs)
+    }
+
     /// Puts each glob on its node, best first.
     fn attach_globs(&mut self, mut glob_heads: Vec<(u32, Glob)>) {
         glob_heads.sort_unstable_by_key(|&(node, glob)| (node, glob.rank));
