@@ -82,7 +82,6 @@ mod agent;
 mod decide;
 mod diagnostic;
 pub mod extension;
-pub mod lint;
 mod matcher;
 mod model;
 mod once;
@@ -101,10 +100,9 @@ pub use extension::{
     ContentSignal, ContentUsage, CrawlDelay, Extension, ExtensionKind, Preference, RequestRate,
     TimeOfDay, VisitTime,
 };
-/// Lints robots.txt bytes: see the [`lint` module](mod@lint).
-pub use lint::lint;
 pub use model::{Group, InputStats, RobotsTxt, Rule, RuleKind, Sitemap, UserAgent};
 pub use once::{decide_once, decide_once_with, OnceVerdict};
+pub use pattern::Pattern;
 pub use profile::{GroupSelection, Precedence, Profile, UnknownProfile, MAX_BYTES};
 pub use url_path::path_of;
 

@@ -7,8 +7,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context as _;
-use crawlgate::lint::{self, render, LintOptions, LintReport, RULES};
-use crawlgate::{Code, Profile, Severity};
+use crawlgate::{Profile, Severity};
+use crawlgate_lint::{self as lint, render, Code, LintOptions, LintReport, RULES};
 
 use super::{parse_profile, stdout_color};
 
