@@ -87,12 +87,15 @@ impl RobotsTxt {
     ///
     /// ```
     /// use crawlgate::{Profile, RobotsTxt};
-    /// let body = b"User-agent: *\nDisallow: /*.php$\n";
+    /// let body = b"User-agent: *\nDisallow: /dir/\nAllow: /dir/index.html\n";
     /// let google = RobotsTxt::parse(body);
-    /// let legacy = google.reinterpret(Profile::LEGACY).unwrap();
-    /// assert_eq!(legacy.profile(), Profile::LEGACY);
-    /// assert!(legacy.is_allowed("bot", "/index.php")); // no wildcards in 1996
-    /// assert!(!google.is_allowed("bot", "/index.php"));
+    /// let strict = google.reinterpret(Profile::RFC9309).unwrap();
+    /// assert_eq!(strict.profile(), Profile::RFC9309);
+    /// // Only Google reads `Allow: /dir/index.html` as allowing `/dir/` too.
+    /// assert!(google.is_allowed("bot", "/dir/"));
+    /// assert!(!strict.is_allowed("bot", "/dir/"));
+    /// // The legacy reading quotes paths differently: it needs a fresh parse.
+    /// assert!(google.reinterpret(Profile::LEGACY).is_none());
     /// ```
     pub fn reinterpret(&self, profile: Profile) -> Option<RobotsTxt> {
         if !self.can_reinterpret(profile) {
