@@ -2,7 +2,7 @@
 //! other readings of the file (parsed on first use).
 
 use std::borrow::Cow;
-use std::cell::OnceCell;
+use std::cell::{OnceCell, RefCell};
 use std::ops::Range;
 
 use memchr::{memchr, memchr2};
@@ -33,6 +33,16 @@ pub(crate) struct Context<'a> {
     reinterpreted: [std::cell::Cell<bool>; 3],
     audiences: OnceCell<Vec<Audience>>,
     patterns: OnceCell<Vec<PatternTable<'a>>>,
+    /// The last line whose parts were found: a long line with many findings
+    /// is read once, not once per finding.
+    last_line: RefCell<Option<(u32, LineParts)>>,
+}
+
+/// What a line is made of, as the spans need it.
+#[derive(Clone, Debug)]
+struct LineParts {
+    content: Range<usize>,
+    fields: Option<LineFields>,
 }
 
 /// The rules of one audience by pattern (as matched), for the rules about
@@ -103,6 +113,7 @@ impl<'a> Context<'a> {
             reinterpreted: Default::default(),
             audiences: OnceCell::new(),
             patterns: OnceCell::new(),
+            last_line: RefCell::new(None),
         }
     }
 
@@ -141,10 +152,35 @@ impl<'a> Context<'a> {
         }
     }
 
+    /// The parts of line `n`, found once for all the findings on it.
+    fn parts(&self, n: u32) -> LineParts {
+        if let Some((m, parts)) = &*self.last_line.borrow() {
+            if *m == n {
+                return parts.clone();
+            }
+        }
+        let parts = LineParts {
+            content: self.find_content(n),
+            fields: self.find_fields(n),
+        };
+        *self.last_line.borrow_mut() = Some((n, parts.clone()));
+        parts
+    }
+
     /// The span of line `n`'s content: trimmed, without its comment.
     pub(crate) fn content_span(&self, n: u32) -> Span {
+        self.span(n, self.parts(n).content)
+    }
+
+    /// The field name and value of line `n`, found as the parser finds them.
+    pub(crate) fn fields(&self, n: u32) -> Option<LineFields> {
+        self.parts(n).fields
+    }
+
+    /// Line `n`'s content: trimmed, without its comment.
+    fn find_content(&self, n: u32) -> Range<usize> {
         let Some(line) = self.line(n) else {
-            return self.span(n, 0..0);
+            return 0..0;
         };
         let mut end = line.end;
         if let Some(nul) = memchr(0, &self.source[line.start..end]) {
@@ -155,14 +191,13 @@ impl<'a> Context<'a> {
         }
         let range = trim_range(self.source, line.start..end);
         if range.is_empty() {
-            let whole = trim_range(self.source, line.start..line.end);
-            return self.span(n, whole);
+            return trim_range(self.source, line.start..line.end);
         }
-        self.span(n, range)
+        range
     }
 
     /// The field name and value of line `n`, found as the parser finds them.
-    pub(crate) fn fields(&self, n: u32) -> Option<LineFields> {
+    fn find_fields(&self, n: u32) -> Option<LineFields> {
         let line = self.line(n)?;
         let mut end = line.end;
         if let Some(nul) = memchr(0, &self.source[line.start..end]) {
@@ -388,7 +423,7 @@ mod tests {
     /// agrees with the legacy reading.
     #[test]
     fn legacy_choice_agrees_with_the_legacy_reading_on_the_corpus() {
-        use crate::rules::profiles::comparison::LegacyChoice;
+        use crate::rules::profiles::legacy_choice::LegacyChoice;
         for (_, body) in crawlgate_corpus::files() {
             let legacy = RobotsTxt::parse_with(&body, Profile::LEGACY);
             let mut agents: Vec<String> = legacy

@@ -38,6 +38,7 @@ mod context;
 mod diagnostic;
 mod inclusion;
 mod lines;
+mod prefixes;
 pub mod render;
 mod rules;
 mod spelling;

@@ -73,6 +73,12 @@ pub(crate) fn from_parser(cx: &Context<'_>, code: Code, out: &mut Vec<Diagnostic
     );
 }
 
+/// Where `part`, a slice of `whole`, starts in it.
+pub(crate) fn offset_in(whole: &str, part: &str) -> Option<usize> {
+    let offset = (part.as_ptr() as usize).checked_sub(whole.as_ptr() as usize)?;
+    (offset + part.len() <= whole.len()).then_some(offset)
+}
+
 /// "`Disallow: /x` (line 3)".
 pub(crate) fn quote_rule(rule: &Rule<'_>) -> String {
     format!("`{rule}` (line {})", rule.line())

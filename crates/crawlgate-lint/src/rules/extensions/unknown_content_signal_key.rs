@@ -1,6 +1,7 @@
 //! `R309` unknown-content-signal-key: a `Content-Signal` key outside the convention
 
 use crate::diagnostic::{Code, Diagnostic};
+use crate::rules::offset_in;
 use crate::spelling::closest;
 use crate::{Category, Context, RuleInfo};
 use crawlgate::extension::CONTENT_SIGNAL_KEYS;
@@ -53,7 +54,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 continue;
             }
             let hint = closest(entry.key, CONTENT_SIGNAL_KEYS.iter().copied(), 3);
-            let offset = signal.value.find(entry.key).unwrap_or(0);
+            let offset = offset_in(signal.value, entry.key).unwrap_or(0);
             let d = cx.diagnostic(
                 Code::UnknownContentSignalKey,
                 cx.value_part_span(ext.line(), offset, entry.key.len()),

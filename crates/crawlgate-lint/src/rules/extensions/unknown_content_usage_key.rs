@@ -1,6 +1,7 @@
 //! `R307` unknown-content-usage-key: a `Content-Usage` key outside the vocabulary
 
 use crate::diagnostic::{Code, Diagnostic};
+use crate::rules::offset_in;
 use crate::spelling::closest;
 use crate::{Category, Context, RuleInfo};
 use crawlgate::extension::CONTENT_USAGE_KEYS;
@@ -71,7 +72,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                     entry.key
                 ),
             };
-            let offset = ext.value().find(entry.key).unwrap_or(0);
+            let offset = offset_in(ext.value(), entry.key).unwrap_or(0);
             let d = cx.diagnostic(
                 Code::UnknownContentUsageKey,
                 cx.value_part_span(ext.line(), offset, entry.key.len()),

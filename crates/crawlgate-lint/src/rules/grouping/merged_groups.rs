@@ -52,7 +52,42 @@ Disallow: /
     check,
 };
 
+/// Longest user-agent value quoted in full.
+const MAX_NAME: usize = 128;
+
+/// Most bytes of names listed in one message; the rest are counted. Together
+/// with [`MAX_NAME`], a message stays short however many crawlers share a
+/// group, so the findings of a group are linear in its size.
+const MAX_LISTED: usize = 4096;
+
+/// "`a` (line 1), `b` (line 3) and `c` (line 5)", or with a count of the
+/// rest once the list is long: "… and 40 more".
+fn names(agents: &[UserAgent<'_>]) -> String {
+    let mut listed: Vec<String> = Vec::new();
+    let mut bytes = 0;
+    for ua in agents {
+        let value = ua.value();
+        let shown = if value.len() > MAX_NAME {
+            let mut end = MAX_NAME;
+            while !value.is_char_boundary(end) {
+                end -= 1;
+            }
+            format!("`{}…` (line {})", &value[..end], ua.line())
+        } else {
+            format!("`{value}` (line {})", ua.line())
+        };
+        bytes += shown.len() + 2;
+        if bytes > MAX_LISTED && !listed.is_empty() {
+            listed.push(format!("{} more", agents.len() - listed.len()));
+            break;
+        }
+        listed.push(shown);
+    }
+    and_list(&listed)
+}
+
 fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
+    let sitemap_lines: Vec<u32> = cx.robots.sitemaps().map(|s| s.line()).collect();
     for group in cx.robots.groups() {
         let agents: Vec<UserAgent<'_>> = group.user_agents().collect();
         if agents.len() < 2 {
@@ -64,33 +99,46 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             .filter(|e| e.line() > first && e.line() < last)
             .map(|e| (e.line(), e.key().to_owned()))
             .collect();
+        // Sitemaps are in line order: the ones inside the group's lines.
+        let from = sitemap_lines.partition_point(|&l| l <= first);
+        let to = sitemap_lines.partition_point(|&l| l < last);
         separators.extend(
-            cx.robots
-                .sitemaps()
-                .filter(|s| s.line() > first && s.line() < last)
-                .map(|s| (s.line(), "Sitemap".to_owned())),
+            sitemap_lines[from..to.max(from)]
+                .iter()
+                .map(|&l| (l, "Sitemap".to_owned())),
         );
         if separators.is_empty() {
             continue;
         }
         separators.sort();
-        let separator_between = |a: u32, b: u32| separators.iter().find(|(l, _)| *l > a && *l < b);
-        let name = |ua: &UserAgent<'_>| format!("`{}` (line {})", ua.value(), ua.line());
+        // The first separator between each user-agent line and the one
+        // before it, found in one sweep over both (they are in line order).
+        let mut between: Vec<Option<&(u32, String)>> = vec![None; agents.len()];
+        let mut next = 0;
+        for i in 1..agents.len() {
+            while next < separators.len() && separators[next].0 <= agents[i - 1].line() {
+                next += 1;
+            }
+            between[i] = separators
+                .get(next)
+                .filter(|(line, _)| *line < agents[i].line());
+        }
+        // The end of each run of user-agent lines with no separator between
+        // them: for `i`, the first `j > i` with a separator before it.
+        let mut run_end = vec![agents.len(); agents.len() + 1];
+        for i in (1..agents.len()).rev() {
+            run_end[i] = if i + 1 < agents.len() && between[i + 1].is_none() {
+                run_end[i + 1]
+            } else {
+                i + 1
+            };
+        }
         let shared = shared_lines(&group);
         for i in 1..agents.len() {
-            let Some((sep_line, sep_key)) =
-                separator_between(agents[i - 1].line(), agents[i].line())
-            else {
+            let Some((sep_line, sep_key)) = between[i] else {
                 continue;
             };
-            let mut end = i + 1;
-            while end < agents.len()
-                && separator_between(agents[end - 1].line(), agents[end].line()).is_none()
-            {
-                end += 1;
-            }
-            let before: Vec<String> = agents[..i].iter().map(name).collect();
-            let everyone: Vec<String> = agents[..end].iter().map(name).collect();
+            let end = run_end[i];
             let span = cx.content_span(agents[i].line());
             let fixed = format!(
                 "Disallow:\n{}",
@@ -103,14 +151,14 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                     format!(
                         "`{sep_key}` (line {sep_line}) does not end a group: {} share one group, \
                          so all of them {shared}",
-                        and_list(&everyone)
+                        names(&agents[..end])
                     ),
                 )
                 .with_fix(
                     format!(
                         "if {} should not obey these rules, end its group with a rule line before \
                          line {} (`Disallow:` allows everything)",
-                        and_list(&before),
+                        names(&agents[..i]),
                         agents[i].line()
                     ),
                     Some(fixed),

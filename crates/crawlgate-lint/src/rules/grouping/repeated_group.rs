@@ -3,7 +3,8 @@
 use crate::diagnostic::{Code, Diagnostic};
 use crate::rules::lines_phrase;
 use crate::{Category, Context, RuleInfo};
-use crawlgate::Group;
+use crawlgate::{Group, UserAgent};
+use rustc_hash::FxHashMap;
 use crawlgate::Severity;
 
 /// The rule's registration.
@@ -53,6 +54,20 @@ Disallow: /b/
 
 fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     let robots = cx.robots;
+    if cx.audiences().iter().all(|a| a.groups.len() < 2) {
+        return;
+    }
+    // The first user-agent line of each group naming each token (`*` for
+    // the global ones), so that a group is not searched once per audience.
+    let mut naming: FxHashMap<(usize, String), UserAgent<'_>> = FxHashMap::default();
+    for ua in robots.user_agents() {
+        let name = if ua.is_global() {
+            "*".to_owned()
+        } else {
+            ua.token().to_ascii_lowercase()
+        };
+        naming.entry((ua.group().index(), name)).or_insert(ua);
+    }
     for audience in cx.audiences() {
         if audience.groups.len() < 2 {
             continue;
@@ -64,15 +79,10 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             .collect();
         let first_lines: Vec<u32> = groups.iter().map(|g| g.first_line()).collect();
         let label = &audience.label;
+        let key = label.to_ascii_lowercase();
         let starting_on = lines_phrase(&first_lines);
         for group in &groups[1..] {
-            let Some(ua) = group.user_agents().find(|ua| {
-                if label == "*" {
-                    ua.is_global()
-                } else {
-                    !ua.is_global() && ua.token().eq_ignore_ascii_case(label)
-                }
-            }) else {
+            let Some(ua) = naming.get(&(group.index(), key.clone())) else {
                 continue;
             };
             out.push(

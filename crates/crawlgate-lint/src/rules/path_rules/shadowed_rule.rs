@@ -2,6 +2,7 @@
 
 use crate::diagnostic::{Code, Diagnostic};
 use crate::inclusion::Glob;
+use crate::prefixes::Prefixes;
 use crate::rules::quote_rule;
 use crate::{Category, Context, RuleInfo};
 use crawlgate::Precedence;
@@ -153,26 +154,23 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         } else {
             // Legacy: first match wins; an earlier rule of the other kind
             // whose pattern is a prefix (or `*`) shadows.
-            let mut earliest: FxHashMap<&str, [Option<Rule<'_>>; 2]> = FxHashMap::default();
+            let patterns = Prefixes::new(rules().map(|r| r.pattern().as_bytes()).collect());
+            let mut earliest: Vec<[Option<Rule<'_>>; 2]> = vec![[None; 2]; patterns.len()];
             for r in rules() {
-                let slot = earliest.entry(r.pattern()).or_default();
-                slot[usize::from(r.is_allow())].get_or_insert(r);
+                if let Some(i) = patterns.find(r.pattern().as_bytes()) {
+                    earliest[i][usize::from(r.is_allow())].get_or_insert(r);
+                }
             }
+            let star = patterns.find(b"*");
             for a in rules() {
                 let other = usize::from(!a.is_allow());
-                let pattern = a.pattern();
-                let mut winner = earliest
-                    .get("*")
-                    .and_then(|slot| slot[other].filter(|b| b.index() < a.index()));
-                if winner.is_none() && pattern.starts_with('/') {
-                    for end in (1..pattern.len()).filter(|&e| pattern.is_char_boundary(e)) {
-                        if let Some(b) = earliest
-                            .get(&pattern[..end])
-                            .and_then(|slot| slot[other].filter(|b| b.index() < a.index()))
-                        {
-                            winner = Some(b);
-                            break;
-                        }
+                let earlier = |i: usize| earliest[i][other].filter(|b| b.index() < a.index());
+                let mut winner = star.and_then(earlier);
+                if winner.is_none() && a.pattern().starts_with('/') {
+                    // The shortest pattern that is a proper prefix of this
+                    // one and holds an earlier rule of the other kind.
+                    if let Some(i) = patterns.find(a.pattern().as_bytes()) {
+                        winner = patterns.ancestors(i).filter_map(earlier).last();
                     }
                 }
                 if let Some(b) = winner {
@@ -184,36 +182,41 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     }
     // A rule can never decide when it is shadowed for every audience that
     // holds its group.
+    let all_rules: Vec<Rule<'_>> = robots.rules().collect();
+    let mut audiences_of_group: Vec<Vec<usize>> = vec![Vec::new(); robots.groups().len()];
+    for (k, audience) in audiences.iter().enumerate() {
+        for &g in &audience.groups {
+            if let Some(list) = audiences_of_group.get_mut(g as usize) {
+                list.push(k);
+            }
+        }
+    }
     let mut candidates: Vec<usize> = shadowed.iter().flat_map(|m| m.keys().copied()).collect();
     candidates.sort_unstable();
     candidates.dedup();
-    let mut found: Vec<(usize, (Rule<'_>, String))> = Vec::new();
+    let mut found: Vec<(Rule<'_>, (Rule<'_>, String))> = Vec::new();
     for index in candidates {
-        let Some(group) = robots.rules().nth(index).and_then(|r| r.group()) else {
+        let Some(rule) = all_rules.get(index) else {
             continue;
         };
-        let g = group.index() as u32;
+        let Some(group) = rule.group() else {
+            continue;
+        };
         let mut by = None;
-        let all = audiences.iter().zip(&shadowed).all(|(audience, map)| {
-            if !audience.groups.contains(&g) {
-                return true;
-            }
-            match map.get(&index) {
-                Some(rule) => {
-                    by.get_or_insert((*rule, audience.label.clone()));
+        let all = audiences_of_group[group.index()]
+            .iter()
+            .all(|&k| match shadowed[k].get(&index) {
+                Some(winner) => {
+                    by.get_or_insert((*winner, audiences[k].label.clone()));
                     true
                 }
                 None => false,
-            }
-        });
+            });
         if let (true, Some(by)) = (all, by) {
-            found.push((index, by));
+            found.push((*rule, by));
         }
     }
-    for (index, (by, label)) in found {
-        let Some(rule) = robots.rules().nth(index) else {
-            continue;
-        };
+    for (rule, (by, label)) in found {
         let why = if !longest {
             "which comes first and wins"
         } else if rule.is_allow() {

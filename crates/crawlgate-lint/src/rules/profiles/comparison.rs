@@ -25,6 +25,8 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use crate::context::generic_agent;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::inclusion::sample_into;
+use crate::prefixes::Prefixes;
+use crate::rules::profiles::legacy_choice::LegacyChoice;
 use crate::rules::{describe_verdict, lines_phrase};
 use crate::Context;
 
@@ -87,59 +89,33 @@ const MAX_FLOATING: usize = 64;
 /// Literal prefixes with flags; answers the union of the flags of every key
 /// that is a prefix of a path.
 struct PrefixIndex<'a> {
-    keys: Vec<&'a [u8]>,
-    /// Index of the longest other key that is a prefix of this one.
-    parent: Vec<Option<usize>>,
+    prefixes: Prefixes<'a>,
     /// Flags of the key and of every key that is a prefix of it.
     flags: Vec<u8>,
 }
 
 impl<'a> PrefixIndex<'a> {
-    fn new(mut items: Vec<(&'a [u8], u8)>) -> Self {
-        items.sort_unstable();
-        let mut keys: Vec<&[u8]> = Vec::with_capacity(items.len());
-        let mut own: Vec<u8> = Vec::with_capacity(items.len());
+    fn new(items: Vec<(&'a [u8], u8)>) -> Self {
+        let prefixes = Prefixes::new(items.iter().map(|(key, _)| *key).collect());
+        let mut flags = vec![0u8; prefixes.len()];
         for (key, flag) in items {
-            if keys.last() == Some(&key) {
-                *own.last_mut().expect("pushed with the key") |= flag;
-            } else {
-                keys.push(key);
-                own.push(flag);
+            if let Some(i) = prefixes.find(key) {
+                flags[i] |= flag;
             }
         }
-        let mut parent = vec![None; keys.len()];
-        let mut flags = own.clone();
-        let mut stack: Vec<usize> = Vec::new();
-        for i in 0..keys.len() {
-            while let Some(&top) = stack.last() {
-                if keys[i].starts_with(keys[top]) {
-                    break;
-                }
-                stack.pop();
+        // A key's parent sorts before it: its flags are complete by then.
+        for i in 0..flags.len() {
+            if let Some(parent) = prefixes.ancestors(i).next() {
+                flags[i] |= flags[parent];
             }
-            if let Some(&top) = stack.last() {
-                parent[i] = Some(top);
-                flags[i] |= flags[top];
-            }
-            stack.push(i);
         }
-        PrefixIndex {
-            keys,
-            parent,
-            flags,
-        }
+        PrefixIndex { prefixes, flags }
     }
 
     fn flags(&self, path: &[u8]) -> u8 {
-        let after = self.keys.partition_point(|k| *k <= path);
-        let mut at = after.checked_sub(1);
-        while let Some(i) = at {
-            if path.starts_with(self.keys[i]) {
-                return self.flags[i];
-            }
-            at = self.parent[i];
-        }
-        0
+        self.prefixes
+            .longest_prefix_of(path)
+            .map_or(0, |i| self.flags[i])
     }
 }
 
@@ -205,57 +181,6 @@ impl Disagreement<'_> {
 }
 
 type RuleKey<'a> = (u32, bool, &'a str);
-
-/// The legacy reading's group choice, computed without building a view:
-/// the first group, in file order and not naming `*`, one of whose
-/// user-agent values (lowercased) occurs in the crawler's name up to its
-/// first `/` (lowercased); else the first `*` group. Used only to skip
-/// crawlers whose choices were already compared (a test checks it agrees
-/// with [`RobotsTxt::for_agent`]).
-pub(crate) struct LegacyChoice {
-    /// Lowercased value -> first group naming it.
-    first_group: FxHashMap<String, usize>,
-    first_global: Option<usize>,
-}
-
-impl LegacyChoice {
-    pub(crate) fn new(robots: &RobotsTxt) -> Self {
-        let mut first_group = FxHashMap::default();
-        let mut first_global = None;
-        for group in robots.groups() {
-            if group.is_global() {
-                first_global.get_or_insert(group.index());
-                continue;
-            }
-            for ua in group.user_agents() {
-                first_group
-                    .entry(ua.value().to_lowercase())
-                    .or_insert(group.index());
-            }
-        }
-        LegacyChoice {
-            first_group,
-            first_global,
-        }
-    }
-
-    /// The index of the group the crawler obeys, if any.
-    pub(crate) fn group(&self, agent: &str) -> Option<usize> {
-        let name = agent.split('/').next().unwrap_or("").to_lowercase();
-        let starts: Vec<usize> = (0..=name.len())
-            .filter(|&i| name.is_char_boundary(i))
-            .collect();
-        let mut best: Option<usize> = None;
-        for (k, &from) in starts.iter().enumerate() {
-            for &to in &starts[k..] {
-                if let Some(&g) = self.first_group.get(&name[from..to]) {
-                    best = Some(best.map_or(g, |b: usize| b.min(g)));
-                }
-            }
-        }
-        best.or(self.first_global)
-    }
-}
 
 /// Whether the rfc9309 reading of this (google) model differs only by rules
 /// it drops, whose lines another finding already explains, without changing
@@ -404,6 +329,15 @@ pub(crate) fn compare(cx: &Context<'_>, other: Profile, code: Code, out: &mut Ve
             .map(|r| r.line())
             .collect()
     });
+    // The first line naming each crawler, in Google's reading, else the other.
+    let mut agent_lines: FxHashMap<String, u32> = FxHashMap::default();
+    for ua in google.user_agents().chain(theirs.user_agents()) {
+        if !ua.is_global() {
+            agent_lines
+                .entry(ua.token().to_ascii_lowercase())
+                .or_insert(ua.line());
+        }
+    }
     let mut seen_choices = FxHashSet::default();
     let mut seen_selections = FxHashSet::default();
     let mut reported = FxHashSet::default();
@@ -458,13 +392,7 @@ pub(crate) fn compare(cx: &Context<'_>, other: Profile, code: Code, out: &mut Ve
         // When the readings pick different groups, the first URL they decide
         // differently is reported once, at the crawler's user-agent line.
         let choice_line = (selection.0 != selection.1)
-            .then(|| {
-                google
-                    .user_agents()
-                    .chain(theirs.user_agents())
-                    .find(|ua| !ua.is_global() && ua.token().eq_ignore_ascii_case(agent))
-                    .map(|ua| ua.line())
-            })
+            .then(|| agent_lines.get(&agent.to_ascii_lowercase()).copied())
             .flatten();
         let describe_groups = |lines: &[u32]| match lines {
             [] => "no group".to_owned(),
@@ -634,30 +562,5 @@ mod tests {
         assert!(may_match("/a$", "/a"));
         assert!(may_match("*.png", "/a.png"));
         assert!(!may_match("fish", "/fish"));
-    }
-}
-
-#[cfg(test)]
-mod choice_tests {
-    use super::*;
-
-    #[test]
-    fn legacy_choice_agrees_with_the_legacy_reading() {
-        let robots = RobotsTxt::parse_with(
-            b"User-agent: bot\nDisallow: /a\n\nUser-agent: Googlebot\nUser-agent: *\nDisallow: /b\n\nUser-agent: news\nDisallow: /c\n\nUser-agent: *\nDisallow: /d\n",
-            Profile::LEGACY,
-        );
-        let choice = LegacyChoice::new(&robots);
-        for agent in [
-            "Googlebot",
-            "googlebot-news",
-            "news",
-            "other",
-            "Bot/2.0",
-            "x",
-        ] {
-            let expected = robots.for_agent(agent).groups().next().map(|g| g.index());
-            assert_eq!(choice.group(agent), expected, "{agent}");
-        }
     }
 }
