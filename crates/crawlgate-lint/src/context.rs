@@ -10,6 +10,7 @@ use memchr::{memchr, memchr2};
 use crawlgate::{GroupSelection, Profile, RobotsTxt, Rule, SelectionKind, Span};
 use rustc_hash::FxHashMap;
 
+use crate::budget::Budget;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::lines::{split_lines, SourceLine};
 
@@ -290,8 +291,32 @@ impl<'a> Context<'a> {
     }
 
     /// The sets of crawlers that share groups, under the linted reading.
+    ///
+    /// Crawler sets that share large groups could make the checks that look
+    /// at every set's rules quadratic (thousands of crawlers, each with a
+    /// group of its own and all in one large group): the sets are checked
+    /// in order while a [`Budget`] lasts.
     pub(crate) fn audiences(&self) -> &[Audience] {
-        self.audiences.get_or_init(|| audiences_of(self.robots))
+        self.audiences.get_or_init(|| {
+            let robots = self.robots;
+            // A unit is a rule visited; real files need two per rule at most.
+            let budget = Budget::for_file(self.source.len(), 8);
+            let mut audiences = audiences_of(robots);
+            let within = audiences
+                .iter()
+                .take_while(|audience| {
+                    let rules: usize = audience
+                        .groups
+                        .iter()
+                        .filter_map(|&g| robots.group(g as usize))
+                        .map(|g| g.rules().len())
+                        .sum();
+                    budget.spend(rules + audience.groups.len())
+                })
+                .count();
+            audiences.truncate(within);
+            audiences
+        })
     }
 
     /// One [`PatternTable`] per audience (same order as [`Context::audiences`]).

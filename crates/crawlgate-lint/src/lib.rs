@@ -34,6 +34,7 @@
 #![forbid(unsafe_code)]
 
 pub mod audit;
+mod budget;
 mod context;
 mod diagnostic;
 mod inclusion;
@@ -375,6 +376,23 @@ mod registry_tests {
             for which in ["fires", "clean"] {
                 let path = testing::fixture_path(rule.code, which);
                 assert!(std::path::Path::new(&path).is_file(), "missing {path}");
+            }
+        }
+    }
+
+    /// The allowances that keep pathological files linear never run out on
+    /// real files: on them, every check is complete.
+    #[test]
+    fn no_corpus_file_exhausts_an_allowance() {
+        for (name, body) in crawlgate_corpus::files() {
+            for profile in Profile::ALL {
+                crate::budget::ran_out::take();
+                lint(&body, &LintOptions::everything().with_profile(profile));
+                assert!(
+                    !crate::budget::ran_out::take(),
+                    "{name} ({}) ran out of an allowance",
+                    profile.name
+                );
             }
         }
     }

@@ -1,5 +1,6 @@
 //! `R101` merged-groups: non-rule lines between user-agent lines silently merge what look like separate groups
 
+use crate::budget::Budget;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::rules::{and_list, lines_phrase, quote_rule};
 use crate::{Category, Context, RuleInfo};
@@ -55,14 +56,19 @@ Disallow: /
 /// Longest user-agent value quoted in full.
 const MAX_NAME: usize = 128;
 
-/// Most bytes of names listed in one message; the rest are counted. Together
-/// with [`MAX_NAME`], a message stays short however many crawlers share a
-/// group, so the findings of a group are linear in its size.
+/// Most bytes of names listed in one message; the rest are counted.
 const MAX_LISTED: usize = 4096;
 
+/// Bytes of names all the messages of a file may list, per byte of the file
+/// (the corpus lists at most 53): a group of thousands of crawlers, each
+/// separated from the next, would otherwise list thousands of names in each
+/// of thousands of findings.
+const LISTED_PER_BYTE: u64 = 64;
+
 /// "`a` (line 1), `b` (line 3) and `c` (line 5)", or with a count of the
-/// rest once the list is long: "… and 40 more".
-fn names(agents: &[UserAgent<'_>]) -> String {
+/// rest once the list is long: "… and 40 more". The first name is always
+/// shown.
+fn names(agents: &[UserAgent<'_>], budget: &Budget) -> String {
     let mut listed: Vec<String> = Vec::new();
     let mut bytes = 0;
     for ua in agents {
@@ -77,7 +83,7 @@ fn names(agents: &[UserAgent<'_>]) -> String {
             format!("`{value}` (line {})", ua.line())
         };
         bytes += shown.len() + 2;
-        if bytes > MAX_LISTED && !listed.is_empty() {
+        if !listed.is_empty() && (bytes > MAX_LISTED || !budget.spend(shown.len() + 2)) {
             listed.push(format!("{} more", agents.len() - listed.len()));
             break;
         }
@@ -87,6 +93,7 @@ fn names(agents: &[UserAgent<'_>]) -> String {
 }
 
 fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
+    let budget = Budget::for_file(cx.source.len(), LISTED_PER_BYTE);
     let sitemap_lines: Vec<u32> = cx.robots.sitemaps().map(|s| s.line()).collect();
     for group in cx.robots.groups() {
         let agents: Vec<UserAgent<'_>> = group.user_agents().collect();
@@ -151,14 +158,14 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                     format!(
                         "`{sep_key}` (line {sep_line}) does not end a group: {} share one group, \
                          so all of them {shared}",
-                        names(&agents[..end])
+                        names(&agents[..end], &budget)
                     ),
                 )
                 .with_fix(
                     format!(
                         "if {} should not obey these rules, end its group with a rule line before \
                          line {} (`Disallow:` allows everything)",
-                        names(&agents[..i]),
+                        names(&agents[..i], &budget),
                         agents[i].line()
                     ),
                     Some(fixed),

@@ -1,5 +1,6 @@
 //! `R206` blocked-resources: CSS or JavaScript disallowed for Googlebot
 
+use crate::budget::{Budget, LookupCost};
 use crate::diagnostic::{Code, Diagnostic};
 use crate::inclusion::sample_paths;
 use crate::rules::quote_rule;
@@ -55,6 +56,10 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         return; // nothing to compile a view for
     }
     let view = cx.robots.for_agent("Googlebot");
+    // One lookup per rule could be quadratic when thousands of rules share
+    // their first bytes: lookups are paid from an allowance.
+    let lookup = LookupCost::new(view.groups().flat_map(|g| g.rules()).map(|r| r.pattern()));
+    let budget = Budget::for_file(cx.source.len(), 64);
     let mut samples = Vec::new();
     for group in view.groups() {
         for rule in group.rules() {
@@ -68,9 +73,11 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 let resource = [".css", ".js"]
                     .iter()
                     .any(|ext| path.ends_with(ext) || path.contains(&format!("{ext}?")));
+                if !resource || !budget.spend(lookup.of(path)) {
+                    return false;
+                }
                 let verdict = view.decide_path(path);
-                resource
-                    && !verdict.is_allowed()
+                !verdict.is_allowed()
                     && verdict.rule().is_some_and(|r| r.index() == rule.index())
             });
             let Some(path) = blocked else {

@@ -1,5 +1,6 @@
 //! `R205` disallowed-sitemap: a sitemap whose URL the file disallows
 
+use crate::budget::{Budget, LookupCost};
 use crate::context::generic_agent;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::rules::{and_list, quote_rule};
@@ -62,6 +63,20 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     // A few sitemaps are cheaper to check against the rules one by one than
     // through a compiled matcher.
     let few = robots.sitemaps().len() <= 4;
+    // Many sitemaps against thousands of rules sharing their first bytes
+    // could be quadratic: lookups are paid from an allowance.
+    let lookups: Vec<LookupCost> = crawlers
+        .iter()
+        .map(|(_, name)| {
+            LookupCost::new(
+                robots
+                    .groups_of(name)
+                    .flat_map(|g| g.rules())
+                    .map(|r| r.pattern()),
+            )
+        })
+        .collect();
+    let budget = Budget::for_file(cx.source.len(), 64);
     for sitemap in robots.sitemaps() {
         let url = sitemap.url();
         let lower = url.to_ascii_lowercase();
@@ -76,11 +91,14 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         let path = path_of(url);
         let blocked: Vec<String> = crawlers
             .iter()
-            .filter_map(|(label, name)| {
+            .zip(&lookups)
+            .filter_map(|((label, name), lookup)| {
                 let verdict = if few {
                     robots.decide_path_uncompiled(name, &path)
-                } else {
+                } else if budget.spend(lookup.of(&path)) {
                     robots.for_agent(name).decide_path(&path)
+                } else {
+                    return None;
                 };
                 let rule = verdict.rule()?;
                 (!verdict.is_allowed()).then(|| format!("`{label}` ({})", quote_rule(&rule)))

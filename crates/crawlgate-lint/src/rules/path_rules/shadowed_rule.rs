@@ -1,5 +1,6 @@
 //! `R202` shadowed-rule: a rule that can never decide: a longer or equal rule of the other kind always wins
 
+use crate::budget::Budget;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::inclusion::Glob;
 use crate::prefixes::Prefixes;
@@ -73,11 +74,11 @@ struct Shadower<'a> {
 }
 
 impl Shadower<'_> {
-    fn includes(&self, other: &Glob, wildcards: bool) -> bool {
+    fn includes(&self, other: &Glob, wildcards: bool, budget: &Budget) -> bool {
         self.glob
             .get_or_init(|| Glob::new(self.pattern, wildcards))
             .as_ref()
-            .is_some_and(|glob| glob.includes(other))
+            .is_some_and(|glob| glob.includes(other, budget))
     }
 }
 
@@ -87,6 +88,10 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     let wildcards = profile.wildcards;
     let longest = profile.precedence == Precedence::LongestMatch;
     let audiences = cx.audiences();
+    // Proving inclusions is the costly part: thousands of wildcard rules
+    // could each be compared with thousands of others. A proof that does
+    // not fit in the allowance is not made, and the rule is not reported.
+    let budget = Budget::for_file(cx.source.len(), 256);
     // Per audience: shadowed rule index -> the rule that always wins.
     let mut shadowed: Vec<FxHashMap<usize, Rule<'_>>> = Vec::with_capacity(audiences.len());
     for audience in audiences {
@@ -131,10 +136,17 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                     let a_prefix = literal_prefix(a_pattern, wildcards);
                     // An allow wins a tie: a disallow must be longer to beat it.
                     let needed = a_pattern.len() + usize::from(a.is_allow());
+                    if budget.exhausted() {
+                        break;
+                    }
                     let mut candidates = others
                         .iter()
                         .take_while(|b| b.priority >= needed)
-                        .filter(|b| a_prefix.starts_with(b.prefix) && b.pattern != a_pattern);
+                        .filter(|b| {
+                            budget.spend(1 + b.prefix.len())
+                                && a_prefix.starts_with(b.prefix)
+                                && b.pattern != a_pattern
+                        });
                     // Most rules have no candidate: build their glob only
                     // when one is left to check.
                     let Some(first) = candidates.next() else {
@@ -145,7 +157,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                     };
                     let winner = std::iter::once(first)
                         .chain(candidates)
-                        .find(|b| b.includes(&a_glob, wildcards));
+                        .find(|b| b.includes(&a_glob, wildcards, &budget));
                     if let Some(b) = winner {
                         found.insert(a.index(), b.rule);
                     }

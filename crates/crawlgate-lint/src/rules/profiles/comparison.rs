@@ -22,6 +22,7 @@
 use crawlgate::{AgentView, GroupSelection, Pattern, Profile, RobotsTxt, Rule};
 use rustc_hash::{FxHashMap, FxHashSet};
 
+use crate::budget::{Budget, LookupCost};
 use crate::context::generic_agent;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::inclusion::sample_into;
@@ -76,6 +77,15 @@ fn shorten(path: &str) -> String {
 fn group_lines(view: &AgentView<'_>) -> Vec<u32> {
     view.groups().map(|g| g.first_line()).collect()
 }
+
+/// The comparison's allowances, in units per byte of the file: rules built
+/// into the crawlers' views (compiled, hashed, indexed), user-agent lines
+/// read to choose a crawler's group in the legacy reading, and rules tried
+/// by lookups (see [`LookupCost`]). The corpus needs at most a half, 14 and
+/// 556 units per byte.
+const VIEW_UNITS_PER_BYTE: u64 = 2;
+const SELECT_UNITS_PER_BYTE: u64 = 32;
+const LOOKUP_UNITS_PER_BYTE: u64 = 1024;
 
 const ALLOW: u8 = 1;
 const DISALLOW: u8 = 2;
@@ -338,6 +348,18 @@ pub(crate) fn compare(cx: &Context<'_>, other: Profile, code: Code, out: &mut Ve
                 .or_insert(ua.line());
         }
     }
+    // Deciding every sample of every crawler could be quadratic: thousands of
+    // crawlers sharing large groups, or thousands of rules that a lookup
+    // must all try. Views, group choices and lookups are paid from
+    // allowances that real files use a small part of.
+    let view_budget = Budget::for_file(cx.source.len(), VIEW_UNITS_PER_BYTE);
+    let select_budget = Budget::for_file(cx.source.len(), SELECT_UNITS_PER_BYTE);
+    let lookup_budget = Budget::for_file(cx.source.len(), LOOKUP_UNITS_PER_BYTE);
+    // Choosing a group in the legacy reading reads every user-agent line.
+    let select_cost = match legacy_choice {
+        Some(_) => theirs.user_agents().len(),
+        None => 0,
+    };
     let mut seen_choices = FxHashSet::default();
     let mut seen_selections = FxHashSet::default();
     let mut reported = FxHashSet::default();
@@ -355,6 +377,18 @@ pub(crate) fn compare(cx: &Context<'_>, other: Profile, code: Code, out: &mut Ve
         };
         if !seen_choices.insert((our_groups.clone(), their_groups.clone())) {
             continue;
+        }
+        let rules_in = |robots: &RobotsTxt, groups: &[u32]| -> usize {
+            groups
+                .iter()
+                .filter_map(|&g| robots.group(g as usize))
+                .map(|g| g.rules().len())
+                .sum()
+        };
+        if !view_budget.spend(rules_in(google, &our_groups) + rules_in(theirs, &their_groups))
+            || !select_budget.spend(select_cost)
+        {
+            break;
         }
         if let Some(special) = &special_lines {
             // Matched alike by both readings: a crawler whose groups hold the
@@ -408,6 +442,10 @@ pub(crate) fn compare(cx: &Context<'_>, other: Profile, code: Code, out: &mut Ve
         let mut choice_reported = false;
         let our_rules: Vec<Rule<'_>> = ours.groups().flat_map(|g| g.rules()).collect();
         let their_rules: Vec<Rule<'_>> = other_view.groups().flat_map(|g| g.rules()).collect();
+        let lookups = [
+            LookupCost::new(our_rules.iter().map(|r| r.pattern())),
+            LookupCost::new(their_rules.iter().map(|r| r.pattern())),
+        ];
         let our_keys: FxHashSet<RuleKey<'_>> = our_rules.iter().map(key).collect();
         let their_keys: FxHashSet<RuleKey<'_>> = their_rules.iter().map(key).collect();
         // Every rule of either reading, with whether both readings have it.
@@ -469,6 +507,9 @@ pub(crate) fn compare(cx: &Context<'_>, other: Profile, code: Code, out: &mut Ve
         let mut decide = |path: &str, source_line: u32| {
             if path == "/robots.txt" {
                 return; // always fetched; Google's library leaves it to its caller
+            }
+            if !lookup_budget.spend(lookups[0].of(path) + lookups[1].of(path)) {
+                return;
             }
             let a = ours.decide_path(path);
             let b = other_view.decide_path(path);

@@ -18,6 +18,9 @@ const NONE: u32 = u32::MAX;
 pub(crate) struct LegacyChoice {
     /// Trie edges: (state, byte) -> state. State 0 is the root.
     next: FxHashMap<(u32, u8), u32>,
+    /// Each state's parent, the byte leading to it, and its depth (the
+    /// root's are unused), for linking states breadth first.
+    parent: Vec<(u32, u8, u32)>,
     /// The longest proper suffix of each state that is also a state.
     fail: Vec<u32>,
     /// The first group naming a value that ends at each state (the state's
@@ -30,6 +33,7 @@ impl LegacyChoice {
     pub(crate) fn new(robots: &RobotsTxt) -> Self {
         let mut choice = LegacyChoice {
             next: FxHashMap::default(),
+            parent: vec![(0, 0, 0)],
             fail: vec![0],
             first: vec![NONE],
             first_global: None,
@@ -54,6 +58,8 @@ impl LegacyChoice {
                 Some(&s) => s,
                 None => {
                     let s = self.fail.len() as u32;
+                    let depth = self.parent[state as usize].2 + 1;
+                    self.parent.push((state, b, depth));
                     self.fail.push(0);
                     self.first.push(NONE);
                     self.next.insert((state, b), s);
@@ -68,24 +74,21 @@ impl LegacyChoice {
     /// Failure links, breadth first, and each state's first group merged
     /// with its failure state's (values that are suffixes of its own).
     fn link(&mut self) {
-        let mut children: Vec<Vec<(u8, u32)>> = vec![Vec::new(); self.fail.len()];
-        for (&(state, b), &to) in &self.next {
-            children[state as usize].push((b, to));
-        }
-        let mut queue = std::collections::VecDeque::from([0u32]);
-        while let Some(state) = queue.pop_front() {
-            for &(b, child) in &children[state as usize] {
-                let fail = if state == 0 {
-                    0
-                } else {
-                    self.step(self.fail[state as usize], b)
-                };
-                self.fail[child as usize] = fail;
-                let inherited = self.first[fail as usize];
-                let first = &mut self.first[child as usize];
-                *first = (*first).min(inherited);
-                queue.push_back(child);
-            }
+        // States by depth: a state's failure state is shallower, so it is
+        // complete when the state is reached.
+        let mut order: Vec<u32> = (1..self.fail.len() as u32).collect();
+        order.sort_by_key(|&s| self.parent[s as usize].2);
+        for state in order {
+            let (parent, b, _) = self.parent[state as usize];
+            let fail = if parent == 0 {
+                0
+            } else {
+                self.step(self.fail[parent as usize], b)
+            };
+            self.fail[state as usize] = fail;
+            let inherited = self.first[fail as usize];
+            let first = &mut self.first[state as usize];
+            *first = (*first).min(inherited);
         }
     }
 
