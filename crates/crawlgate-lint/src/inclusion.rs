@@ -4,27 +4,18 @@
 
 use crate::budget::Budget;
 
-/// One element of a pattern.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Item {
-    Byte(u8),
-    /// Any run of bytes, the empty one included.
-    Star,
-}
-
-/// A pattern as the set of paths it matches: a prefix match is a glob ending
-/// in `*`; an anchored one ends without.
+/// A pattern as the set of paths it matches, as bytes with each run of stars
+/// as one NUL (which no pattern holds): a prefix match is a glob ending in
+/// a star; an anchored one ends without.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Glob {
-    items: Vec<Item>,
-    /// The items as bytes, a star as NUL (which no pattern holds).
     text: Vec<u8>,
 }
 
-const STAR_BYTE: u8 = 0;
+const STAR: u8 = 0;
 
 /// Longest pattern reasoned about; longer ones are left alone.
-const MAX_ITEMS: usize = 4096;
+const MAX_LEN: usize = 4096;
 
 impl Glob {
     /// The glob of a normalised rule pattern as a reading matches it;
@@ -33,21 +24,21 @@ impl Glob {
     /// long patterns.
     pub(crate) fn new(pattern: &str, wildcards: bool) -> Option<Glob> {
         let bytes = pattern.as_bytes();
-        if bytes.is_empty() || bytes.len() > MAX_ITEMS {
+        if bytes.is_empty() || bytes.len() > MAX_LEN {
             return None;
         }
-        let mut items = Vec::with_capacity(bytes.len() + 1);
+        let mut text = Vec::with_capacity(bytes.len() + 1);
         if !wildcards {
+            // `*` alone is urllib's "every path"; otherwise `*` is literal.
             if bytes == b"*" {
-                items.push(Item::Star);
-                return Some(Glob::from_items(items));
+                return Some(Glob { text: vec![STAR] });
             }
             if bytes[0] != b'/' {
                 return None;
             }
-            items.extend(bytes.iter().map(|&b| Item::Byte(b)));
-            items.push(Item::Star);
-            return Some(Glob::from_items(items));
+            text.extend_from_slice(bytes);
+            text.push(STAR);
+            return Some(Glob { text });
         }
         if bytes[0] != b'/' && bytes[0] != b'*' {
             return None;
@@ -57,26 +48,15 @@ impl Glob {
             _ => (false, bytes),
         };
         for &b in body {
-            let item = if b == b'*' { Item::Star } else { Item::Byte(b) };
-            if !(item == Item::Star && items.last() == Some(&Item::Star)) {
-                items.push(item);
+            let item = if b == b'*' { STAR } else { b };
+            if !(item == STAR && text.last() == Some(&STAR)) {
+                text.push(item);
             }
         }
-        if !anchored && items.last() != Some(&Item::Star) {
-            items.push(Item::Star);
+        if !anchored && text.last() != Some(&STAR) {
+            text.push(STAR);
         }
-        Some(Glob::from_items(items))
-    }
-
-    fn from_items(items: Vec<Item>) -> Glob {
-        let text = items
-            .iter()
-            .map(|item| match item {
-                Item::Byte(b) => *b,
-                Item::Star => STAR_BYTE,
-            })
-            .collect();
-        Glob { items, text }
+        Some(Glob { text })
     }
 
     /// Whether every path `other` matches is also matched by `self`.
@@ -85,61 +65,36 @@ impl Glob {
     /// `self`'s stars can absorb, so `true` is a proof; `false` may also mean
     /// "could not tell", as when `budget` does not cover the work (a byte
     /// compared is a unit).
+    ///
+    /// `self` is then a glob matched against `other`'s bytes: its first
+    /// literal segment must start them, its last end them, and the others
+    /// occur in order between. Finding each at its leftmost place is exact
+    /// for globs whose only wildcard is `*`, and linear.
     pub(crate) fn includes(&self, other: &Glob, budget: &Budget) -> bool {
         /// Setting up the substring searches, whatever the lengths.
         const CALL: usize = 32;
-        let a = &other.items;
-        if self.items.len().saturating_mul(a.len()) > 1 << 22
-            || !budget.spend(CALL + self.items.len() + a.len())
-        {
+        if !budget.spend(CALL + self.text.len() + other.text.len()) {
             return false;
         }
-        // An anchored pattern never includes an unanchored one.
-        if self.items.last() != Some(&Item::Star) && a.last() == Some(&Item::Star) {
+        let text = other.text.as_slice();
+        let mut segments = self.text.split(|&b| b == STAR);
+        let first = segments.next().unwrap_or_default();
+        if !text.starts_with(first) {
             return false;
         }
-        // Each literal run of `self` must occur, in order, among the bytes
-        // of `other` (stars match only stars): a cheap necessary condition.
-        let mut from = 0;
-        for run in self
-            .text
-            .split(|&b| b == STAR_BYTE)
-            .filter(|r| !r.is_empty())
-        {
-            match memchr::memmem::find(&other.text[from..], run) {
-                Some(at) => from += at + run.len(),
+        let rest: Vec<&[u8]> = segments.collect();
+        let Some((last, middle)) = rest.split_last() else {
+            // No star: the same bytes.
+            return text.len() == first.len();
+        };
+        let mut from = first.len();
+        for segment in middle.iter().filter(|s| !s.is_empty()) {
+            match memchr::memmem::find(&text[from..], segment) {
+                Some(at) => from += at + segment.len(),
                 None => return false,
             }
         }
-        if !budget.spend(self.items.len() * a.len()) {
-            return false;
-        }
-        // reach[j]: the items of `self` seen so far can produce a[..j].
-        let mut reach = vec![false; a.len() + 1];
-        reach[0] = true;
-        let mut next = vec![false; a.len() + 1];
-        for item in &self.items {
-            match item {
-                Item::Star => {
-                    let mut any = false;
-                    for j in 0..=a.len() {
-                        any |= reach[j];
-                        next[j] = any;
-                    }
-                }
-                Item::Byte(b) => {
-                    next[0] = false;
-                    for j in 1..=a.len() {
-                        next[j] = reach[j - 1] && a[j - 1] == Item::Byte(*b);
-                    }
-                }
-            }
-            std::mem::swap(&mut reach, &mut next);
-            if !reach.iter().any(|&r| r) {
-                return false;
-            }
-        }
-        reach[a.len()]
+        text.len() >= from + last.len() && text.ends_with(last)
     }
 }
 
@@ -216,6 +171,49 @@ mod tests {
         assert!(g("*").covers(&g("/x$")));
         // `/*a` does not include `/*b*`.
         assert!(!g("/*a").covers(&g("/*b")));
+    }
+
+    #[test]
+    fn segments_do_not_overlap() {
+        assert!(!g("/*aa*aa$").covers(&g("/aaa$")));
+        assert!(g("/*aa*aa$").covers(&g("/aaaa$")));
+        assert!(g("/*a*b$").covers(&g("/xaxb$")));
+        assert!(!g("/*a*b$").covers(&g("/xbxa$")));
+        // Stars are symbols only stars absorb.
+        assert!(!g("/a$").covers(&g("/*$")));
+        assert!(g("/*$").covers(&g("/*a*$")));
+    }
+
+    /// Glob matching by trying every split: the definition, exponential,
+    /// for short strings.
+    fn reference(glob: &[u8], text: &[u8]) -> bool {
+        match glob.split_first() {
+            None => text.is_empty(),
+            Some((&STAR, rest)) => (0..=text.len()).any(|i| reference(rest, &text[i..])),
+            Some((&b, rest)) => text.first() == Some(&b) && reference(rest, &text[1..]),
+        }
+    }
+
+    #[test]
+    fn inclusion_agrees_with_the_definition() {
+        let mut seed = 11u64;
+        let mut pattern = || {
+            let mut p = String::from("/");
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let mut bits = seed >> 20;
+            for _ in 0..(seed >> 60) as usize % 7 {
+                p.push([b'a', b'b', b'*', b'a'][(bits & 3) as usize] as char);
+                bits >>= 2;
+            }
+            if bits & 1 == 1 {
+                p.push('$');
+            }
+            p
+        };
+        for _ in 0..2000 {
+            let (a, b) = (g(&pattern()), g(&pattern()));
+            assert_eq!(a.covers(&b), reference(&a.text, &b.text), "{a:?} {b:?}");
+        }
     }
 
     #[test]

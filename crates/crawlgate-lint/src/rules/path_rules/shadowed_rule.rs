@@ -71,6 +71,15 @@ struct Shadower<'a> {
     /// Built when first compared: most shadowers never are.
     glob: std::cell::OnceCell<Option<Glob>>,
     prefix: &'a str,
+    literals: usize,
+}
+
+/// How many bytes of a wildcard pattern are literal (neither `*` nor the
+/// final `$`): a pattern can only include one with at least as many, as
+/// each of its literal bytes matches one of the other's.
+fn literal_count(pattern: &str) -> usize {
+    let body = pattern.strip_suffix('$').unwrap_or(pattern);
+    body.bytes().filter(|&b| b != b'*').count()
 }
 
 impl Shadower<'_> {
@@ -116,6 +125,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                     priority: r.pattern().len(),
                     glob: std::cell::OnceCell::new(),
                     prefix: literal_prefix(r.pattern(), wildcards),
+                    literals: literal_count(r.pattern()),
                 })
                 .collect();
             // Longest first: the search for a winner stops at the first one
@@ -136,6 +146,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                     let a_prefix = literal_prefix(a_pattern, wildcards);
                     // An allow wins a tie: a disallow must be longer to beat it.
                     let needed = a_pattern.len() + usize::from(a.is_allow());
+                    let a_literals = literal_count(a_pattern);
                     if budget.exhausted() {
                         break;
                     }
@@ -144,6 +155,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                         .take_while(|b| b.priority >= needed)
                         .filter(|b| {
                             budget.spend(1 + b.prefix.len())
+                                && b.literals <= a_literals
                                 && a_prefix.starts_with(b.prefix)
                                 && b.pattern != a_pattern
                         });
