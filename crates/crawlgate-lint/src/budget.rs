@@ -28,7 +28,10 @@ impl Budget {
     /// Spends `cost` units: `false`, from then on for good, when the
     /// allowance does not cover it.
     pub(crate) fn spend(&self, cost: usize) -> bool {
-        let left = self.left.get().and_then(|left| left.checked_sub(cost as u64));
+        let left = self
+            .left
+            .get()
+            .and_then(|left| left.checked_sub(cost as u64));
         self.left.set(left);
         if left.is_none() {
             ran_out::mark();

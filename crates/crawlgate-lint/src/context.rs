@@ -2,7 +2,7 @@
 //! other readings of the file (parsed on first use).
 
 use std::borrow::Cow;
-use std::cell::{OnceCell, RefCell};
+use std::cell::{Cell, OnceCell};
 use std::ops::Range;
 
 use memchr::{memchr, memchr2};
@@ -34,16 +34,10 @@ pub(crate) struct Context<'a> {
     reinterpreted: [std::cell::Cell<bool>; 3],
     audiences: OnceCell<Vec<Audience>>,
     patterns: OnceCell<Vec<PatternTable<'a>>>,
-    /// The last line whose parts were found: a long line with many findings
-    /// is read once, not once per finding.
-    last_line: RefCell<Option<(u32, LineParts)>>,
-}
-
-/// What a line is made of, as the spans need it.
-#[derive(Clone, Debug)]
-struct LineParts {
-    content: Range<usize>,
-    fields: Option<LineFields>,
+    /// The content and the fields of the last line they were found for: a
+    /// long line with many findings is read once, not once per finding.
+    last_content: Cell<Option<(u32, usize, usize)>>,
+    last_fields: Cell<Option<(u32, Option<[usize; 4]>)>>,
 }
 
 /// The rules of one audience by pattern (as matched), for the rules about
@@ -114,7 +108,8 @@ impl<'a> Context<'a> {
             reinterpreted: Default::default(),
             audiences: OnceCell::new(),
             patterns: OnceCell::new(),
-            last_line: RefCell::new(None),
+            last_content: Cell::new(None),
+            last_fields: Cell::new(None),
         }
     }
 
@@ -153,29 +148,35 @@ impl<'a> Context<'a> {
         }
     }
 
-    /// The parts of line `n`, found once for all the findings on it.
-    fn parts(&self, n: u32) -> LineParts {
-        if let Some((m, parts)) = &*self.last_line.borrow() {
-            if *m == n {
-                return parts.clone();
-            }
-        }
-        let parts = LineParts {
-            content: self.find_content(n),
-            fields: self.find_fields(n),
-        };
-        *self.last_line.borrow_mut() = Some((n, parts.clone()));
-        parts
-    }
-
     /// The span of line `n`'s content: trimmed, without its comment.
     pub(crate) fn content_span(&self, n: u32) -> Span {
-        self.span(n, self.parts(n).content)
+        let range = match self.last_content.get() {
+            Some((m, start, end)) if m == n => start..end,
+            _ => {
+                let range = self.find_content(n);
+                self.last_content.set(Some((n, range.start, range.end)));
+                range
+            }
+        };
+        self.span(n, range)
     }
 
     /// The field name and value of line `n`, found as the parser finds them.
     pub(crate) fn fields(&self, n: u32) -> Option<LineFields> {
-        self.parts(n).fields
+        let found = match self.last_fields.get() {
+            Some((m, found)) if m == n => found,
+            _ => {
+                let found = self
+                    .find_fields(n)
+                    .map(|f| [f.key.start, f.key.end, f.value.start, f.value.end]);
+                self.last_fields.set(Some((n, found)));
+                found
+            }
+        };
+        found.map(|[a, b, c, d]| LineFields {
+            key: a..b,
+            value: c..d,
+        })
     }
 
     /// Line `n`'s content: trimmed, without its comment.
@@ -299,8 +300,9 @@ impl<'a> Context<'a> {
     pub(crate) fn audiences(&self) -> &[Audience] {
         self.audiences.get_or_init(|| {
             let robots = self.robots;
-            // A unit is a rule visited; real files need two per rule at most.
-            let budget = Budget::for_file(self.source.len(), 8);
+            // A unit is a rule visited: real files need two per rule at most,
+            // and a rule takes ten bytes or more.
+            let budget = Budget::for_file(self.source.len(), 1);
             let mut audiences = audiences_of(robots);
             let within = audiences
                 .iter()

@@ -199,7 +199,9 @@ mod tests {
         let mut seed = 11u64;
         let mut pattern = || {
             let mut p = String::from("/");
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             let mut bits = seed >> 20;
             for _ in 0..(seed >> 60) as usize % 7 {
                 p.push([b'a', b'b', b'*', b'a'][(bits & 3) as usize] as char);

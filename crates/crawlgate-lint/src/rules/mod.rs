@@ -61,14 +61,11 @@ pub(crate) static ALL: &[&RuleInfo] = &[
 
 /// Passes on what the parser reported under the same code.
 pub(crate) fn from_parser(cx: &Context<'_>, code: Code, out: &mut Vec<Diagnostic>) {
-    let Some(parsed) = code.parse_code() else {
-        return;
-    };
     out.extend(
         cx.robots
             .diagnostics()
             .iter()
-            .filter(|d| d.code == parsed)
+            .filter(|d| d.code.as_str() == code.as_str())
             .map(|d| Diagnostic::from_parser(code, d)),
     );
 }

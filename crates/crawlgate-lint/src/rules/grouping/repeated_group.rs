@@ -3,9 +3,9 @@
 use crate::diagnostic::{Code, Diagnostic};
 use crate::rules::lines_phrase;
 use crate::{Category, Context, RuleInfo};
+use crawlgate::Severity;
 use crawlgate::{Group, UserAgent};
 use rustc_hash::FxHashMap;
-use crawlgate::Severity;
 
 /// The rule's registration.
 pub(crate) static RULE: RuleInfo = RuleInfo {
@@ -57,10 +57,22 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     if cx.audiences().iter().all(|a| a.groups.len() < 2) {
         return;
     }
-    // The first user-agent line of each group naming each token (`*` for
-    // the global ones), so that a group is not searched once per audience.
+    // The first user-agent line naming each token (`*` for the global ones)
+    // in each group that repeats another, so that a group is not searched
+    // once per audience.
+    let mut repeating = vec![false; robots.groups().len()];
+    for audience in cx.audiences().iter().filter(|a| a.groups.len() > 1) {
+        for &g in &audience.groups[1..] {
+            if let Some(slot) = repeating.get_mut(g as usize) {
+                *slot = true;
+            }
+        }
+    }
     let mut naming: FxHashMap<(usize, String), UserAgent<'_>> = FxHashMap::default();
     for ua in robots.user_agents() {
+        if !repeating[ua.group().index()] {
+            continue;
+        }
         let name = if ua.is_global() {
             "*".to_owned()
         } else {

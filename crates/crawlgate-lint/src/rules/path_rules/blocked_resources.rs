@@ -58,7 +58,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     let view = cx.robots.for_agent("Googlebot");
     // One lookup per rule could be quadratic when thousands of rules share
     // their first bytes: lookups are paid from an allowance.
-    let lookup = LookupCost::new(view.groups().flat_map(|g| g.rules()).map(|r| r.pattern()));
+    let lookup = std::cell::OnceCell::new();
     let budget = Budget::for_file(cx.source.len(), 64);
     let mut samples = Vec::new();
     for group in view.groups() {
@@ -73,12 +73,13 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 let resource = [".css", ".js"]
                     .iter()
                     .any(|ext| path.ends_with(ext) || path.contains(&format!("{ext}?")));
-                if !resource || !budget.spend(lookup.of(path)) {
+                let cost =
+                    || LookupCost::new(view.groups().flat_map(|g| g.rules()).map(|r| r.pattern()));
+                if !resource || !budget.spend(lookup.get_or_init(cost).of(path)) {
                     return false;
                 }
                 let verdict = view.decide_path(path);
-                !verdict.is_allowed()
-                    && verdict.rule().is_some_and(|r| r.index() == rule.index())
+                !verdict.is_allowed() && verdict.rule().is_some_and(|r| r.index() == rule.index())
             });
             let Some(path) = blocked else {
                 continue;

@@ -65,17 +65,21 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     let few = robots.sitemaps().len() <= 4;
     // Many sitemaps against thousands of rules sharing their first bytes
     // could be quadratic: lookups are paid from an allowance.
-    let lookups: Vec<LookupCost> = crawlers
-        .iter()
-        .map(|(_, name)| {
-            LookupCost::new(
-                robots
-                    .groups_of(name)
-                    .flat_map(|g| g.rules())
-                    .map(|r| r.pattern()),
-            )
-        })
-        .collect();
+    let lookups: Vec<LookupCost> = if few {
+        Vec::new()
+    } else {
+        crawlers
+            .iter()
+            .map(|(_, name)| {
+                LookupCost::new(
+                    robots
+                        .groups_of(name)
+                        .flat_map(|g| g.rules())
+                        .map(|r| r.pattern()),
+                )
+            })
+            .collect()
+    };
     let budget = Budget::for_file(cx.source.len(), 64);
     for sitemap in robots.sitemaps() {
         let url = sitemap.url();
@@ -91,11 +95,11 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         let path = path_of(url);
         let blocked: Vec<String> = crawlers
             .iter()
-            .zip(&lookups)
-            .filter_map(|((label, name), lookup)| {
+            .enumerate()
+            .filter_map(|(i, (label, name))| {
                 let verdict = if few {
                     robots.decide_path_uncompiled(name, &path)
-                } else if budget.spend(lookup.of(&path)) {
+                } else if budget.spend(lookups[i].of(&path)) {
                     robots.for_agent(name).decide_path(&path)
                 } else {
                     return None;

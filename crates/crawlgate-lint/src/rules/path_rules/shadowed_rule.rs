@@ -150,15 +150,16 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                     if budget.exhausted() {
                         break;
                     }
-                    let mut candidates = others
-                        .iter()
-                        .take_while(|b| b.priority >= needed)
-                        .filter(|b| {
-                            budget.spend(1 + b.prefix.len())
-                                && b.literals <= a_literals
-                                && a_prefix.starts_with(b.prefix)
-                                && b.pattern != a_pattern
-                        });
+                    let mut candidates =
+                        others
+                            .iter()
+                            .take_while(|b| b.priority >= needed)
+                            .filter(|b| {
+                                budget.spend(1 + b.prefix.len())
+                                    && b.literals <= a_literals
+                                    && a_prefix.starts_with(b.prefix)
+                                    && b.pattern != a_pattern
+                            });
                     // Most rules have no candidate: build their glob only
                     // when one is left to check.
                     let Some(first) = candidates.next() else {
@@ -227,15 +228,16 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             continue;
         };
         let mut by = None;
-        let all = audiences_of_group[group.index()]
-            .iter()
-            .all(|&k| match shadowed[k].get(&index) {
-                Some(winner) => {
-                    by.get_or_insert((*winner, audiences[k].label.clone()));
-                    true
-                }
-                None => false,
-            });
+        let all =
+            audiences_of_group[group.index()]
+                .iter()
+                .all(|&k| match shadowed[k].get(&index) {
+                    Some(winner) => {
+                        by.get_or_insert((*winner, audiences[k].label.clone()));
+                        true
+                    }
+                    None => false,
+                });
         if let (true, Some(by)) = (all, by) {
             found.push((*rule, by));
         }

@@ -47,8 +47,13 @@ fn reader_name(profile: Profile) -> &'static str {
 /// bytes, where Google's reading takes the URL as it is.
 fn escapes_differ(value: &str) -> bool {
     let v = value.as_bytes();
-    if !v.iter().any(|&b| b == b'%' || b >= 0x80) {
-        return false; // neither `%` nor non-ASCII: one quick pass
+    // Neither `%` nor a byte outside ASCII: one pass, without an early exit
+    // (values are short, and this form vectorises).
+    let unusual = v
+        .iter()
+        .fold(0u8, |seen, &b| seen | (b & 0x80) | u8::from(b == b'%'));
+    if unusual == 0 {
+        return false;
     }
     v.iter().any(|&b| b >= 0x80)
         || memchr::memchr_iter(b'%', v).any(|i| {
@@ -442,10 +447,17 @@ pub(crate) fn compare(cx: &Context<'_>, other: Profile, code: Code, out: &mut Ve
         let mut choice_reported = false;
         let our_rules: Vec<Rule<'_>> = ours.groups().flat_map(|g| g.rules()).collect();
         let their_rules: Vec<Rule<'_>> = other_view.groups().flat_map(|g| g.rules()).collect();
-        let lookups = [
-            LookupCost::new(our_rules.iter().map(|r| r.pattern())),
-            LookupCost::new(their_rules.iter().map(|r| r.pattern())),
-        ];
+        // Built on the first lookup: most crawlers need none.
+        let lookups = std::cell::OnceCell::new();
+        let lookup_cost = |path: &str| {
+            let [ours, theirs] = lookups.get_or_init(|| {
+                [
+                    LookupCost::new(our_rules.iter().map(|r| r.pattern())),
+                    LookupCost::new(their_rules.iter().map(|r| r.pattern())),
+                ]
+            });
+            ours.of(path) + theirs.of(path)
+        };
         let our_keys: FxHashSet<RuleKey<'_>> = our_rules.iter().map(key).collect();
         let their_keys: FxHashSet<RuleKey<'_>> = their_rules.iter().map(key).collect();
         // Every rule of either reading, with whether both readings have it.
@@ -508,7 +520,7 @@ pub(crate) fn compare(cx: &Context<'_>, other: Profile, code: Code, out: &mut Ve
             if path == "/robots.txt" {
                 return; // always fetched; Google's library leaves it to its caller
             }
-            if !lookup_budget.spend(lookups[0].of(path) + lookups[1].of(path)) {
+            if !lookup_budget.spend(lookup_cost(path)) {
                 return;
             }
             let a = ours.decide_path(path);

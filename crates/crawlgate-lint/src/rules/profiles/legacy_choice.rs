@@ -159,7 +159,11 @@ mod tests {
             Profile::LEGACY,
         );
         let choice = LegacyChoice::new(&robots);
-        let expected = robots.for_agent("anybot").groups().next().map(|g| g.index());
+        let expected = robots
+            .for_agent("anybot")
+            .groups()
+            .next()
+            .map(|g| g.index());
         assert_eq!(choice.group("anybot"), expected);
     }
 }
