@@ -2,8 +2,9 @@
 # Runs every test of the workspace, as CI does: formatting, lints (warnings
 # are errors), unit, integration, conformance, property and differential tests
 # (against the robotstxt crate and Python's urllib.robotparser), doc tests,
-# and a build of the benchmarks. Installs what it needs when it can, and
-# stops with a clear message when it cannot.
+# the fuzz targets' regressions and seeds (on stable), the examples of
+# docs/behaviour.md, and a build of the benchmarks. Installs what it needs
+# when it can, and stops with a clear message when it cannot.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -39,8 +40,13 @@ done
 
 echo "test-all: cargo fmt --check"
 cargo fmt --all --check
+cargo fmt --manifest-path fuzz/Cargo.toml --check
 echo "test-all: cargo clippy (warnings are errors)"
 cargo clippy --workspace --all-targets --locked -- -D warnings
 echo "test-all: cargo test"
 cargo test --workspace --locked
+echo "test-all: fuzz regressions and seeds, replayed on stable (fuzz/)"
+cargo test --manifest-path fuzz/Cargo.toml --no-default-features --locked
+echo "test-all: the examples of docs/behaviour.md against the crawlgate binary"
+python3 scripts/doc-examples.py
 echo "test-all: all passed"

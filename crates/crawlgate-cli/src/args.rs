@@ -2,7 +2,7 @@
 
 use clap::{Parser, Subcommand, ValueEnum};
 
-use crate::commands::{batch, check, completions, explain, fetch, lint, test};
+use crate::commands::{batch, check, completions, explain, fetch, lint, man, serve, test};
 
 const EXIT_STATUS: &str = "\
 Exit status:
@@ -51,6 +51,10 @@ pub enum Command {
     Fetch(fetch::Args),
     /// Decide many (robots.txt, user-agent, URL) triples: JSON lines in, JSON lines out.
     Batch(batch::Args),
-    /// Print shell completions (bash, zsh, fish, …).
+    /// Serve the API for crawler fleets and the robots.txt tester page (http://127.0.0.1:8080/).
+    Serve(serve::Args),
+    /// Print shell completions (bash, zsh, fish, elvish, powershell).
     Completions(completions::Args),
+    /// Print the manual page (roff, for `man -l -`).
+    Man(man::Args),
 }

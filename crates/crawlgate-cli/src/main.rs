@@ -7,11 +7,15 @@
 
 mod args;
 mod commands;
+mod fetching;
+mod input;
+mod load;
 mod output;
+mod query;
 mod source;
 mod target;
 
-use std::io;
+use std::io::{self, Write as _};
 use std::process::ExitCode;
 
 use clap::Parser;
@@ -24,16 +28,21 @@ fn main() -> ExitCode {
             if is_broken_pipe(&error) {
                 return ExitCode::SUCCESS;
             }
-            eprintln!("crawlgate: error: {error:#}");
+            let _ = writeln!(io::stderr(), "crawlgate: error: {error:#}");
             ExitCode::from(2)
         }
     }
 }
 
+/// Whether the error is a write to a closed pipe, however wrapped: an
+/// `io::Error`, or a `serde_json::Error` (whose `source` skips the I/O error
+/// it holds, so it is asked directly).
 fn is_broken_pipe(error: &anyhow::Error) -> bool {
     error.chain().any(|cause| {
-        cause
+        let kind = cause
             .downcast_ref::<io::Error>()
-            .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
+            .map(io::Error::kind)
+            .or_else(|| cause.downcast_ref::<serde_json::Error>()?.io_error_kind());
+        kind == Some(io::ErrorKind::BrokenPipe)
     })
 }

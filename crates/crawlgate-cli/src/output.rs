@@ -2,9 +2,11 @@
 //! `String`, so the same code gives the coloured terminal output and the
 //! plain text the snapshot tests compare.
 
+use std::io::Write as _;
+
 use anstyle::{AnsiColor, Effects, Style};
 
-use crate::source::{Basis, Decided, RuleRef};
+use crawlgate_fetch::{Basis, ExplainedVerdict, RuleRef};
 
 /// Colours for human output; every method returns the text unchanged when
 /// colour is off.
@@ -62,21 +64,50 @@ impl Palette {
     }
 }
 
-/// Prints a warning on standard error (the run goes on).
+/// Prints a warning on standard error (the run goes on; a closed standard
+/// error loses the warning, not the run).
 pub fn warn(message: &str) {
-    eprintln!("crawlgate: warning: {message}");
+    let _ = writeln!(std::io::stderr(), "crawlgate: warning: {message}");
 }
 
-/// `text` padded with spaces to `width` characters.
+/// The widest column output is aligned to, in characters. Columns are as
+/// wide as their widest cell up to this; a longer cell (a 70,000-character
+/// URL or line) overflows its column instead of widening every row, so the
+/// output stays proportional to the input.
+pub const MAX_COLUMN: usize = 120;
+
+/// Prints a note on standard error (a summary the run ends with).
+pub fn note(message: &str) {
+    let _ = writeln!(std::io::stderr(), "crawlgate: {message}");
+}
+
+/// `text` padded with spaces to `width` characters (at most
+/// [`MAX_COLUMN`]); a longer text is left as it is.
 pub fn pad(text: &str, width: usize) -> String {
-    format!("{text:<width$}")
+    let fill = width.min(MAX_COLUMN).saturating_sub(text.chars().count());
+    let mut padded = String::with_capacity(text.len() + fill);
+    padded.push_str(text);
+    padded.extend(std::iter::repeat_n(' ', fill));
+    padded
 }
 
-/// The widest of `texts`, in characters.
+/// `text` right-aligned in `width` characters (at most [`MAX_COLUMN`]).
+pub fn pad_left(text: &str, width: usize) -> String {
+    let fill = width.min(MAX_COLUMN).saturating_sub(text.chars().count());
+    let mut padded = String::with_capacity(text.len() + fill);
+    padded.extend(std::iter::repeat_n(' ', fill));
+    padded.push_str(text);
+    padded
+}
+
+/// The width of a column holding `texts`: the widest of them, in
+/// characters, leaving out those wider than [`MAX_COLUMN`] (they
+/// overflow).
 pub fn width<T: AsRef<str>>(texts: impl IntoIterator<Item = T>) -> usize {
     texts
         .into_iter()
         .map(|t| t.as_ref().chars().count())
+        .filter(|&w| w <= MAX_COLUMN)
         .max()
         .unwrap_or(0)
 }
@@ -88,12 +119,17 @@ pub fn line_ref(name: &str, line: u32) -> String {
 
 /// Why a verdict came out as it did, with the deciding line quoted:
 /// `robots.txt:12  Disallow: /private`. `ref_width` aligns the quotes.
-pub fn reason(decided: &Decided, source: &str, ref_width: usize, palette: Palette) -> String {
+pub fn reason(
+    verdict: &ExplainedVerdict,
+    source: &str,
+    ref_width: usize,
+    palette: Palette,
+) -> String {
     let quote = |rule: &RuleRef, note: &str| {
         let reference = pad(&line_ref(source, rule.line), ref_width);
         format!("{}  {}{note}", palette.dim(&reference), rule.text)
     };
-    match (decided.basis, &decided.rule) {
+    match (verdict.basis, &verdict.rule) {
         (Basis::Rule, Some(rule)) if rule.via_index_alias => quote(
             rule,
             "  (Google's index.html alias: also allows the directory)",
@@ -106,12 +142,14 @@ pub fn reason(decided: &Decided, source: &str, ref_width: usize, palette: Palett
         (Basis::RobotsTxtItself, _) => "/robots.txt itself is always allowed".to_owned(),
         (Basis::FullAllow | Basis::FullDisallow, _) => format!(
             "{}: {}",
-            if decided.allowed {
+            if verdict.allowed {
                 "full allow"
             } else {
                 "full disallow"
             },
-            decided.fetch_outcome.as_deref().unwrap_or("fetch outcome")
+            verdict
+                .fetch_outcome
+                .map_or_else(|| "fetch outcome".to_owned(), |why| why.to_string())
         ),
         _ => "no rule matched".to_owned(),
     }
@@ -137,9 +175,65 @@ mod tests {
         assert_eq!(colour.dim(""), "");
     }
 
+    fn verdict(file: &str, url: &str) -> ExplainedVerdict {
+        ExplainedVerdict::decide(&crawlgate::RobotsTxt::parse(file.as_bytes()), "bot", url)
+    }
+
+    #[test]
+    fn reasons_quote_the_deciding_line() {
+        let plain = Palette::new(false);
+        let file = "User-agent: *\nDisallow: /p\nAllow: /d/index.html\n";
+        assert_eq!(
+            reason(&verdict(file, "/p/x"), "robots.txt", 14, plain),
+            "robots.txt:2    Disallow: /p"
+        );
+        assert_eq!(
+            reason(&verdict(file, "/d/"), "r", 0, plain),
+            "r:3  Allow: /d/index.html  (Google's index.html alias: also allows the directory)"
+        );
+        assert_eq!(
+            reason(&verdict("User-agent: *\nDisallow:\n", "/x"), "r", 0, plain),
+            "r:2  Disallow:  (empty rule: allows everything)"
+        );
+        assert_eq!(
+            reason(&verdict(file, "/q"), "r", 0, plain),
+            "no rule matched"
+        );
+        assert_eq!(
+            reason(&verdict("", "/q"), "r", 0, plain),
+            "no rule matched (no group names this crawler and there is no `*` group)"
+        );
+    }
+
+    #[test]
+    fn reasons_name_the_fetch_outcome() {
+        let plain = Palette::new(false);
+        let fetched = crate::source::Loaded::fetched(crawlgate_fetch::HttpResponse::new(404));
+        let reading = fetched.read(crawlgate::Profile::GOOGLE);
+        assert_eq!(
+            reason(&reading.decide("bot", "/x"), "r", 0, plain),
+            "full allow: no robots.txt (4xx): everything allowed"
+        );
+        assert_eq!(
+            reason(&reading.decide("bot", "/robots.txt"), "r", 0, plain),
+            "/robots.txt itself is always allowed"
+        );
+    }
+
     #[test]
     fn pads_by_characters() {
         assert_eq!(pad("é", 3), "é  ");
+        assert_eq!(pad_left("7", 3), "  7");
         assert_eq!(width(["a", "ééé", "bb"]), 3);
+    }
+
+    #[test]
+    fn long_cells_overflow_instead_of_widening_columns() {
+        // Rust's format width stops at 65,535: no width from input reaches one.
+        let long = "a".repeat(70_000);
+        assert_eq!(width([long.as_str(), "bb"]), 2);
+        assert_eq!(pad(&long, 70_001), long);
+        assert_eq!(pad("x", usize::MAX).len(), MAX_COLUMN);
+        assert_eq!(pad_left("x", 1 << 20).len(), MAX_COLUMN);
     }
 }

@@ -1,14 +1,14 @@
 //! Where a robots.txt comes from (a file, standard input, or a site it is
-//! fetched from) and what it says about one URL.
+//! fetched from), and what it says about one URL when read under a profile.
 
-use std::io::Read as _;
 use std::path::Path;
 use std::time::Duration;
 
 use anyhow::{bail, Context as _};
-use crawlgate::{Profile, Reason, RobotsTxt, Rule, RuleKind};
-use crawlgate_fetch::{Attempt, FetchError, FetchReport, Fetcher, Rules};
-use serde::Serialize;
+use crawlgate::{Profile, RobotsTxt};
+use crawlgate_fetch::{ExplainedVerdict, FetchReport, Outcome, Rules};
+
+use crate::input::{read_path, read_stdin, Input, Special};
 
 /// The `ROBOTS` argument.
 #[derive(Clone, Debug)]
@@ -39,15 +39,19 @@ impl RobotsArg {
     }
 }
 
-/// What a robots.txt that was read or fetched holds.
-#[derive(Clone, Debug)]
+/// What a loaded robots.txt holds.
+#[derive(Debug)]
 pub enum Content {
-    /// The bytes of the file.
-    Text(Vec<u8>),
-    /// The fetch outcome is full allow (why).
-    FullAllow(String),
-    /// The fetch outcome is full disallow (why).
-    FullDisallow(String),
+    /// The bytes of a file or of standard input: at most the read limit
+    /// plus one byte.
+    Local {
+        /// The bytes read.
+        bytes: Vec<u8>,
+        /// The size of the whole file, when it is known (a regular file).
+        size: Option<u64>,
+    },
+    /// What fetching it gave (the outcome, and the body when it is read).
+    Fetched(Box<FetchReport>),
 }
 
 /// A robots.txt, loaded.
@@ -58,55 +62,73 @@ pub struct Loaded {
     pub name: String,
     /// What it holds.
     pub content: Content,
-    /// The fetch, when it came from a site.
-    pub fetch: Option<FetchReport>,
 }
 
 impl Loaded {
-    /// Reads a file or standard input; `None` for a URL argument.
-    pub fn read_local(arg: &RobotsArg) -> anyhow::Result<Option<Loaded>> {
-        let (name, bytes) = match arg {
+    /// Reads a file or standard input, at most `limit` bytes and one more
+    /// (to see a cut); `None` for a URL argument. A pipe or device given as
+    /// a file must end within `timeout`.
+    pub fn read_local(
+        arg: &RobotsArg,
+        limit: usize,
+        timeout: Duration,
+    ) -> anyhow::Result<Option<Loaded>> {
+        let (name, input) = match arg {
             RobotsArg::Url(_) => return Ok(None),
-            RobotsArg::Stdin => {
-                let mut bytes = Vec::new();
-                std::io::stdin()
-                    .lock()
-                    .read_to_end(&mut bytes)
-                    .context("cannot read robots.txt from standard input")?;
-                ("<stdin>".to_owned(), bytes)
-            }
-            RobotsArg::File(path) => (path.clone(), read_file(path)?),
+            RobotsArg::Stdin => (
+                "<stdin>".to_owned(),
+                read_stdin(limit).context("cannot read robots.txt from standard input")?,
+            ),
+            RobotsArg::File(path) => (path.clone(), read_file(path, limit, timeout)?),
         };
         Ok(Some(Loaded {
             name,
-            content: Content::Text(bytes),
-            fetch: None,
+            content: Content::Local {
+                bytes: input.bytes,
+                size: input.size,
+            },
         }))
     }
 
     /// What a fetch gave.
     pub fn from_report(report: FetchReport) -> Loaded {
-        let content = match report.rules() {
-            Rules::Conditional(copy) => Content::Text(copy.body().to_vec()),
-            Rules::FullAllow => Content::FullAllow(report.reason.to_string()),
-            Rules::FullDisallow => Content::FullDisallow(report.reason.to_string()),
-        };
         Loaded {
             name: report.robots_url.clone(),
-            content,
-            fetch: Some(report),
+            content: Content::Fetched(Box::new(report)),
         }
     }
 
-    /// Parses it under `profile`.
+    /// The fetch, when it came from a site.
+    pub fn fetch(&self) -> Option<&FetchReport> {
+        match &self.content {
+            Content::Fetched(report) => Some(report),
+            Content::Local { .. } => None,
+        }
+    }
+
+    /// The bytes to read: the file's, or the fetched body (none when the
+    /// fetch outcome left no rules to read).
+    pub fn bytes(&self) -> Option<&[u8]> {
+        match &self.content {
+            Content::Local { bytes, .. } => Some(bytes),
+            Content::Fetched(report) => match report.rules() {
+                Rules::Conditional(copy) => Some(copy.body()),
+                _ => None,
+            },
+        }
+    }
+
+    /// Reads it under `profile`.
     pub fn read(&self, profile: Profile) -> Reading<'_> {
-        let robots = match &self.content {
-            Content::Text(bytes) => Some(RobotsTxt::parse_with(bytes, profile)),
-            _ => None,
+        let rules = match &self.content {
+            Content::Local { bytes, .. } => {
+                ReadAs::Local(Box::new(RobotsTxt::parse_with(bytes, profile)))
+            }
+            Content::Fetched(report) => ReadAs::Fetched(report.entry.outcome.with_profile(profile)),
         };
         Reading {
             loaded: self,
-            robots,
+            rules,
         }
     }
 
@@ -125,26 +147,31 @@ impl Loaded {
             ));
         }
         if stats.truncated() {
+            let limit = robots.profile().max_bytes;
+            let size = match &self.content {
+                Content::Local {
+                    size: Some(size), ..
+                } => format!("{size} bytes"),
+                _ => "more than that".to_owned(),
+            };
             warnings.push(format!(
-                "{}: {} bytes, more than the {} bytes read: the rest is ignored",
-                self.name,
-                stats.input_bytes,
-                robots.profile().max_bytes
+                "{}: only the first {limit} bytes are read ({size}): the rest is ignored",
+                self.name
             ));
         }
         warnings
     }
 }
 
-fn read_file(path: &str) -> anyhow::Result<Vec<u8>> {
-    std::fs::read(path).map_err(|e| {
+fn read_file(path: &str, limit: usize, timeout: Duration) -> anyhow::Result<Input> {
+    read_path(Path::new(path), limit, Special::Read { timeout }).map_err(|e| {
         let mut message = format!("cannot read robots.txt file `{path}`: {e}");
         // `crawlgate check example.com …`: a site was meant.
         let looks_like_host = !path.contains('/')
             && path.contains('.')
             && !path.ends_with(".txt")
             && !Path::new(path).exists();
-        if looks_like_host && e.kind() == std::io::ErrorKind::NotFound {
+        if looks_like_host {
             message.push_str(&format!(
                 " (to fetch a site's robots.txt, give its URL: https://{path}/)"
             ));
@@ -153,286 +180,172 @@ fn read_file(path: &str) -> anyhow::Result<Vec<u8>> {
     })
 }
 
-/// What decided a verdict.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Basis {
-    /// A rule matched and decided.
-    Rule,
-    /// The best match was an empty rule (`Disallow:`), which allows.
-    EmptyRule,
-    /// The crawler's groups have no rule matching the URL.
-    NoMatchingRule,
-    /// No group names the crawler and there is no `*` group.
-    NoGroup,
-    /// `/robots.txt` itself is always allowed.
-    RobotsTxtItself,
-    /// The fetch outcome is full allow.
-    FullAllow,
-    /// The fetch outcome is full disallow.
-    FullDisallow,
-}
-
-/// The deciding rule, for output.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct RuleRef {
-    /// 1-based line number.
-    pub line: u32,
-    /// `allow` or `disallow`.
-    pub kind: &'static str,
-    /// The path pattern as written.
-    pub value: String,
-    /// The line as it reads (`Disallow: /private`).
-    pub text: String,
-    /// Matched through Google's `index.html` alias.
-    pub via_index_alias: bool,
-}
-
-impl RuleRef {
-    /// The output form of a rule.
-    pub fn new(rule: Rule<'_>, via_index_alias: bool) -> RuleRef {
-        RuleRef {
-            line: rule.line(),
-            kind: match rule.kind() {
-                RuleKind::Allow => "allow",
-                RuleKind::Disallow => "disallow",
-            },
-            value: rule.value().to_owned(),
-            text: rule.to_string(),
-            via_index_alias,
-        }
-    }
-}
-
-/// The answer for one URL.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Decided {
-    /// May the crawler fetch it?
-    pub allowed: bool,
-    /// What decided.
-    pub basis: Basis,
-    /// The deciding rule, when one did.
-    pub rule: Option<RuleRef>,
-    /// Why the fetch outcome is full allow or full disallow.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub fetch_outcome: Option<String>,
-}
-
-impl Decided {
-    /// Why, in a few words, without the line reference: for the
-    /// `--all-profiles` table.
-    pub fn short_reason(&self) -> String {
-        match (self.basis, &self.rule) {
-            (Basis::Rule, Some(rule)) => format!("line {}", rule.line),
-            (Basis::EmptyRule, Some(rule)) => format!("line {} (empty rule)", rule.line),
-            (Basis::NoGroup, _) => "no group".to_owned(),
-            (Basis::RobotsTxtItself, _) => "robots.txt itself".to_owned(),
-            (Basis::FullAllow, _) => "full allow".to_owned(),
-            (Basis::FullDisallow, _) => "full disallow".to_owned(),
-            _ => "no rule matched".to_owned(),
-        }
-    }
+/// How a loaded robots.txt is read: a local file by its rules alone; a
+/// fetched one under its fetch outcome.
+enum ReadAs {
+    Local(Box<RobotsTxt>),
+    Fetched(Outcome),
 }
 
 /// A loaded robots.txt read under one profile.
 pub struct Reading<'a> {
     /// What was loaded.
     pub loaded: &'a Loaded,
-    robots: Option<RobotsTxt>,
+    rules: ReadAs,
 }
 
 impl Reading<'_> {
-    /// The parsed file, unless the fetch outcome made rules irrelevant.
+    /// The parsed file, unless the fetch outcome left no rules to read.
     pub fn robots(&self) -> Option<&RobotsTxt> {
-        self.robots.as_ref()
+        match &self.rules {
+            ReadAs::Local(robots) => Some(robots),
+            ReadAs::Fetched(outcome) => outcome.rules.robots(),
+        }
     }
 
-    /// May `agent` fetch `url`?
-    pub fn decide(&self, agent: &str, url: &str) -> Decided {
-        let fixed = |allowed, basis, why: Option<&String>| Decided {
-            allowed,
-            basis,
-            rule: None,
-            fetch_outcome: why.cloned(),
-        };
-        // The fetch layer's rule (RFC 9309 §2.5), whatever the profile.
-        if self.loaded.fetch.is_some() && crawlgate::path_of(url) == "/robots.txt" {
-            return fixed(true, Basis::RobotsTxtItself, None);
-        }
-        let robots = match (&self.robots, &self.loaded.content) {
-            (Some(robots), _) => robots,
-            (None, Content::FullDisallow(why)) => {
-                return fixed(false, Basis::FullDisallow, Some(why))
+    /// The fetch outcome, when it left no rules to read (full allow or full
+    /// disallow).
+    pub fn outcome_without_rules(&self) -> Option<&Outcome> {
+        match &self.rules {
+            ReadAs::Fetched(outcome) if !matches!(outcome.rules, Rules::Conditional(_)) => {
+                Some(outcome)
             }
-            (None, Content::FullAllow(why)) => return fixed(true, Basis::FullAllow, Some(why)),
-            (None, Content::Text(_)) => unreachable!("text is always parsed"),
-        };
-        let verdict = robots.decide(agent, url);
-        Decided {
-            allowed: verdict.is_allowed(),
-            basis: match verdict.reason() {
-                Reason::Rule => Basis::Rule,
-                Reason::EmptyRule => Basis::EmptyRule,
-                Reason::NoMatchingRule => Basis::NoMatchingRule,
-                Reason::NoGroup => Basis::NoGroup,
-                Reason::RobotsTxt => Basis::RobotsTxtItself,
+            _ => None,
+        }
+    }
+
+    /// May `agent` fetch `url`? A fetched file is read as the fetch layer
+    /// reads it (`/robots.txt` itself always allowed, full allow and full
+    /// disallow without rules); a local one by its rules alone.
+    pub fn decide(&self, agent: &str, url: &str) -> ExplainedVerdict {
+        match &self.rules {
+            ReadAs::Local(robots) => ExplainedVerdict::decide(robots, agent, url),
+            ReadAs::Fetched(outcome) => outcome.decide(agent, url),
+        }
+    }
+}
+
+#[cfg(test)]
+impl Loaded {
+    /// A local file named `name` holding `text`, for unit tests.
+    pub fn local(name: &str, text: &str) -> Loaded {
+        Loaded {
+            name: name.to_owned(),
+            content: Content::Local {
+                bytes: text.as_bytes().to_vec(),
+                size: Some(text.len() as u64),
             },
-            rule: verdict
-                .rule()
-                .map(|rule| RuleRef::new(rule, verdict.via_index_alias())),
-            fetch_outcome: None,
         }
     }
-}
 
-/// `--allow-private`, `--user-agent`, `--timeout`: how robots.txt files are
-/// fetched.
-#[derive(clap::Args, Debug, Clone)]
-pub struct FetchOptions {
-    /// Allow fetching from loopback, private and link-local addresses
-    /// (refused by default, so a URL cannot make crawlgate probe a private
-    /// network).
-    #[arg(long)]
-    pub allow_private: bool,
+    /// What fetching `https://example.com/robots.txt` gives when the server
+    /// answers `response`, for unit tests (the real fetches are tested end
+    /// to end in `tests/cli/fetch.rs`).
+    pub fn fetched(response: crawlgate_fetch::HttpResponse) -> Loaded {
+        use std::time::{Duration, SystemTime};
 
-    /// The User-Agent header sent when fetching.
-    #[arg(long, value_name = "HEADER", default_value = crawlgate_fetch::DEFAULT_USER_AGENT)]
-    pub user_agent: String,
+        use crawlgate_fetch::{FetchPolicy, FetchResult, Origin};
 
-    /// Seconds allowed for a whole fetch, redirects and body included.
-    #[arg(long, value_name = "SECONDS", default_value = "30", value_parser = parse_seconds)]
-    pub timeout: Duration,
-}
-
-fn parse_seconds(text: &str) -> Result<Duration, String> {
-    match text.trim().parse::<f64>() {
-        Ok(s) if s.is_finite() && s > 0.0 && s <= 86_400.0 => Ok(Duration::from_secs_f64(s)),
-        _ => Err(format!(
-            "`{text}` is not a number of seconds between 0 and 86400"
-        )),
-    }
-}
-
-/// Fetches the robots.txt of each URL's origin, in order, each once.
-pub fn fetch_all(options: &FetchOptions, urls: &[&str]) -> anyhow::Result<Vec<FetchReport>> {
-    let mut builder = Fetcher::builder()
-        .user_agent(&options.user_agent)
-        .timeout(options.timeout)
-        .connect_timeout(options.timeout.min(Duration::from_secs(10)));
-    if options.allow_private {
-        builder = builder.allow_non_public_addresses();
-    }
-    let fetcher = builder.build()?;
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .context("cannot start the network runtime")?;
-    runtime.block_on(async {
-        let mut reports = Vec::with_capacity(urls.len());
-        for url in urls {
-            let report = fetcher.fetch(url).await.map_err(|e| match e {
-                FetchError::AddressRefused { .. } => {
-                    anyhow::anyhow!("{e}: pass --allow-private to allow it")
-                }
-                e => e.into(),
-            })?;
-            reports.push(report);
-        }
-        Ok(reports)
-    })
-}
-
-/// The URLs to ask about when ROBOTS is the URL `base`: each argument
-/// (absolute, or a path relative to `base`'s site), or `base` itself when
-/// there is none.
-pub fn resolve_targets(base: &url::Url, urls: &[String]) -> anyhow::Result<Vec<String>> {
-    if urls.is_empty() {
-        return Ok(vec![base.to_string()]);
-    }
-    urls.iter()
-        .map(|u| {
-            if u.starts_with('/') {
-                base.join(u)
-                    .map(String::from)
-                    .with_context(|| format!("invalid URL `{u}`"))
-            } else {
-                Ok(u.clone())
-            }
+        let (status, bytes_read) = (response.status, response.body.len() as u64);
+        let result = FetchResult::Response(response);
+        let now = SystemTime::UNIX_EPOCH + Duration::from_secs(1_700_000_000);
+        let (_, entry) = FetchPolicy::default().apply(&result, None, now);
+        let origin = Origin::from_url("https://example.com/").unwrap();
+        Loaded::from_report(FetchReport {
+            robots_url: origin.robots_url().to_string(),
+            origin,
+            hops: Vec::new(),
+            status: Some(status),
+            attempt: result.attempt(),
+            content_type: None,
+            bytes_read,
+            bytes_parsed: None,
+            truncated: false,
+            bytes_discarded: None,
+            outcome: entry.outcome.kind(),
+            reason: entry.outcome.reason,
+            fetched_at: entry.fetched_at,
+            expires_at: entry.expires_at,
+            ttl_seconds: entry.ttl().as_secs(),
+            elapsed_ms: 0,
+            sitemaps: Vec::new(),
+            groups: 0,
+            diagnostics: 0,
+            warnings: Vec::new(),
+            entry,
         })
-        .collect()
-}
-
-/// One line about a fetch: `https://h/robots.txt: HTTP 200, 120 bytes:
-/// conditional (robots.txt fetched and parsed)`.
-pub fn fetch_summary(report: &FetchReport) -> String {
-    let what = match report.attempt {
-        Attempt::Status { status } => format!("HTTP {status}, {} bytes", report.bytes_read),
-        Attempt::Redirect { stop } => stop.to_string(),
-        Attempt::Network { error } => error.to_string(),
-    };
-    format!(
-        "{}: {what}: {} ({})",
-        report.robots_url, report.outcome, report.reason
-    )
-}
-
-/// Prints a fetch's warnings on standard error.
-pub fn warn_fetch(report: &FetchReport) {
-    for warning in &report.warnings {
-        crate::output::warn(&format!("{}: {warning}", report.robots_url));
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crawlgate_fetch::{Basis, HttpResponse, OutcomeKind, OutcomeReason};
 
-    fn loaded(text: &str) -> Loaded {
-        Loaded {
-            name: "robots.txt".into(),
-            content: Content::Text(text.as_bytes().to_vec()),
-            fetch: None,
-        }
+    fn local(text: &str) -> Loaded {
+        Loaded::local("robots.txt", text)
     }
 
     #[test]
-    fn decides_with_the_deciding_rule() {
-        let file = loaded("User-agent: *\nDisallow: /private\nDisallow:\n");
+    fn local_files_are_decided_by_their_rules() {
+        let file = local("User-agent: *\nDisallow: /private\nDisallow:\n");
         let reading = file.read(Profile::GOOGLE);
-        let decided = reading.decide("bot", "https://example.com/private/x");
-        assert!(!decided.allowed);
-        assert_eq!(decided.basis, Basis::Rule);
-        assert_eq!(decided.rule.unwrap().text, "Disallow: /private");
+        let verdict = reading.decide("bot", "https://example.com/private/x");
+        assert!(!verdict.allowed);
+        assert_eq!(verdict.basis, Basis::Rule);
+        assert_eq!(verdict.rule.unwrap().text, "Disallow: /private");
         let open = reading.decide("bot", "/public");
         assert_eq!((open.allowed, open.basis), (true, Basis::EmptyRule));
+        assert!(reading.outcome_without_rules().is_none());
+        assert!(file.fetch().is_none());
     }
 
     #[test]
-    fn fetch_outcomes_decide_without_rules() {
-        let file = Loaded {
-            name: "https://example.com/robots.txt".into(),
-            content: Content::FullDisallow("server error".into()),
-            fetch: None,
-        };
-        let decided = file.read(Profile::GOOGLE).decide("bot", "/x");
+    fn a_local_file_decides_robots_txt_by_its_profile() {
+        let file = local("User-agent: *\nDisallow: /\n");
+        let google = file.read(Profile::GOOGLE).decide("bot", "/robots.txt");
+        assert_eq!((google.allowed, google.basis), (false, Basis::Rule));
+        let rfc = file.read(Profile::RFC9309).decide("bot", "/robots.txt");
+        assert_eq!((rfc.allowed, rfc.basis), (true, Basis::RobotsTxtItself));
+    }
+
+    #[test]
+    fn the_profile_changes_the_reading() {
+        let file = local("User-agent: *\nDisallow /x\n");
+        assert!(!file.read(Profile::GOOGLE).decide("bot", "/x").allowed);
+        assert!(file.read(Profile::RFC9309).decide("bot", "/x").allowed);
         assert_eq!(
-            (decided.allowed, decided.basis),
-            (false, Basis::FullDisallow)
+            file.read(Profile::LEGACY).robots().unwrap().profile().name,
+            "legacy"
         );
-        assert_eq!(decided.fetch_outcome.as_deref(), Some("server error"));
     }
 
     #[test]
     fn garbage_gets_a_warning_and_an_empty_file_does_not() {
-        let garbage = loaded("\u{1}\u{2}<html>\u{7f} no robots here\n");
+        let garbage = local("\u{1}\u{2}<html>\u{7f} no robots here\n");
         assert!(
             garbage.warnings(garbage.read(Profile::GOOGLE).robots().unwrap())[0]
                 .contains("no user-agent line")
         );
-        let empty = loaded("");
+        let empty = local("");
         assert!(empty
             .warnings(empty.read(Profile::GOOGLE).robots().unwrap())
             .is_empty());
+    }
+
+    #[test]
+    fn a_file_past_the_size_limit_is_warned_about() {
+        let mut text = "User-agent: *\nDisallow: /x\n".to_owned();
+        while text.len() <= crawlgate::MAX_BYTES {
+            text.push_str("# filler filler filler filler filler filler filler\n");
+        }
+        let big = local(&text);
+        let warnings = big.warnings(big.read(Profile::GOOGLE).robots().unwrap());
+        assert_eq!(warnings.len(), 1);
+        assert!(
+            warnings[0].starts_with("robots.txt: only the first 512000 bytes are read (5"),
+            "{warnings:?}"
+        );
     }
 
     #[test]
@@ -451,9 +364,45 @@ mod tests {
     }
 
     #[test]
-    fn timeouts_are_positive_seconds() {
-        assert_eq!(parse_seconds("1.5"), Ok(Duration::from_millis(1500)));
-        assert!(parse_seconds("0").is_err());
-        assert!(parse_seconds("soon").is_err());
+    fn a_missing_file_named_like_a_site_gets_a_hint() {
+        let read = |path| read_file(path, 100, Duration::from_secs(1));
+        let error = read("no-such-site.example").unwrap_err().to_string();
+        assert!(
+            error.contains("give its URL: https://no-such-site.example/"),
+            "{error}"
+        );
+        let error = read("missing.txt").unwrap_err().to_string();
+        assert!(!error.contains("give its URL"), "{error}");
+    }
+
+    #[test]
+    fn fetched_files_are_read_under_their_fetch_outcome() {
+        let body = "User-agent: *\nDisallow: /\nDisallow: /*.php$\n";
+        let fetched = Loaded::fetched(HttpResponse::new(200).with_body(body));
+        assert_eq!(fetched.name, "https://example.com/robots.txt");
+        let reading = fetched.read(Profile::GOOGLE);
+        assert!(reading.outcome_without_rules().is_none());
+        assert!(!reading.decide("bot", "/x").allowed);
+        // The fetch layer's rule, whatever the profile says.
+        let itself = reading.decide("bot", "https://example.com/robots.txt");
+        assert_eq!(
+            (itself.allowed, itself.basis),
+            (true, Basis::RobotsTxtItself)
+        );
+        // The fetched bytes, read again under another profile.
+        let legacy = fetched.read(Profile::LEGACY);
+        assert_eq!(legacy.robots().unwrap().profile().name, "legacy");
+
+        let failed = Loaded::fetched(HttpResponse::new(503));
+        let reading = failed.read(Profile::GOOGLE);
+        assert!(reading.robots().is_none());
+        let outcome = reading.outcome_without_rules().unwrap();
+        assert_eq!(outcome.kind(), OutcomeKind::FullDisallow);
+        let verdict = reading.decide("bot", "/x");
+        assert_eq!(
+            (verdict.allowed, verdict.basis),
+            (false, Basis::FullDisallow)
+        );
+        assert_eq!(verdict.fetch_outcome, Some(OutcomeReason::ServerError));
     }
 }

@@ -41,7 +41,8 @@ pub fn check_urls<'a>(urls: impl IntoIterator<Item = &'a String>) -> anyhow::Res
     Ok(())
 }
 
-/// Why a crawler name given as is will not find its group (SPEC §5), or
+/// Why a crawler name given as is will not find its group (RFC 9309
+/// §2.2.1), or
 /// `None` for a product token.
 pub fn agent_warning(agent: &str) -> Option<String> {
     if crawlgate::is_product_token(agent) {
@@ -54,7 +55,7 @@ pub fn agent_warning(agent: &str) -> Option<String> {
     Some(format!(
         "`{agent}` is not a product token, so it matches no group of its own, only `*`: \
          robots.txt names crawlers by product token (`Googlebot`, not `Googlebot/2.1`) \
-         and a crawler's name is compared as given (SPEC §5){hint}"
+         and a crawler's name is compared as given (RFC 9309 §2.2.1){hint}"
     ))
 }
 
@@ -100,7 +101,7 @@ mod tests {
     fn warns_about_names_that_are_not_tokens() {
         assert_eq!(agent_warning("Googlebot-News"), None);
         let warning = agent_warning("Googlebot/2.1").unwrap();
-        assert!(warning.contains("SPEC §5"));
+        assert!(warning.contains("(RFC 9309 §2.2.1)"));
         assert!(warning.contains("its product token is `Googlebot`"));
         assert!(agent_warning("2.1").unwrap().contains("letters"));
     }

@@ -102,7 +102,8 @@ fn unreadable_file_is_an_input_error() {
         .output()
         .unwrap();
     assert_eq!(output.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&output.stderr).contains("cannot read /nonexistent/robots.txt"));
+    assert!(String::from_utf8_lossy(&output.stderr)
+        .contains("cannot read robots.txt file `/nonexistent/robots.txt`: No such file"));
 }
 
 #[test]

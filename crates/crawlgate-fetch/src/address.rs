@@ -30,6 +30,12 @@ pub enum AddressClass {
     Private,
     /// `169.254/16`, `fe80::/10`.
     LinkLocal,
+    /// The instance metadata services of cloud providers, which hand out
+    /// credentials to whoever asks from inside the machine:
+    /// `169.254.169.254` (AWS, Google Cloud, Azure, Oracle …),
+    /// `169.254.170.2` (AWS ECS), `fd00:ec2::254` (AWS over IPv6),
+    /// `100.100.100.200` (Alibaba Cloud), `168.63.129.16` (Azure).
+    CloudMetadata,
     /// `100.64/10` (carrier-grade NAT).
     SharedAddressSpace,
     /// `224/4`, `ff00::/8`.
@@ -52,6 +58,7 @@ impl AddressClass {
             AddressClass::Loopback => "loopback",
             AddressClass::Private => "private",
             AddressClass::LinkLocal => "link-local",
+            AddressClass::CloudMetadata => "cloud metadata",
             AddressClass::SharedAddressSpace => "shared (carrier-grade NAT)",
             AddressClass::Multicast => "multicast",
             AddressClass::Broadcast => "broadcast",
@@ -75,6 +82,7 @@ impl fmt::Display for AddressClass {
 /// use crawlgate_fetch::{classify, AddressClass};
 /// assert_eq!(classify("127.0.0.1".parse().unwrap()), AddressClass::Loopback);
 /// assert_eq!(classify("::ffff:10.0.0.1".parse().unwrap()), AddressClass::Private);
+/// assert_eq!(classify("::ffff:a9fe:a9fe".parse().unwrap()), AddressClass::CloudMetadata);
 /// assert_eq!(classify("93.184.216.34".parse().unwrap()), AddressClass::Public);
 /// ```
 pub fn classify(ip: IpAddr) -> AddressClass {
@@ -84,7 +92,22 @@ pub fn classify(ip: IpAddr) -> AddressClass {
     }
 }
 
+/// The cloud metadata services' IPv4 addresses (see
+/// [`AddressClass::CloudMetadata`]).
+const METADATA_V4: [Ipv4Addr; 4] = [
+    Ipv4Addr::new(169, 254, 169, 254),
+    Ipv4Addr::new(169, 254, 170, 2),
+    Ipv4Addr::new(100, 100, 100, 200),
+    Ipv4Addr::new(168, 63, 129, 16),
+];
+
+/// AWS's metadata service over IPv6, `fd00:ec2::254`.
+const METADATA_V6: Ipv6Addr = Ipv6Addr::new(0xfd00, 0xec2, 0, 0, 0, 0, 0, 0x254);
+
 fn classify_v4(ip: Ipv4Addr) -> AddressClass {
+    if METADATA_V4.contains(&ip) {
+        return AddressClass::CloudMetadata;
+    }
     let [a, b, c, _] = ip.octets();
     match (a, b, c) {
         (0, _, _) => AddressClass::Unspecified,
@@ -110,7 +133,9 @@ fn classify_v6(ip: Ipv6Addr) -> AddressClass {
     let s = ip.segments();
     let embedded =
         |hi: u16, lo: u16| Ipv4Addr::new((hi >> 8) as u8, hi as u8, (lo >> 8) as u8, lo as u8);
-    if ip.is_unspecified() {
+    if ip == METADATA_V6 {
+        AddressClass::CloudMetadata
+    } else if ip.is_unspecified() {
         AddressClass::Unspecified
     } else if ip.is_loopback() {
         AddressClass::Loopback
@@ -153,9 +178,23 @@ pub struct RefusedAddress {
 /// Which addresses robots.txt fetches may connect to.
 ///
 /// The default ([`AddressPolicy::public_only`]) refuses every address that
-/// is not [`AddressClass::Public`]. [`AddressPolicy::allow_all`] lifts that
-/// (for tests and intranet crawlers); [`AddressPolicy::allow_host`] lifts it
-/// for chosen host names only.
+/// is not [`AddressClass::Public`]. [`AddressPolicy::allow_private`] lifts
+/// that for loopback, private and the other non-public ranges (for tests and
+/// intranet crawlers) but still refuses link-local addresses and cloud
+/// metadata services, which a crawler running in a cloud must never reach
+/// by accident; [`AddressPolicy::allow_link_local`] lifts that too.
+/// [`AddressPolicy::allow_host`] allows any address for chosen host names
+/// only.
+///
+/// ```
+/// use crawlgate_fetch::AddressPolicy;
+/// let private = AddressPolicy::allow_private();
+/// assert!(private.check("intranet.example", "10.1.2.3".parse().unwrap()).is_ok());
+/// assert!(private.check("169.254.169.254", "169.254.169.254".parse().unwrap()).is_err());
+/// assert!(private.check("[fe80::1]", "fe80::1".parse().unwrap()).is_err());
+/// let every = AddressPolicy::allow_private().allow_link_local();
+/// assert!(every.check("169.254.169.254", "169.254.169.254".parse().unwrap()).is_ok());
+/// ```
 ///
 /// ```
 /// use crawlgate_fetch::AddressPolicy;
@@ -170,6 +209,7 @@ pub struct RefusedAddress {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct AddressPolicy {
     allow_non_public: bool,
+    allow_link_local: bool,
     allowed_hosts: BTreeSet<String>,
 }
 
@@ -179,12 +219,34 @@ impl AddressPolicy {
         AddressPolicy::default()
     }
 
-    /// Every address, loopback and private ones included.
-    pub fn allow_all() -> AddressPolicy {
+    /// Loopback, private, shared, reserved … addresses as well as public
+    /// ones; not link-local addresses nor cloud metadata services (see
+    /// [`allow_link_local`](Self::allow_link_local)).
+    pub fn allow_private() -> AddressPolicy {
         AddressPolicy {
             allow_non_public: true,
-            allowed_hosts: BTreeSet::new(),
+            ..AddressPolicy::default()
         }
+    }
+
+    /// Every address: [`allow_private`](Self::allow_private) and
+    /// [`allow_link_local`](Self::allow_link_local) together.
+    pub fn allow_all() -> AddressPolicy {
+        AddressPolicy::allow_private().allow_link_local()
+    }
+
+    /// This policy with the non-public addresses of
+    /// [`allow_private`](Self::allow_private) allowed too.
+    pub(crate) fn with_non_public(mut self) -> AddressPolicy {
+        self.allow_non_public = true;
+        self
+    }
+
+    /// Also allows link-local addresses (`169.254/16`, `fe80::/10`) and
+    /// the cloud metadata services ([`AddressClass::CloudMetadata`]).
+    pub fn allow_link_local(mut self) -> AddressPolicy {
+        self.allow_link_local = true;
+        self
     }
 
     /// Also allows any address for this host name (compared
@@ -194,15 +256,27 @@ impl AddressPolicy {
         self
     }
 
-    /// Whether every address is allowed.
+    /// Whether loopback, private and the other non-public addresses
+    /// (link-local ones aside) are allowed.
     pub fn allows_non_public(&self) -> bool {
         self.allow_non_public
+    }
+
+    /// Whether link-local addresses and cloud metadata services are
+    /// allowed.
+    pub fn allows_link_local(&self) -> bool {
+        self.allow_link_local
     }
 
     /// Checks one address that `host` resolved to (or is, for an IP literal).
     pub fn check(&self, host: &str, address: IpAddr) -> Result<(), RefusedAddress> {
         let class = classify(address);
-        if class == AddressClass::Public || self.allow_non_public || self.host_allowed(host) {
+        let allowed = match class {
+            AddressClass::Public => true,
+            AddressClass::LinkLocal | AddressClass::CloudMetadata => self.allow_link_local,
+            _ => self.allow_non_public,
+        };
+        if allowed || self.host_allowed(host) {
             Ok(())
         } else {
             Err(RefusedAddress {
@@ -421,7 +495,11 @@ mod tests {
             ("172.32.0.0", AddressClass::Public),
             ("192.168.0.1", AddressClass::Private),
             ("192.169.0.1", AddressClass::Public),
-            ("169.254.169.254", AddressClass::LinkLocal),
+            ("169.254.169.254", AddressClass::CloudMetadata),
+            ("169.254.170.2", AddressClass::CloudMetadata),
+            ("169.254.1.1", AddressClass::LinkLocal),
+            ("100.100.100.200", AddressClass::CloudMetadata),
+            ("168.63.129.16", AddressClass::CloudMetadata),
             ("100.64.0.1", AddressClass::SharedAddressSpace),
             ("100.128.0.1", AddressClass::Public),
             ("192.0.2.1", AddressClass::Documentation),
@@ -454,7 +532,11 @@ mod tests {
             ("64:ff9b::10.0.0.1", AddressClass::Private),
             ("64:ff9b::8.8.8.8", AddressClass::Public),
             ("2002:7f00:1::", AddressClass::Loopback),
-            ("2002:a9fe:a9fe::1", AddressClass::LinkLocal),
+            ("2002:a9fe:a9fe::1", AddressClass::CloudMetadata),
+            ("2002:a9fe:0101::1", AddressClass::LinkLocal),
+            ("::ffff:a9fe:a9fe", AddressClass::CloudMetadata),
+            ("64:ff9b::a9fe:a9fe", AddressClass::CloudMetadata),
+            ("fd00:ec2::254", AddressClass::CloudMetadata),
             ("2002:0808:0808::1", AddressClass::Public),
             ("::10.0.0.1", AddressClass::Reserved),
             ("100::1", AddressClass::Reserved),
@@ -493,9 +575,43 @@ mod tests {
     #[test]
     fn explicit_options_allow_them() {
         let all = AddressPolicy::allow_all();
-        assert!(all.allows_non_public());
+        assert!(all.allows_non_public() && all.allows_link_local());
         assert!(all.check("h.test", ip("10.0.0.1")).is_ok());
         assert!(all.check("h.test", ip("::1")).is_ok());
+        assert!(all.check("h.test", ip("169.254.169.254")).is_ok());
+        assert!(all.check("h.test", ip("fe80::1")).is_ok());
+
+        // Private without link-local: metadata services stay out of reach,
+        // however the address is written.
+        let private = AddressPolicy::allow_private();
+        assert!(private.allows_non_public() && !private.allows_link_local());
+        assert!(private.check("h.test", ip("10.0.0.1")).is_ok());
+        assert!(private.check("h.test", ip("127.0.0.1")).is_ok());
+        assert!(private.check("h.test", ip("100.64.0.1")).is_ok());
+        for refused in [
+            "169.254.169.254",
+            "169.254.1.1",
+            "::ffff:a9fe:a9fe",
+            "::ffff:169.254.169.254",
+            "64:ff9b::a9fe:a9fe",
+            "2002:a9fe:a9fe::",
+            "fe80::1",
+            "fd00:ec2::254",
+            "100.100.100.200",
+            "168.63.129.16",
+        ] {
+            let error = private.check("h.test", ip(refused)).unwrap_err();
+            assert!(
+                matches!(
+                    error.class,
+                    AddressClass::LinkLocal | AddressClass::CloudMetadata
+                ),
+                "{refused}: {error}"
+            );
+        }
+        let link_local = AddressPolicy::public_only().allow_link_local();
+        assert!(link_local.check("h.test", ip("169.254.169.254")).is_ok());
+        assert!(link_local.check("h.test", ip("10.0.0.1")).is_err());
 
         let one = AddressPolicy::public_only()
             .allow_host("Intranet.Test")
@@ -538,7 +654,7 @@ mod tests {
                 ("one72.test", AddressClass::Private),
                 ("one92.test", AddressClass::Private),
                 ("ula.test", AddressClass::Private),
-                ("linklocal.test", AddressClass::LinkLocal),
+                ("linklocal.test", AddressClass::CloudMetadata),
                 ("loop.test", AddressClass::Loopback),
             ] {
                 match resolver.resolve_checked(host).await {

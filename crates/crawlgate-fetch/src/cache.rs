@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::sync::Mutex;
 
-use crate::policy::CacheEntry;
+use crate::entry::CacheEntry;
 use crate::scope::Origin;
 
 /// Storage for cache entries, keyed by origin. Expiry is the policy's
@@ -170,7 +170,8 @@ impl CacheStore for MemoryCache {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::policy::{FetchPolicy, FetchResult, HttpResponse};
+    use crate::policy::FetchPolicy;
+    use crate::result::{FetchResult, HttpResponse};
     use std::time::SystemTime;
 
     fn origin(n: usize) -> Origin {

@@ -16,7 +16,7 @@ use url::{Host, Url};
 
 use crate::address::{AddressPolicy, CheckedResolver, RefusedAddress, Resolver};
 use crate::error::FetchError;
-use crate::policy::{FetchResult, HttpResponse, NetworkErrorKind, NetworkFailure, RedirectStop};
+use crate::result::{FetchResult, HttpResponse, NetworkErrorKind, NetworkFailure, RedirectStop};
 
 /// The client's settings.
 #[derive(Clone, Debug)]
@@ -360,15 +360,13 @@ fn find_refusal(e: &reqwest::Error) -> Option<&RefusedAddress> {
     None
 }
 
-/// Names a client error as one of the network failures of SPEC §2.
+/// Names a client error as one of the network failures that count as server
+/// errors (RFC 9309 §2.3.1.4).
 fn classify(e: &reqwest::Error, in_body: bool) -> NetworkFailure {
-    let mut message = e.to_string();
-    let mut source = e.source();
     let mut reset = false;
     let mut parse = false;
+    let mut source = e.source();
     while let Some(err) = source {
-        message.push_str(": ");
-        message.push_str(&err.to_string());
         if let Some(io) = err.downcast_ref::<io::Error>() {
             reset |= matches!(
                 io.kind(),
@@ -398,5 +396,116 @@ fn classify(e: &reqwest::Error, in_body: bool) -> NetworkFailure {
     } else {
         NetworkErrorKind::Other
     };
-    NetworkFailure { kind, message }
+    NetworkFailure {
+        kind,
+        message: chain_message(e),
+    }
+}
+
+/// An error and its causes in one line, `outer: cause: root`, each said
+/// once: an error whose message already quotes its source (as many do)
+/// would otherwise repeat it.
+fn chain_message(e: &(dyn StdError + 'static)) -> String {
+    let mut message = e.to_string();
+    let mut source = e.source();
+    while let Some(err) = source {
+        let text = err.to_string();
+        if !text.is_empty() && !message.contains(&text) {
+            message.push_str(": ");
+            message.push_str(&text);
+        }
+        source = err.source();
+    }
+    message
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::address::ResolveError;
+
+    /// An error that says `message` and has `source` as its cause.
+    #[derive(Debug)]
+    struct Layer {
+        message: &'static str,
+        source: Option<Box<dyn StdError + Send + Sync>>,
+    }
+
+    impl std::fmt::Display for Layer {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str(self.message)
+        }
+    }
+
+    impl StdError for Layer {
+        fn source(&self) -> Option<&(dyn StdError + 'static)> {
+            self.source
+                .as_deref()
+                .map(|s| s as &(dyn StdError + 'static))
+        }
+    }
+
+    fn lookup_failure() -> ResolveError {
+        ResolveError::Lookup {
+            host: "nowhere.test".into(),
+            source: io::Error::other(
+                "failed to lookup address information: Name or service not known",
+            ),
+        }
+    }
+
+    #[test]
+    fn a_cause_quoted_by_its_error_is_said_once() {
+        // `could not resolve HOST: CAUSE`, whose source is CAUSE.
+        let error = Layer {
+            message: "dns error",
+            source: Some(Box::new(lookup_failure())),
+        };
+        assert_eq!(
+            chain_message(&error),
+            "dns error: could not resolve nowhere.test: \
+             failed to lookup address information: Name or service not known"
+        );
+    }
+
+    #[test]
+    fn distinct_causes_are_all_kept_in_order() {
+        let error = Layer {
+            message: "error sending request",
+            source: Some(Box::new(Layer {
+                message: "client error (Connect)",
+                source: Some(Box::new(Layer {
+                    message: "connection refused",
+                    source: None,
+                })),
+            })),
+        };
+        assert_eq!(
+            chain_message(&error),
+            "error sending request: client error (Connect): connection refused"
+        );
+        let alone = Layer {
+            message: "timed out",
+            source: None,
+        };
+        assert_eq!(chain_message(&alone), "timed out");
+    }
+
+    #[test]
+    fn a_cause_repeated_down_the_chain_is_said_once() {
+        let error = Layer {
+            message: "outer",
+            source: Some(Box::new(Layer {
+                message: "same",
+                source: Some(Box::new(Layer {
+                    message: "same",
+                    source: Some(Box::new(Layer {
+                        message: "",
+                        source: None,
+                    })),
+                })),
+            })),
+        };
+        assert_eq!(chain_message(&error), "outer: same");
+    }
 }

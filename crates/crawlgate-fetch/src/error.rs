@@ -22,8 +22,9 @@ pub enum FetchError {
     /// The address policy refused to connect (the robots.txt host or a
     /// redirect hop resolves to a loopback, private … address).
     #[error(
-        "refused to fetch {url}: {} (non-public addresses must be allowed explicitly)",
-        refusal(host, address, class)
+        "refused to fetch {url}: {} ({})",
+        refusal(host, address, class),
+        allowed_how(class)
     )]
     AddressRefused {
         /// The URL whose fetch was refused (a redirect hop's, perhaps).
@@ -55,6 +56,15 @@ fn refusal(host: &str, address: &IpAddr, class: &AddressClass) -> String {
     }
 }
 
+fn allowed_how(class: &AddressClass) -> &'static str {
+    match class {
+        AddressClass::LinkLocal | AddressClass::CloudMetadata => {
+            "link-local addresses and cloud metadata services must be allowed explicitly, apart from other non-public addresses"
+        }
+        _ => "non-public addresses must be allowed explicitly",
+    }
+}
+
 impl FetchError {
     pub(crate) fn refused(url: &str, refused: &RefusedAddress) -> FetchError {
         FetchError::AddressRefused {
@@ -71,11 +81,12 @@ mod tests {
     use super::*;
 
     fn refused(host: &str, address: &str) -> String {
+        let address: IpAddr = address.parse().unwrap();
         FetchError::AddressRefused {
             url: format!("http://{host}/robots.txt"),
             host: host.to_owned(),
-            address: address.parse().unwrap(),
-            class: AddressClass::Loopback,
+            address,
+            class: crate::classify(address),
         }
         .to_string()
     }
@@ -90,5 +101,9 @@ mod tests {
         assert!(refused("[::1]", "::1").contains(": [::1] is a loopback address"));
         assert!(refused("robots.test", "127.0.0.1")
             .contains(": robots.test resolves to 127.0.0.1, a loopback address"));
+        assert!(refused("169.254.169.254", "169.254.169.254").ends_with(
+            ": 169.254.169.254 is a cloud metadata address (link-local addresses and cloud \
+             metadata services must be allowed explicitly, apart from other non-public addresses)"
+        ));
     }
 }

@@ -5,69 +5,39 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
-use crawlgate::{Profile, Reason, RuleKind};
+use crawlgate::Profile;
 use serde::Serialize;
 
 use crate::address::{AddressPolicy, Resolver, SystemResolver};
 use crate::cache::{CacheStore, MemoryCache};
 use crate::client::{ClientConfig, RobotsClient};
 use crate::clock::{Clock, SystemClock};
+use crate::entry::CacheEntry;
 use crate::error::FetchError;
 use crate::flight::SingleFlight;
-use crate::policy::{CacheEntry, FetchPolicy, OutcomeKind, OutcomeReason, Rules};
+use crate::outcome::{is_robots_txt, OutcomeKind, OutcomeReason, Rules};
+use crate::policy::FetchPolicy;
 use crate::politeness::{Pacing, PolitenessConfig, Schedule};
 use crate::report::{serialize_opt_time, FetchReport};
 use crate::scope::{parse_absolute, Origin};
+use crate::verdict::ExplainedVerdict;
 
-/// What decided a [`Decision`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "snake_case")]
-#[non_exhaustive]
-pub enum Basis {
-    /// The URL is `/robots.txt` itself, always allowed (RFC 9309).
-    RobotsTxtItself,
-    /// The robots.txt outcome is full allow (4xx, unreachable for 30 days …).
-    FullAllow,
-    /// The robots.txt outcome is full disallow (server error).
-    FullDisallow,
-    /// A rule matched and decided.
-    Rule,
-    /// The best match was an empty rule (`Disallow:`), which allows.
-    EmptyRule,
-    /// The crawler's groups have no rule matching the URL.
-    NoMatchingRule,
-    /// No group names the crawler and there is no `*` group.
-    NoGroup,
-}
-
-/// The rule that decided.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct DecidingRule {
-    /// 1-based line number in the robots.txt.
-    pub line: u32,
-    /// `allow` or `disallow`.
-    pub kind: &'static str,
-    /// The path pattern as written.
-    pub value: String,
-    /// The line as it reads (`Disallow: /private`).
-    pub text: String,
-    /// Matched through Google's `index.html` alias.
-    pub via_index_alias: bool,
-}
-
-/// The answer to "may `agent` fetch `url`?".
+/// The answer to "may `agent` fetch `url`?", with the robots.txt consulted
+/// and how fresh it is.
+///
+/// Serialized flat: `url`, `agent`, the verdict's fields (`allowed`,
+/// `basis`, `rule`, and `fetch_outcome` when the fetch outcome decided),
+/// then `origin`, `robots_url`, `outcome`, `reason`, `from_cache`,
+/// `fetched_at` and `expires_at`.
 #[derive(Clone, Debug, Serialize)]
 pub struct Decision {
     /// The URL asked about.
     pub url: String,
     /// The crawler's product token.
     pub agent: String,
-    /// The answer.
-    pub allowed: bool,
-    /// What decided it.
-    pub basis: Basis,
-    /// The deciding line, when the rules decided.
-    pub rule: Option<DecidingRule>,
+    /// The answer and what decided it.
+    #[serde(flatten)]
+    pub verdict: ExplainedVerdict,
     /// The URL's origin.
     pub origin: Origin,
     /// The robots.txt consulted.
@@ -86,22 +56,18 @@ pub struct Decision {
     pub expires_at: Option<SystemTime>,
 }
 
+impl Decision {
+    /// Whether the crawler may fetch the URL.
+    pub fn is_allowed(&self) -> bool {
+        self.verdict.allowed
+    }
+}
+
 impl fmt::Display for Decision {
-    /// `allowed by line 3 (Allow: /p)`, `disallowed: full disallow (…)`.
+    /// The verdict: `allowed by line 3 (Allow: /p)`, `disallowed: server
+    /// error or network failure: …`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(if self.allowed {
-            "allowed"
-        } else {
-            "disallowed"
-        })?;
-        match (&self.rule, self.basis, self.reason) {
-            (Some(rule), _, _) => write!(f, " by line {} ({})", rule.line, rule.text),
-            (None, Basis::RobotsTxtItself, _) => f.write_str(": /robots.txt is always allowed"),
-            (None, Basis::NoMatchingRule, _) => f.write_str(": no rule matches"),
-            (None, Basis::NoGroup, _) => f.write_str(": no group for this crawler"),
-            (None, _, Some(reason)) => write!(f, ": {reason}"),
-            (None, _, None) => Ok(()),
-        }
+        self.verdict.fmt(f)
     }
 }
 
@@ -146,7 +112,7 @@ impl RobotsLookup {
 /// # async fn demo() -> Result<(), crawlgate_fetch::FetchError> {
 /// let fetcher = Fetcher::new()?;
 /// let decision = fetcher.check("https://example.com/private/page", "mybot").await?;
-/// if decision.allowed {
+/// if decision.is_allowed() {
 ///     let at = fetcher.reserve("https://example.com/private/page", "mybot").await?;
 ///     // … wait until `at`, then fetch the page.
 /// # let _ = at;
@@ -177,7 +143,7 @@ impl fmt::Debug for Fetcher {
 
 impl Fetcher {
     /// A fetcher with every default: public addresses only, the system
-    /// resolver and clock, an in-memory cache, SPEC §2 policy.
+    /// resolver and clock, an in-memory cache, the default [`FetchPolicy`].
     pub fn new() -> Result<Fetcher, FetchError> {
         Fetcher::builder().build()
     }
@@ -204,18 +170,17 @@ impl Fetcher {
     /// Errors only when no robots.txt can be consulted: the URL has none
     /// (relative, `mailto:` …), its address is refused by the address
     /// policy, or its scheme (ftp) is not supported. HTTP errors and network
-    /// failures are answers (SPEC §2). Errors are not cached: a check that
+    /// failures are answers (RFC 9309 §2.3.1). Errors are not cached: a check that
     /// was refused is refused again, by a new attempt, next time.
     pub async fn check(&self, url: &str, agent: &str) -> Result<Decision, FetchError> {
         let origin = Origin::from_parsed(&parse_absolute(url)?)?;
         let robots_url = origin.robots_url().to_string();
-        if crawlgate::path_of(url) == "/robots.txt" {
+        // Answered without a fetch: no outcome can change it.
+        if is_robots_txt(url) {
             return Ok(Decision {
                 url: url.to_owned(),
                 agent: agent.to_owned(),
-                allowed: true,
-                basis: Basis::RobotsTxtItself,
-                rule: None,
+                verdict: ExplainedVerdict::robots_txt_itself(),
                 origin,
                 robots_url,
                 outcome: None,
@@ -227,37 +192,10 @@ impl Fetcher {
         }
         let lookup = self.lookup_origin(origin).await?;
         let entry = &lookup.entry;
-        let (allowed, basis, rule) = match &entry.outcome.rules {
-            Rules::FullAllow => (true, Basis::FullAllow, None),
-            Rules::FullDisallow => (false, Basis::FullDisallow, None),
-            Rules::Conditional(copy) => {
-                let verdict = copy.robots().decide(agent, url);
-                let basis = match verdict.reason() {
-                    Reason::Rule => Basis::Rule,
-                    Reason::EmptyRule => Basis::EmptyRule,
-                    Reason::NoGroup => Basis::NoGroup,
-                    Reason::RobotsTxt => Basis::RobotsTxtItself,
-                    Reason::NoMatchingRule => Basis::NoMatchingRule,
-                };
-                let rule = verdict.rule().map(|r| DecidingRule {
-                    line: r.line(),
-                    kind: match r.kind() {
-                        RuleKind::Allow => "allow",
-                        RuleKind::Disallow => "disallow",
-                    },
-                    value: r.value().to_owned(),
-                    text: r.to_string(),
-                    via_index_alias: verdict.via_index_alias(),
-                });
-                (verdict.is_allowed(), basis, rule)
-            }
-        };
         Ok(Decision {
             url: url.to_owned(),
             agent: agent.to_owned(),
-            allowed,
-            basis,
-            rule,
+            verdict: entry.outcome.decide(agent, url),
             origin: lookup.origin,
             robots_url,
             outcome: Some(entry.outcome.kind()),
@@ -409,10 +347,23 @@ impl FetcherBuilder {
         self
     }
 
-    /// Allows loopback, private and link-local addresses (tests, intranet
-    /// crawlers). Off by default.
-    pub fn allow_non_public_addresses(self) -> Self {
-        self.address_policy(AddressPolicy::allow_all())
+    /// Allows loopback, private and the other non-public addresses (tests,
+    /// intranet crawlers), but not link-local addresses nor cloud metadata
+    /// services (see [`allow_link_local_addresses`](Self::allow_link_local_addresses)).
+    /// Off by default.
+    pub fn allow_non_public_addresses(mut self) -> Self {
+        self.client.address_policy = self.client.address_policy.with_non_public();
+        self
+    }
+
+    /// Also allows link-local addresses (`169.254/16`, `fe80::/10`) and
+    /// cloud metadata services (`169.254.169.254` …). Off by default, and
+    /// not implied by [`allow_non_public_addresses`](Self::allow_non_public_addresses):
+    /// a crawler in a cloud must not hand its instance credentials to a
+    /// robots.txt redirect.
+    pub fn allow_link_local_addresses(mut self) -> Self {
+        self.client.address_policy = self.client.address_policy.allow_link_local();
+        self
     }
 
     /// The resolver (default: the system's).

@@ -1,7 +1,8 @@
 //! # crawlgate-fetch
 //!
 //! Turns "may I fetch this URL?" into the right robots.txt fetched, cached
-//! and obeyed, as RFC 9309 and Google describe it (crawlgate's SPEC §1–§2).
+//! and obeyed, as RFC 9309 (§2.3 access, §2.4 caching) and Google's "How
+//! Google interprets the robots.txt specification" describe it.
 //!
 //! ```no_run
 //! use crawlgate_fetch::Fetcher;
@@ -22,7 +23,8 @@
 //!   host, port with defaults folded) and [`robots_url_for`]; URLs without a
 //!   robots.txt are a [`ScopeError`].
 //! * [`FetchPolicy::apply`]: the pure policy, (fetch result, previous
-//!   [`CacheEntry`], now) → ([`Outcome`], next entry). Every row of §2: 2xx
+//!   [`CacheEntry`], now) → ([`Outcome`], next entry). Every access result
+//!   of RFC 9309 §2.3.1, as Google applies it: 2xx
 //!   parsed; redirects past 5 hops or looping as 404; 4xx except 429 full
 //!   allow; 429/5xx/network failures full disallow with backoff and
 //!   `Retry-After`, or the stale copy; the 30-day switch; 24 h TTL with
@@ -37,6 +39,10 @@
 //!   concurrent checks of one origin share one fetch.
 //! * [`Pacing`] and [`Schedule`]: crawl-delay, request-rate and visit-time
 //!   as a per-origin next-permitted-request time.
+//! * [`ExplainedVerdict`]: may this crawler fetch this URL, what decided
+//!   (a rule, an empty rule, no matching rule, no group, `/robots.txt`
+//!   itself, full allow, full disallow) and which line says so; from a
+//!   parsed file or from an [`Outcome`].
 //! * [`Fetcher`]: all of it behind `check`, `fetch`, `lookup` and `reserve`;
 //!   [`Decision`] and [`FetchReport`] serialize to JSON.
 //!
@@ -50,13 +56,18 @@ mod address;
 mod cache;
 mod client;
 mod clock;
+mod entry;
 mod error;
 mod fetcher;
 mod flight;
+mod headers;
+mod outcome;
 mod policy;
 mod politeness;
 mod report;
+mod result;
 mod scope;
+mod verdict;
 
 pub use address::{
     classify, AddressClass, AddressPolicy, CheckedResolver, RefusedAddress, ResolveError, Resolver,
@@ -65,17 +76,35 @@ pub use address::{
 pub use cache::{CacheStore, MemoryCache};
 pub use client::{ClientConfig, FetchAttempt, Hop, RobotsClient, DEFAULT_USER_AGENT};
 pub use clock::{Clock, ManualClock, SystemClock};
+pub use entry::{CacheEntry, ErrorStreak, GoodCopy};
 pub use error::FetchError;
-pub use fetcher::{Basis, DecidingRule, Decision, Fetcher, FetcherBuilder, RobotsLookup};
+pub use fetcher::{Decision, Fetcher, FetcherBuilder, RobotsLookup};
 pub use flight::SingleFlight;
-pub use policy::{
-    parse_retry_after, Attempt, CacheDirectives, CacheEntry, ErrorStreak, FetchPolicy, FetchResult,
-    GoodCopy, HttpResponse, NetworkErrorKind, NetworkFailure, Outcome, OutcomeKind, OutcomeReason,
-    RedirectStop, RobotsCopy, Rules,
-};
+pub use headers::{parse_retry_after, CacheDirectives};
+pub use outcome::{Outcome, OutcomeKind, OutcomeReason, RobotsCopy, Rules};
+pub use policy::FetchPolicy;
 pub use politeness::{Pacing, PolitenessConfig, Schedule};
 pub use report::{format_time, FetchReport, Warning, WarningCode};
+pub use result::{
+    Attempt, FetchResult, HttpResponse, NetworkErrorKind, NetworkFailure, RedirectStop,
+};
 pub use scope::{robots_url_for, Origin, Scheme, ScopeError};
+pub use verdict::{Basis, ExplainedVerdict, GroupLines, RuleRef};
+
+/// The Rust examples of the README files (this crate's, the workspace's, the
+/// core crate's and the command's), compiled and run as doctests: each is a
+/// whole program a user can paste.
+#[cfg(doctest)]
+mod readme_examples {
+    #[doc = include_str!("../README.md")]
+    struct Fetch;
+    #[doc = include_str!("../../../README.md")]
+    struct Workspace;
+    #[doc = include_str!("../../crawlgate/README.md")]
+    struct Core;
+    #[doc = include_str!("../../crawlgate-cli/README.md")]
+    struct Cli;
+}
 
 #[cfg(test)]
 mod send_sync {
@@ -87,5 +116,6 @@ mod send_sync {
         assert_send_sync::<crate::CacheEntry>();
         assert_send_sync::<crate::FetchError>();
         assert_send_sync::<crate::Decision>();
+        assert_send_sync::<crate::ExplainedVerdict>();
     }
 }

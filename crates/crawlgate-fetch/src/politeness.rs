@@ -1,5 +1,6 @@
 //! Politeness: how often a crawler may request pages from one origin, from
-//! `Crawl-delay`, `Request-rate` and `Visit-time` (SPEC §7), within a
+//! `Crawl-delay`, `Request-rate` and `Visit-time` (extension records that
+//! RFC 9309 §2.2.4 leaves to crawlers; docs/behaviour.md §7), within a
 //! configurable floor and cap, and a per-origin schedule of the next
 //! permitted request time.
 
@@ -10,7 +11,7 @@ use std::time::{Duration, SystemTime};
 
 use crawlgate::{AgentView, RequestRate, VisitTime};
 
-use crate::policy::later;
+use crate::clock::later;
 use crate::scope::Origin;
 
 /// Politeness settings.

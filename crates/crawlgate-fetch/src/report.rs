@@ -9,9 +9,10 @@ use serde::{Serialize, Serializer};
 use url::Url;
 
 use crate::client::{FetchAttempt, Hop};
-use crate::policy::{
-    Attempt, CacheDirectives, CacheEntry, FetchResult, OutcomeKind, OutcomeReason, Rules,
-};
+use crate::entry::CacheEntry;
+use crate::headers::CacheDirectives;
+use crate::outcome::{OutcomeKind, OutcomeReason, Rules};
+use crate::result::{Attempt, FetchResult};
 use crate::scope::Origin;
 
 /// What a warning is about.
@@ -82,7 +83,7 @@ pub struct FetchReport {
     pub bytes_discarded: Option<u64>,
     /// Full allow, full disallow or conditional.
     pub outcome: OutcomeKind,
-    /// Which row of SPEC §2 gave the outcome.
+    /// Why the fetch gave the outcome (RFC 9309 §2.3.1).
     pub reason: OutcomeReason,
     /// When the fetch finished (RFC 3339).
     #[serde(serialize_with = "serialize_time")]
@@ -253,8 +254,8 @@ impl FetchReport {
             warn(
                 WarningCode::Diagnostics,
                 format!(
-                    "the parser reported {} problem(s); run the linter for details",
-                    self.diagnostics
+                    "the parser reported {} problem(s); `crawlgate lint {}` lists them",
+                    self.diagnostics, self.robots_url
                 ),
             );
         }

@@ -1,5 +1,7 @@
 //! Where a robots.txt applies: the origin of a URL (scheme, host, port) and
-//! the URL of the robots.txt that governs it (SPEC §1).
+//! the URL of the robots.txt that governs it (RFC 9309 §2.3; Google's "How
+//! Google interprets the robots.txt specification", "File location and range
+//! of validity").
 
 use std::fmt;
 use std::net::IpAddr;

@@ -1,5 +1,6 @@
 //! Heap held by a parsed file, measured with a counting allocator, for
-//! crawlgate and its peers on the real-world corpus.
+//! crawlgate and its peers on the real-world corpus, and crawlgate's own
+//! account of it by part ([`crawlgate::RobotsTxt::heap_parts`]).
 //!
 //! `cargo bench -p crawlgate --bench heap`
 
@@ -74,6 +75,15 @@ fn main() {
     }
     let _ = std::panic::take_hook();
     let ratio = |n: usize| n as f64 / input as f64;
+    let mut parts: Vec<(&str, usize)> = Vec::new();
+    for e in entries {
+        for (name, bytes) in crawlgate::RobotsTxt::parse(&e.bytes).heap_parts() {
+            match parts.iter_mut().find(|(n, _)| *n == name) {
+                Some((_, total)) => *total += bytes,
+                None => parts.push((name, bytes)),
+            }
+        }
+    }
     println!(
         "heap held after parsing {} files ({:.1} MB):",
         entries.len(),
@@ -94,4 +104,8 @@ fn main() {
         ratio(robotxt)
     );
     println!("  robotstxt       keeps nothing: it re-parses the text on every query");
+    println!("crawlgate's heap by part (x input):");
+    for (name, bytes) in parts {
+        println!("  {name:12} {:>6.3}x", ratio(bytes));
+    }
 }

@@ -1,11 +1,25 @@
-//! crawlgate against the other Rust robots.txt crates, on the same inputs:
-//! the real-world corpus (found by `crawlgate-corpus`), each file asked about by
-//! one crawler with paths derived from its own rules.
+//! crawlgate against the other Rust robots.txt crates, on the same inputs
+//! and through each crate's public API as a crawler uses it: the body as
+//! served, the crawler's token, and absolute `https://host/path?query` URLs
+//! (see `corpus.rs`). Three paths a crawler takes:
+//!
+//! * `parse_and_view`: parse a file and build the crawler's view of it
+//!   (crawlgate: `RobotsTxt::parse` then `for_agent`);
+//! * `answers`: ask every URL of every file of views built beforehand
+//!   (crawlgate: `AgentView::is_allowed`); extracting the path from the URL
+//!   is part of the answer, so crates that only take a path get it from
+//!   `url::Url`, as their documentation does;
+//! * `one_question`: parse, view and one question per file (the model path),
+//!   next to the ways crawlgate answers one question without a view
+//!   (`RobotsTxt::decide`, `decide_once`).
 //!
 //! `cargo bench -p crawlgate --bench peers`
 //!
 //! Files on which a peer panics are left out for every crate (the count is
-//! printed), so all four read exactly the same bytes.
+//! printed), so all crates read exactly the same bytes. The crates that
+//! take `&str` (`robots_txt`, `robotstxt`) get the body through
+//! `String::from_utf8_lossy`, inside the measurement, as a crawler holding
+//! the body would.
 
 // criterion's macros generate undocumented functions.
 #![allow(missing_docs)]
@@ -14,68 +28,103 @@ use std::hint::black_box;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::Duration;
 
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use criterion::{criterion_group, criterion_main, BenchmarkGroup, BenchmarkId, Criterion};
+use criterion::{measurement::WallTime, Throughput};
+use url::{Position, Url};
 
 mod corpus;
 
-/// A parse handler that does nothing: robotstxt's parser alone.
-struct Noop;
+use corpus::{Corpus, Entry};
 
-impl robotstxt::RobotsParseHandler for Noop {
-    fn handle_robots_start(&mut self) {}
-    fn handle_robots_end(&mut self) {}
-    fn handle_user_agent(&mut self, _: u32, _: &str) {}
-    fn handle_allow(&mut self, _: u32, _: &str) {}
-    fn handle_disallow(&mut self, _: u32, _: &str) {}
-    fn handle_sitemap(&mut self, _: u32, _: &str) {}
-    fn handle_unknown_action(&mut self, _: u32, _: &str, _: &str) {}
+/// `robots_txt` matches paths: a crawler gets the path and query of its
+/// absolute URL from `url`.
+fn robots_txt_allowed(matcher: &robots_txt::matcher::SimpleMatcher<'_>, url: &str) -> bool {
+    Url::parse(url).map_or(true, |parsed| {
+        matcher.check_path(&parsed[Position::BeforePath..Position::AfterQuery])
+    })
 }
 
-fn peers_survive(e: &corpus::Entry, paths: &[String]) -> bool {
+/// `robotxt`: it matches a parsed `Url`.
+fn robotxt_allowed(robots: &robotxt::Robots, url: &str) -> bool {
+    Url::parse(url).map_or(true, |parsed| robots.is_url_allowed(&parsed))
+}
+
+fn peers_survive(e: &Entry, urls: &[String]) -> bool {
     catch_unwind(AssertUnwindSafe(|| {
         let robot = texting_robots::Robot::new(e.agent, &e.bytes).ok();
         let robots = robotxt::Robots::parse(&e.bytes, e.agent);
-        for path in paths {
+        let parsed = robots_txt::Robots::from_str_lossy(&e.text);
+        let matcher =
+            robots_txt::matcher::SimpleMatcher::new(&parsed.choose_section(e.agent).rules);
+        for url in urls {
             if let Some(robot) = &robot {
-                robot.allowed(path);
+                robot.allowed(url);
             }
-            let _ = robots.is_allowed(path);
-            robotstxt::DefaultMatcher::default()
-                .one_agent_allowed_by_robots(&e.text, e.agent, path);
+            robotxt_allowed(&robots, url);
+            robots_txt_allowed(&matcher, url);
+            robotstxt::DefaultMatcher::default().one_agent_allowed_by_robots(&e.text, e.agent, url);
         }
     }))
     .is_ok()
 }
 
-fn inputs() -> corpus::Corpus {
+fn inputs() -> Corpus {
     std::panic::set_hook(Box::new(|_| {}));
     let (corpus, total) = corpus::load(peers_survive);
     let _ = std::panic::take_hook();
     eprintln!(
-        "peers: {} of {total} corpus files ({} left out: a peer panics on them), {:.1} MB, {} paths",
+        "peers: {} of {total} corpus files ({} left out: a peer panics on them), {:.1} MB, {} URLs",
         corpus.entries.len(),
         total - corpus.entries.len(),
-        corpus.entries.iter().map(|e| e.bytes.len()).sum::<usize>() as f64 / 1e6,
+        corpus.bytes() as f64 / 1e6,
         corpus.questions()
     );
     corpus
 }
 
-fn benches(c: &mut Criterion) {
-    let corpus = inputs();
-    let entries = &corpus.entries;
-    let bytes: usize = entries.iter().map(|e| e.bytes.len()).sum();
-
-    let mut group = c.benchmark_group("parse");
-    group.throughput(Throughput::Bytes(bytes as u64));
+fn configure(group: &mut BenchmarkGroup<'_, WallTime>) {
     group
         .sample_size(10)
         .warm_up_time(Duration::from_secs(1))
         .measurement_time(Duration::from_secs(5));
+}
+
+fn benches(c: &mut Criterion) {
+    let corpus = inputs();
+    parse_and_view(c, &corpus);
+    answers(c, &corpus);
+    one_question(c, &corpus);
+    adversarial(c);
+}
+
+/// Parse every file and build its crawler's view.
+fn parse_and_view(c: &mut Criterion, corpus: &Corpus) {
+    let entries = &corpus.entries;
+    let mut group = c.benchmark_group("parse_and_view");
+    group.throughput(Throughput::Bytes(corpus.bytes() as u64));
+    configure(&mut group);
     group.bench_function("crawlgate", |b| {
         b.iter(|| {
             for e in entries {
-                black_box(crawlgate::RobotsTxt::parse(&e.bytes));
+                let robots = crawlgate::RobotsTxt::parse(&e.bytes);
+                black_box(&robots.for_agent(e.agent));
+            }
+        })
+    });
+    group.bench_function("robots_txt", |b| {
+        b.iter(|| {
+            for e in entries {
+                let text = String::from_utf8_lossy(&e.bytes);
+                let robots = robots_txt::Robots::from_str_lossy(&text);
+                let section = robots.choose_section(e.agent);
+                black_box(&robots_txt::matcher::SimpleMatcher::new(&section.rules));
+            }
+        })
+    });
+    group.bench_function("robotxt", |b| {
+        b.iter(|| {
+            for e in entries {
+                black_box(&robotxt::Robots::parse(&e.bytes, e.agent));
             }
         })
     });
@@ -86,100 +135,113 @@ fn benches(c: &mut Criterion) {
             }
         })
     });
-    group.bench_function("robotxt", |b| {
-        b.iter(|| {
-            for e in entries {
-                let _ = black_box(robotxt::Robots::parse(&e.bytes, e.agent));
-            }
-        })
-    });
-    group.bench_function("robotstxt", |b| {
-        b.iter(|| {
-            for e in entries {
-                robotstxt::parse_robotstxt(&e.text, &mut Noop);
-            }
-        })
-    });
     group.finish();
+}
 
-    // Parse once, then decide every path. robotstxt re-parses the file on
-    // every call (that is its API), so this group uses every 8th file.
-    let sample: Vec<&corpus::Entry> = entries.iter().step_by(8).collect();
-    let decisions: usize = sample.iter().map(|e| e.paths.len()).sum();
-    let corpus = &corpus;
-    let robots: Vec<_> = sample
+/// Every URL of every file, asked of views built beforehand. `robotstxt`
+/// has no such view (it re-parses the file on every question), so it is
+/// measured only in `one_question`.
+fn answers(c: &mut Criterion, corpus: &Corpus) {
+    let entries = &corpus.entries;
+    let mut group = c.benchmark_group("answers");
+    group.throughput(Throughput::Elements(corpus.questions() as u64));
+    configure(&mut group);
+
+    let robots: Vec<_> = entries
         .iter()
         .map(|e| crawlgate::RobotsTxt::parse(&e.bytes))
         .collect();
     let views: Vec<_> = robots
         .iter()
-        .zip(&sample)
+        .zip(entries)
         .map(|(r, e)| r.for_agent(e.agent))
         .collect();
-    let texting: Vec<_> = sample
+    group.bench_function("crawlgate", |b| {
+        b.iter(|| {
+            for (view, e) in views.iter().zip(entries) {
+                for url in corpus.urls(e) {
+                    black_box(view.is_allowed(url));
+                }
+            }
+        })
+    });
+    drop(views);
+
+    let parsed: Vec<_> = entries
         .iter()
-        .map(|e| texting_robots::Robot::new(e.agent, &e.bytes).ok())
+        .map(|e| robots_txt::Robots::from_str_lossy(&e.text))
         .collect();
-    let robotxt: Vec<_> = sample
+    let matchers: Vec<_> = parsed
+        .iter()
+        .zip(entries)
+        .map(|(r, e)| robots_txt::matcher::SimpleMatcher::new(&r.choose_section(e.agent).rules))
+        .collect();
+    group.bench_function("robots_txt", |b| {
+        b.iter(|| {
+            for (matcher, e) in matchers.iter().zip(entries) {
+                for url in corpus.urls(e) {
+                    black_box(robots_txt_allowed(matcher, url));
+                }
+            }
+        })
+    });
+    drop(matchers);
+
+    let robotxt: Vec<_> = entries
         .iter()
         .map(|e| robotxt::Robots::parse(&e.bytes, e.agent))
         .collect();
-    let mut group = c.benchmark_group("decide");
-    group.throughput(Throughput::Elements(decisions as u64));
-    group
-        .sample_size(10)
-        .warm_up_time(Duration::from_secs(1))
-        .measurement_time(Duration::from_secs(5));
-    group.bench_function("crawlgate", |b| {
-        b.iter(|| {
-            for (view, e) in views.iter().zip(&sample) {
-                for path in corpus.paths(e) {
-                    black_box(view.is_allowed(path));
-                }
-            }
-        })
-    });
-    group.bench_function("texting_robots", |b| {
-        b.iter(|| {
-            for (robot, e) in texting.iter().zip(&sample) {
-                for path in corpus.paths(e) {
-                    black_box(robot.as_ref().is_none_or(|r| r.allowed(path)));
-                }
-            }
-        })
-    });
     group.bench_function("robotxt", |b| {
         b.iter(|| {
-            for (robots, e) in robotxt.iter().zip(&sample) {
-                for path in corpus.paths(e) {
-                    black_box(robots.is_allowed(path));
+            for (robots, e) in robotxt.iter().zip(entries) {
+                for url in corpus.urls(e) {
+                    black_box(robotxt_allowed(robots, url));
                 }
             }
         })
     });
-    group.bench_function("robotstxt", |b| {
+
+    let texting: Vec<_> = entries
+        .iter()
+        .map(|e| texting_robots::Robot::new(e.agent, &e.bytes).ok())
+        .collect();
+    group.bench_function("texting_robots", |b| {
         b.iter(|| {
-            for e in &sample {
-                for path in corpus.paths(e) {
-                    black_box(
-                        robotstxt::DefaultMatcher::default()
-                            .one_agent_allowed_by_robots(&e.text, e.agent, path),
-                    );
+            for (robot, e) in texting.iter().zip(entries) {
+                for url in corpus.urls(e) {
+                    black_box(robot.as_ref().is_none_or(|r| r.allowed(url)));
                 }
             }
         })
     });
     group.finish();
+}
 
-    // What a crawler meeting a site for the first time pays: parse, then one
-    // decision.
-    let mut group = c.benchmark_group("parse_and_decide_once");
+/// What a crawler meeting a site pays for its first URL: parse, view, one
+/// question.
+fn one_question(c: &mut Criterion, corpus: &Corpus) {
+    let entries = &corpus.entries;
+    let mut group = c.benchmark_group("one_question");
     group.throughput(Throughput::Elements(entries.len() as u64));
-    group
-        .sample_size(10)
-        .warm_up_time(Duration::from_secs(1))
-        .measurement_time(Duration::from_secs(5));
+    configure(&mut group);
     group.bench_function("crawlgate", |b| {
+        b.iter(|| {
+            for e in entries {
+                let url = corpus.first_question(e);
+                let robots = crawlgate::RobotsTxt::parse(&e.bytes);
+                black_box(robots.for_agent(e.agent).is_allowed(url));
+            }
+        })
+    });
+    group.bench_function("crawlgate_decide", |b| {
+        b.iter(|| {
+            for e in entries {
+                let url = corpus.first_question(e);
+                black_box(crawlgate::RobotsTxt::parse(&e.bytes).is_allowed(e.agent, url));
+            }
+        })
+    });
+    group.bench_function("crawlgate_decide_once", |b| {
         b.iter(|| {
             for e in entries {
                 let url = corpus.first_question(e);
@@ -187,11 +249,22 @@ fn benches(c: &mut Criterion) {
             }
         })
     });
-    group.bench_function("crawlgate_full_model", |b| {
+    group.bench_function("robots_txt", |b| {
         b.iter(|| {
             for e in entries {
-                let url = corpus.first_question(e);
-                black_box(crawlgate::RobotsTxt::parse(&e.bytes).is_allowed(e.agent, url));
+                let text = String::from_utf8_lossy(&e.bytes);
+                let robots = robots_txt::Robots::from_str_lossy(&text);
+                let section = robots.choose_section(e.agent);
+                let matcher = robots_txt::matcher::SimpleMatcher::new(&section.rules);
+                black_box(robots_txt_allowed(&matcher, corpus.first_question(e)));
+            }
+        })
+    });
+    group.bench_function("robotxt", |b| {
+        b.iter(|| {
+            for e in entries {
+                let robots = robotxt::Robots::parse(&e.bytes, e.agent);
+                black_box(robotxt_allowed(&robots, corpus.first_question(e)));
             }
         })
     });
@@ -203,21 +276,13 @@ fn benches(c: &mut Criterion) {
             }
         })
     });
-    group.bench_function("robotxt", |b| {
-        b.iter(|| {
-            for e in entries {
-                black_box(
-                    robotxt::Robots::parse(&e.bytes, e.agent).is_allowed(corpus.first_question(e)),
-                );
-            }
-        })
-    });
     group.bench_function("robotstxt", |b| {
         b.iter(|| {
             for e in entries {
+                let text = String::from_utf8_lossy(&e.bytes);
                 black_box(
                     robotstxt::DefaultMatcher::default().one_agent_allowed_by_robots(
-                        &e.text,
+                        &text,
                         e.agent,
                         corpus.first_question(e),
                     ),
@@ -226,8 +291,6 @@ fn benches(c: &mut Criterion) {
         })
     });
     group.finish();
-
-    adversarial(c);
 }
 
 /// Inputs built to hurt: each must stay far under 10 ms.
@@ -241,7 +304,7 @@ fn adversarial(c: &mut Criterion) {
     let stars = format!("User-agent: *\nDisallow: /{}b\n", "*a".repeat(30));
     let robots = crawlgate::RobotsTxt::parse(stars.as_bytes());
     let view = robots.for_agent("bot");
-    let url = format!("/{}", "a".repeat(100_000));
+    let url = format!("https://example.com/{}", "a".repeat(100_000));
     group.bench_function(
         BenchmarkId::new("crawlgate", "30_star_rule_vs_100kb_url"),
         |b| b.iter(|| black_box(view.is_allowed(&url))),
@@ -254,12 +317,14 @@ fn adversarial(c: &mut Criterion) {
         i += 1;
     }
     group.bench_function(
-        BenchmarkId::new("crawlgate", "500kib_of_rules_parse_and_decide"),
+        BenchmarkId::new("crawlgate", "500kib_of_rules_parse_view_and_answer"),
         |b| {
             b.iter(|| {
+                let robots = crawlgate::RobotsTxt::parse(rules.as_bytes());
                 black_box(
-                    crawlgate::RobotsTxt::parse(rules.as_bytes())
-                        .is_allowed("bot", "/dir999/x.php"),
+                    robots
+                        .for_agent("bot")
+                        .is_allowed("https://example.com/dir999/x.php"),
                 )
             })
         },
@@ -270,10 +335,11 @@ fn adversarial(c: &mut Criterion) {
         "a*".repeat((crawlgate::MAX_BYTES - 64) / 2)
     );
     group.bench_function(
-        BenchmarkId::new("crawlgate", "single_500kib_line_parse_and_decide"),
+        BenchmarkId::new("crawlgate", "single_500kib_line_parse_view_and_answer"),
         |b| {
             b.iter(|| {
-                black_box(crawlgate::RobotsTxt::parse(line.as_bytes()).is_allowed("bot", &url))
+                let robots = crawlgate::RobotsTxt::parse(line.as_bytes());
+                black_box(robots.for_agent("bot").is_allowed(&url))
             })
         },
     );
@@ -298,12 +364,14 @@ fn adversarial(c: &mut Criterion) {
     }
     let last = token(4999);
     group.bench_function(
-        BenchmarkId::new("crawlgate", "5000_groups_parse_and_decide"),
+        BenchmarkId::new("crawlgate", "5000_groups_parse_view_and_answer"),
         |b| {
             b.iter(|| {
+                let robots = crawlgate::RobotsTxt::parse(groups.as_bytes());
                 black_box(
-                    crawlgate::RobotsTxt::parse(groups.as_bytes())
-                        .is_allowed(&last, "/private/4999/"),
+                    robots
+                        .for_agent(&last)
+                        .is_allowed("https://example.com/private/4999/"),
                 )
             })
         },

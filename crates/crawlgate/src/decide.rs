@@ -2,6 +2,7 @@
 
 use std::borrow::Cow;
 use std::fmt;
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::OnceLock;
 
 use crate::agent::{GroupList, Selected, SelectionKind};
@@ -172,26 +173,54 @@ pub struct RuleMatch<'a> {
     pub via_index_alias: bool,
 }
 
-/// One crawler's reading of a file: its groups, compiled for fast queries.
+/// One crawler's reading of a file, for asking many questions: its groups,
+/// and its rules compiled for fast lookups.
 ///
-/// Cheap to build (the compiled rules are cached inside the [`RobotsTxt`] on
-/// first use), `Copy`, `Send + Sync`, and queried through `&self`.
+/// Building a view only chooses the crawler's groups. Its first four
+/// questions are answered by trying each of the crawler's rules once, which
+/// is cheaper than compiling them for a few questions; from the fifth on,
+/// the view compiles them (once, kept inside the view) and looks answers
+/// up. Both ways give the same verdicts. A view is `Send +
+/// Sync` and queried through `&self`: share one among threads.
 ///
 /// ```
 /// use crawlgate::RobotsTxt;
 ///
 /// let robots = RobotsTxt::parse(b"User-agent: Googlebot\nDisallow: /nogoogle\n\nUser-agent: *\nDisallow: /\n");
 /// let googlebot = robots.for_agent("Googlebot");
-/// assert!(googlebot.is_allowed("/page"));
-/// assert!(!googlebot.is_allowed("/nogoogle/x"));
+/// assert!(googlebot.is_allowed("https://example.com/page"));
+/// assert!(!googlebot.is_allowed("https://example.com/nogoogle/x"));
 /// let other = robots.for_agent("otherbot");
 /// assert!(!other.is_allowed("/page"));
 /// ```
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 pub struct AgentView<'a> {
     robots: &'a RobotsTxt,
     selection: Selected<'a>,
-    matcher: Option<&'a Matcher>,
+    rules: LazyMatcher,
+}
+
+/// How many questions a view answers by trying its rules before it
+/// compiles them. On the real-world corpus, compiling a crawler's rules
+/// costs about seven such tries, and a compiled lookup a sixth of one: a
+/// view asked a few questions never compiles, one asked many soon does.
+const SCANNED_QUESTIONS: u32 = 4;
+
+/// A view's compiled rules, built once it has answered
+/// [`SCANNED_QUESTIONS`] questions without them.
+#[derive(Debug, Default)]
+struct LazyMatcher {
+    scanned: AtomicU32,
+    matcher: OnceLock<Matcher>,
+}
+
+impl Clone for LazyMatcher {
+    fn clone(&self) -> Self {
+        LazyMatcher {
+            scanned: AtomicU32::new(self.scanned.load(Ordering::Relaxed)),
+            matcher: self.matcher.clone(),
+        }
+    }
 }
 
 impl fmt::Debug for AgentView<'_> {
@@ -207,41 +236,33 @@ impl fmt::Debug for AgentView<'_> {
 }
 
 impl RobotsTxt {
-    /// The view of one crawler: `agent` is its product token (`Googlebot`),
-    /// compared case-insensitively and as given.
+    /// The view of one crawler, for asking it many questions: `agent` is
+    /// its product token (`Googlebot`), compared case-insensitively and as
+    /// given. Building it only chooses the crawler's groups; see
+    /// [`AgentView`] for when its rules are compiled.
     pub fn for_agent(&self, agent: &str) -> AgentView<'_> {
-        self.first_query.clear();
-        let selection = self.select(agent);
-        let matcher = selection.slot.map(|slot| {
-            let slots = self
-                .compiled
-                .get_or_init(|| (0..self.slot_count()).map(|_| OnceLock::new()).collect());
-            slots[slot].get_or_init(|| Matcher::compile(self, selection.groups.as_slice()))
-        });
         AgentView {
             robots: self,
-            selection,
-            matcher,
+            selection: self.select(agent),
+            rules: LazyMatcher::default(),
         }
     }
 
     /// Decides whether `agent` may fetch `url` (absolute, `https://h/p?q#f`,
-    /// or path-only, `/p?q`) and says which rule decided.
+    /// or path-only, `/p?q`) and says which rule decided: one question.
     ///
-    /// The first question asked of a file is answered by trying its rules
-    /// once, uncompiled (a crawler meeting a site often asks one); later
-    /// ones compile the crawler's rules and reuse them.
+    /// Every call tries the crawler's rules once, without compiling or
+    /// keeping anything, so every call costs the same and answers the
+    /// same. To ask many questions, build the crawler's view once with
+    /// [`for_agent`](Self::for_agent).
     pub fn decide(&self, agent: &str, url: &str) -> Verdict<'_> {
-        if self.first_query.take() {
-            let view = self.uncompiled_view(agent);
-            return view.decide_by(url, |path| view.scan(path));
-        }
-        self.for_agent(agent).decide(url)
+        let view = self.for_agent(agent);
+        view.decide_by(url, |path| view.scan(path))
     }
 
     /// Decides a path (as [`AgentView::decide_path`] takes it) for `agent`
-    /// by trying its rules once, uncompiled: cheaper than compiling them
-    /// with [`RobotsTxt::for_agent`] for a question or two, dearer for more.
+    /// by trying its rules once, uncompiled: what [`decide`](Self::decide)
+    /// does, for a path already extracted from its URL.
     ///
     /// ```
     /// use crawlgate::RobotsTxt;
@@ -252,7 +273,7 @@ impl RobotsTxt {
     /// assert!(!robots.decide_path_uncompiled("bot", "/a/c").is_allowed());
     /// ```
     pub fn decide_path_uncompiled(&self, agent: &str, path: &str) -> Verdict<'_> {
-        let view = self.uncompiled_view(agent);
+        let view = self.for_agent(agent);
         view.decide_path_by(path, |path| view.scan(path))
     }
 
@@ -285,16 +306,7 @@ impl RobotsTxt {
         self.select(agent).kind
     }
 
-    /// A view whose matcher is left unbuilt: only for deciding by `scan`.
-    fn uncompiled_view(&self, agent: &str) -> AgentView<'_> {
-        AgentView {
-            robots: self,
-            selection: self.select(agent),
-            matcher: None,
-        }
-    }
-
-    /// Whether `agent` may fetch `url`.
+    /// Whether `agent` may fetch `url`: [`decide`](Self::decide)'s answer.
     ///
     /// ```
     /// use crawlgate::RobotsTxt;
@@ -324,20 +336,50 @@ impl<'a> AgentView<'a> {
     }
 
     /// Decides a URL (absolute or path-only).
+    #[inline]
     pub fn decide(&self, url: &str) -> Verdict<'a> {
-        self.decide_by(url, |path| self.first_match(path))
+        self.decide_by(url, |path| self.find(path))
     }
 
-    /// The deciding entry for a matching path, found without the matcher.
+    /// Whether the crawler may fetch the URL.
+    #[inline]
+    pub fn is_allowed(&self, url: &str) -> bool {
+        self.decide(url).is_allowed()
+    }
+
+    /// Decides a path as extracted from a URL (`/p;params?query`, starting
+    /// with `/`).
+    pub fn decide_path(&self, path: &str) -> Verdict<'a> {
+        self.decide_path_by(path, |path| self.find(path))
+    }
+
+    /// The deciding entry for a matching path: looked up in the compiled
+    /// rules, or found by trying each rule while the view has answered
+    /// fewer than [`SCANNED_QUESTIONS`] questions.
+    #[inline]
+    fn find(&self, path: &[u8]) -> Option<Entry> {
+        let matcher = match self.rules.matcher.get() {
+            Some(matcher) => matcher,
+            None if self.rules.scanned.fetch_add(1, Ordering::Relaxed) < SCANNED_QUESTIONS => {
+                return self.scan(path)
+            }
+            None => self.matcher(),
+        };
+        matcher
+            .first_match(self.robots.text.as_bytes(), path)
+            .copied()
+    }
+
+    /// The compiled rules, built on first need.
+    fn matcher(&self) -> &Matcher {
+        self.rules
+            .matcher
+            .get_or_init(|| Matcher::compile(self.robots, self.selection.groups.as_slice()))
+    }
+
+    /// The deciding entry for a matching path, found without compiling.
     fn scan(&self, path: &[u8]) -> Option<Entry> {
         Matcher::scan(self.robots, self.selection.groups.as_slice(), path)
-    }
-
-    /// The compiled matcher's answer for a matching path.
-    #[inline]
-    fn first_match(&self, path: &[u8]) -> Option<Entry> {
-        let text = self.robots.text.as_bytes();
-        self.matcher?.first_match(text, path).copied()
     }
 
     /// Decides a URL with `find`, which gives the deciding entry for a
@@ -349,12 +391,6 @@ impl<'a> AgentView<'a> {
             return self.decide_path_by(url, find);
         }
         self.decide_path_by(&path_of(url), find)
-    }
-
-    /// Whether the crawler may fetch the URL.
-    #[inline]
-    pub fn is_allowed(&self, url: &str) -> bool {
-        self.decide(url).is_allowed()
     }
 
     #[inline]
@@ -377,12 +413,6 @@ impl<'a> AgentView<'a> {
         }
     }
 
-    /// Decides a path as extracted from a URL (`/p;params?query`, starting
-    /// with `/`).
-    pub fn decide_path(&self, path: &str) -> Verdict<'a> {
-        self.decide_path_by(path, |path| self.first_match(path))
-    }
-
     #[inline]
     fn decide_path_by(&self, path: &str, find: impl FnOnce(&[u8]) -> Option<Entry>) -> Verdict<'a> {
         let mut verdict = Verdict {
@@ -397,7 +427,7 @@ impl<'a> AgentView<'a> {
             verdict.reason = Reason::RobotsTxt;
             return verdict;
         }
-        if self.selection.slot.is_none() {
+        if self.selection.kind == SelectionKind::Nothing {
             verdict.reason = Reason::NoGroup;
             return verdict;
         }
@@ -427,9 +457,10 @@ impl<'a> AgentView<'a> {
     /// Every rule of the crawler's groups that matches the URL, the winner
     /// first (precedence order).
     pub fn matching_rules(&self, url: &str) -> Vec<RuleMatch<'a>> {
-        let Some(matcher) = self.matcher else {
+        if self.selection.kind == SelectionKind::Nothing {
             return Vec::new();
-        };
+        }
+        let matcher = self.matcher();
         let path = self.target(url);
         matcher
             .all_matches(self.robots.text.as_bytes(), &path)
@@ -447,21 +478,21 @@ impl<'a> AgentView<'a> {
     /// The crawler's rules in precedence order (the order in which they are
     /// tried), with their priorities; the `index.html` aliases included.
     pub fn rules_by_precedence(&self) -> Vec<RuleMatch<'a>> {
-        self.matcher
-            .map(|m| {
-                m.entries
-                    .iter()
-                    .map(|e| RuleMatch {
-                        rule: Rule {
-                            robots: self.robots,
-                            index: e.rule,
-                        },
-                        priority: e.priority,
-                        via_index_alias: e.alias,
-                    })
-                    .collect()
+        if self.selection.kind == SelectionKind::Nothing {
+            return Vec::new();
+        }
+        self.matcher()
+            .entries
+            .iter()
+            .map(|e| RuleMatch {
+                rule: Rule {
+                    robots: self.robots,
+                    index: e.rule,
+                },
+                priority: e.priority,
+                via_index_alias: e.alias,
             })
-            .unwrap_or_default()
+            .collect()
     }
 
     /// The first valid `Crawl-delay` in the crawler's groups.

@@ -8,8 +8,6 @@
 use std::fmt;
 use std::time::Duration;
 
-use crate::model::{Group, RobotsTxt};
-
 /// The kind of an extension record, from its field name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -58,96 +56,6 @@ impl ExtensionKind {
             .iter()
             .find(|(kind, _)| *kind == self)
             .map(|&(_, name)| name)
-    }
-}
-
-/// One extension record.
-#[derive(Clone, Copy)]
-pub struct Extension<'a> {
-    robots: &'a RobotsTxt,
-    index: u32,
-}
-
-impl<'a> Extension<'a> {
-    pub(crate) fn new(robots: &'a RobotsTxt, index: u32) -> Self {
-        Extension { robots, index }
-    }
-
-    fn record(&self) -> &'a crate::model::ExtensionRecord {
-        &self.robots.extensions[self.index as usize]
-    }
-
-    /// What the field is.
-    pub fn kind(&self) -> ExtensionKind {
-        self.record().kind
-    }
-
-    /// The field name as written.
-    pub fn key(&self) -> &'a str {
-        self.robots.str(self.record().key)
-    }
-
-    /// The value as written (whitespace around it removed).
-    pub fn value(&self) -> &'a str {
-        self.robots.str(self.record().value)
-    }
-
-    /// 1-based line number.
-    pub fn line(&self) -> u32 {
-        self.record().line
-    }
-
-    /// The group the record sits in; `None` before any user-agent line.
-    pub fn group(&self) -> Option<Group<'a>> {
-        if self.index < self.robots.file_extensions {
-            return None;
-        }
-        let index = self
-            .robots
-            .groups
-            .partition_point(|g| g.extensions.end <= self.index);
-        self.robots.group(index)
-    }
-
-    /// The crawl delay, if this is a valid `Crawl-delay` record.
-    pub fn crawl_delay(&self) -> Option<CrawlDelay> {
-        (self.kind() == ExtensionKind::CrawlDelay)
-            .then(|| CrawlDelay::parse(self.value(), self.line()))
-            .flatten()
-    }
-
-    /// The request rate, if this is a valid `Request-rate` record.
-    pub fn request_rate(&self) -> Option<RequestRate> {
-        (self.kind() == ExtensionKind::RequestRate)
-            .then(|| RequestRate::parse(self.value(), self.line()))
-            .flatten()
-    }
-
-    /// The visit window, if this is a valid `Visit-time` record.
-    pub fn visit_time(&self) -> Option<VisitTime> {
-        (self.kind() == ExtensionKind::VisitTime)
-            .then(|| VisitTime::parse(self.value(), self.line()))
-            .flatten()
-    }
-
-    /// The content-usage record, if this is a `Content-Usage` line.
-    pub fn content_usage(&self) -> Option<ContentUsage<'a>> {
-        (self.kind() == ExtensionKind::ContentUsage)
-            .then(|| ContentUsage::parse(self.value(), self.line()))
-    }
-
-    /// The content signal, if this is a `Content-Signal` line.
-    pub fn content_signal(&self) -> Option<ContentSignal<'a>> {
-        (self.kind() == ExtensionKind::ContentSignal).then(|| ContentSignal {
-            value: self.value(),
-            line: self.line(),
-        })
-    }
-}
-
-impl fmt::Debug for Extension<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}: {}", self.line(), self.key(), self.value())
     }
 }
 

@@ -19,19 +19,33 @@
 //! ";
 //! let robots = RobotsTxt::parse(body);
 //!
-//! // One-off questions:
+//! // One question: `decide` (or `is_allowed`) on the parsed file.
 //! assert!(robots.is_allowed("mybot", "https://example.com/"));
 //! assert!(!robots.is_allowed("mybot", "https://example.com/private/x"));
 //!
-//! // Parse once, ask many times: compile one crawler's view.
+//! // Many questions: the crawler's view, built once, asked many times.
 //! let mybot = robots.for_agent("mybot");
-//! let verdict = mybot.decide("/private/press/release.html");
+//! let verdict = mybot.decide("https://example.com/private/press/release.html");
 //! assert!(verdict.is_allowed());
 //! let rule = verdict.rule().unwrap();
 //! assert_eq!(rule.line(), 3);
 //! assert_eq!(rule.to_string(), "Allow: /private/press/");
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+//!
+//! ## Asking one question, or many
+//!
+//! * **One question** about a parsed file: [`RobotsTxt::decide`]. It tries
+//!   the crawler's rules once and keeps nothing: every call costs the same
+//!   and answers the same. Without needing the parsed file at all,
+//!   [`decide_once`] answers straight from the bytes, faster still.
+//! * **Many questions** for one crawler: [`RobotsTxt::for_agent`], then
+//!   [`AgentView::decide`] or [`AgentView::is_allowed`] for each URL. The
+//!   view answers its first questions by trying the rules, then compiles
+//!   them once and looks answers up; it is `Send + Sync`.
+//!
+//! All three give the same verdicts (tests hold them together). The parsed
+//! [`RobotsTxt`] is plain data: it holds the file's records and no cache.
 //!
 //! ## What is read
 //!
@@ -82,6 +96,8 @@ mod agent;
 mod decide;
 mod diagnostic;
 pub mod extension;
+mod field;
+mod hex;
 mod matcher;
 mod model;
 mod once;
@@ -90,20 +106,22 @@ mod pattern;
 mod profile;
 mod render;
 mod scan;
+mod token;
 mod url_path;
 mod urllib;
 
-pub use agent::{is_product_token, product_token, SelectionKind};
+pub use agent::SelectionKind;
 pub use decide::{AgentView, Reason, RuleMatch, Verdict};
 pub use diagnostic::{Code, Diagnostic, Fix, Severity, Span};
 pub use extension::{
-    ContentSignal, ContentUsage, CrawlDelay, Extension, ExtensionKind, Preference, RequestRate,
-    TimeOfDay, VisitTime,
+    ContentSignal, ContentUsage, CrawlDelay, ExtensionKind, Preference, RequestRate, TimeOfDay,
+    VisitTime,
 };
-pub use model::{Group, InputStats, RobotsTxt, Rule, RuleKind, Sitemap, UserAgent};
+pub use model::{Extension, Group, InputStats, RobotsTxt, Rule, RuleKind, Sitemap, UserAgent};
 pub use once::{decide_once, decide_once_with, OnceVerdict};
 pub use pattern::Pattern;
 pub use profile::{GroupSelection, Precedence, Profile, UnknownProfile, MAX_BYTES};
+pub use token::{is_product_token, product_token};
 pub use url_path::path_of;
 
 impl RobotsTxt {

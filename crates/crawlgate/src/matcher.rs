@@ -7,6 +7,8 @@
 //! byte after the leading `/`, so a lookup only tries the rules that can
 //! match the path's second byte plus the few that start with a wildcard.
 
+use std::cell::Cell;
+
 use crate::model::{RobotsTxt, Str};
 use crate::pattern::{self, Shape};
 use crate::profile::Precedence;
@@ -61,26 +63,37 @@ impl Matcher {
     /// Compiles the rules of `groups`.
     pub(crate) fn compile(robots: &RobotsTxt, groups: &[u32]) -> Matcher {
         let text = robots.text.as_bytes();
-        let mut entries = Vec::new();
-        each_entry(robots, groups, |entry| {
-            let body = &text[entry.body.range()];
-            let literal = match entry.shape {
-                Shape::Glob | Shape::GlobAnchored => {
-                    &body[..memchr::memchr(b'*', body).unwrap_or(body.len())]
-                }
-                Shape::Everything => &[][..],
-                _ => body,
-            };
-            let (head, mask) = head_of(literal);
-            let needs = match entry.shape {
-                Shape::Glob | Shape::GlobAnchored => byte_set(&body[literal.len()..]),
-                _ => 0,
-            };
-            entries.push((Key { head, mask }, Entry { needs, ..entry }));
-        });
-        let precedence = robots.profile.precedence;
-        entries.sort_by_key(|(_, e)| precedence_key(precedence, e));
-        let (keys, entries): (Vec<Key>, Vec<Entry>) = entries.into_iter().unzip();
+        let rules: usize = groups
+            .iter()
+            .map(|&g| robots.groups[g as usize].rules.len())
+            .sum();
+        let mut entries = Vec::with_capacity(rules + robots.aliases.len().min(rules));
+        each_entry(
+            robots,
+            groups,
+            |_, _| true,
+            |entry| {
+                let body = &text[entry.body.range()];
+                let literal = match entry.shape {
+                    Shape::Glob | Shape::GlobAnchored => {
+                        &body[..memchr::memchr(b'*', body).unwrap_or(body.len())]
+                    }
+                    Shape::Everything => &[][..],
+                    _ => body,
+                };
+                let (head, mask) = head_of(literal);
+                let needs = match entry.shape {
+                    Shape::Glob | Shape::GlobAnchored => byte_set(&body[literal.len()..]),
+                    _ => 0,
+                };
+                entries.push((Key { head, mask }, Entry { needs, ..entry }));
+            },
+        );
+        let (keys, entries): (Vec<Key>, Vec<Entry>) =
+            lookup_order(robots.profile.precedence, &entries)
+                .into_iter()
+                .map(|i| entries[i as usize])
+                .unzip();
         let index = (entries.len() >= INDEX_THRESHOLD).then(|| build_index(text, &entries));
         Matcher {
             entries: entries.into_boxed_slice(),
@@ -90,20 +103,25 @@ impl Matcher {
     }
 
     /// The entry that decides `path` among the rules of `groups`, found by
-    /// trying each rule once without compiling them: what one question about
-    /// a freshly parsed file needs. Always the entry
+    /// trying each rule once without compiling them: cheaper than compiling
+    /// for a question or a few. Always the entry
     /// [`first_match`](Self::first_match) of the compiled matcher finds.
     pub(crate) fn scan(robots: &RobotsTxt, groups: &[u32], path: &[u8]) -> Option<Entry> {
         let text = robots.text.as_bytes();
         let precedence = robots.profile.precedence;
         let mut best: Option<Entry> = None;
-        each_entry(robots, groups, |entry| {
-            if best.is_some_and(|b| {
-                precedence_key(precedence, &b) < precedence_key(precedence, &entry)
-            }) {
-                return;
-            }
+        // Where the best match so far stands: rules that cannot beat it, or
+        // that differ from the path early, are skipped before compiling.
+        let to_beat = Cell::new(None);
+        let worth_trying = |pattern: &[u8], entry: &Entry| {
+            to_beat
+                .get()
+                .is_none_or(|best| precedence_key(precedence, entry) < best)
+                && !literally_differs(pattern, path)
+        };
+        each_entry(robots, groups, worth_trying, |entry| {
             if pattern::matches(entry.shape, &text[entry.body.range()], path) {
+                to_beat.set(Some(precedence_key(precedence, &entry)));
                 best = Some(entry);
             }
         });
@@ -196,31 +214,114 @@ fn precedence_key(precedence: Precedence, e: &Entry) -> (std::cmp::Reverse<u32>,
     }
 }
 
+/// Positions of `entries` (given in file order: by rule, an alias right
+/// after its rule) sorted by [`precedence_key`]. Longest match is a stable
+/// counting sort on (length, disallow), since patterns are short; first
+/// match is file order itself.
+fn lookup_order(precedence: Precedence, entries: &[(Key, Entry)]) -> Vec<u32> {
+    let positions = 0..entries.len() as u32;
+    if precedence == Precedence::FirstMatch {
+        return positions.collect();
+    }
+    let longest = entries.iter().map(|(_, e)| e.priority).max().unwrap_or(0) as usize;
+    // Bucket of an entry: longer patterns first, allow before disallow.
+    let bucket = |e: &Entry| (longest - e.priority as usize) * 2 + usize::from(!e.allow);
+    if longest > 4 * entries.len() + 64 {
+        // A few very long patterns: a comparison sort beats many empty buckets.
+        let mut order: Vec<u32> = positions.collect();
+        order.sort_by_key(|&i| bucket(&entries[i as usize].1));
+        return order;
+    }
+    let mut starts = vec![0u32; 2 * longest + 3];
+    for (_, e) in entries {
+        starts[bucket(e) + 1] += 1;
+    }
+    for b in 1..starts.len() {
+        starts[b] += starts[b - 1];
+    }
+    let mut order = vec![0u32; entries.len()];
+    for (i, (_, e)) in entries.iter().enumerate() {
+        let slot = &mut starts[bucket(e)];
+        order[*slot as usize] = i as u32;
+        *slot += 1;
+    }
+    order
+}
+
+/// One entry of [`each_entry`]: `rule` is (index, allow, alias).
+#[inline(always)]
+fn push_entry(
+    text: &[u8],
+    wildcards: bool,
+    pattern: Str,
+    (rule, allow, alias): (u32, bool, bool),
+    keep: &impl Fn(&[u8], &Entry) -> bool,
+    each: &mut impl FnMut(Entry),
+) {
+    let bytes = &text[pattern.range()];
+    let mut entry = Entry {
+        needs: 0,
+        body: pattern,
+        priority: pattern.len,
+        rule,
+        shape: Shape::Never,
+        allow,
+        alias,
+    };
+    if !keep(bytes, &entry) {
+        return;
+    }
+    let (shape, body) = pattern::compile(bytes, wildcards);
+    if shape == Shape::Never {
+        return;
+    }
+    let offset = body.as_ptr() as usize - bytes.as_ptr() as usize;
+    entry.shape = shape;
+    entry.body = Str {
+        start: pattern.start + offset as u32,
+        len: body.len() as u32,
+    };
+    each(entry);
+}
+
+/// Whether `pattern` cannot match `path` because they differ before the
+/// pattern's first `*` or `$` (or the path ends first): every shape is
+/// anchored at the start, so most rules are ruled out within a few bytes,
+/// without compiling them.
+#[inline]
+fn literally_differs(pattern: &[u8], path: &[u8]) -> bool {
+    for (i, &p) in pattern.iter().enumerate() {
+        if p == b'*' || p == b'$' {
+            return false;
+        }
+        if path.get(i) != Some(&p) {
+            return true;
+        }
+    }
+    false
+}
+
 /// Calls `each` with an entry (no byte-set filter yet) for every rule of
 /// `groups` that can match anything, and for every `index.html` alias, in
-/// file order.
-fn each_entry(robots: &RobotsTxt, groups: &[u32], mut each: impl FnMut(Entry)) {
+/// file order; those `keep` rejects (given the pattern and the entry's
+/// precedence) are skipped uncompiled.
+fn each_entry(
+    robots: &RobotsTxt,
+    groups: &[u32],
+    keep: impl Fn(&[u8], &Entry) -> bool,
+    mut each: impl FnMut(Entry),
+) {
     let wildcards = robots.profile.wildcards;
     let text = robots.text.as_bytes();
     let mut push = |pattern: Str, rule: u32, allow: bool, alias: bool| {
-        let bytes = &text[pattern.range()];
-        let (shape, body) = pattern::compile(bytes, wildcards);
-        if shape == Shape::Never {
-            return;
-        }
-        let offset = body.as_ptr() as usize - bytes.as_ptr() as usize;
-        each(Entry {
-            needs: 0,
-            body: Str {
-                start: pattern.start + offset as u32,
-                len: body.len() as u32,
-            },
-            priority: pattern.len,
-            rule,
-            shape,
-            allow,
-            alias,
-        });
+        push_entry(
+            text,
+            wildcards,
+            pattern,
+            (rule, allow, alias),
+            &keep,
+            &mut each,
+        );
     };
     for &g in groups {
         let group = &robots.groups[g as usize];

@@ -8,15 +8,13 @@
 
 use std::fmt;
 use std::ops::Range;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::OnceLock;
 
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, Span};
 use crate::extension::{
-    ContentSignal, ContentUsage, CrawlDelay, Extension, ExtensionKind, RequestRate, VisitTime,
+    ContentSignal, ContentUsage, CrawlDelay, ExtensionKind, RequestRate, VisitTime,
 };
-use crate::matcher::Matcher;
-use crate::parse::findings::Finding;
+use crate::field::Field;
 use crate::profile::Profile;
 
 /// A string in the arena: offset and length.
@@ -142,12 +140,75 @@ impl InputStats {
     }
 }
 
+/// One parse finding: where, and what (with the data its message needs).
+#[derive(Clone, Debug)]
+pub(crate) struct Finding {
+    pub span: Span,
+    pub what: What,
+}
+
+/// The kinds of parse finding. Text they quote (a field name, a rule path)
+/// lives in the model's string arena.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum What {
+    ByteOrderMark,
+    InvalidUtf8,
+    /// The span covers the bytes past the line limit.
+    LineTooLong,
+    NulByte,
+    /// A run of non-record lines from `span.line` to `last_line`.
+    InvalidLines {
+        lines: u32,
+        last_line: u32,
+        html: bool,
+    },
+    /// The span covers the bytes past the file limit.
+    FileTooLarge,
+    /// The span is the first bare CR.
+    CrLineEndings {
+        lines: u32,
+    },
+    /// `shown` is the line as `field: value`.
+    MissingColon {
+        shown: Str,
+    },
+    /// A field name read as `field` although not spelt as it.
+    FieldSpelling {
+        key: Str,
+        field: Field,
+        how: Misspelling,
+    },
+    PathNotAbsolute {
+        value: Str,
+        allow: bool,
+    },
+    /// urllib's reading: a blank line closed the record before this rule.
+    RuleAfterBlankLine {
+        allow: bool,
+    },
+    RuleBeforeUserAgent {
+        allow: bool,
+    },
+}
+
+/// How a field name differs from the canonical one.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Misspelling {
+    /// Longer, starting with the canonical name: Google reads it.
+    Prefix,
+    /// A misspelling this reading accepts.
+    Typo,
+    /// A misspelling this reading ignores (lenient readings accept it).
+    Rejected,
+}
+
 /// A parsed robots.txt file.
 ///
 /// Built by [`RobotsTxt::parse`] (which never fails and never panics, whatever
-/// the bytes), queried through [`RobotsTxt::decide`] or a per-crawler
-/// [`AgentView`](crate::AgentView) from [`RobotsTxt::for_agent`]. It is
-/// `Send + Sync`: share one parse among threads.
+/// the bytes), queried through [`RobotsTxt::decide`] (one question) or a
+/// per-crawler [`AgentView`](crate::AgentView) from [`RobotsTxt::for_agent`]
+/// (many). It is plain data, the file's records and nothing built by
+/// queries, and `Send + Sync`: share one parse among threads.
 ///
 /// ```
 /// use crawlgate::RobotsTxt;
@@ -182,42 +243,6 @@ pub struct RobotsTxt {
     pub(crate) findings: Vec<Finding>,
     pub(crate) diagnostics: OnceLock<Vec<Diagnostic>>,
     pub(crate) stats: InputStats,
-    /// Compiled matchers, built on first use per audience.
-    pub(crate) compiled: OnceLock<Box<[OnceLock<Matcher>]>>,
-    /// Set until the model is first asked something.
-    pub(crate) first_query: FirstQuery,
-}
-
-/// A flag that is set until [`take`](Self::take)n or cleared: whether the
-/// model has yet to answer its first question.
-#[derive(Debug)]
-pub(crate) struct FirstQuery(AtomicBool);
-
-impl FirstQuery {
-    pub(crate) fn new() -> Self {
-        FirstQuery(AtomicBool::new(true))
-    }
-
-    /// Whether this is the first question (and from now on, it is not).
-    #[inline]
-    pub(crate) fn take(&self) -> bool {
-        // Load first: once clear, the flag is only read, and readers on
-        // other cores keep their copy of the cache line.
-        self.0.load(Ordering::Relaxed) && self.0.swap(false, Ordering::Relaxed)
-    }
-
-    #[inline]
-    pub(crate) fn clear(&self) {
-        if self.0.load(Ordering::Relaxed) {
-            self.0.store(false, Ordering::Relaxed);
-        }
-    }
-}
-
-impl Clone for FirstQuery {
-    fn clone(&self) -> Self {
-        FirstQuery(AtomicBool::new(self.0.load(Ordering::Relaxed)))
-    }
 }
 
 impl fmt::Debug for RobotsTxt {
@@ -301,15 +326,6 @@ impl RobotsTxt {
         })
     }
 
-    /// What the parser noticed: lines skipped, accepted leniently, or cut.
-    ///
-    /// Messages are written on the first call and kept; parsing only
-    /// records where and what.
-    pub fn diagnostics(&self) -> &[Diagnostic] {
-        self.diagnostics
-            .get_or_init(|| self.findings.iter().map(|f| f.diagnostic(self)).collect())
-    }
-
     /// Size and encoding facts about the input.
     pub fn stats(&self) -> &InputStats {
         &self.stats
@@ -317,7 +333,7 @@ impl RobotsTxt {
 
     /// The heap bytes this model holds: right after parsing, plus the
     /// written diagnostics once [`diagnostics`](Self::diagnostics) has been
-    /// called (compiled matchers, built on first query, are not counted).
+    /// called. (Compiled rules belong to the views that build them.)
     ///
     /// ```
     /// let mut body = String::from("User-agent: *\n");
@@ -540,7 +556,7 @@ impl<'a> UserAgent<'a> {
         if self.is_global() {
             self.value() == "*"
         } else {
-            crate::is_product_token(self.value())
+            crate::token::is_product_token(self.value())
         }
     }
 
@@ -689,5 +705,95 @@ impl<'a> Sitemap<'a> {
 impl fmt::Debug for Sitemap<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}: Sitemap: {}", self.line(), self.url())
+    }
+}
+
+/// One extension record.
+#[derive(Clone, Copy)]
+pub struct Extension<'a> {
+    robots: &'a RobotsTxt,
+    index: u32,
+}
+
+impl<'a> Extension<'a> {
+    pub(crate) fn new(robots: &'a RobotsTxt, index: u32) -> Self {
+        Extension { robots, index }
+    }
+
+    fn record(&self) -> &'a ExtensionRecord {
+        &self.robots.extensions[self.index as usize]
+    }
+
+    /// What the field is.
+    pub fn kind(&self) -> ExtensionKind {
+        self.record().kind
+    }
+
+    /// The field name as written.
+    pub fn key(&self) -> &'a str {
+        self.robots.str(self.record().key)
+    }
+
+    /// The value as written (whitespace around it removed).
+    pub fn value(&self) -> &'a str {
+        self.robots.str(self.record().value)
+    }
+
+    /// 1-based line number.
+    pub fn line(&self) -> u32 {
+        self.record().line
+    }
+
+    /// The group the record sits in; `None` before any user-agent line.
+    pub fn group(&self) -> Option<Group<'a>> {
+        if self.index < self.robots.file_extensions {
+            return None;
+        }
+        let index = self
+            .robots
+            .groups
+            .partition_point(|g| g.extensions.end <= self.index);
+        self.robots.group(index)
+    }
+
+    /// The crawl delay, if this is a valid `Crawl-delay` record.
+    pub fn crawl_delay(&self) -> Option<CrawlDelay> {
+        (self.kind() == ExtensionKind::CrawlDelay)
+            .then(|| CrawlDelay::parse(self.value(), self.line()))
+            .flatten()
+    }
+
+    /// The request rate, if this is a valid `Request-rate` record.
+    pub fn request_rate(&self) -> Option<RequestRate> {
+        (self.kind() == ExtensionKind::RequestRate)
+            .then(|| RequestRate::parse(self.value(), self.line()))
+            .flatten()
+    }
+
+    /// The visit window, if this is a valid `Visit-time` record.
+    pub fn visit_time(&self) -> Option<VisitTime> {
+        (self.kind() == ExtensionKind::VisitTime)
+            .then(|| VisitTime::parse(self.value(), self.line()))
+            .flatten()
+    }
+
+    /// The content-usage record, if this is a `Content-Usage` line.
+    pub fn content_usage(&self) -> Option<ContentUsage<'a>> {
+        (self.kind() == ExtensionKind::ContentUsage)
+            .then(|| ContentUsage::parse(self.value(), self.line()))
+    }
+
+    /// The content signal, if this is a `Content-Signal` line.
+    pub fn content_signal(&self) -> Option<ContentSignal<'a>> {
+        (self.kind() == ExtensionKind::ContentSignal).then(|| ContentSignal {
+            value: self.value(),
+            line: self.line(),
+        })
+    }
+}
+
+impl fmt::Debug for Extension<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}: {}", self.line(), self.key(), self.value())
     }
 }

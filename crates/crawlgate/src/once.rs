@@ -14,8 +14,8 @@ use std::borrow::Cow;
 use memchr::memrchr;
 
 use crate::decide::Reason;
+use crate::field::{self, Field};
 use crate::model::{RobotsTxt, RuleKind};
-use crate::parse::fields::{self, Field};
 use crate::parse::lines::{self, Lines};
 use crate::parse::split::{self, Split};
 use crate::parse::{is_space, normalize};
@@ -230,7 +230,7 @@ impl<'a> Stream<'_, 'a> {
         if missing_colon && !self.profile.accept_missing_colon {
             return;
         }
-        match fields::recognise(key, &self.profile).0 {
+        match field::recognise(key, &self.profile).0 {
             Field::UserAgent => self.user_agent(value),
             Field::Allow => self.rule(number, value, true),
             Field::Disallow => self.rule(number, value, false),
@@ -253,7 +253,7 @@ impl<'a> Stream<'_, 'a> {
         if global {
             self.group_global = true;
             self.any_global = true;
-        } else if value[..crate::agent::token_len(value)].eq_ignore_ascii_case(self.agent) {
+        } else if value[..crate::token::token_len(value)].eq_ignore_ascii_case(self.agent) {
             self.group_specific = true;
             self.any_specific = true;
         }

@@ -2,32 +2,60 @@
 
 use std::borrow::Cow;
 
-/// The first byte from `from` on that `is` accepts. URLs are short: a plain
-/// scan beats a SIMD search's setup.
-#[inline]
-fn find_from(bytes: &[u8], from: usize, is: impl Fn(u8) -> bool) -> Option<usize> {
-    bytes
-        .get(from..)?
-        .iter()
-        .position(|&b| is(b))
-        .map(|i| i + from)
-}
+use crate::scan;
 
-/// Where the path ends: the first `#` or NUL from `from`, else the end;
-/// eight bytes at a time, since paths run to dozens of bytes.
+/// The first `#` or NUL from `from` on, else the end: where the path
+/// ends. Eight bytes at a time, since paths run to dozens of bytes.
+#[inline]
 fn fragment_or_nul(bytes: &[u8], from: usize) -> usize {
     let mut i = from;
-    while let Some(word) = crate::scan::word_at(bytes, i) {
-        if crate::scan::matching(word, 0) | crate::scan::matching(word, b'#') != 0 {
-            break;
+    while let Some(word) = scan::word_at(bytes, i) {
+        let hits = scan::matching(word, 0) | scan::matching(word, b'#');
+        if hits != 0 {
+            return i + (hits.trailing_zeros() / 8) as usize;
         }
         i += 8;
     }
-    find_from(bytes, i, |b| b == b'#' || b == 0).unwrap_or(bytes.len())
+    bytes[i.min(bytes.len())..]
+        .iter()
+        .position(|&b| b == b'#' || b == 0)
+        .map_or(bytes.len(), |at| i + at)
 }
 
-fn path_start_byte(b: u8) -> bool {
-    b == b'/' || b == b'?' || b == b';'
+/// The first byte from `from` on that starts a path, params or query (`/`,
+/// `;`, `?`) or a fragment (`#`): where a scheme and authority end. Eight
+/// bytes at a time, as hosts run to a few dozen bytes.
+#[inline]
+fn authority_end(bytes: &[u8], from: usize) -> Option<usize> {
+    let mut i = from;
+    while let Some(word) = scan::word_at(bytes, i) {
+        let hits = scan::matching(word, b'/')
+            | scan::matching(word, b'?')
+            | scan::matching(word, b';')
+            | scan::matching(word, b'#');
+        if hits != 0 {
+            return Some(i + (hits.trailing_zeros() / 8) as usize);
+        }
+        i += 8;
+    }
+    bytes
+        .get(i..)?
+        .iter()
+        .position(|&b| matches!(b, b'/' | b'?' | b';' | b'#'))
+        .map(|at| at + i)
+}
+
+/// Where the authority starts when the URL starts with a scheme `https://`
+/// or `http://` (the common case for a crawler), found without a scan.
+#[inline]
+fn after_web_scheme(bytes: &[u8]) -> Option<usize> {
+    if bytes.starts_with(b"https://") {
+        Some(8)
+    } else if bytes.starts_with(b"http://") {
+        Some(7)
+    } else {
+        None
+    }
 }
 
 /// The path, params and query of a URL: scheme, authority and fragment
@@ -45,6 +73,7 @@ fn path_start_byte(b: u8) -> bool {
 /// assert_eq!(path_of("//example.com/p;params"), "/p;params");
 /// assert_eq!(path_of("/path-only"), "/path-only");
 /// ```
+#[inline]
 pub fn path_of(url: &str) -> Cow<'_, str> {
     let bytes = url.as_bytes();
     // Already a path (the common case for a crawler's own queue): `/…` but not
@@ -52,27 +81,43 @@ pub fn path_of(url: &str) -> Cow<'_, str> {
     if bytes.first() == Some(&b'/') && bytes.get(1) != Some(&b'/') {
         return Cow::Borrowed(&url[..fragment_or_nul(bytes, 0)]);
     }
+    if let Some(authority) = after_web_scheme(bytes) {
+        // What the scan below finds for these schemes, without looking at
+        // the scheme again.
+        return match authority_end(bytes, authority) {
+            Some(start) if bytes[start] != b'#' => path_from(url, start),
+            _ => Cow::Borrowed("/"),
+        };
+    }
     let search_start = if bytes.starts_with(b"//") { 2 } else { 0 };
-    let early_path = find_from(bytes, search_start, path_start_byte);
     // Google looks for `://` and ignores it when a path, param or query
     // starts before it. Since `://` holds a `/`, the only occurrence that can
-    // start before the first of `/?;` is the one ending right there.
-    let protocol_end = early_path.filter(|&early| {
-        early > search_start
-            && bytes[early - 1] == b':'
-            && bytes.get(early..early + 2) == Some(b"//")
-    });
-    let authority_start = protocol_end.map_or(search_start, |slash| slash + 2);
-    let Some(path_start) = find_from(bytes, authority_start, path_start_byte) else {
+    // count is the one whose `/` is the first of `/?;`. A `#` before the
+    // path starts means there is no path.
+    let Some(mut start) = authority_end(bytes, search_start) else {
         return Cow::Borrowed("/");
     };
-    if find_from(&bytes[..path_start], search_start, |b| b == b'#').is_some() {
+    if start > search_start
+        && bytes[start - 1] == b':'
+        && bytes.get(start..start + 2) == Some(b"//")
+    {
+        match authority_end(bytes, start + 2) {
+            Some(path_start) => start = path_start,
+            None => return Cow::Borrowed("/"),
+        }
+    }
+    if bytes[start] == b'#' {
         return Cow::Borrowed("/");
     }
-    // The fragment goes; and Google's reference hands the path on as a C
-    // string, so a NUL ends it too.
-    let end = fragment_or_nul(bytes, path_start);
-    let path = &url[path_start..end];
+    path_from(url, start)
+}
+
+/// The path starting at `start` (a `/`, `;` or `?`), up to the fragment;
+/// Google's reference hands the path on as a C string, so a NUL ends it
+/// too.
+#[inline]
+fn path_from(url: &str, start: usize) -> Cow<'_, str> {
+    let path = &url[start..fragment_or_nul(url.as_bytes(), start)];
     if path.starts_with('/') {
         Cow::Borrowed(path)
     } else {
@@ -82,7 +127,95 @@ pub fn path_of(url: &str) -> Cow<'_, str> {
 
 #[cfg(test)]
 mod tests {
-    use super::path_of;
+    use super::*;
+    use proptest::prelude::*;
+
+    /// The first byte from `from` on that `is` accepts. URLs are short: a plain
+    /// scan beats a SIMD search's setup.
+    #[inline]
+    fn find_from(bytes: &[u8], from: usize, is: impl Fn(u8) -> bool) -> Option<usize> {
+        bytes
+            .get(from..)?
+            .iter()
+            .position(|&b| is(b))
+            .map(|i| i + from)
+    }
+
+    /// Where the path ends: the first `#` or NUL from `from`, else the end;
+    /// eight bytes at a time, since paths run to dozens of bytes.
+    fn fragment_or_nul(bytes: &[u8], from: usize) -> usize {
+        let mut i = from;
+        while let Some(word) = scan::word_at(bytes, i) {
+            if scan::matching(word, 0) | scan::matching(word, b'#') != 0 {
+                break;
+            }
+            i += 8;
+        }
+        find_from(bytes, i, |b| b == b'#' || b == 0).unwrap_or(bytes.len())
+    }
+
+    fn path_start_byte(b: u8) -> bool {
+        b == b'/' || b == b'?' || b == b';'
+    }
+
+    /// The extraction as first written (several passes), kept to check the
+    /// one-pass version against.
+    fn reference_path_of(url: &str) -> Cow<'_, str> {
+        let bytes = url.as_bytes();
+        // Already a path (the common case for a crawler's own queue): `/…` but not
+        // `//host…`. Google's rules then reduce to dropping the fragment.
+        if bytes.first() == Some(&b'/') && bytes.get(1) != Some(&b'/') {
+            return Cow::Borrowed(&url[..fragment_or_nul(bytes, 0)]);
+        }
+        if let Some(authority) = after_web_scheme(bytes) {
+            // What the scan below finds for these schemes, without looking at
+            // the scheme again.
+            return match authority_end(bytes, authority) {
+                Some(start) if bytes[start] != b'#' => path_from(url, start),
+                _ => Cow::Borrowed("/"),
+            };
+        }
+        let search_start = if bytes.starts_with(b"//") { 2 } else { 0 };
+        let early_path = find_from(bytes, search_start, path_start_byte);
+        // Google looks for `://` and ignores it when a path, param or query
+        // starts before it. Since `://` holds a `/`, the only occurrence that can
+        // start before the first of `/?;` is the one ending right there.
+        let protocol_end = early_path.filter(|&early| {
+            early > search_start
+                && bytes[early - 1] == b':'
+                && bytes.get(early..early + 2) == Some(b"//")
+        });
+        let authority_start = protocol_end.map_or(search_start, |slash| slash + 2);
+        let Some(path_start) = find_from(bytes, authority_start, path_start_byte) else {
+            return Cow::Borrowed("/");
+        };
+        if find_from(&bytes[..path_start], search_start, |b| b == b'#').is_some() {
+            return Cow::Borrowed("/");
+        }
+        // The fragment goes; and Google's reference hands the path on as a C
+        // string, so a NUL ends it too.
+        let end = fragment_or_nul(bytes, path_start);
+        let path = &url[path_start..end];
+        if path.starts_with('/') {
+            Cow::Borrowed(path)
+        } else {
+            Cow::Owned(format!("/{path}"))
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn one_pass_agrees_with_the_reference(
+            url in "(https?:|[a-z]{0,5}:|//|/|)(//)?[a-z:@.#?;/\\x00]{0,12}(/[a-z/#?;:\\x00]{0,12})?",
+        ) {
+            prop_assert_eq!(path_of(&url), reference_path_of(&url));
+        }
+
+        #[test]
+        fn any_string_agrees_with_the_reference(url in "\\PC{0,40}") {
+            prop_assert_eq!(path_of(&url), reference_path_of(&url));
+        }
+    }
 
     #[test]
     fn google_reference_examples() {

@@ -10,7 +10,7 @@
 //! reproduces Python 3.11's functions on the inputs robots.txt can hold; the
 //! differential test against `python3` keeps it honest.
 
-use crate::parse::normalize::{hex_value, HEX};
+use crate::hex::{hex_value, HEX};
 
 /// `scheme_chars` of `urllib.parse`.
 fn is_scheme_char(c: char) -> bool {

@@ -1,20 +1,23 @@
 //! `crawlgate batch`: decide many (robots.txt, user-agent, URL) triples.
 //!
 //! Input is JSON lines, one request per line:
-//! `{"id"?: any, "robots_txt": string, "robots_txt_b64"?: string,
-//! "robots_file"?: path, "user_agent": string, "url": string}`.
+//! `{"id"?: any, "robots_txt" | "robots_txt_b64" | "robots_file": …,
+//! "user_agent": string, "url": string}`.
 //! Output is one line per input line, in order:
 //! `{"id": …, "allowed": bool, "line": number|null, "rule": string|null}`,
-//! or `{"id": …, "error": "…"}` for a line that cannot be answered.
-//! Bodies that repeat are parsed once.
+//! or `{"id": …, "error": "…"}` for a line that cannot be answered; then a
+//! summary on standard error. Bodies that repeat are parsed once, in a cache
+//! bounded by bytes.
 
 use std::borrow::Cow;
 use std::collections::HashMap;
+use std::fmt::Write as _;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, BufWriter, IsTerminal, Read, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
+use std::time::Duration;
 
 use anyhow::Context as _;
 use base64::Engine as _;
@@ -23,19 +26,32 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use super::parse_profile;
+use crate::input::{read_path, FileId, Special};
 
 const EXAMPLES: &str = "\
 Examples:
-  echo '{\"id\":1,\"robots_txt\":\"User-agent: *\\nDisallow: /x\\n\",\"user_agent\":\"mybot\",\"url\":\"https://example.com/x/1\"}' | crawlgate batch
   crawlgate batch requests.jsonl > answers.jsonl
-  crawlgate batch --profile rfc9309 < requests.jsonl
+  crawlgate batch --profile rfc9309 --fail-on-error < requests.jsonl
+  echo '{\"id\":1,\"robots_file\":\"robots.txt\",\"user_agent\":\"bot\",\"url\":\"/x\"}' \\
+    | crawlgate batch
 
-Each input line is one request:
-  {\"id\"?: any, \"robots_txt\": string, \"robots_txt_b64\"?: string (exact bytes; wins over robots_txt),
-   \"robots_file\"?: path, \"user_agent\": string (used as given), \"url\": string}
+Each input line is one request, with exactly one of robots_txt (text),
+robots_txt_b64 (exact bytes, base64) or robots_file (a path):
+  {\"id\"?: any, \"robots_txt\": string, \"user_agent\": string, \"url\": string}
 Each output line answers the input line at the same position:
-  {\"id\": <echoed if given>, \"allowed\": bool, \"line\": number|null, \"rule\": string|null}
-  {\"id\": <echoed if given>, \"error\": string}    (the run goes on)";
+  {\"id\"?, \"allowed\": bool, \"line\": number|null, \"rule\": string|null}
+  {\"id\"?, \"error\": string}    (the run goes on)
+(\"id\" is echoed as given, when given.)
+A summary (lines, decisions, errors by kind) follows on standard error.
+
+At most 500 KiB of each robots.txt is read, as crawlers do. A robots_file that
+is not a regular file (a pipe, a device) is refused unless
+--allow-special-files, and never may it be the request stream itself. Parsed
+files are kept for reuse up to about 64 MiB, then the cache starts afresh.
+Request lines longer than 8 MiB get an error line.
+
+Exit status: 0 every line answered (error lines included), 2 with
+--fail-on-error when some line got an error line, or the input cannot be read.";
 
 /// Arguments of `crawlgate batch`.
 #[derive(clap::Args, Debug)]
@@ -51,7 +67,33 @@ pub struct Args {
     /// Never draw a progress bar (one is drawn on a terminal when the input is a file).
     #[arg(long)]
     pub no_progress: bool,
+
+    /// Exit with status 2 when some line got an error line.
+    #[arg(long)]
+    pub fail_on_error: bool,
+
+    /// Print no summary on standard error.
+    #[arg(short, long)]
+    pub quiet: bool,
+
+    /// Read a robots_file that is a pipe, FIFO or device (refused by
+    /// default: it can block or never end), waiting at most --timeout.
+    #[arg(long)]
+    pub allow_special_files: bool,
+
+    /// Seconds to wait for a robots_file that is not a regular file (with
+    /// --allow-special-files).
+    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = crate::fetching::parse_seconds)]
+    pub timeout: Duration,
 }
+
+/// The longest request line read; a robots.txt of 500 KiB fits several
+/// times over, even with every byte escaped.
+const MAX_LINE: usize = 8 << 20;
+
+/// The bytes of parsed files the cache keeps (keys, models and room for
+/// their compiled matchers) before it starts afresh.
+const CACHE_BYTES: usize = 64 << 20;
 
 #[derive(Deserialize)]
 struct Request<'a> {
@@ -76,17 +118,72 @@ struct IdOnly<'a> {
     id: Option<&'a RawValue>,
 }
 
-/// Parsed bodies, keyed by where they came from, so repeats are parsed once.
-/// Bounded: when it holds too many bytes of keys it starts afresh.
+/// Why a line got an error line, for the summary.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+enum ErrorKind {
+    /// Not JSON, or not a request (a field missing or of the wrong type).
+    InvalidRequest,
+    /// Nothing on the line.
+    EmptyLine,
+    /// Longer than [`MAX_LINE`].
+    LineTooLong,
+    /// None of robots_txt, robots_txt_b64, robots_file.
+    NoRobotsTxt,
+    /// More than one of them.
+    ConflictingFields,
+    /// robots_txt or robots_txt_b64 that cannot be read.
+    InvalidBody,
+    /// A robots_file that cannot be read, or is refused.
+    RobotsFile,
+}
+
+impl ErrorKind {
+    fn as_str(self) -> &'static str {
+        match self {
+            ErrorKind::InvalidRequest => "not a valid request",
+            ErrorKind::EmptyLine => "empty line",
+            ErrorKind::LineTooLong => "line too long",
+            ErrorKind::NoRobotsTxt => "no robots.txt given",
+            ErrorKind::ConflictingFields => "conflicting fields",
+            ErrorKind::InvalidBody => "invalid robots_txt or robots_txt_b64",
+            ErrorKind::RobotsFile => "robots_file not read",
+        }
+    }
+}
+
+/// Why a request cannot be answered.
+#[derive(Clone, Debug)]
+struct Refusal {
+    kind: ErrorKind,
+    message: String,
+}
+
+fn refuse(kind: ErrorKind, message: impl Into<String>) -> Refusal {
+    Refusal {
+        kind,
+        message: message.into(),
+    }
+}
+
+/// How robots_file paths are read.
+struct FileRules {
+    special: Special,
+    /// The request stream, which no robots_file may name.
+    stream: Option<FileId>,
+}
+
+/// Parsed bodies (and bodies that could not be had), keyed by where they
+/// came from, so repeats are parsed once. Bounded by bytes: when it would
+/// hold more than [`CACHE_BYTES`] it starts afresh.
 struct BodyCache {
     profile: Profile,
     last_key: Vec<u8>,
-    last: Option<Arc<RobotsTxt>>,
-    parsed: HashMap<Vec<u8>, Arc<RobotsTxt>>,
-    key_bytes: usize,
+    last: Option<Cached>,
+    parsed: HashMap<Vec<u8>, Cached>,
+    bytes: usize,
 }
 
-const CACHE_KEY_BYTES: usize = 256 << 20;
+type Cached = Result<Arc<RobotsTxt>, Refusal>;
 
 impl BodyCache {
     fn new(profile: Profile) -> Self {
@@ -95,46 +192,69 @@ impl BodyCache {
             last_key: Vec::new(),
             last: None,
             parsed: HashMap::new(),
-            key_bytes: 0,
+            bytes: 0,
         }
     }
 
     /// The parsed body for `key`, made by `load` on a miss.
-    fn get(
-        &mut self,
-        key: &[u8],
-        load: impl FnOnce() -> Result<Vec<u8>, String>,
-    ) -> Result<Arc<RobotsTxt>, String> {
+    fn get(&mut self, key: &[u8], load: impl FnOnce() -> Result<Vec<u8>, Refusal>) -> Cached {
         // Consecutive requests usually share a body: one comparison, no hashing.
         if let Some(last) = &self.last {
             if self.last_key == key {
-                return Ok(last.clone());
+                return last.clone();
             }
         }
-        let robots = match self.parsed.get(key) {
-            Some(robots) => robots.clone(),
+        let cached = match self.parsed.get(key) {
+            Some(cached) => cached.clone(),
             None => {
-                let robots = Arc::new(RobotsTxt::parse_with(&load()?, self.profile));
-                if self.key_bytes + key.len() > CACHE_KEY_BYTES {
+                let cached =
+                    load().map(|bytes| Arc::new(RobotsTxt::parse_with(&bytes, self.profile)));
+                // The model, and as much again for the matchers compiled on
+                // the first question.
+                let cost = key.len()
+                    + match &cached {
+                        Ok(robots) => 2 * robots.heap_size(),
+                        Err(refusal) => refusal.message.len(),
+                    };
+                if self.bytes + cost > CACHE_BYTES {
                     self.parsed.clear();
-                    self.key_bytes = 0;
+                    self.bytes = 0;
                 }
-                self.key_bytes += key.len();
-                self.parsed.insert(key.to_vec(), robots.clone());
-                robots
+                self.bytes += cost;
+                self.parsed.insert(key.to_vec(), cached.clone());
+                cached
             }
         };
         self.last_key.clear();
         self.last_key.extend_from_slice(key);
-        self.last = Some(robots.clone());
-        Ok(robots)
+        self.last = Some(cached.clone());
+        cached
     }
 
     fn robots_for(
         &mut self,
         request: &Request<'_>,
+        files: &FileRules,
         key: &mut Vec<u8>,
-    ) -> Result<Arc<RobotsTxt>, String> {
+    ) -> Cached {
+        let inline = request.robots_txt.filter(|raw| raw.get() != "null");
+        let given: Vec<&str> = [
+            inline.map(|_| "robots_txt"),
+            request.robots_txt_b64.as_ref().map(|_| "robots_txt_b64"),
+            request.robots_file.as_ref().map(|_| "robots_file"),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        if given.len() > 1 {
+            return Err(refuse(
+                ErrorKind::ConflictingFields,
+                format!(
+                    "{} given together: give exactly one of robots_txt, robots_txt_b64 or robots_file",
+                    given.join(" and ")
+                ),
+            ));
+        }
         key.clear();
         if let Some(b64) = &request.robots_txt_b64 {
             key.push(b'b');
@@ -142,29 +262,71 @@ impl BodyCache {
             return self.get(key, || {
                 base64::engine::general_purpose::STANDARD
                     .decode(b64.as_bytes())
-                    .map_err(|e| format!("robots_txt_b64 is not valid base64: {e}"))
+                    .map_err(|e| {
+                        refuse(
+                            ErrorKind::InvalidBody,
+                            format!("robots_txt_b64 is not valid base64: {e}"),
+                        )
+                    })
             });
         }
-        if let Some(raw) = request.robots_txt.filter(|raw| raw.get() != "null") {
+        if let Some(raw) = inline {
             key.push(b't');
             key.extend_from_slice(raw.get().as_bytes());
-            return self.get(key, || {
-                match serde_json::from_str::<Cow<'_, str>>(raw.get()) {
-                    Ok(text) => Ok(text.into_owned().into_bytes()),
-                    Err(_) => Err("robots_txt must be a string".to_owned()),
-                }
-            });
+            return self.get(key, || inline_text(raw));
         }
         if let Some(path) = &request.robots_file {
             key.push(b'f');
             key.extend_from_slice(path.as_bytes());
-            return self.get(key, || {
-                std::fs::read(path.as_ref())
-                    .map_err(|e| format!("cannot read robots_file {path:?}: {e}"))
-            });
+            return self.get(key, || read_robots_file(path, files));
         }
-        Err("one of robots_txt, robots_txt_b64 or robots_file is required".to_owned())
+        Err(refuse(
+            ErrorKind::NoRobotsTxt,
+            "one of robots_txt, robots_txt_b64 or robots_file is required",
+        ))
     }
+}
+
+/// The text of an inline `robots_txt`, or what is wrong with it.
+fn inline_text(raw: &RawValue) -> Result<Vec<u8>, Refusal> {
+    match serde_json::from_str::<Cow<'_, str>>(raw.get()) {
+        Ok(text) => Ok(text.into_owned().into_bytes()),
+        // A string whose escapes are not text, such as a lone `\ud800`.
+        Err(e) if raw.get().starts_with('"') => {
+            let what = e.to_string();
+            let what = what.split(" at line ").next().unwrap_or_default();
+            Err(refuse(
+                ErrorKind::InvalidBody,
+                format!(
+                    "robots_txt is not valid Unicode text ({what}; \\ud800-\\udfff escapes must come in pairs): send bytes that are not UTF-8 as robots_txt_b64"
+                ),
+            ))
+        }
+        Err(_) => Err(refuse(
+            ErrorKind::InvalidBody,
+            "robots_txt must be a string",
+        )),
+    }
+}
+
+/// Reads a robots_file: at most what crawlers parse, never the request
+/// stream, and a pipe or device only when allowed.
+fn read_robots_file(path: &str, files: &FileRules) -> Result<Vec<u8>, Refusal> {
+    let cannot = |why: String| {
+        refuse(
+            ErrorKind::RobotsFile,
+            format!("cannot read robots_file {path:?}: {why}"),
+        )
+    };
+    let at = Path::new(path);
+    if files.stream.is_some() && FileId::of_path(at) == files.stream {
+        return Err(cannot(
+            "it is the request stream this batch reads: a request cannot read it".to_owned(),
+        ));
+    }
+    read_path(at, crawlgate::MAX_BYTES, files.special)
+        .map(|input| input.bytes)
+        .map_err(|e| cannot(format!("{e:#}")))
 }
 
 /// Writes one answer line.
@@ -174,7 +336,7 @@ fn write_answer(
     robots: &RobotsTxt,
     agent: &str,
     url: &str,
-) -> io::Result<()> {
+) -> io::Result<bool> {
     let verdict = robots.decide(agent, url);
     out.write_all(b"{")?;
     if let Some(id) = id {
@@ -191,10 +353,11 @@ fn write_answer(
         Some(rule) => {
             write!(out, ",\"line\":{},\"rule\":", rule.line())?;
             serde_json::to_writer(&mut *out, &rule.to_string())?;
-            out.write_all(b"}\n")
+            out.write_all(b"}\n")?;
         }
-        None => out.write_all(b",\"line\":null,\"rule\":null}\n"),
+        None => out.write_all(b",\"line\":null,\"rule\":null}\n")?,
     }
+    Ok(verdict.is_allowed())
 }
 
 fn write_error(out: &mut impl Write, id: Option<&RawValue>, message: &str) -> io::Result<()> {
@@ -209,12 +372,52 @@ fn write_error(out: &mut impl Write, id: Option<&RawValue>, message: &str) -> io
     out.write_all(b"}\n")
 }
 
+/// What the run answered, for the summary.
+#[derive(Default)]
+struct Tally {
+    lines: u64,
+    allowed: u64,
+    disallowed: u64,
+    errors: std::collections::BTreeMap<ErrorKind, u64>,
+}
+
+impl Tally {
+    fn error_count(&self) -> u64 {
+        self.errors.values().sum()
+    }
+
+    /// `batch: 3 lines: 2 decisions (1 allowed, 1 disallowed), 1 error (1 empty line)`.
+    fn summary(&self) -> String {
+        let plural =
+            |n: u64, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+        let mut text = format!(
+            "batch: {}: {} ({} allowed, {} disallowed), {}",
+            plural(self.lines, "line", "lines"),
+            plural(self.allowed + self.disallowed, "decision", "decisions"),
+            self.allowed,
+            self.disallowed,
+            plural(self.error_count(), "error", "errors"),
+        );
+        if !self.errors.is_empty() {
+            let kinds: Vec<String> = self
+                .errors
+                .iter()
+                .map(|(kind, n)| format!("{n} {}", kind.as_str()))
+                .collect();
+            let _ = write!(text, " ({})", kinds.join(", "));
+        }
+        text
+    }
+}
+
 /// Answers one input line (without its line end).
 fn answer_line(
     line: &[u8],
     number: u64,
     cache: &mut BodyCache,
+    files: &FileRules,
     key: &mut Vec<u8>,
+    tally: &mut Tally,
     out: &mut impl Write,
 ) -> io::Result<()> {
     let request = match serde_json::from_slice::<Request<'_>>(line) {
@@ -223,30 +426,83 @@ fn answer_line(
             let id = serde_json::from_slice::<IdOnly<'_>>(line)
                 .ok()
                 .and_then(|r| r.id);
-            let what = if line.iter().all(u8::is_ascii_whitespace) {
-                "empty line".to_owned()
+            let (kind, what) = if line.iter().all(u8::is_ascii_whitespace) {
+                (ErrorKind::EmptyLine, "empty line".to_owned())
             } else {
-                format!("not a valid request: {e}").replace(" at line 1 column ", " at column ")
+                (
+                    ErrorKind::InvalidRequest,
+                    format!("not a valid request: {e}")
+                        .replace(" at line 1 column ", " at column "),
+                )
             };
+            *tally.errors.entry(kind).or_default() += 1;
             return write_error(out, id, &format!("input line {number}: {what}"));
         }
     };
-    match cache.robots_for(&request, key) {
-        Ok(robots) => write_answer(out, request.id, &robots, &request.user_agent, &request.url),
-        Err(message) => write_error(out, request.id, &format!("input line {number}: {message}")),
+    match cache.robots_for(&request, files, key) {
+        Ok(robots) => {
+            let allowed =
+                write_answer(out, request.id, &robots, &request.user_agent, &request.url)?;
+            *if allowed {
+                &mut tally.allowed
+            } else {
+                &mut tally.disallowed
+            } += 1;
+            Ok(())
+        }
+        Err(refusal) => {
+            *tally.errors.entry(refusal.kind).or_default() += 1;
+            write_error(
+                out,
+                request.id,
+                &format!("input line {number}: {}", refusal.message),
+            )
+        }
+    }
+}
+
+/// Reads one line into `line` (its end included), keeping at most
+/// [`MAX_LINE`] bytes and skipping the rest. Returns the bytes the line
+/// took in the input (0 at the end) and whether it was cut.
+fn read_line(reader: &mut impl BufRead, line: &mut Vec<u8>) -> io::Result<(usize, bool)> {
+    let mut taken = 0;
+    let mut cut = false;
+    loop {
+        let buffer = match reader.fill_buf() {
+            Ok(buffer) => buffer,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buffer.is_empty() {
+            return Ok((taken, cut));
+        }
+        let (used, done) = match memchr::memchr(b'\n', buffer) {
+            Some(end) => (end + 1, true),
+            None => (buffer.len(), false),
+        };
+        let room = MAX_LINE.saturating_sub(line.len());
+        if used > room {
+            cut = true;
+        }
+        line.extend_from_slice(&buffer[..used.min(room)]);
+        reader.consume(used);
+        taken += used;
+        if done {
+            return Ok((taken, cut));
+        }
     }
 }
 
 /// Runs `crawlgate batch`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let (reader, size): (Box<dyn Read>, Option<u64>) = match &args.input {
+    let (reader, size, stream): (Box<dyn Read>, Option<u64>, Option<FileId>) = match &args.input {
         Some(path) if path.as_os_str() != "-" => {
             let file =
                 File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
             let size = file.metadata().ok().map(|m| m.len());
-            (Box::new(file), size)
+            (Box::new(file), size, FileId::of_path(path))
         }
-        _ => (Box::new(io::stdin().lock()), None),
+        _ => (Box::new(io::stdin().lock()), None, FileId::of_stdin()),
     };
     let progress = match size {
         Some(len) if !args.no_progress && io::stderr().is_terminal() => {
@@ -261,34 +517,53 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         _ => None,
     };
+    let special = if args.allow_special_files {
+        Special::Read {
+            timeout: args.timeout,
+        }
+    } else {
+        Special::Refuse
+    };
     let mut reader = BufReader::with_capacity(1 << 20, reader);
     let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
     let mut cache = BodyCache::new(args.profile);
+    let files = FileRules { special, stream };
+    let mut tally = Tally::default();
     let mut line = Vec::new();
     let mut key = Vec::new();
-    let mut number = 0u64;
     loop {
         line.clear();
-        let read = reader
-            .read_until(b'\n', &mut line)
-            .context("cannot read the input")?;
+        let (read, cut) = read_line(&mut reader, &mut line).context("cannot read the input")?;
         if read == 0 {
             break;
         }
-        number += 1;
-        let mut content = &line[..];
-        if number == 1 {
-            // A UTF-8 byte order mark some editors put at the start of a file.
-            content = content.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(content);
-        }
-        if let [rest @ .., b'\n'] = content {
-            content = rest;
-        }
-        if let [rest @ .., b'\r'] = content {
-            content = rest;
-        }
-        answer_line(content, number, &mut cache, &mut key, &mut out)
+        tally.lines += 1;
+        let number = tally.lines;
+        if cut {
+            *tally.errors.entry(ErrorKind::LineTooLong).or_default() += 1;
+            write_error(
+                &mut out,
+                None,
+                &format!("input line {number}: longer than {MAX_LINE} bytes: not read"),
+            )
             .context("cannot write the output")?;
+        } else {
+            let mut content = &line[..];
+            if number == 1 {
+                // A UTF-8 byte order mark some editors put at the start of a file.
+                content = content.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(content);
+            }
+            if let [rest @ .., b'\n'] = content {
+                content = rest;
+            }
+            if let [rest @ .., b'\r'] = content {
+                content = rest;
+            }
+            answer_line(
+                content, number, &mut cache, &files, &mut key, &mut tally, &mut out,
+            )
+            .context("cannot write the output")?;
+        }
         if let Some(bar) = &progress {
             bar.inc(read as u64);
         }
@@ -297,5 +572,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let Some(bar) = progress {
         bar.finish_and_clear();
     }
-    Ok(ExitCode::SUCCESS)
+    if !args.quiet {
+        crate::output::note(&tally.summary());
+    }
+    Ok(if args.fail_on_error && tally.error_count() > 0 {
+        ExitCode::from(2)
+    } else {
+        ExitCode::SUCCESS
+    })
 }

@@ -5,16 +5,16 @@ use std::io::Write as _;
 use std::process::ExitCode;
 
 use anyhow::bail;
-use crawlgate::Profile;
-use crawlgate_fetch::{FetchReport, Origin};
+use crawlgate::{Profile, RobotsTxt, SelectionKind};
+use crawlgate_fetch::{Basis, ExplainedVerdict, FetchReport, GroupLines};
 use serde::Serialize;
 
-use super::{exit_status, parse_profile, stdout_color};
+use super::{exit_status, stdout_color};
+use crate::fetching::{fetch_summary, warn_fetch, FetchOptions};
+use crate::load::{load, Sites, READ_LIMIT};
 use crate::output::{line_ref, pad, reason, warn, width, Palette};
-use crate::source::{
-    fetch_all, fetch_summary, resolve_targets, warn_fetch, Decided, FetchOptions, Loaded, RobotsArg,
-};
-use crate::target::{check_agent, check_urls};
+use crate::query::QueryArgs;
+use crate::source::{Loaded, RobotsArg};
 
 const EXAMPLES: &str = "\
 Examples:
@@ -38,30 +38,12 @@ Exit status: 0 every URL allowed, 1 some URL disallowed, 2 usage or input error.
 #[derive(clap::Args, Debug)]
 #[command(after_help = EXAMPLES)]
 pub struct Args {
-    /// The robots.txt: a file, `-` for standard input, or an http(s) URL of
-    /// the site (its /robots.txt is fetched).
-    #[arg(value_name = "ROBOTS")]
-    pub robots: String,
-
-    /// URLs to check: absolute, or paths starting with `/`.
-    #[arg(value_name = "URL")]
-    pub urls: Vec<String>,
-
-    /// The crawler's product token, as robots.txt names it (`Googlebot`).
-    #[arg(short, long, value_name = "TOKEN")]
-    pub agent: String,
-
-    /// How to read robots.txt: google (default), rfc9309 or legacy.
-    #[arg(long, default_value = "google", value_parser = parse_profile)]
-    pub profile: Profile,
+    #[command(flatten)]
+    pub query: QueryArgs,
 
     /// Show the verdict under every profile side by side.
     #[arg(long, conflicts_with = "profile")]
     pub all_profiles: bool,
-
-    /// Print JSON instead of text.
-    #[arg(long)]
-    pub json: bool,
 
     #[command(flatten, next_help_heading = "Fetching (when ROBOTS is a URL)")]
     pub fetch: FetchOptions,
@@ -71,7 +53,89 @@ pub struct Args {
 struct Row<'a> {
     url: String,
     source: &'a Loaded,
-    verdicts: Vec<Decided>,
+    verdicts: Vec<ExplainedVerdict>,
+    /// The `*` rules the crawler passes over, when no rule of its own
+    /// group matched (one profile only).
+    passed_over: Option<&'a PassedOver>,
+}
+
+/// The rules of `User-agent: *` groups that a crawler named by groups of
+/// its own does not obey (RFC 9309 §2.2.1: only when no group names it
+/// does the `*` group apply).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+struct PassedOver {
+    /// How many rules the `*` groups hold.
+    rules: usize,
+    /// The crawler's own groups.
+    own_groups: Vec<GroupLines>,
+}
+
+impl PassedOver {
+    /// What `agent` passes over in `robots`, when it has groups of its
+    /// own and some `*` group with rules is not among them.
+    fn find(robots: &RobotsTxt, agent: &str) -> Option<PassedOver> {
+        let view = robots.for_agent(agent);
+        if view.selection() != SelectionKind::Specific {
+            return None;
+        }
+        let mut own: Vec<usize> = view.groups().map(|g| g.index()).collect();
+        own.sort_unstable();
+        let rules = robots
+            .groups()
+            .filter(|g| g.is_global() && own.binary_search(&g.index()).is_err())
+            .map(|g| g.rules().len())
+            .sum();
+        (rules > 0).then(|| PassedOver {
+            rules,
+            own_groups: view
+                .groups()
+                .map(|g| GroupLines {
+                    first_line: g.first_line(),
+                    last_line: g.last_line(),
+                })
+                .collect(),
+        })
+    }
+
+    /// `no rule matched (`Googlebot` obeys its own group at lines 5–7;
+    /// the 12 rules of `User-agent: *` do not apply to it)`.
+    fn sentence(&self, agent: &str) -> String {
+        const SHOWN: usize = 3;
+        let spans: Vec<String> = self
+            .own_groups
+            .iter()
+            .take(SHOWN)
+            .map(|g| {
+                if g.first_line == g.last_line {
+                    format!("{}", g.first_line)
+                } else {
+                    format!("{}–{}", g.first_line, g.last_line)
+                }
+            })
+            .collect();
+        let more = self.own_groups.len().saturating_sub(SHOWN);
+        let (groups, lines) = match (self.own_groups.len(), spans.as_slice()) {
+            (1, [span]) => ("group", span.clone()),
+            (_, [init @ .., last]) if more == 0 => {
+                ("groups", format!("{} and {last}", init.join(", ")))
+            }
+            _ => ("groups", format!("{} and {more} more", spans.join(", "))),
+        };
+        let lines_word = if lines.contains(['–', ',', ' ']) {
+            "lines"
+        } else {
+            "line"
+        };
+        format!(
+            "no rule matched (`{agent}` obeys its own {groups} at {lines_word} {lines}; the {} of `User-agent: *` {} not apply to it)",
+            if self.rules == 1 {
+                "1 rule".to_owned()
+            } else {
+                format!("{} rules", self.rules)
+            },
+            if self.rules == 1 { "does" } else { "do" }
+        )
+    }
 }
 
 impl Row<'_> {
@@ -96,49 +160,65 @@ struct Report<'a> {
 
 /// Runs `crawlgate check`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    check_agent(&args.agent)?;
-    let robots = RobotsArg::parse(&args.robots)?;
-    check_urls(&args.urls)?;
-    let (sources, targets) = load(&robots, &args)?;
+    let query = &args.query;
+    let robots = query.validate()?;
+    let urls = urls_to_check(&robots, query)?;
+    let plan = load(&robots, &urls, Sites::Any, &args.fetch, READ_LIMIT)?;
     let profiles = if args.all_profiles {
         Profile::ALL.to_vec()
     } else {
-        vec![args.profile]
+        vec![query.profile]
     };
 
-    let readings: Vec<Vec<_>> = sources
+    let readings: Vec<Vec<_>> = plan
+        .sources
         .iter()
         .map(|source| profiles.iter().map(|&p| source.read(p)).collect())
         .collect();
-    for (source, readings) in sources.iter().zip(&readings) {
-        if let Some(report) = &source.fetch {
+    for (source, readings) in plan.sources.iter().zip(&readings) {
+        if let Some(report) = source.fetch() {
             warn_fetch(report);
         }
         if let Some(robots) = readings[0].robots() {
             source.warnings(robots).iter().for_each(|w| warn(w));
         }
     }
-    let rows = targets
+    // Per file, what the crawler passes over (one profile only: the
+    // side-by-side table has no room for it).
+    let passed_over: Vec<Option<PassedOver>> = readings
         .iter()
-        .map(|(url, index)| Row {
-            url: url.clone(),
-            source: &sources[*index],
-            verdicts: readings[*index]
+        .map(|readings| match readings.as_slice() {
+            [one] => PassedOver::find(one.robots()?, &query.agent),
+            _ => None,
+        })
+        .collect();
+    let rows = plan
+        .targets
+        .iter()
+        .map(|target| {
+            let verdicts: Vec<ExplainedVerdict> = readings[target.source]
                 .iter()
-                .map(|reading| reading.decide(&args.agent, url))
-                .collect(),
+                .map(|reading| reading.decide(&query.agent, &target.url))
+                .collect();
+            let no_match = verdicts[0].basis == Basis::NoMatchingRule;
+            Row {
+                url: target.url.clone(),
+                source: &plan.sources[target.source],
+                passed_over: passed_over[target.source].as_ref().filter(|_| no_match),
+                verdicts,
+            }
         })
         .collect::<Vec<_>>();
     let report = Report {
-        agent: &args.agent,
+        agent: &query.agent,
         profiles,
-        fetches: sources.iter().filter_map(|s| s.fetch.as_ref()).collect(),
+        fetches: plan.sources.iter().filter_map(Loaded::fetch).collect(),
         rows,
     };
 
     let all_allowed = report.rows.iter().all(Row::allowed);
     let mut out = std::io::stdout().lock();
-    if args.json {
+    if query.json {
         serde_json::to_writer_pretty(&mut out, &json(&report))?;
         writeln!(out)?;
     } else {
@@ -148,57 +228,35 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     Ok(exit_status(all_allowed))
 }
 
-/// The robots.txt files to consult, and each URL with the index of its file.
-type Plan = (Vec<Loaded>, Vec<(String, usize)>);
-
-fn load(robots: &RobotsArg, args: &Args) -> anyhow::Result<Plan> {
-    if let Some(local) = Loaded::read_local(robots)? {
-        if args.urls.is_empty() {
-            bail!(
-                "no URL to check: give one or more URLs after {}",
-                args.robots
-            );
-        }
-        let targets = args.urls.iter().map(|u| (u.clone(), 0)).collect();
-        return Ok((vec![local], targets));
+/// The URLs to check: those given, or the page `ROBOTS` names when it is
+/// a URL and none is given.
+fn urls_to_check(robots: &RobotsArg, query: &QueryArgs) -> anyhow::Result<Vec<String>> {
+    if !query.urls.is_empty() {
+        return Ok(query.urls.clone());
     }
-    let RobotsArg::Url(base) = robots else {
-        unreachable!("not local, so a URL")
-    };
-    if args.urls.is_empty() && base.path() == "/robots.txt" {
-        bail!(
+    match robots {
+        RobotsArg::Url(base) if base.path() == "/robots.txt" => bail!(
             "no URL to check: give URLs after {base} (or give the page itself: `crawlgate check https://site/page`)"
-        );
+        ),
+        RobotsArg::Url(base) => Ok(vec![base.to_string()]),
+        _ => bail!(
+            "no URL to check: give one or more URLs after {}",
+            query.robots
+        ),
     }
-    let urls = resolve_targets(base, &args.urls)?;
-    // One fetch per site, in the order the sites first appear.
-    let mut origins: Vec<Origin> = Vec::new();
-    let mut targets = Vec::with_capacity(urls.len());
-    for url in urls {
-        let origin = Origin::from_url(&url)?;
-        let index = match origins.iter().position(|o| *o == origin) {
-            Some(index) => index,
-            None => {
-                origins.push(origin);
-                origins.len() - 1
-            }
-        };
-        targets.push((url, index));
-    }
-    let robots_urls: Vec<String> = origins.iter().map(|o| o.robots_url().into()).collect();
-    let robots_urls: Vec<&str> = robots_urls.iter().map(String::as_str).collect();
-    let sources = fetch_all(&args.fetch, &robots_urls)?
-        .into_iter()
-        .map(Loaded::from_report)
-        .collect();
-    Ok((sources, targets))
 }
 
-fn verdict_word(allowed: bool) -> &'static str {
-    if allowed {
-        "allowed"
-    } else {
-        "disallowed"
+/// Why, in a few words, without the line reference: for the
+/// `--all-profiles` table.
+fn short_reason(verdict: &ExplainedVerdict) -> String {
+    match (verdict.basis, &verdict.rule) {
+        (Basis::Rule, Some(rule)) => format!("line {}", rule.line),
+        (Basis::EmptyRule, Some(rule)) => format!("line {} (empty rule)", rule.line),
+        (Basis::NoGroup, _) => "no group".to_owned(),
+        (Basis::RobotsTxtItself, _) => "robots.txt itself".to_owned(),
+        (Basis::FullAllow, _) => "full allow".to_owned(),
+        (Basis::FullDisallow, _) => "full disallow".to_owned(),
+        _ => "no rule matched".to_owned(),
     }
 }
 
@@ -214,22 +272,20 @@ fn render(report: &Report<'_>, palette: Palette) -> String {
         return out;
     }
     let url_width = width(report.rows.iter().map(|r| r.url.as_str()));
-    let ref_width = report
-        .rows
-        .iter()
-        .filter_map(|r| {
-            let rule = r.verdicts[0].rule.as_ref()?;
-            Some(line_ref(&r.source.name, rule.line).chars().count())
-        })
-        .max()
-        .unwrap_or(0);
+    let ref_width = width(report.rows.iter().filter_map(|r| {
+        let rule = r.verdicts[0].rule.as_ref()?;
+        Some(line_ref(&r.source.name, rule.line))
+    }));
     for row in &report.rows {
         let decided = &row.verdicts[0];
+        let why = match row.passed_over {
+            Some(passed_over) => passed_over.sentence(report.agent),
+            None => reason(decided, &row.source.name, ref_width, palette),
+        };
         out.push_str(&format!(
-            "{}  {}  {}\n",
-            palette.verdict(decided.allowed, &pad(verdict_word(decided.allowed), 10)),
+            "{}  {}  {why}\n",
+            palette.verdict(decided.allowed, &pad(decided.word(), 10)),
             pad(&row.url, url_width),
-            reason(decided, &row.source.name, ref_width, palette),
         ));
     }
     out
@@ -237,7 +293,7 @@ fn render(report: &Report<'_>, palette: Palette) -> String {
 
 /// `--all-profiles`: one column per profile, then the lines quoted.
 fn render_profiles(report: &Report<'_>, palette: Palette, out: &mut String) {
-    let cell = |d: &Decided| format!("{}  {}", pad(verdict_word(d.allowed), 10), d.short_reason());
+    let cell = |d: &ExplainedVerdict| format!("{}  {}", pad(d.word(), 10), short_reason(d));
     let url_width = width(report.rows.iter().map(|r| r.url.as_str()).chain(["URL"]));
     let cell_width = report
         .rows
@@ -320,18 +376,21 @@ struct JsonResult<'a> {
     url: &'a str,
     robots: &'a str,
     #[serde(flatten)]
-    decided: Option<&'a Decided>,
+    decided: Option<&'a ExplainedVerdict>,
     #[serde(skip_serializing_if = "Option::is_none")]
     agree: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
     verdicts: Option<Vec<JsonProfileVerdict<'a>>>,
+    /// Only when no rule matched and `*` rules were passed over.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    star_rules_passed_over: Option<&'a PassedOver>,
 }
 
 #[derive(Serialize)]
 struct JsonProfileVerdict<'a> {
     profile: &'static str,
     #[serde(flatten)]
-    decided: &'a Decided,
+    decided: &'a ExplainedVerdict,
 }
 
 fn json<'a>(report: &'a Report<'a>) -> JsonReport<'a> {
@@ -349,6 +408,7 @@ fn json<'a>(report: &'a Report<'a>) -> JsonReport<'a> {
                 robots: &row.source.name,
                 decided: (!many).then(|| &row.verdicts[0]),
                 agree: many.then(|| row.agree()),
+                star_rules_passed_over: row.passed_over,
                 verdicts: many.then(|| {
                     report
                         .profiles
@@ -363,5 +423,184 @@ fn json<'a>(report: &'a Report<'a>) -> JsonReport<'a> {
             })
             .collect(),
         fetches: report.fetches.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn local(text: &str) -> Loaded {
+        Loaded::local("robots.txt", text)
+    }
+
+    fn report<'a>(source: &'a Loaded, profiles: &[Profile], urls: &[&str]) -> Report<'a> {
+        let rows = urls
+            .iter()
+            .map(|url| Row {
+                url: (*url).to_owned(),
+                source,
+                verdicts: profiles
+                    .iter()
+                    .map(|&p| source.read(p).decide("bot", url))
+                    .collect(),
+                passed_over: None,
+            })
+            .collect();
+        Report {
+            agent: "bot",
+            profiles: profiles.to_vec(),
+            fetches: source.fetch().into_iter().collect(),
+            rows,
+        }
+    }
+
+    const FILE: &str = "User-agent: *\nDisallow: /p\nDisallow: /*.php$\nAllow: /p/ok\n";
+
+    #[test]
+    fn one_line_per_url_aligned() {
+        let file = local(FILE);
+        let text = render(
+            &report(&file, &[Profile::GOOGLE], &["/p/x", "/p/ok", "/z"]),
+            Palette::new(false),
+        );
+        assert_eq!(
+            text,
+            "disallowed  /p/x   robots.txt:2  Disallow: /p\n\
+             allowed     /p/ok  robots.txt:4  Allow: /p/ok\n\
+             allowed     /z     no rule matched\n"
+        );
+    }
+
+    #[test]
+    fn profiles_side_by_side_with_the_lines_quoted_once() {
+        let file = local(FILE);
+        let text = render(
+            &report(&file, &Profile::ALL, &["/a.php", "/p"]),
+            Palette::new(false),
+        );
+        assert_eq!(
+            text,
+            "URL     google                       rfc9309                      legacy\n\
+             /a.php  disallowed  line 3           disallowed  line 3           allowed     no rule matched  (profiles disagree)\n\
+             /p      disallowed  line 2           disallowed  line 2           disallowed  line 2\n\
+             \n\
+             robots.txt:2  Disallow: /p\n\
+             robots.txt:3  Disallow: /*.php$\n"
+        );
+    }
+
+    #[test]
+    fn json_keeps_its_shape() {
+        let file = local(FILE);
+        let one = serde_json::to_value(json(&report(&file, &[Profile::GOOGLE], &["/p"]))).unwrap();
+        assert_eq!(
+            one,
+            serde_json::json!({
+                "agent": "bot",
+                "profile": "google",
+                "allowed": false,
+                "results": [{
+                    "url": "/p",
+                    "robots": "robots.txt",
+                    "allowed": false,
+                    "basis": "rule",
+                    "rule": {"line": 2, "kind": "disallow", "value": "/p", "text": "Disallow: /p", "via_index_alias": false},
+                }],
+            })
+        );
+        let many = serde_json::to_value(json(&report(&file, &Profile::ALL, &["/z"]))).unwrap();
+        assert_eq!(
+            many["profiles"],
+            serde_json::json!(["google", "rfc9309", "legacy"])
+        );
+        assert_eq!(many["results"][0]["agree"], true);
+        assert_eq!(many["results"][0]["verdicts"][2]["profile"], "legacy");
+        assert_eq!(
+            many["results"][0]["verdicts"][2]["basis"],
+            "no_matching_rule"
+        );
+        assert!(many["results"][0].get("allowed").is_none());
+    }
+
+    #[test]
+    fn short_reasons_name_the_line_or_the_basis() {
+        let file = local("User-agent: *\nDisallow:\nDisallow: /p\n");
+        let reading = file.read(Profile::GOOGLE);
+        assert_eq!(short_reason(&reading.decide("bot", "/p")), "line 3");
+        assert_eq!(
+            short_reason(&reading.decide("bot", "/x")),
+            "line 2 (empty rule)"
+        );
+        let empty = local("");
+        assert_eq!(
+            short_reason(&empty.read(Profile::GOOGLE).decide("bot", "/")),
+            "no group"
+        );
+        let rfc = file.read(Profile::RFC9309);
+        assert_eq!(
+            short_reason(&rfc.decide("bot", "/robots.txt")),
+            "robots.txt itself"
+        );
+    }
+
+    #[test]
+    fn with_no_url_a_page_given_as_robots_is_checked() {
+        let query = |robots: &str| QueryArgs {
+            robots: robots.to_owned(),
+            urls: Vec::new(),
+            agent: "bot".into(),
+            profile: Profile::GOOGLE,
+            json: false,
+        };
+        let page = query("https://example.com/private");
+        let arg = RobotsArg::parse(&page.robots).unwrap();
+        assert_eq!(
+            urls_to_check(&arg, &page).unwrap(),
+            ["https://example.com/private"]
+        );
+        let file = query("robots.txt");
+        let arg = RobotsArg::parse(&file.robots).unwrap();
+        assert!(urls_to_check(&arg, &file)
+            .unwrap_err()
+            .to_string()
+            .starts_with("no URL to check"));
+        let robots = query("https://example.com/robots.txt");
+        let arg = RobotsArg::parse(&robots.robots).unwrap();
+        assert!(urls_to_check(&arg, &robots)
+            .unwrap_err()
+            .to_string()
+            .contains("give the page itself"));
+    }
+
+    #[test]
+    fn a_crawler_with_its_own_group_is_told_what_it_passes_over() {
+        let file =
+            "User-agent: *\nDisallow: /a\nDisallow: /b\n\nUser-agent: Googlebot\nDisallow: /g\n";
+        let robots = RobotsTxt::parse(file.as_bytes());
+        let found = PassedOver::find(&robots, "Googlebot").unwrap();
+        assert_eq!(found.rules, 2);
+        assert_eq!(
+            found.sentence("Googlebot"),
+            "no rule matched (`Googlebot` obeys its own group at lines 5–6; the 2 rules of `User-agent: *` do not apply to it)"
+        );
+        // A crawler without a group of its own obeys `*`: nothing passed over.
+        assert_eq!(PassedOver::find(&robots, "mybot"), None);
+        // A `*` line in the crawler's own group is not passed over.
+        let shared = RobotsTxt::parse(b"User-agent: Googlebot\nUser-agent: *\nDisallow: /a\n");
+        assert_eq!(PassedOver::find(&shared, "Googlebot"), None);
+        let many = PassedOver {
+            rules: 1,
+            own_groups: (1..=5)
+                .map(|n| GroupLines {
+                    first_line: n * 10,
+                    last_line: n * 10,
+                })
+                .collect(),
+        };
+        assert_eq!(
+            many.sentence("b"),
+            "no rule matched (`b` obeys its own groups at lines 10, 20, 30 and 2 more; the 1 rule of `User-agent: *` does not apply to it)"
+        );
     }
 }

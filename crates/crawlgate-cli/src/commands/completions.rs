@@ -1,5 +1,6 @@
 //! `crawlgate completions`: shell completion scripts.
 
+use std::io::Write as _;
 use std::process::ExitCode;
 
 use clap::CommandFactory as _;
@@ -11,7 +12,9 @@ const EXAMPLES: &str = "\
 Examples:
   crawlgate completions bash > ~/.local/share/bash-completion/completions/crawlgate
   crawlgate completions zsh > ~/.zfunc/_crawlgate      # with fpath+=~/.zfunc in .zshrc
-  crawlgate completions fish > ~/.config/fish/completions/crawlgate.fish";
+  crawlgate completions fish > ~/.config/fish/completions/crawlgate.fish
+  crawlgate completions elvish >> ~/.config/elvish/rc.elv
+  crawlgate completions powershell >> $PROFILE";
 
 /// Arguments of `crawlgate completions`.
 #[derive(clap::Args, Debug)]
@@ -26,11 +29,12 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut command = Cli::command();
     let name = command.get_name().to_owned();
-    clap_complete::generate(
-        args.shell,
-        &mut command,
-        name,
-        &mut std::io::stdout().lock(),
-    );
+    // Generated into memory, then written: a closed pipe is an error to
+    // return (and end quietly on), not a panic inside the generator.
+    let mut script = Vec::new();
+    clap_complete::generate(args.shell, &mut command, name, &mut script);
+    let mut out = std::io::stdout().lock();
+    out.write_all(&script)?;
+    out.flush()?;
     Ok(ExitCode::SUCCESS)
 }

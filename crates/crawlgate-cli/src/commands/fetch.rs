@@ -10,8 +10,8 @@ use anyhow::bail;
 use crawlgate_fetch::{format_time, FetchReport, OutcomeKind, Rules};
 
 use super::{exit_status, stdout_color};
+use crate::fetching::{fetch_all, FetchOptions};
 use crate::output::{pad, Palette};
-use crate::source::{fetch_all, FetchOptions};
 
 const EXAMPLES: &str = "\
 Examples:

@@ -2,21 +2,25 @@
 //! is deployed. Findings in rustc style, JSON or SARIF 2.1.0; with `--audit`,
 //! what the file says to each known crawler.
 
-use std::io::{Read as _, Write as _};
-use std::path::PathBuf;
+use std::io::{IsTerminal as _, Write as _};
 use std::process::ExitCode;
 
-use anyhow::Context as _;
+use anyhow::{bail, Context as _};
 use crawlgate::{Profile, Severity};
+use crawlgate_fetch::WarningCode;
 use crawlgate_lint::{self as lint, render, Code, LintOptions, LintReport, RULES};
 
 use super::{parse_profile, stdout_color};
+use crate::fetching::{fetch_summary, FetchOptions};
+use crate::load::{load, Sites};
+use crate::source::RobotsArg;
 
 const EXAMPLES: &str = "\
 Examples:
   crawlgate lint robots.txt
   crawlgate lint site-a/robots.txt site-b/robots.txt --deny warnings
-  curl -s https://example.com/robots.txt | crawlgate lint -
+  crawlgate lint https://example.com/            # fetched as Google does
+  crawlgate lint < robots.txt                     # standard input, when piped
   crawlgate lint robots.txt --audit               # what GPTBot, CCBot, Googlebot… get
   crawlgate lint robots.txt --legacy              # also where 1996-style parsers differ
   crawlgate lint robots.txt --format sarif > robots.sarif
@@ -29,9 +33,17 @@ JSON is an array of {file, code, name, category, severity, line, column,
 end_column, message, fix: {message, replacement} | null} (byte columns,
 end_column exclusive). SARIF 2.1.0 is for code-scanning upload in CI.
 
+FILE is a file, `-` for standard input, or an http(s) URL of a site (its
+/robots.txt is fetched, as `crawlgate check` does); with no FILE, standard
+input is read when it is not a terminal.
+
 Exit status: 0 no errors (warnings and infos are shown but pass), 1 an error,
 or a warning with --deny warnings, or any finding with --deny info; 2 usage or
-input error (a file that cannot be read).";
+input error (a file that cannot be read, a site with no robots.txt to lint).";
+
+/// The most bytes of a robots.txt `lint` reads: more than crawlers read
+/// (500 KiB), so it can say which lines past their limit are lost.
+pub const LINT_READ_LIMIT: usize = 8 * crawlgate::MAX_BYTES;
 
 /// Output formats.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -57,9 +69,10 @@ pub enum Deny {
 #[derive(clap::Args, Debug)]
 #[command(after_help = EXAMPLES)]
 pub struct Args {
-    /// robots.txt files to lint; `-` for standard input.
-    #[arg(value_name = "FILE", required_unless_present_any = ["explain", "list_rules"])]
-    pub files: Vec<PathBuf>,
+    /// robots.txt files to lint: files, `-` for standard input, or http(s)
+    /// URLs of sites (standard input when none is given and it is piped).
+    #[arg(value_name = "FILE")]
+    pub files: Vec<String>,
 
     /// Output format.
     #[arg(long, value_enum, default_value = "human")]
@@ -94,6 +107,9 @@ pub struct Args {
     /// List every rule (code, name, severity, summary) and exit.
     #[arg(long)]
     pub list_rules: bool,
+
+    #[command(flatten, next_help_heading = "Fetching (when FILE is a URL)")]
+    pub fetch: FetchOptions,
 }
 
 struct Linted {
@@ -102,16 +118,37 @@ struct Linted {
     report: LintReport,
 }
 
-fn read(path: &PathBuf) -> anyhow::Result<(String, Vec<u8>)> {
-    if path.as_os_str() == "-" {
-        let mut bytes = Vec::new();
-        std::io::stdin()
-            .read_to_end(&mut bytes)
-            .context("cannot read standard input")?;
-        return Ok(("<stdin>".to_owned(), bytes));
+/// Loads one robots.txt through the loader every command shares; a
+/// fetched one must have a body to lint.
+fn read(file: &str, fetch: &FetchOptions) -> anyhow::Result<(String, Vec<u8>)> {
+    let arg = RobotsArg::parse(file)?;
+    let loaded = load(&arg, &[], Sites::One, fetch, LINT_READ_LIMIT)?
+        .sources
+        .remove(0);
+    if let Some(report) = loaded.fetch() {
+        // The parser's problems are what lint reports; the rest is said.
+        for warning in &report.warnings {
+            if warning.code != WarningCode::Diagnostics {
+                crate::output::warn(&format!("{}: {}", report.robots_url, warning.message));
+            }
+        }
     }
-    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-    Ok((path.display().to_string(), bytes))
+    match loaded.bytes() {
+        Some(bytes) => {
+            let bytes = bytes.to_vec();
+            if bytes.len() > LINT_READ_LIMIT {
+                crate::output::warn(&format!(
+                    "{}: only the first {LINT_READ_LIMIT} bytes are linted",
+                    loaded.name
+                ));
+            }
+            Ok((loaded.name, bytes))
+        }
+        None => bail!(
+            "nothing to lint: {}",
+            loaded.fetch().map(fetch_summary).unwrap_or_default()
+        ),
+    }
 }
 
 fn failed(reports: &[Linted], deny: Option<Deny>) -> bool {
@@ -159,9 +196,19 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .with_audit(args.audit)
         .with_profile_comparison(!args.no_profile_comparison)
         .with_legacy_comparison(args.legacy);
-    let mut linted = Vec::with_capacity(args.files.len());
-    for path in &args.files {
-        let (path, source) = read(path)?;
+    let mut files = args.files.clone();
+    if files.is_empty() {
+        if std::io::stdin().is_terminal() {
+            bail!("no robots.txt to lint: give a file, `-` for standard input, or a site's URL (or pipe one in)");
+        }
+        files.push("-".to_owned());
+    }
+    if files.iter().filter(|f| *f == "-").count() > 1 {
+        bail!("standard input (`-`) can be linted once");
+    }
+    let mut linted = Vec::with_capacity(files.len());
+    for file in &files {
+        let (path, source) = read(file, &args.fetch)?;
         let report = lint::lint(&source, &options);
         linted.push(Linted {
             path,

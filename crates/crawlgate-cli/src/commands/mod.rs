@@ -6,6 +6,8 @@ pub mod completions;
 pub mod explain;
 pub mod fetch;
 pub mod lint;
+pub mod man;
+pub mod serve;
 pub mod test;
 
 use std::io::IsTerminal;
@@ -27,7 +29,9 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Test(args) => test::run(args),
         Command::Fetch(args) => fetch::run(args),
         Command::Batch(args) => batch::run(args),
+        Command::Serve(args) => serve::run(args),
         Command::Completions(args) => completions::run(args),
+        Command::Man(args) => man::run(args),
     }
 }
 

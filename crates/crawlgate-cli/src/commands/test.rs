@@ -7,18 +7,22 @@
 //! stays); blank lines are ignored.
 
 use std::fmt::Write as _;
-use std::io::{Read as _, Write as _};
+use std::io::Write as _;
+use std::path::Path;
 use std::process::ExitCode;
+use std::time::Duration;
 
 use anyhow::{bail, Context as _};
 use crawlgate::Profile;
-use crawlgate_fetch::Origin;
+use crawlgate_fetch::{ExplainedVerdict, Origin};
 use serde::Serialize;
 
-use super::explain::load_one;
 use super::{exit_status, parse_profile, stdout_color};
+use crate::fetching::{fetch_summary, warn_fetch, FetchOptions};
+use crate::input::{is_standard_input, read_path, read_stdin, Special};
+use crate::load::{load, Sites, READ_LIMIT};
 use crate::output::{line_ref, reason, warn, Palette};
-use crate::source::{fetch_summary, warn_fetch, Decided, FetchOptions, RobotsArg};
+use crate::source::RobotsArg;
 use crate::target::{agent_warning, url_problem};
 
 const EXAMPLES: &str = "\
@@ -78,6 +82,17 @@ struct Expectation {
     allow: bool,
     agent: String,
     url: String,
+}
+
+impl Expectation {
+    /// `allow` or `disallow`, as the expectations file says it.
+    fn keyword(&self) -> &'static str {
+        if self.allow {
+            "allow"
+        } else {
+            "disallow"
+        }
+    }
 }
 
 /// The text of a line without its comment: `#` at the start or after
@@ -144,20 +159,12 @@ fn parse_expectations(text: &str, name: &str) -> Result<Vec<Expectation>, Vec<St
 /// One expectation, checked.
 struct Outcome {
     expectation: Expectation,
-    decided: Decided,
+    decided: ExplainedVerdict,
 }
 
 impl Outcome {
     fn passed(&self) -> bool {
         self.decided.allowed == self.expectation.allow
-    }
-}
-
-fn verdict_word(allow: bool) -> &'static str {
-    if allow {
-        "allow"
-    } else {
-        "disallow"
     }
 }
 
@@ -187,7 +194,7 @@ fn render(
                 p.disallowed("FAIL")
             },
             p.dim(&line_ref(expectations_name, e.line)),
-            verdict_word(e.allow),
+            e.keyword(),
             e.agent,
             e.url
         );
@@ -196,7 +203,7 @@ fn render(
             let _ = writeln!(
                 out,
                 "      but {}: {}",
-                p.verdict(d.allowed, if d.allowed { "allowed" } else { "disallowed" }),
+                p.verdict(d.allowed, d.word()),
                 reason(d, robots_name, 0, p)
             );
         }
@@ -235,22 +242,31 @@ struct JsonResult<'a> {
     url: &'a str,
     pass: bool,
     #[serde(flatten)]
-    decided: &'a Decided,
+    decided: &'a ExplainedVerdict,
 }
 
-fn read_expectations(path: &str) -> anyhow::Result<(String, String)> {
-    let (name, bytes) = if path == "-" {
-        let mut bytes = Vec::new();
-        std::io::stdin()
-            .lock()
-            .read_to_end(&mut bytes)
+/// The most bytes of expectations read: far more than any hand-written
+/// file, and a bound on what a stray device or pipe can make crawlgate hold.
+const EXPECTATIONS_LIMIT: usize = 16 << 20;
+
+fn read_expectations(path: &str, timeout: Duration) -> anyhow::Result<(String, String)> {
+    let (name, input) = if path == "-" {
+        let input = read_stdin(EXPECTATIONS_LIMIT)
             .context("cannot read expectations from standard input")?;
-        ("<stdin>".to_owned(), bytes)
+        ("<stdin>".to_owned(), input)
     } else {
-        let bytes = std::fs::read(path)
-            .with_context(|| format!("cannot read expectations file `{path}`"))?;
-        (path.to_owned(), bytes)
+        let input = read_path(
+            Path::new(path),
+            EXPECTATIONS_LIMIT,
+            Special::Read { timeout },
+        )
+        .with_context(|| format!("cannot read expectations file `{path}`"))?;
+        (path.to_owned(), input)
     };
+    let bytes = input.bytes;
+    if bytes.len() > EXPECTATIONS_LIMIT {
+        bail!("{name}: more than {EXPECTATIONS_LIMIT} bytes of expectations: split the file");
+    }
     let text =
         String::from_utf8(bytes).map_err(|e| anyhow::anyhow!("{name}: not UTF-8 text ({e})"))?;
     Ok((name, text))
@@ -258,11 +274,12 @@ fn read_expectations(path: &str) -> anyhow::Result<(String, String)> {
 
 /// Runs `crawlgate test`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    if args.robots == "-" && args.expectations == "-" {
+    let from_stdin = |arg: &str| arg == "-" || is_standard_input(Path::new(arg));
+    if from_stdin(&args.robots) && from_stdin(&args.expectations) {
         bail!("ROBOTS and EXPECTATIONS cannot both be standard input");
     }
     let robots = RobotsArg::parse(&args.robots)?;
-    let (expectations_name, text) = read_expectations(&args.expectations)?;
+    let (expectations_name, text) = read_expectations(&args.expectations, args.fetch.timeout)?;
     let expectations = match parse_expectations(&text, &expectations_name) {
         Ok(e) if e.is_empty() => {
             bail!("{expectations_name}: no expectations (one a line: `allow|disallow AGENT URL`)")
@@ -287,8 +304,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     }
 
-    let (loaded, _) = load_one(&robots, &[], &args.fetch, false)?;
-    if let Some(report) = &loaded.fetch {
+    let loaded = load(&robots, &[], Sites::One, &args.fetch, READ_LIMIT)?
+        .sources
+        .remove(0);
+    if let Some(report) = loaded.fetch() {
         warn_fetch(report);
         // A URL of another site is governed by another robots.txt.
         for e in &expectations {
@@ -329,7 +348,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 .iter()
                 .map(|o| JsonResult {
                     line: o.expectation.line,
-                    expect: verdict_word(o.expectation.allow),
+                    expect: o.expectation.keyword(),
                     agent: &o.expectation.agent,
                     url: &o.expectation.url,
                     pass: o.passed(),
@@ -341,7 +360,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         writeln!(out)?;
     } else {
         let palette = Palette::new(stdout_color());
-        if let Some(report) = &loaded.fetch {
+        if let Some(report) = loaded.fetch() {
             writeln!(out, "{}", palette.dim(&fetch_summary(report)))?;
         }
         let text = render(

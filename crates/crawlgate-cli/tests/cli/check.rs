@@ -50,7 +50,7 @@ fn exit_0_when_everything_is_allowed() {
         stdout_of(&output),
         "\
 allowed     /nogoogle/ok  robots.txt:3  Allow: /nogoogle/ok
-allowed     /private/x    no rule matched
+allowed     /private/x    no rule matched (`Googlebot` obeys its own group at lines 1–3; the 3 rules of `User-agent: *` do not apply to it)
 "
     );
 }
@@ -256,7 +256,7 @@ fn unreadable_file_is_an_input_error() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains(
-            "cannot read robots.txt file `robots.txt`: Is a directory",
+            "cannot read robots.txt file `robots.txt`: it is a directory",
         ));
 }
 
@@ -336,7 +336,7 @@ fn agent_that_is_not_a_product_token_warns_and_gets_the_star_group() {
         "{stderr}"
     );
     assert!(stderr.contains("only `*`"), "{stderr}");
-    assert!(stderr.contains("SPEC §5"), "{stderr}");
+    assert!(stderr.contains("(RFC 9309 §2.2.1)"), "{stderr}");
     assert!(
         stderr.contains("its product token is `Googlebot`"),
         "{stderr}"

@@ -1,5 +1,5 @@
-//! `crawlgate explain`: group selection (merges, the `*` group, the §4
-//! trap), rules in precedence order, extensions, per-URL matches; JSON; and
+//! `crawlgate explain`: group selection (merges, the `*` group, the
+//! non-rule lines that do not end a group), rules in precedence order, extensions, per-URL matches; JSON; and
 //! input errors.
 
 use predicates::prelude::*;
@@ -20,8 +20,8 @@ fn explain(robots: &str, args: &[&str]) -> std::process::Output {
         .unwrap()
 }
 
-/// SPEC §4: a Crawl-delay between two user-agent lines does not end the
-/// group, so `a` gets `Disallow: /` too.
+/// A Crawl-delay between two user-agent lines does not end the group
+/// (docs/behaviour.md §4), so `a` gets `Disallow: /` too.
 const TRAP: &str = "\
 User-agent: a
 Crawl-delay: 1
@@ -43,7 +43,7 @@ fn makes_the_merge_trap_visible() {
     assert!(
         text.contains(
             "One group, not several: the Crawl-delay at line 2 between these user-agent lines is not a rule, \
-             and only a rule followed by a user-agent line ends a group (SPEC §4)."
+             and only a rule followed by a user-agent line ends a group (docs/behaviour.md §4)."
         ),
         "{text}"
     );
@@ -72,7 +72,7 @@ Disallow: /
 ";
     let text = stdout_of(&explain(robots, &["-a", "Googlebot", "/a/public/y"]));
     assert!(
-        text.contains("2 groups name `Googlebot` (lines 1–2 and lines 7–9); they are merged into one set of rules (SPEC §4):"),
+        text.contains("2 groups name `Googlebot` (lines 1–2 and lines 7–9); they are merged into one set of rules (RFC 9309 §2.2.1):"),
         "{text}"
     );
     assert!(text.contains("    group at lines 7–9\n      robots.txt:7  User-agent: Googlebot  names `Googlebot`\n"), "{text}");
@@ -109,7 +109,7 @@ fn says_why_the_star_group_is_used_and_names_near_misses() {
         "{text}"
     );
     assert!(
-        text.contains("These lines name other crawlers, not `googlebot-news` (names must match exactly, SPEC §5):\n    robots.txt:1  User-agent: googlebot\n"),
+        text.contains("These lines name other crawlers, not `googlebot-news` (names must match exactly, RFC 9309 §2.2.1):\n    robots.txt:1  User-agent: googlebot\n"),
         "{text}"
     );
 }

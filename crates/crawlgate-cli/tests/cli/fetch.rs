@@ -3,10 +3,10 @@
 
 use std::time::{Duration, Instant};
 
+use crawlgate_testserver::{Reply, TestServer};
 use predicates::prelude::*;
 use serde_json::Value;
 
-use crate::server::{Reply, Server};
 use crate::{crawlgate, stderr_of, stdout_of, Files};
 
 const ROBOTS: &str = "\
@@ -16,17 +16,17 @@ Allow: /private/press
 Sitemap: https://example.com/sitemap.xml
 ";
 
-fn site() -> Server {
-    Server::start(&[("/robots.txt", Reply::text(200, ROBOTS))])
+fn site() -> TestServer {
+    TestServer::start([("/robots.txt", Reply::text(200, ROBOTS))])
 }
 
 #[test]
 fn fetch_shows_the_redirect_chain_status_outcome_and_ttl() {
-    let server = Server::start(&[
+    let server = TestServer::start([
         ("/robots.txt", Reply::redirect(301, "/moved/robots.txt")),
         (
             "/moved/robots.txt",
-            Reply::text(200, ROBOTS).with_header("Cache-Control", "max-age=3600"),
+            Reply::text(200, ROBOTS).header("Cache-Control", "max-age=3600"),
         ),
     ]);
     let output = crawlgate()
@@ -76,7 +76,7 @@ fn fetch_json_and_user_agent_header() {
     assert_eq!(json["ttl_seconds"], 86_400);
     assert_eq!(json["sitemaps"][0], "https://example.com/sitemap.xml");
     assert_eq!(
-        server.requests()[0].user_agent.as_deref(),
+        server.requests()[0].header("User-Agent"),
         Some("testbot/1.0 (+https://example.com/bot)")
     );
 }
@@ -93,7 +93,7 @@ fn fetch_body_prints_the_file() {
 
 #[test]
 fn fetch_server_error_is_full_disallow_and_exit_1() {
-    let server = Server::start(&[("/robots.txt", Reply::text(503, "busy"))]);
+    let server = TestServer::start([("/robots.txt", Reply::text(503, "busy"))]);
     let output = crawlgate()
         .args(["fetch", &server.url("/"), "--allow-private"])
         .output()
@@ -113,13 +113,11 @@ fn fetch_server_error_is_full_disallow_and_exit_1() {
 
 #[test]
 fn fetch_warns_about_html() {
-    let server = Server::start(&[(
+    let server = TestServer::start([(
         "/robots.txt",
-        Reply::Http {
-            status: 200,
-            headers: vec![("Content-Type", "text/html; charset=utf-8".to_owned())],
-            body: b"<html><body>Not here</body></html>".to_vec(),
-        },
+        Reply::status(200)
+            .header("Content-Type", "text/html; charset=utf-8")
+            .body("<html><body>Not here</body></html>"),
     )]);
     crawlgate()
         .args(["fetch", &server.url("/"), "--allow-private"])
@@ -220,7 +218,7 @@ fn check_a_site_with_relative_and_absolute_urls() {
 
 #[test]
 fn check_obeys_the_fetch_outcome() {
-    let missing = Server::start(&[]);
+    let missing = TestServer::start([]);
     let output = crawlgate()
         .args([
             "check",
@@ -241,7 +239,7 @@ fn check_obeys_the_fetch_outcome() {
         stdout_of(&output)
     );
 
-    let failing = Server::start(&[("/robots.txt", Reply::text(500, "oops"))]);
+    let failing = TestServer::start([("/robots.txt", Reply::text(500, "oops"))]);
     let output = crawlgate()
         .args([
             "check",
@@ -283,7 +281,7 @@ fn check_json_includes_the_fetch() {
 
 #[test]
 fn check_all_profiles_on_a_fetched_file() {
-    let server = Server::start(&[(
+    let server = TestServer::start([(
         "/robots.txt",
         Reply::text(200, "User-agent: *\nDisallow: /*.php$\n"),
     )]);
@@ -305,7 +303,7 @@ fn check_all_profiles_on_a_fetched_file() {
 
 #[test]
 fn a_hanging_server_times_out_as_full_disallow() {
-    let server = Server::start(&[("/robots.txt", Reply::Hang)]);
+    let server = TestServer::start([("/robots.txt", Reply::Hang)]);
     let started = Instant::now();
     let output = crawlgate()
         .args([
@@ -391,7 +389,7 @@ fn explain_rejects_urls_of_another_site() {
 
 #[test]
 fn explain_a_full_disallow() {
-    let server = Server::start(&[("/robots.txt", Reply::text(503, ""))]);
+    let server = TestServer::start([("/robots.txt", Reply::text(503, ""))]);
     let output = crawlgate()
         .args([
             "explain",
@@ -439,7 +437,7 @@ fn test_against_a_fetched_file() {
 #[test]
 fn check_urls_of_several_sites_fetches_each_robots_txt_once() {
     let first = site();
-    let second = Server::start(&[(
+    let second = TestServer::start([(
         "/robots.txt",
         Reply::text(200, "User-agent: *\nDisallow: /\n"),
     )]);
@@ -470,4 +468,42 @@ fn check_urls_of_several_sites_fetches_each_robots_txt_once() {
         "{text}"
     );
     assert_eq!((first.requests().len(), second.requests().len()), (1, 1));
+}
+
+#[test]
+fn allow_private_does_not_open_link_local_addresses_to_redirects() {
+    for target in [
+        "http://169.254.169.254/latest/meta-data/",
+        "http://[::ffff:a9fe:a9fe]/",
+        "http://169.254.1.2/",
+        "http://[fe80::1]/",
+    ] {
+        let server = TestServer::start([("/robots.txt", Reply::redirect(302, target))]);
+        for command in [
+            vec!["fetch", "URL", "--allow-private"],
+            vec!["check", "URL", "-a", "bot", "--allow-private"],
+        ] {
+            let url = server.url("/page");
+            let args: Vec<&str> = command
+                .iter()
+                .map(|a| if *a == "URL" { url.as_str() } else { a })
+                .collect();
+            let output = crawlgate()
+                .args(&args)
+                .timeout(Duration::from_secs(60))
+                .output()
+                .unwrap();
+            assert_eq!(output.status.code(), Some(2), "{target}: {args:?}");
+            let error = stderr_of(&output);
+            assert!(
+                error.contains("refused to fetch")
+                    && error.contains(
+                        "must be allowed explicitly, apart from other non-public addresses"
+                    )
+                    && error.ends_with(": pass --allow-link-local to allow it\n"),
+                "{target}: {error}"
+            );
+        }
+        assert_eq!(server.hits("/robots.txt"), 2, "only the first hop");
+    }
 }

@@ -80,7 +80,8 @@ fn check_archive_org() {
 
 #[test]
 fn explain_hypebeast_slurp() {
-    // Slurp, TwitterBot and Baiduspider share one group (SPEC §4).
+    // Slurp, TwitterBot and Baiduspider share one group: the Crawl-delay
+    // lines between their user-agent lines do not end it.
     let text = run(&[
         "explain",
         "hypebeast.com",

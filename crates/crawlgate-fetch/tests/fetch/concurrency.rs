@@ -7,7 +7,7 @@ use std::time::Duration;
 use tokio::sync::Barrier;
 
 use crate::fetcher;
-use crate::server::{Reply, TestServer};
+use crawlgate_testserver::{Reply, TestServer};
 
 async fn hundred_checks(server: &TestServer) -> Vec<(String, bool)> {
     let f = Arc::new(fetcher());
@@ -24,7 +24,7 @@ async fn hundred_checks(server: &TestServer) -> Vec<(String, bool)> {
         tasks.push(tokio::spawn(async move {
             barrier.wait().await;
             let d = f.check(&url, "bot").await.unwrap();
-            (path, d.allowed)
+            (path, d.verdict.allowed)
         }));
     }
     let mut results = Vec::new();
@@ -38,7 +38,7 @@ async fn hundred_checks(server: &TestServer) -> Vec<(String, bool)> {
 async fn a_hundred_simultaneous_checks_cause_one_fetch() {
     let robots =
         Reply::ok("User-agent: *\nDisallow: /private\n").delayed(Duration::from_millis(300));
-    let server = TestServer::start(&[("/robots.txt", robots)]).await;
+    let server = TestServer::start([("/robots.txt", robots)]);
     let results = hundred_checks(&server).await;
     assert_eq!(results.len(), 100);
     for (path, allowed) in results {
@@ -49,7 +49,7 @@ async fn a_hundred_simultaneous_checks_cause_one_fetch() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_hundred_simultaneous_checks_share_one_failure() {
-    let server = TestServer::start(&[("/robots.txt", Reply::Hang)]).await;
+    let server = TestServer::start([("/robots.txt", Reply::Hang)]);
     let results = hundred_checks(&server).await;
     assert!(
         results.iter().all(|(_, allowed)| !allowed),

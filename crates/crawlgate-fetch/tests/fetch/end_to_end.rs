@@ -1,5 +1,6 @@
-//! Every row of SPEC §2 against a real server: each test asserts the
-//! outcome and how many requests the server saw.
+//! Every access result of RFC 9309 §2.3.1 (as Google applies it) against
+//! a real server: each test asserts the outcome and how many requests the
+//! server saw.
 
 use std::io::Write;
 use std::sync::Arc;
@@ -9,8 +10,8 @@ use crawlgate_fetch::{
     Attempt, Basis, Clock, FetchError, ManualClock, NetworkErrorKind, OutcomeKind, OutcomeReason,
     RedirectStop, ScopeError, StaticResolver, WarningCode,
 };
+use crawlgate_testserver::{Reply, TestServer};
 
-use crate::server::{Reply, TestServer};
 use crate::{builder, clocked, fetcher, USER_AGENT};
 
 const RULES: &str = "User-agent: *\nDisallow: /private\nAllow: /private/ok\n\nSitemap: https://example.com/sitemap.xml\n";
@@ -21,16 +22,16 @@ fn has_warning(report: &crawlgate_fetch::FetchReport, code: WarningCode) -> bool
 
 #[tokio::test]
 async fn ok_200_is_parsed_cached_and_requested_plainly() {
-    let server = TestServer::start(&[("/robots.txt", Reply::ok(RULES))]).await;
+    let server = TestServer::start([("/robots.txt", Reply::ok(RULES))]);
     let f = fetcher();
 
     let d = f.check(&server.url("/private/x"), "mybot").await.unwrap();
-    assert!(!d.allowed);
-    assert_eq!(d.basis, Basis::Rule);
-    let rule = d.rule.as_ref().unwrap();
+    assert!(!d.verdict.allowed);
+    assert_eq!(d.verdict.basis, Basis::Rule);
+    let rule = d.verdict.rule.as_ref().unwrap();
     assert_eq!(
         (rule.line, rule.kind, rule.text.as_str()),
-        (2, "disallow", "Disallow: /private")
+        (2, crawlgate::RuleKind::Disallow, "Disallow: /private")
     );
     assert_eq!(d.outcome, Some(OutcomeKind::Conditional));
     assert_eq!(d.reason, Some(OutcomeReason::Fetched));
@@ -41,12 +42,12 @@ async fn ok_200_is_parsed_cached_and_requested_plainly() {
         .check(&server.url("/private/ok/1"), "mybot")
         .await
         .unwrap();
-    assert!(d.allowed);
-    assert_eq!(d.rule.unwrap().line, 3);
+    assert!(d.verdict.allowed);
+    assert_eq!(d.verdict.rule.unwrap().line, 3);
     assert!(d.from_cache);
     let d = f.check(&server.url("/public?q=1"), "mybot").await.unwrap();
-    assert!(d.allowed);
-    assert_eq!(d.basis, Basis::NoMatchingRule);
+    assert!(d.verdict.allowed);
+    assert_eq!(d.verdict.basis, Basis::NoMatchingRule);
     assert_eq!(
         server.hits("/robots.txt"),
         1,
@@ -87,6 +88,7 @@ async fn ok_200_is_parsed_cached_and_requested_plainly() {
         serde_json::to_value(f.check(&server.url("/private"), "mybot").await.unwrap()).unwrap();
     assert_eq!(json["allowed"], false);
     assert_eq!(json["rule"]["line"], 2);
+    assert_eq!(json["rule"]["kind"], "disallow");
 }
 
 #[tokio::test]
@@ -95,7 +97,7 @@ async fn html_200_is_parsed_and_reported() {
     let reply = Reply::status(200)
         .header("Content-Type", "text/html; charset=utf-8")
         .body(body.as_bytes().to_vec());
-    let server = TestServer::start(&[("/robots.txt", reply)]).await;
+    let server = TestServer::start([("/robots.txt", reply)]);
     let f = fetcher();
     let report = f.fetch(&server.url("/")).await.unwrap();
     assert_eq!(report.outcome, OutcomeKind::Conditional);
@@ -112,9 +114,16 @@ async fn html_200_is_parsed_and_reported() {
         !f.check(&server.url("/secret/x"), "bot")
             .await
             .unwrap()
+            .verdict
             .allowed
     );
-    assert!(f.check(&server.url("/open"), "bot").await.unwrap().allowed);
+    assert!(
+        f.check(&server.url("/open"), "bot")
+            .await
+            .unwrap()
+            .verdict
+            .allowed
+    );
     assert_eq!(server.hits("/robots.txt"), 1);
 }
 
@@ -150,7 +159,7 @@ async fn gzip_deflate_and_brotli_bodies_are_decoded() {
             .header("Content-Type", "text/plain")
             .header("Content-Encoding", encoding)
             .body(compressed(encoding, RULES.as_bytes()));
-        let server = TestServer::start(&[("/robots.txt", reply)]).await;
+        let server = TestServer::start([("/robots.txt", reply)]);
         let f = fetcher();
         let report = f.fetch(&server.url("/")).await.unwrap();
         assert_eq!(report.outcome, OutcomeKind::Conditional, "{encoding}");
@@ -160,6 +169,7 @@ async fn gzip_deflate_and_brotli_bodies_are_decoded() {
             !f.check(&server.url("/private"), "bot")
                 .await
                 .unwrap()
+                .verdict
                 .allowed
         );
         assert_eq!(server.hits("/robots.txt"), 1);
@@ -171,7 +181,7 @@ async fn a_corrupt_gzip_body_is_a_broken_body() {
     let reply = Reply::status(200)
         .header("Content-Encoding", "gzip")
         .body(b"\x1f\x8b\x08\x00this is not gzip at all".to_vec());
-    let server = TestServer::start(&[("/robots.txt", reply)]).await;
+    let server = TestServer::start([("/robots.txt", reply)]);
     let f = fetcher();
     let report = f.fetch(&server.url("/")).await.unwrap();
     assert_eq!(
@@ -186,7 +196,7 @@ async fn a_corrupt_gzip_body_is_a_broken_body() {
 
 /// `/robots.txt` → `/hop1` → … → `/hop{n}`, which serves the rules.
 async fn redirect_chain(n: usize) -> TestServer {
-    let server = TestServer::start(&[]).await;
+    let server = TestServer::start([]);
     let statuses = [301, 302, 303, 307, 308, 301];
     for i in 0..n {
         let path = if i == 0 {
@@ -226,6 +236,7 @@ async fn one_to_five_redirects_are_followed() {
             !f.check(&server.url("/blocked"), "bot")
                 .await
                 .unwrap()
+                .verdict
                 .allowed
         );
         assert_eq!(server.total(), n + 1, "the check used the cache");
@@ -254,21 +265,20 @@ async fn six_redirects_are_treated_as_404() {
     );
     assert!(has_warning(&report, WarningCode::RedirectsNotFollowed));
     let d = f.check(&server.url("/blocked"), "bot").await.unwrap();
-    assert!(d.allowed);
-    assert_eq!(d.basis, Basis::FullAllow);
+    assert!(d.verdict.allowed);
+    assert_eq!(d.verdict.basis, Basis::FullAllow);
     assert_eq!(server.total(), 6);
 }
 
 #[tokio::test]
 async fn a_redirect_loop_is_treated_as_404() {
-    let server = TestServer::start(&[
+    let server = TestServer::start([
         ("/robots.txt", Reply::redirect(301, "/a")),
         ("/a", Reply::redirect(302, "/robots.txt")),
-    ])
-    .await;
+    ]);
     let f = fetcher();
     let d = f.check(&server.url("/x"), "bot").await.unwrap();
-    assert!(d.allowed);
+    assert!(d.verdict.allowed);
     assert_eq!(d.reason, Some(OutcomeReason::RedirectsNotFollowed));
     assert_eq!((server.hits("/robots.txt"), server.hits("/a")), (1, 1));
     let report = f.fetch(&server.url("/")).await.unwrap();
@@ -283,19 +293,18 @@ async fn a_redirect_loop_is_treated_as_404() {
 
 #[tokio::test]
 async fn a_cross_host_redirect_is_followed_and_applies_to_the_first_origin() {
-    let other = TestServer::start(&[(
+    let other = TestServer::start([(
         "/robots.txt",
         Reply::ok("User-agent: *\nDisallow: /from-b\n"),
-    )])
-    .await;
-    let first = TestServer::start(&[]).await;
+    )]);
+    let first = TestServer::start([]);
     let location = format!("http://other.test:{}/robots.txt", other.port());
     first.set("/robots.txt", Reply::redirect(301, &location));
     let resolver = StaticResolver::new().with("other.test", ["127.0.0.1".parse().unwrap()]);
     let f = builder().resolver(Arc::new(resolver)).build().unwrap();
 
     let d = f.check(&first.url("/from-b/x"), "bot").await.unwrap();
-    assert!(!d.allowed);
+    assert!(!d.verdict.allowed);
     assert_eq!((first.total(), other.total()), (1, 1));
     assert_eq!(
         other.requests()[0].header("Host"),
@@ -316,14 +325,14 @@ async fn a_cross_host_redirect_is_followed_and_applies_to_the_first_origin() {
 #[tokio::test]
 async fn client_errors_allow_everything() {
     for status in [401, 403, 404, 410] {
-        let server = TestServer::start(&[("/robots.txt", Reply::status(status))]).await;
+        let server = TestServer::start([("/robots.txt", Reply::status(status))]);
         let f = fetcher();
         let d = f.check(&server.url("/private"), "bot").await.unwrap();
-        assert!(d.allowed, "{status}");
-        assert_eq!(d.basis, Basis::FullAllow);
+        assert!(d.verdict.allowed, "{status}");
+        assert_eq!(d.verdict.basis, Basis::FullAllow);
         assert_eq!(d.reason, Some(OutcomeReason::NotFound));
         let d = f.check(&server.url("/other"), "bot").await.unwrap();
-        assert!(d.allowed && d.from_cache);
+        assert!(d.verdict.allowed && d.from_cache);
         assert_eq!(server.hits("/robots.txt"), 1, "{status}");
     }
 }
@@ -331,15 +340,14 @@ async fn client_errors_allow_everything() {
 #[tokio::test]
 async fn too_many_requests_honours_retry_after() {
     let clock = Arc::new(ManualClock::new(SystemTime::now()));
-    let server = TestServer::start(&[(
+    let server = TestServer::start([(
         "/robots.txt",
         Reply::status(429).header("Retry-After", "120"),
-    )])
-    .await;
+    )]);
     let f = clocked(clock.clone());
     let d = f.check(&server.url("/page"), "bot").await.unwrap();
-    assert!(!d.allowed);
-    assert_eq!(d.basis, Basis::FullDisallow);
+    assert!(!d.verdict.allowed);
+    assert_eq!(d.verdict.basis, Basis::FullDisallow);
     assert_eq!(d.reason, Some(OutcomeReason::ServerError));
     let ttl = d
         .expires_at
@@ -349,13 +357,19 @@ async fn too_many_requests_honours_retry_after() {
     assert_eq!(ttl, Duration::from_secs(120));
 
     clock.advance(Duration::from_secs(119));
-    assert!(!f.check(&server.url("/page"), "bot").await.unwrap().allowed);
+    assert!(
+        !f.check(&server.url("/page"), "bot")
+            .await
+            .unwrap()
+            .verdict
+            .allowed
+    );
     assert_eq!(server.hits("/robots.txt"), 1, "no retry before Retry-After");
 
     clock.advance(Duration::from_secs(2));
     server.set("/robots.txt", Reply::ok(RULES));
     let d = f.check(&server.url("/page"), "bot").await.unwrap();
-    assert!(d.allowed);
+    assert!(d.verdict.allowed);
     assert_eq!(d.reason, Some(OutcomeReason::Fetched));
     assert_eq!(server.hits("/robots.txt"), 2);
 
@@ -375,11 +389,11 @@ async fn too_many_requests_honours_retry_after() {
 async fn server_errors_disallow_everything_and_are_retried() {
     for status in [500, 503] {
         let clock = Arc::new(ManualClock::new(SystemTime::now()));
-        let server = TestServer::start(&[("/robots.txt", Reply::status(status))]).await;
+        let server = TestServer::start([("/robots.txt", Reply::status(status))]);
         let f = clocked(clock.clone());
         let d = f.check(&server.url("/page"), "bot").await.unwrap();
-        assert!(!d.allowed, "{status}");
-        assert_eq!(d.basis, Basis::FullDisallow);
+        assert!(!d.verdict.allowed, "{status}");
+        assert_eq!(d.verdict.basis, Basis::FullDisallow);
         assert!(
             f.check(&server.url("/other"), "bot")
                 .await
@@ -388,7 +402,13 @@ async fn server_errors_disallow_everything_and_are_retried() {
         );
         assert_eq!(server.hits("/robots.txt"), 1);
         clock.advance(Duration::from_secs(61));
-        assert!(!f.check(&server.url("/page"), "bot").await.unwrap().allowed);
+        assert!(
+            !f.check(&server.url("/page"), "bot")
+                .await
+                .unwrap()
+                .verdict
+                .allowed
+        );
         assert_eq!(server.hits("/robots.txt"), 2, "retried after the backoff");
     }
 }
@@ -396,25 +416,27 @@ async fn server_errors_disallow_everything_and_are_retried() {
 #[tokio::test]
 async fn a_stale_copy_is_used_when_refreshes_fail_and_then_past_30_days() {
     let clock = Arc::new(ManualClock::new(SystemTime::now()));
-    let server = TestServer::start(&[("/robots.txt", Reply::ok(RULES))]).await;
+    let server = TestServer::start([("/robots.txt", Reply::ok(RULES))]);
     let f = clocked(clock.clone());
     assert!(
         !f.check(&server.url("/private"), "bot")
             .await
             .unwrap()
+            .verdict
             .allowed
     );
 
     clock.advance(Duration::from_secs(25 * 3600));
     server.set("/robots.txt", Reply::status(500));
     let d = f.check(&server.url("/private"), "bot").await.unwrap();
-    assert!(!d.allowed);
-    assert_eq!(d.basis, Basis::Rule);
+    assert!(!d.verdict.allowed);
+    assert_eq!(d.verdict.basis, Basis::Rule);
     assert_eq!(d.reason, Some(OutcomeReason::StaleCopy));
     assert!(
         f.check(&server.url("/public"), "bot")
             .await
             .unwrap()
+            .verdict
             .allowed
     );
     assert_eq!(server.hits("/robots.txt"), 2);
@@ -423,13 +445,13 @@ async fn a_stale_copy_is_used_when_refreshes_fail_and_then_past_30_days() {
     server.set("/robots.txt", Reply::Reset);
     let d = f.check(&server.url("/private"), "bot").await.unwrap();
     assert_eq!(d.reason, Some(OutcomeReason::UnreachableLastCopy));
-    assert!(!d.allowed);
+    assert!(!d.verdict.allowed);
     assert_eq!(server.hits("/robots.txt"), 3);
 }
 
 /// Fetches once, asserts the failure kind, a full disallow, and one request.
 async fn assert_network_failure(reply: Reply, kind: NetworkErrorKind) {
-    let server = TestServer::start(&[("/robots.txt", reply)]).await;
+    let server = TestServer::start([("/robots.txt", reply)]);
     let f = fetcher();
     let started = Instant::now();
     let report = f.fetch(&server.url("/")).await.unwrap();
@@ -449,7 +471,7 @@ async fn assert_network_failure(reply: Reply, kind: NetworkErrorKind) {
     assert!(has_warning(&report, WarningCode::ServerError));
     assert!(report.hops[0].error.is_some());
     let d = f.check(&server.url("/page"), "bot").await.unwrap();
-    assert!(!d.allowed);
+    assert!(!d.verdict.allowed);
     assert!(d.from_cache);
     assert_eq!(server.hits("/robots.txt"), 1, "{kind}");
 }
@@ -516,6 +538,17 @@ async fn a_name_that_does_not_resolve_is_a_server_error() {
         }
     );
     assert_eq!(report.outcome, OutcomeKind::FullDisallow);
+    // The resolver's message quotes its cause: said once, not twice.
+    let error = report.hops[0].error.as_deref().unwrap();
+    assert!(
+        error.ends_with("could not resolve nowhere.test: no address for nowhere.test"),
+        "{error}"
+    );
+    assert_eq!(
+        error.matches("no address for nowhere.test").count(),
+        1,
+        "{error}"
+    );
 }
 
 #[tokio::test]
@@ -529,7 +562,7 @@ async fn a_2_mib_body_is_read_to_500_kib() {
         body.push_str("# more filler more filler more filler more filler more\n");
     }
     let total = body.len() as u64;
-    let server = TestServer::start(&[("/robots.txt", Reply::ok(&body))]).await;
+    let server = TestServer::start([("/robots.txt", Reply::ok(&body))]);
     let f = fetcher();
     let report = f.fetch(&server.url("/")).await.unwrap();
     assert_eq!(report.outcome, OutcomeKind::Conditional);
@@ -538,9 +571,19 @@ async fn a_2_mib_body_is_read_to_500_kib() {
     assert_eq!(report.bytes_discarded, Some(total - 512_000));
     assert!(report.bytes_parsed.unwrap() <= 512_000);
     assert!(has_warning(&report, WarningCode::Truncated));
-    assert!(!f.check(&server.url("/early"), "bot").await.unwrap().allowed);
     assert!(
-        f.check(&server.url("/late"), "bot").await.unwrap().allowed,
+        !f.check(&server.url("/early"), "bot")
+            .await
+            .unwrap()
+            .verdict
+            .allowed
+    );
+    assert!(
+        f.check(&server.url("/late"), "bot")
+            .await
+            .unwrap()
+            .verdict
+            .allowed,
         "past the limit"
     );
     assert_eq!(server.hits("/robots.txt"), 1);
@@ -571,17 +614,17 @@ async fn urls_without_a_fetchable_robots_txt_are_clear_errors() {
 
 #[tokio::test]
 async fn robots_txt_itself_is_always_allowed_without_a_fetch() {
-    let server =
-        TestServer::start(&[("/robots.txt", Reply::ok("User-agent: *\nDisallow: /\n"))]).await;
+    let server = TestServer::start([("/robots.txt", Reply::ok("User-agent: *\nDisallow: /\n"))]);
     let f = fetcher();
     let d = f.check(&server.url("/robots.txt"), "bot").await.unwrap();
-    assert!(d.allowed);
-    assert_eq!(d.basis, Basis::RobotsTxtItself);
+    assert!(d.verdict.allowed);
+    assert_eq!(d.verdict.basis, Basis::RobotsTxtItself);
     assert_eq!(server.total(), 0);
     assert!(
         !f.check(&server.url("/robots.txt.bak"), "bot")
             .await
             .unwrap()
+            .verdict
             .allowed
     );
     assert_eq!(server.total(), 1);
@@ -590,11 +633,10 @@ async fn robots_txt_itself_is_always_allowed_without_a_fetch() {
 #[tokio::test]
 async fn reservations_keep_the_crawl_delay() {
     let clock = Arc::new(ManualClock::new(SystemTime::now()));
-    let server = TestServer::start(&[(
+    let server = TestServer::start([(
         "/robots.txt",
         Reply::ok("User-agent: *\nCrawl-delay: 2\nDisallow: /x\n"),
-    )])
-    .await;
+    )]);
     let f = clocked(clock.clone());
     let now = clock.now();
     assert_eq!(f.reserve(&server.url("/a"), "bot").await.unwrap(), now);

@@ -3,7 +3,6 @@
 
 mod concurrency;
 mod end_to_end;
-mod server;
 mod ssrf;
 
 use std::sync::Arc;

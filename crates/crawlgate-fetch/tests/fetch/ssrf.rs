@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use crawlgate_fetch::{AddressClass, AddressPolicy, FetchError, Fetcher, StaticResolver};
 
-use crate::server::{Reply, TestServer};
+use crawlgate_testserver::{Reply, TestServer};
 
 fn loopback_names() -> Arc<StaticResolver> {
     let lo = "127.0.0.1".parse().unwrap();
@@ -54,8 +54,7 @@ fn assert_refused(
 
 #[tokio::test]
 async fn a_name_resolving_to_loopback_is_refused_without_the_option() {
-    let server =
-        TestServer::start(&[("/robots.txt", Reply::ok("User-agent: *\nDisallow: /\n"))]).await;
+    let server = TestServer::start([("/robots.txt", Reply::ok("User-agent: *\nDisallow: /\n"))]);
     let url = format!("http://robots.test:{}/page", server.port());
 
     let f = strict(AddressPolicy::public_only());
@@ -66,15 +65,14 @@ async fn a_name_resolving_to_loopback_is_refused_without_the_option() {
     assert!(f.cache().is_empty());
 
     // With the option, the same URL is fetched.
-    let f = strict(AddressPolicy::allow_all());
-    assert!(!f.check(&url, "bot").await.unwrap().allowed);
+    let f = strict(AddressPolicy::allow_private());
+    assert!(!f.check(&url, "bot").await.unwrap().verdict.allowed);
     assert_eq!(server.total(), 1);
 }
 
 #[tokio::test]
 async fn loopback_ip_literals_are_refused_without_the_option() {
-    let server =
-        TestServer::start(&[("/robots.txt", Reply::ok("User-agent: *\nDisallow: /\n"))]).await;
+    let server = TestServer::start([("/robots.txt", Reply::ok("User-agent: *\nDisallow: /\n"))]);
     let f = strict(AddressPolicy::public_only());
     assert_refused(
         f.check(&server.url("/page"), "bot").await,
@@ -101,7 +99,7 @@ async fn loopback_ip_literals_are_refused_without_the_option() {
 
 #[tokio::test]
 async fn a_redirect_to_loopback_is_refused_without_the_option() {
-    let server = TestServer::start(&[("/next", Reply::ok("User-agent: *\nDisallow: /\n"))]).await;
+    let server = TestServer::start([("/next", Reply::ok("User-agent: *\nDisallow: /\n"))]);
     // `public.test` stands for a public host: it is the one name allowed.
     let policy = AddressPolicy::public_only().allow_host("public.test");
     let start = format!("http://public.test:{}/page", server.port());
@@ -127,8 +125,56 @@ async fn a_redirect_to_loopback_is_refused_without_the_option() {
     }
 
     // With the option the chain is followed.
-    let f = strict(AddressPolicy::allow_all());
+    let f = strict(AddressPolicy::allow_private());
     server.set("/robots.txt", Reply::redirect(302, &server.url("/next")));
-    assert!(!f.check(&start, "bot").await.unwrap().allowed);
+    assert!(!f.check(&start, "bot").await.unwrap().verdict.allowed);
     assert_eq!(server.hits("/next"), 1);
+}
+
+#[tokio::test]
+async fn allowing_private_addresses_does_not_open_link_local_ones() {
+    let server = TestServer::start([("/next", Reply::ok("User-agent: *\nDisallow: /\n"))]);
+    let start = server.url("/page");
+    for (location, class) in [
+        (
+            "http://169.254.169.254/latest/meta-data/",
+            AddressClass::CloudMetadata,
+        ),
+        ("http://[::ffff:a9fe:a9fe]/", AddressClass::CloudMetadata),
+        (
+            "http://[::ffff:169.254.169.254]/",
+            AddressClass::CloudMetadata,
+        ),
+        ("http://169.254.10.1/", AddressClass::LinkLocal),
+        ("http://[fe80::1]/", AddressClass::LinkLocal),
+        ("http://[fd00:ec2::254]/", AddressClass::CloudMetadata),
+    ] {
+        server.set("/robots.txt", Reply::redirect(302, location));
+        let f = strict(AddressPolicy::allow_private());
+        match f.fetch(&start).await {
+            Err(FetchError::AddressRefused { class: c, url, .. }) => {
+                assert_eq!(c, class, "{location}");
+                // The hop refused is the redirect's, not the loopback start.
+                assert!(!url.starts_with(&server.url("/")), "{url}");
+            }
+            other => panic!("{location}: expected a refusal, got {other:?}"),
+        }
+    }
+    // The builder's option says the same.
+    server.set(
+        "/robots.txt",
+        Reply::redirect(302, "http://169.254.169.254/"),
+    );
+    let f = Fetcher::builder()
+        .allow_non_public_addresses()
+        .timeout(Duration::from_secs(1))
+        .build()
+        .unwrap();
+    assert!(matches!(
+        f.fetch(&start).await,
+        Err(FetchError::AddressRefused {
+            class: AddressClass::CloudMetadata,
+            ..
+        })
+    ));
 }

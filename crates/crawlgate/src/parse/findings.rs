@@ -1,74 +1,11 @@
-//! What the parser noticed, as the model keeps it: a span and a few words of
-//! plain data per finding. The message and the fix are written only when
-//! someone asks for [`RobotsTxt::diagnostics`], so a crawler holding
-//! millions of parsed files does not pay for prose it never reads.
+//! What the parser noticed, written out: the model keeps each finding as a
+//! span and a few words of plain data; the message and the fix are written
+//! only when someone asks for [`RobotsTxt::diagnostics`], so a crawler
+//! holding millions of parsed files does not pay for prose it never reads.
 
-use crate::diagnostic::{Code, Diagnostic, Span};
-use crate::model::{RobotsTxt, Str};
-
-use super::fields::{canonical_name, Field};
-
-/// One parse finding: where, and what (with the data its message needs).
-#[derive(Clone, Debug)]
-pub(crate) struct Finding {
-    pub span: Span,
-    pub what: What,
-}
-
-/// The kinds of parse finding. Text they quote (a field name, a rule path)
-/// lives in the model's string arena.
-#[derive(Clone, Copy, Debug)]
-pub(crate) enum What {
-    ByteOrderMark,
-    InvalidUtf8,
-    /// The span covers the bytes past the line limit.
-    LineTooLong,
-    NulByte,
-    /// A run of non-record lines from `span.line` to `last_line`.
-    InvalidLines {
-        lines: u32,
-        last_line: u32,
-        html: bool,
-    },
-    /// The span covers the bytes past the file limit.
-    FileTooLarge,
-    /// The span is the first bare CR.
-    CrLineEndings {
-        lines: u32,
-    },
-    /// `shown` is the line as `field: value`.
-    MissingColon {
-        shown: Str,
-    },
-    /// A field name read as `field` although not spelt as it.
-    FieldSpelling {
-        key: Str,
-        field: Field,
-        how: Misspelling,
-    },
-    PathNotAbsolute {
-        value: Str,
-        allow: bool,
-    },
-    /// urllib's reading: a blank line closed the record before this rule.
-    RuleAfterBlankLine {
-        allow: bool,
-    },
-    RuleBeforeUserAgent {
-        allow: bool,
-    },
-}
-
-/// How a field name differs from the canonical one.
-#[derive(Clone, Copy, Debug)]
-pub(crate) enum Misspelling {
-    /// Longer, starting with the canonical name: Google reads it.
-    Prefix,
-    /// A misspelling this reading accepts.
-    Typo,
-    /// A misspelling this reading ignores (lenient readings accept it).
-    Rejected,
-}
+use crate::diagnostic::{Code, Diagnostic};
+use crate::field::canonical_name;
+use crate::model::{Finding, Misspelling, RobotsTxt, What};
 
 fn rule_kind(allow: bool) -> &'static str {
     if allow {
@@ -78,169 +15,178 @@ fn rule_kind(allow: bool) -> &'static str {
     }
 }
 
-impl Finding {
-    /// The finding written out as a diagnostic, for `robots` (whose arena
-    /// and profile it refers to).
-    pub(crate) fn diagnostic(&self, robots: &RobotsTxt) -> Diagnostic {
-        let span = self.span.clone();
-        let profile = robots.profile();
-        match self.what {
-            What::ByteOrderMark => Diagnostic::new(
-                Code::ByteOrderMark,
-                span,
-                "UTF-8 byte order mark at the start of the file: Google skips it, but some \
+impl RobotsTxt {
+    /// What the parser noticed: lines skipped, accepted leniently, or cut.
+    ///
+    /// Messages are written on the first call and kept; parsing only
+    /// records where and what.
+    pub fn diagnostics(&self) -> &[Diagnostic] {
+        self.diagnostics
+            .get_or_init(|| self.findings.iter().map(|f| diagnostic(f, self)).collect())
+    }
+}
+
+/// A finding written out as a diagnostic, for `robots` (whose arena and
+/// profile it refers to).
+fn diagnostic(finding: &Finding, robots: &RobotsTxt) -> Diagnostic {
+    let span = finding.span.clone();
+    let profile = robots.profile();
+    match finding.what {
+        What::ByteOrderMark => Diagnostic::new(
+            Code::ByteOrderMark,
+            span,
+            "UTF-8 byte order mark at the start of the file: Google skips it, but some \
                  parsers read it as part of the first field name",
-            )
-            .with_fix("save the file as UTF-8 without a BOM", Some(String::new())),
-            What::InvalidUtf8 => Diagnostic::new(
-                Code::InvalidUtf8,
-                span,
-                "bytes that are not valid UTF-8: they are %-encoded byte for byte before matching, \
+        )
+        .with_fix("save the file as UTF-8 without a BOM", Some(String::new())),
+        What::InvalidUtf8 => Diagnostic::new(
+            Code::InvalidUtf8,
+            span,
+            "bytes that are not valid UTF-8: they are %-encoded byte for byte before matching, \
                  so a rule holding them only matches URLs with the same bytes",
-            ),
-            What::LineTooLong => {
-                let read = span.column as usize - 1;
-                let cut = span.bytes.len();
-                let message = format!(
-                    "line is {} bytes long: only the first {read} are read, the remaining {cut} \
+        ),
+        What::LineTooLong => {
+            let read = span.column as usize - 1;
+            let cut = span.bytes.len();
+            let message = format!(
+                "line is {} bytes long: only the first {read} are read, the remaining {cut} \
                      are ignored",
-                    read + cut,
-                );
-                Diagnostic::new(Code::LineTooLong, span, message)
-            }
-            What::NulByte => Diagnostic::new(
-                Code::NulByte,
-                span,
-                "NUL byte: the rest of the line is ignored",
-            ),
-            What::InvalidLines {
-                lines,
-                last_line,
-                html,
-            } => {
-                let hint = if html {
-                    " (this looks like an HTML page, not a robots.txt)"
-                } else {
-                    ""
-                };
-                let message = if lines == 1 {
-                    format!("not a `field: value` line: no crawler acts on it{hint}")
-                } else {
-                    format!(
-                        "{lines} lines (lines {}–{last_line}) are not `field: value` lines: no \
+                read + cut,
+            );
+            Diagnostic::new(Code::LineTooLong, span, message)
+        }
+        What::NulByte => Diagnostic::new(
+            Code::NulByte,
+            span,
+            "NUL byte: the rest of the line is ignored",
+        ),
+        What::InvalidLines {
+            lines,
+            last_line,
+            html,
+        } => {
+            let hint = if html {
+                " (this looks like an HTML page, not a robots.txt)"
+            } else {
+                ""
+            };
+            let message = if lines == 1 {
+                format!("not a `field: value` line: no crawler acts on it{hint}")
+            } else {
+                format!(
+                    "{lines} lines (lines {}–{last_line}) are not `field: value` lines: no \
                          crawler acts on them{hint}",
-                        span.line
-                    )
-                };
-                Diagnostic::new(Code::InvalidLine, span, message)
-            }
-            What::FileTooLarge => {
-                let (parsed, size) = (span.bytes.start, span.bytes.end);
-                let message = format!(
-                    "the file is {size} bytes: everything past {parsed} bytes ({} KiB) is \
-                     ignored, {} bytes from line {} on",
-                    profile.max_bytes / 1024,
-                    size - parsed,
-                    span.line,
-                );
-                Diagnostic::new(Code::FileTooLarge, span, message).with_fix(
-                    "move the rules that matter to the top and shorten the file",
-                    None,
+                    span.line
                 )
-            }
-            What::CrLineEndings { lines } => {
-                let message = format!(
-                    "{lines} line(s) end with a bare carriage return (old Mac style): Google \
+            };
+            Diagnostic::new(Code::InvalidLine, span, message)
+        }
+        What::FileTooLarge => {
+            let (parsed, size) = (span.bytes.start, span.bytes.end);
+            let message = format!(
+                "the file is {size} bytes: everything past {parsed} bytes ({} KiB) is \
+                     ignored, {} bytes from line {} on",
+                profile.max_bytes / 1024,
+                size - parsed,
+                span.line,
+            );
+            Diagnostic::new(Code::FileTooLarge, span, message).with_fix(
+                "move the rules that matter to the top and shorten the file",
+                None,
+            )
+        }
+        What::CrLineEndings { lines } => {
+            let message = format!(
+                "{lines} line(s) end with a bare carriage return (old Mac style): Google \
                      reads CR as a line end, some parsers see one long line"
-                );
-                Diagnostic::new(Code::CrLineEndings, span, message)
-                    .with_fix("use LF (or CR LF) line ends", None)
-            }
-            What::MissingColon { shown } => {
-                let shown = robots.str(shown);
-                let message = if profile.accept_missing_colon {
-                    format!(
-                        "no colon after the field name: Google reads this line as `{shown}`, \
+            );
+            Diagnostic::new(Code::CrLineEndings, span, message)
+                .with_fix("use LF (or CR LF) line ends", None)
+        }
+        What::MissingColon { shown } => {
+            let shown = robots.str(shown);
+            let message = if profile.accept_missing_colon {
+                format!(
+                    "no colon after the field name: Google reads this line as `{shown}`, \
                          stricter parsers ignore it"
-                    )
-                } else {
-                    format!(
-                        "no colon after the field name: this line is ignored (Google would read \
+                )
+            } else {
+                format!(
+                    "no colon after the field name: this line is ignored (Google would read \
                          it as `{shown}`)"
-                    )
-                };
-                Diagnostic::new(Code::MissingColon, span, message)
-                    .with_fix("add the colon", Some(shown.to_owned()))
-            }
-            What::FieldSpelling { key, field, how } => {
-                let key = robots.str(key);
-                let canonical = canonical_name(field);
-                let (code, message) = match how {
-                    Misspelling::Prefix => (
-                        Code::FieldNamePrefix,
-                        format!(
-                            "`{key}` is read as `{canonical}` by Google (it starts with that \
+                )
+            };
+            Diagnostic::new(Code::MissingColon, span, message)
+                .with_fix("add the colon", Some(shown.to_owned()))
+        }
+        What::FieldSpelling { key, field, how } => {
+            let key = robots.str(key);
+            let canonical = canonical_name(field);
+            let (code, message) = match how {
+                Misspelling::Prefix => (
+                    Code::FieldNamePrefix,
+                    format!(
+                        "`{key}` is read as `{canonical}` by Google (it starts with that \
                              name); other crawlers ignore the line"
-                        ),
                     ),
-                    Misspelling::Typo => (
-                        Code::MisspelledField,
-                        format!(
-                            "`{key}` is a misspelling of `{canonical}`: Google accepts it, other \
+                ),
+                Misspelling::Typo => (
+                    Code::MisspelledField,
+                    format!(
+                        "`{key}` is a misspelling of `{canonical}`: Google accepts it, other \
                              crawlers ignore the line"
-                        ),
                     ),
-                    Misspelling::Rejected => (
-                        Code::MisspelledField,
-                        format!(
-                            "`{key}` is not `{canonical}`: this reading ignores the line, \
+                ),
+                Misspelling::Rejected => (
+                    Code::MisspelledField,
+                    format!(
+                        "`{key}` is not `{canonical}`: this reading ignores the line, \
                              although Google would read it as `{canonical}`"
-                        ),
                     ),
-                };
-                Diagnostic::new(code, span, message)
-                    .with_fix(format!("write `{canonical}`"), Some(canonical.to_owned()))
-            }
-            What::PathNotAbsolute { value, allow } => {
-                let shown = robots.str(value);
-                let kind = rule_kind(allow);
-                let (message, fix) = if profile.require_leading_slash {
-                    (
-                        format!(
-                            "rule path `{shown}` does not start with `/`: this reading ignores \
+                ),
+            };
+            Diagnostic::new(code, span, message)
+                .with_fix(format!("write `{canonical}`"), Some(canonical.to_owned()))
+        }
+        What::PathNotAbsolute { value, allow } => {
+            let shown = robots.str(value);
+            let kind = rule_kind(allow);
+            let (message, fix) = if profile.require_leading_slash {
+                (
+                    format!(
+                        "rule path `{shown}` does not start with `/`: this reading ignores \
                              the line"
-                        ),
-                        format!("/{}", shown.trim_start_matches('*')),
-                    )
-                } else {
-                    (
-                        format!(
-                            "rule path `{shown}` does not start with `/` or `*`: it never \
+                    ),
+                    format!("/{}", shown.trim_start_matches('*')),
+                )
+            } else {
+                (
+                    format!(
+                        "rule path `{shown}` does not start with `/` or `*`: it never \
                              matches any URL"
-                        ),
-                        format!("/{shown}"),
-                    )
-                };
-                Diagnostic::new(Code::PathNotAbsolute, span, message)
-                    .with_fix(format!("write `{kind}: {fix}`"), Some(fix))
-            }
-            What::RuleAfterBlankLine { allow } => {
-                let message = format!(
-                    "`{}` line after a blank line ended the record: urllib.robotparser ignores \
+                    ),
+                    format!("/{shown}"),
+                )
+            };
+            Diagnostic::new(Code::PathNotAbsolute, span, message)
+                .with_fix(format!("write `{kind}: {fix}`"), Some(fix))
+        }
+        What::RuleAfterBlankLine { allow } => {
+            let message = format!(
+                "`{}` line after a blank line ended the record: urllib.robotparser ignores \
                      it (Google and RFC 9309 read it as part of the group above)",
-                    rule_kind(allow)
-                );
-                Diagnostic::new(Code::RuleBeforeUserAgent, span, message)
-                    .with_fix("remove the blank line above it", None)
-            }
-            What::RuleBeforeUserAgent { allow } => {
-                let message = format!(
-                    "`{}` line before any User-agent line: every crawler ignores it",
-                    rule_kind(allow)
-                );
-                Diagnostic::new(Code::RuleBeforeUserAgent, span, message)
-                    .with_fix("add a `User-agent: *` line above it", None)
-            }
+                rule_kind(allow)
+            );
+            Diagnostic::new(Code::RuleBeforeUserAgent, span, message)
+                .with_fix("remove the blank line above it", None)
+        }
+        What::RuleBeforeUserAgent { allow } => {
+            let message = format!(
+                "`{}` line before any User-agent line: every crawler ignores it",
+                rule_kind(allow)
+            );
+            Diagnostic::new(Code::RuleBeforeUserAgent, span, message)
+                .with_fix("add a `User-agent: *` line above it", None)
         }
     }
 }

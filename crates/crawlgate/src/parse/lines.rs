@@ -137,6 +137,49 @@ mod tests {
     }
 
     #[test]
+    fn lines_end_where_the_bytes_say_wherever_they_fall() {
+        // Line ends anywhere: next to each other, in long lines, at the
+        // very start and the very end.
+        let mut rng = 0x2545_F491_4F6C_DD1Du64;
+        for round in 0..2_000 {
+            let len = (round % 300) as usize;
+            let input: Vec<u8> = (0..len)
+                .map(|_| {
+                    rng ^= rng << 13;
+                    rng ^= rng >> 7;
+                    rng ^= rng << 17;
+                    match rng % (4 + round % 40) {
+                        0 => b'\n',
+                        1 => b'\r',
+                        _ => b'a' + (rng % 3) as u8,
+                    }
+                })
+                .collect();
+            let mut expected = Vec::new();
+            let mut start = 0;
+            let mut i = 0;
+            while i < input.len() {
+                match input[i] {
+                    b'\r' if input.get(i + 1) == Some(&b'\n') => {
+                        expected.push(&input[start..i]);
+                        i += 2;
+                        start = i;
+                    }
+                    b'\r' | b'\n' => {
+                        expected.push(&input[start..i]);
+                        i += 1;
+                        start = i;
+                    }
+                    _ => i += 1,
+                }
+            }
+            expected.push(&input[start..]);
+            let got: Vec<&[u8]> = Lines::new(&input, 0, usize::MAX).map(|l| l.bytes).collect();
+            assert_eq!(got, expected, "{:?}", String::from_utf8_lossy(&input));
+        }
+    }
+
+    #[test]
     fn long_lines_are_cut() {
         let line = Lines::new(b"abcdef\nx", 0, 4).next().unwrap();
         assert_eq!(line.bytes, b"abcd");

@@ -5,7 +5,6 @@
 //! colon and exactly two tokens), and its field name recognised. Records go
 //! into the model's flat vectors; groups are ranges of them.
 
-pub(crate) mod fields;
 pub(crate) mod findings;
 pub(crate) mod lines;
 pub(crate) mod normalize;
@@ -16,39 +15,40 @@ use std::sync::OnceLock;
 
 use memchr::{memchr, memrchr};
 
-use crate::agent::token_len;
 use crate::diagnostic::Span;
 use crate::extension::ExtensionKind;
 use crate::model::{
-    AgentRecord, Audience, ExtensionRecord, FirstQuery, GroupRecord, InputStats, RobotsTxt,
-    RuleRecord, SitemapRecord, Str, RULE_ALLOW, RULE_HAS_ALIAS, RULE_HAS_ORIGINAL,
+    AgentRecord, Audience, ExtensionRecord, Finding, GroupRecord, InputStats, Misspelling,
+    RobotsTxt, RuleRecord, SitemapRecord, Str, What, RULE_ALLOW, RULE_HAS_ALIAS, RULE_HAS_ORIGINAL,
 };
 use crate::profile::Profile;
+use crate::token::{cmp_ignore_case, token_len};
 
-use fields::{Field, Spelling};
-use findings::{Finding, Misspelling, What};
+use crate::field::{self, Field, Spelling};
 use lines::{Line, Lines};
 use split::Split;
 
 /// ASCII whitespace as C's `isspace` sees it (space, tab, LF, VT, FF, CR).
+#[inline]
 pub(crate) fn is_space(b: u8) -> bool {
-    matches!(b, b' ' | b'\t' | b'\n' | 0x0B | 0x0C | b'\r')
+    // Most bytes are above the space: one comparison rules them out.
+    b <= b' ' && (b == b' ' || (b'\t'..=b'\r').contains(&b))
 }
 
-pub(crate) fn trim(mut s: &[u8]) -> &[u8] {
-    while let [first, rest @ ..] = s {
-        if !is_space(*first) {
-            break;
-        }
-        s = rest;
-    }
-    while let [rest @ .., last] = s {
-        if !is_space(*last) {
-            break;
-        }
-        s = rest;
-    }
-    s
+/// `s` without whitespace at either end.
+#[inline]
+pub(crate) fn trim(s: &[u8]) -> &[u8] {
+    let Some(start) = s.iter().position(|&b| !is_space(b)) else {
+        return &[];
+    };
+    trim_end(&s[start..])
+}
+
+/// `s` without whitespace at its end.
+#[inline]
+pub(crate) fn trim_end(s: &[u8]) -> &[u8] {
+    let end = s.iter().rposition(|&b| !is_space(b)).map_or(0, |i| i + 1);
+    &s[..end]
 }
 
 pub(crate) fn parse(input: &[u8], profile: Profile) -> RobotsTxt {
@@ -110,13 +110,16 @@ struct Record<'a> {
 
 impl<'a> Builder<'a> {
     fn new(input: &'a [u8], profile: Profile) -> Self {
-        let estimate = input.len().min(profile.max_bytes) / 48;
+        // Room for every line to be a rule and every byte to be kept: no
+        // copying while the vectors grow; `finish` gives back what is unused.
+        let read = &input[..input.len().min(profile.max_bytes)];
+        let lines = memchr::memchr_iter(b'\n', read).count() + 1;
         Builder {
             input,
             profile,
-            text: Vec::with_capacity(input.len().min(profile.max_bytes) / 4),
+            text: Vec::with_capacity(read.len()),
             agents: Vec::new(),
-            rules: Vec::with_capacity(estimate),
+            rules: Vec::with_capacity(lines),
             extensions: Vec::new(),
             groups: Vec::new(),
             sitemaps: Vec::new(),
@@ -338,7 +341,7 @@ impl<'a> Builder<'a> {
     ) -> Option<(&'a [u8], &'a [u8])> {
         let body = &line.bytes
             [self.offset_of(key) - line.start..self.offset_of(value) - line.start + value.len()];
-        let (field, _) = fields::recognise(key, &self.profile);
+        let (field, _) = field::recognise(key, &self.profile);
         if matches!(field, Field::Extension(ExtensionKind::Unknown)) {
             // `<meta name=x>`: Google reads an unknown record nobody acts on.
             self.note_invalid(line, body);
@@ -382,7 +385,7 @@ impl<'a> Builder<'a> {
     }
 
     fn record(&mut self, record: &Record<'a>) {
-        let (field, spelling) = fields::recognise(record.key, &self.profile);
+        let (field, spelling) = field::recognise(record.key, &self.profile);
         if !matches!(field, Field::Extension(ExtensionKind::Unknown)) || spelling != Spelling::Exact
         {
             self.flush_invalid();
@@ -612,9 +615,7 @@ impl<'a> Builder<'a> {
             }
         }
         let token = |s: Str| &text.as_bytes()[s.range()];
-        named.sort_by(|a, b| {
-            crate::agent::cmp_ignore_case(token(a.0), token(b.0)).then(a.1.cmp(&b.1))
-        });
+        named.sort_by(|a, b| cmp_ignore_case(token(a.0), token(b.0)).then(a.1.cmp(&b.1)));
         let mut audiences: Vec<Audience> = Vec::new();
         let mut audience_groups: Vec<u32> = Vec::with_capacity(named.len());
         for (tok, group) in named {
@@ -654,8 +655,6 @@ impl<'a> Builder<'a> {
             findings: self.findings,
             diagnostics: OnceLock::new(),
             stats,
-            compiled: OnceLock::new(),
-            first_query: FirstQuery::new(),
         }
     }
 }

@@ -104,7 +104,6 @@ impl RobotsTxt {
         let from = self.profile();
         let mut copy = self.clone();
         copy.profile = profile;
-        copy.compiled = std::sync::OnceLock::new();
         if !profile.index_html_alias && from.index_html_alias {
             copy.aliases.clear();
             for rule in &mut copy.rules {

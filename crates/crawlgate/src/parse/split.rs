@@ -5,7 +5,7 @@
 //! Both readers share this: the model builder (`parse`) and the one-shot
 //! decision (`decide_once`), so they cannot disagree about a line.
 
-use super::{is_space, trim};
+use super::{is_space, trim, trim_end};
 use crate::scan;
 
 /// What one line holds.
@@ -50,7 +50,19 @@ pub(crate) fn find_either(s: &[u8], a: u8, b: u8) -> Option<usize> {
 pub(crate) fn first_non_space(content: &[u8]) -> Option<usize> {
     match content.first() {
         Some(&b) if !is_space(b) => Some(0), // most lines
-        _ => content.iter().position(|&b| !is_space(b)),
+        _ => {
+            // Indentation (HTML served as robots.txt) is skipped eight
+            // spaces at a time.
+            const SPACES: u64 = 0x2020_2020_2020_2020;
+            let mut at = 0;
+            while scan::word_at(content, at) == Some(SPACES) {
+                at += 8;
+            }
+            content[at..]
+                .iter()
+                .position(|&b| !is_space(b))
+                .map(|i| i + at)
+        }
     }
 }
 
@@ -71,7 +83,7 @@ pub(crate) fn split(content: &[u8]) -> Split<'_> {
                 Some(hash) => &after[..hash],
                 None => after,
             };
-            let key = trim(&content[first..colon]);
+            let key = trim_end(&content[first..colon]);
             if key.is_empty() {
                 let body = trim(
                     &content[first
@@ -93,14 +105,15 @@ pub(crate) fn split(content: &[u8]) -> Split<'_> {
                 return Split::Nothing;
             }
             // Google: exactly two whitespace-separated tokens stand for
-            // `field: value`.
+            // `field: value`. Such lines are often long (HTML served as
+            // robots.txt): gaps are searched for with SIMD.
             let is_gap = |b: &u8| *b == b' ' || *b == b'\t';
-            let Some(sep) = body.iter().position(is_gap) else {
+            let Some(sep) = memchr::memchr2(b' ', b'\t', body) else {
                 return Split::Invalid { body };
             };
             let gap = body[sep..].iter().take_while(|b| is_gap(b)).count();
             let value = &body[sep + gap..];
-            if value.iter().any(is_gap) {
+            if memchr::memchr2(b' ', b'\t', value).is_some() {
                 return Split::Invalid { body };
             }
             Split::Record {

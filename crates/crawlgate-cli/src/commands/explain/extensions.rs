@@ -1,0 +1,172 @@
+//! The text of the Extensions and Sitemaps sections: each extension record
+//! of the crawler's groups and what it means for the crawler (which one
+//! applies, which crawlers read it), then the sitemaps.
+
+use std::fmt::Write as _;
+
+use crawlgate::{AgentView, Extension, ExtensionKind};
+
+use crate::output::{line_ref, pad, width, Palette};
+
+/// What an extension record means for this crawler.
+fn extension_note(ext: &Extension<'_>, view: &AgentView<'_>) -> String {
+    let first = |line: Option<u32>, what: &str| match line {
+        Some(line) if line == ext.line() => None,
+        Some(line) => Some(format!(
+            "not used: the first valid {what} (line {line}) applies"
+        )),
+        None => None,
+    };
+    match ext.kind() {
+        ExtensionKind::CrawlDelay => match ext.crawl_delay() {
+            None => "not a number of seconds: ignored".to_owned(),
+            Some(delay) => {
+                first(view.crawl_delay().map(|d| d.line), "Crawl-delay").unwrap_or(format!(
+                    "wait {} s between requests (Bing reads it; Google ignores it)",
+                    delay.seconds
+                ))
+            }
+        },
+        ExtensionKind::RequestRate => match ext.request_rate() {
+            None => "not `requests/period`: ignored".to_owned(),
+            Some(rate) => first(view.request_rate().map(|r| r.line), "Request-rate")
+                .unwrap_or_else(|| {
+                    let window = rate
+                        .window
+                        .map(|w| format!(", between {} and {} UTC", w.from, w.to))
+                        .unwrap_or_default();
+                    format!(
+                        "at most {} request(s) per {} s{window}",
+                        rate.requests, rate.period_seconds
+                    )
+                }),
+        },
+        ExtensionKind::VisitTime => match ext.visit_time() {
+            None => "not `HHMM-HHMM`: ignored".to_owned(),
+            Some(window) => first(view.visit_time().map(|w| w.line), "Visit-time").unwrap_or(
+                format!("visit only between {} and {} UTC", window.from, window.to),
+            ),
+        },
+        ExtensionKind::ContentUsage => match ext.content_usage().map(|u| (u, u.entries())) {
+            Some((usage, Ok(_))) => match usage.path {
+                Some(path) => format!("usage preferences for {path}"),
+                None => "usage preferences for every URL".to_owned(),
+            },
+            Some((_, Err(e))) => format!("invalid preferences: {e}"),
+            None => String::new(),
+        },
+        ExtensionKind::ContentSignal => match ext.content_signal() {
+            Some(signal) if signal.entries().is_err() => "invalid signal syntax".to_owned(),
+            Some(_) => first(view.content_signal().map(|s| s.line), "Content-Signal")
+                .unwrap_or_else(|| "content signals".to_owned()),
+            None => String::new(),
+        },
+        ExtensionKind::Host => "preferred mirror (Yandex)".to_owned(),
+        ExtensionKind::CleanParam => "parameters to ignore (Yandex)".to_owned(),
+        _ => "unknown field".to_owned(),
+    }
+}
+
+/// The extensions section (the records of the crawler's groups and what
+/// each means for it) and the sitemaps.
+pub fn render_extensions(view: &AgentView<'_>, name: &str, p: Palette, out: &mut String) {
+    let extensions: Vec<Extension<'_>> = view.groups().flat_map(|g| g.extensions()).collect();
+    let _ = writeln!(out, "{}", p.heading("Extensions in these groups"));
+    if extensions.is_empty() {
+        let _ = writeln!(out, "  none");
+    }
+    let refs: Vec<String> = extensions
+        .iter()
+        .map(|e| line_ref(name, e.line()))
+        .collect();
+    let texts: Vec<String> = extensions
+        .iter()
+        .map(|e| format!("{}: {}", e.key(), e.value()))
+        .collect();
+    let ref_width = width(refs.iter());
+    let text_width = width(texts.iter());
+    for ((ext, reference), text) in extensions.iter().zip(&refs).zip(&texts) {
+        let _ = writeln!(
+            out,
+            "  {}  {}  {}",
+            p.dim(&pad(reference, ref_width)),
+            pad(text, text_width),
+            p.dim(&extension_note(ext, view))
+        );
+    }
+    let _ = writeln!(out, "\n{}", p.heading("Sitemaps (for every crawler)"));
+    if view.sitemaps().len() == 0 {
+        let _ = writeln!(out, "  none");
+    }
+    let refs: Vec<String> = view.sitemaps().map(|s| line_ref(name, s.line())).collect();
+    let ref_width = width(refs.iter());
+    for (sitemap, reference) in view.sitemaps().zip(&refs) {
+        let _ = writeln!(
+            out,
+            "  {}  {}",
+            p.dim(&pad(reference, ref_width)),
+            sitemap.url()
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crawlgate::RobotsTxt;
+
+    fn notes(file: &str) -> Vec<String> {
+        let robots = RobotsTxt::parse(file.as_bytes());
+        let view = robots.for_agent("bot");
+        view.groups()
+            .flat_map(|g| g.extensions())
+            .map(|e| extension_note(&e, &view))
+            .collect()
+    }
+
+    #[test]
+    fn the_first_valid_record_applies() {
+        assert_eq!(
+            notes("User-agent: *\nCrawl-delay: soon\nCrawl-delay: 5\nCrawl-delay: 9\n"),
+            [
+                "not a number of seconds: ignored",
+                "wait 5 s between requests (Bing reads it; Google ignores it)",
+                "not used: the first valid Crawl-delay (line 3) applies",
+            ]
+        );
+    }
+
+    #[test]
+    fn each_kind_is_explained() {
+        assert_eq!(
+            notes("User-agent: *\nRequest-rate: 1/10s 0800-1700\nVisit-time: 0100-0600\nHost: example.com\nFoo: bar\n"),
+            [
+                "at most 1 request(s) per 10 s, between 0800 and 1700 UTC",
+                "visit only between 0100 and 0600 UTC",
+                "preferred mirror (Yandex)",
+                "unknown field",
+            ]
+        );
+    }
+
+    #[test]
+    fn sections_list_records_and_sitemaps() {
+        let robots = RobotsTxt::parse(
+            b"User-agent: *\nCrawl-delay: 2\nSitemap: https://example.com/s.xml\n",
+        );
+        let mut out = String::new();
+        render_extensions(&robots.for_agent("bot"), "r", Palette::new(false), &mut out);
+        assert_eq!(
+            out,
+            "Extensions in these groups\n  r:2  Crawl-delay: 2  wait 2 s between requests (Bing reads it; Google ignores it)\n\n\
+             Sitemaps (for every crawler)\n  r:3  https://example.com/s.xml\n"
+        );
+        let empty = RobotsTxt::parse(b"");
+        let mut out = String::new();
+        render_extensions(&empty.for_agent("bot"), "r", Palette::new(false), &mut out);
+        assert_eq!(
+            out,
+            "Extensions in these groups\n  none\n\nSitemaps (for every crawler)\n  none\n"
+        );
+    }
+}

@@ -1,0 +1,235 @@
+//! The explanation as JSON: the same facts as the text, for machines.
+
+use crawlgate::{AgentView, Group, RuleMatch, SelectionKind};
+use crawlgate_fetch::{FetchReport, Outcome, RuleRef};
+use serde::Serialize;
+use serde_json::{json, Value};
+
+use super::selection::{names_agent, never_matching, records_between, unused_global_groups};
+use crate::source::Reading;
+
+#[derive(Serialize)]
+struct JsonRule<'a> {
+    line: u32,
+    kind: &'static str,
+    value: &'a str,
+    pattern: &'a str,
+    length: u32,
+    text: String,
+    via_index_alias: bool,
+}
+
+/// A rule as the crawler tries it: its length and the pattern it is
+/// compared as.
+fn json_rule<'a>(m: &RuleMatch<'a>) -> JsonRule<'a> {
+    let r = RuleRef::new(m.rule, m.via_index_alias);
+    JsonRule {
+        line: r.line,
+        kind: if r.is_allow() { "allow" } else { "disallow" },
+        value: m.rule.value(),
+        pattern: if m.via_index_alias {
+            m.rule.index_alias().unwrap_or_default()
+        } else {
+            m.rule.pattern()
+        },
+        length: m.priority,
+        text: r.text,
+        via_index_alias: m.via_index_alias,
+    }
+}
+
+/// One URL: the verdict, and with rules every matching one and the
+/// content-usage preferences.
+fn json_url(reading: &Reading<'_>, view: Option<&AgentView<'_>>, agent: &str, url: &str) -> Value {
+    let decided = reading.decide(agent, url);
+    let mut value = json!({ "url": url });
+    if let (Value::Object(map), Value::Object(d)) = (
+        &mut value,
+        serde_json::to_value(&decided).unwrap_or_default(),
+    ) {
+        map.extend(d);
+        if let Some(view) = view {
+            let matching: Vec<JsonRule<'_>> =
+                view.matching_rules(url).iter().map(json_rule).collect();
+            map.insert("matching_rules".into(), json!(matching));
+            map.insert(
+                "content_usage".into(),
+                match view.content_usage(url) {
+                    Some(u) => {
+                        json!({"line": u.line, "path": u.path, "preferences": u.preferences})
+                    }
+                    None => Value::Null,
+                },
+            );
+        }
+    }
+    value
+}
+
+/// The explanation as JSON.
+pub fn to_json(reading: &Reading<'_>, agent: &str, urls: &[String]) -> Value {
+    let fetch: Option<&FetchReport> = reading.loaded.fetch();
+    let robots = match (reading.outcome_without_rules(), reading.robots()) {
+        (None, Some(robots)) => robots,
+        (outcome, _) => return without_rules(reading, outcome, agent, urls),
+    };
+    let view = robots.for_agent(agent);
+    let selection = view.selection();
+    let groups: Vec<Group<'_>> = view.groups().collect();
+    let group_json = |g: &Group<'_>| {
+        json!({
+            "first_line": g.first_line(),
+            "last_line": g.last_line(),
+            "user_agents": g.user_agents().map(|ua| json!({
+                "line": ua.line(),
+                "value": ua.value(),
+                "token": ua.token(),
+                "global": ua.is_global(),
+                "names_agent": names_agent(&ua, agent, selection, robots),
+            })).collect::<Vec<_>>(),
+            "records_between_user_agents": records_between(g, robots).iter()
+                .map(|(line, field)| json!({"line": line, "field": field}))
+                .collect::<Vec<_>>(),
+        })
+    };
+    let rules = view.rules_by_precedence();
+    let never: Vec<RuleRef> = never_matching(&view, &rules)
+        .into_iter()
+        .map(|r| RuleRef::new(r, false))
+        .collect();
+    json!({
+        "robots": reading.loaded.name,
+        "agent": agent,
+        "profile": robots.profile().name,
+        "fetch": fetch,
+        "selection": match selection {
+            SelectionKind::Specific => "specific",
+            SelectionKind::Global => "global",
+            _ => "nothing",
+        },
+        "groups": groups.iter().map(group_json).collect::<Vec<_>>(),
+        "unused_global_groups": unused_global_groups(&view).iter().map(group_json).collect::<Vec<_>>(),
+        "rules": rules.iter().map(json_rule).collect::<Vec<_>>(),
+        "never_matching_rules": never,
+        "ignored_rules": robots.ignored_rules().map(|r| RuleRef::new(r, false)).collect::<Vec<_>>(),
+        "extensions": view.groups().flat_map(|g| g.extensions()).map(|e| json!({
+            "line": e.line(),
+            "field": e.key(),
+            "value": e.value(),
+        })).collect::<Vec<_>>(),
+        "crawl_delay": view.crawl_delay().map(|d| json!({"seconds": d.seconds, "line": d.line})),
+        "request_rate": view.request_rate().map(|r| json!({
+            "requests": r.requests,
+            "period_seconds": r.period_seconds,
+            "window": r.window.map(|w| json!({"from": w.from.to_string(), "to": w.to.to_string()})),
+            "line": r.line,
+        })),
+        "visit_time": view.visit_time().map(|w| json!({"from": w.from.to_string(), "to": w.to.to_string(), "line": w.line})),
+        "content_signal": view.content_signal().map(|s| json!({"value": s.value, "line": s.line})),
+        "content_usage": view.content_usage_records().iter().map(|u| json!({"line": u.line, "path": u.path, "preferences": u.preferences})).collect::<Vec<_>>(),
+        "sitemaps": view.sitemaps().map(|s| json!({"line": s.line(), "url": s.url()})).collect::<Vec<_>>(),
+        "urls": urls.iter().map(|u| json_url(reading, Some(&view), agent, u)).collect::<Vec<_>>(),
+    })
+}
+
+/// The explanation when the fetch outcome leaves no rules to read.
+fn without_rules(
+    reading: &Reading<'_>,
+    outcome: Option<&Outcome>,
+    agent: &str,
+    urls: &[String],
+) -> Value {
+    let outcome = outcome.map(|o| {
+        json!({
+            "kind": o.kind(),
+            "reason": o.reason.to_string(),
+        })
+    });
+    json!({
+        "robots": reading.loaded.name,
+        "agent": agent,
+        "fetch": reading.loaded.fetch(),
+        "outcome": outcome,
+        "urls": urls.iter().map(|u| json_url(reading, None, agent, u)).collect::<Vec<_>>(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::Loaded;
+    use crawlgate::Profile;
+    use crawlgate_fetch::HttpResponse;
+
+    fn local(text: &str) -> Loaded {
+        Loaded::local("r", text)
+    }
+
+    #[test]
+    fn a_file_explained_as_json() {
+        let file = local(
+            "User-agent: a\nCrawl-delay: 2\nUser-agent: b\nDisallow: /p\nDisallow: p\n\nUser-agent: *\nAllow: /\n",
+        );
+        let json = to_json(&file.read(Profile::GOOGLE), "a", &["/p/1".to_owned()]);
+        assert_eq!(json["robots"], "r");
+        assert_eq!(json["profile"], "google");
+        assert_eq!(json["selection"], "specific");
+        assert_eq!(json["fetch"], Value::Null);
+        let group = &json["groups"][0];
+        assert_eq!(
+            (group["first_line"].as_u64(), group["last_line"].as_u64()),
+            (Some(1), Some(5))
+        );
+        assert_eq!(group["user_agents"][0]["names_agent"], true);
+        assert_eq!(group["user_agents"][1]["names_agent"], false);
+        assert_eq!(
+            group["records_between_user_agents"],
+            json!([{"line": 2, "field": "Crawl-delay"}])
+        );
+        assert_eq!(json["unused_global_groups"][0]["first_line"], 7);
+        assert_eq!(json["never_matching_rules"][0]["text"], "Disallow: p");
+        assert_eq!(json["crawl_delay"], json!({"seconds": 2.0, "line": 2}));
+        let url = &json["urls"][0];
+        assert_eq!(url["url"], "/p/1");
+        assert_eq!(url["allowed"], false);
+        assert_eq!(url["basis"], "rule");
+        assert_eq!(url["rule"]["line"], 4);
+        assert_eq!(url["matching_rules"][0]["length"], 2);
+        assert_eq!(url["matching_rules"][0]["pattern"], "/p");
+        assert_eq!(url["content_usage"], Value::Null);
+    }
+
+    #[test]
+    fn the_index_alias_is_the_pattern_matched() {
+        let file = local("User-agent: *\nAllow: /d/index.html\n");
+        let json = to_json(&file.read(Profile::GOOGLE), "bot", &["/d/".to_owned()]);
+        let matched = &json["urls"][0]["matching_rules"][0];
+        assert_eq!(matched["pattern"], "/d/$");
+        assert_eq!(matched["value"], "/d/index.html");
+        assert_eq!(matched["via_index_alias"], true);
+    }
+
+    #[test]
+    fn a_fetch_outcome_without_rules() {
+        let fetched = Loaded::fetched(HttpResponse::new(404));
+        let json = to_json(
+            &fetched.read(Profile::GOOGLE),
+            "bot",
+            &["https://example.com/x".to_owned()],
+        );
+        assert_eq!(
+            json["outcome"],
+            json!({"kind": "full_allow", "reason": "no robots.txt (4xx): everything allowed"})
+        );
+        assert_eq!(json["fetch"]["status"], 404);
+        assert_eq!(json["fetch"]["reason"], "not_found");
+        let url = &json["urls"][0];
+        assert_eq!(url["basis"], "full_allow");
+        assert_eq!(
+            url["fetch_outcome"],
+            "no robots.txt (4xx): everything allowed"
+        );
+        assert!(url.get("matching_rules").is_none());
+        assert!(json.get("groups").is_none());
+    }
+}

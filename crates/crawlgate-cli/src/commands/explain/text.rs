@@ -1,0 +1,208 @@
+//! The human explanation: the fetch, then how the crawler reads the file
+//! (groups, rules, extensions and sitemaps), then each URL with every
+//! matching rule and the one that decides.
+
+use std::fmt::Write as _;
+
+use crawlgate::AgentView;
+use crawlgate_fetch::{Basis, OutcomeKind};
+
+use super::extensions::render_extensions;
+use super::groups::render_groups;
+use super::rules::{render_rule_rows, render_rules};
+use crate::fetching::fetch_summary;
+use crate::output::{line_ref, Palette};
+use crate::source::Reading;
+
+/// The whole explanation, for `agent` and each of `urls`.
+pub fn render(reading: &Reading<'_>, agent: &str, urls: &[String], p: Palette) -> String {
+    let mut out = String::new();
+    let name = &reading.loaded.name;
+    if let Some(fetch) = reading.loaded.fetch() {
+        let _ = writeln!(out, "{}", p.dim(&fetch_summary(fetch)));
+    }
+    if let Some(outcome) = reading.outcome_without_rules() {
+        let every = if outcome.kind() == OutcomeKind::FullAllow {
+            "allowed"
+        } else {
+            "disallowed"
+        };
+        let _ = writeln!(
+            out,
+            "No rules are read: {}. Every URL is {every}.",
+            outcome.reason
+        );
+        for url in urls {
+            out.push('\n');
+            render_url(reading, None, agent, url, p, &mut out);
+        }
+        return out;
+    }
+    let Some(robots) = reading.robots() else {
+        return out;
+    };
+    let _ = writeln!(
+        out,
+        "How `{agent}` reads {name} ({} profile)\n",
+        robots.profile()
+    );
+    let view = robots.for_agent(agent);
+    render_groups(&view, agent, name, p, &mut out);
+    out.push('\n');
+    render_rules(&view, name, p, &mut out);
+    out.push('\n');
+    render_extensions(&view, name, p, &mut out);
+    for url in urls {
+        out.push('\n');
+        render_url(reading, Some(&view), agent, url, p, &mut out);
+    }
+    out
+}
+
+/// One URL: the verdict, then what decided it (the fetch outcome, the
+/// `/robots.txt` rule, no group, or every matching rule).
+fn render_url(
+    reading: &Reading<'_>,
+    view: Option<&AgentView<'_>>,
+    agent: &str,
+    url: &str,
+    p: Palette,
+    out: &mut String,
+) {
+    let verdict = reading.decide(agent, url);
+    let name = &reading.loaded.name;
+    let _ = writeln!(
+        out,
+        "{}  {}",
+        p.heading(url),
+        p.verdict(verdict.allowed, verdict.word())
+    );
+    match verdict.basis {
+        Basis::FullAllow | Basis::FullDisallow => {
+            let why = verdict
+                .fetch_outcome
+                .map(|reason| reason.to_string())
+                .unwrap_or_default();
+            let _ = writeln!(out, "  the fetch outcome decides: {why}");
+            return;
+        }
+        Basis::RobotsTxtItself => {
+            let _ = writeln!(out, "  /robots.txt itself is always allowed");
+            return;
+        }
+        Basis::NoGroup => {
+            let _ = writeln!(
+                out,
+                "  no group applies to this crawler, so nothing is disallowed"
+            );
+            return;
+        }
+        _ => {}
+    }
+    let Some(view) = view else { return };
+    let matches = view.matching_rules(url);
+    if matches.is_empty() {
+        let _ = writeln!(out, "  no rule matches");
+    } else {
+        let _ = writeln!(
+            out,
+            "  {}",
+            if matches.len() == 1 {
+                "1 matching rule, which decides:".to_owned()
+            } else {
+                format!("{} matching rules, the first decides:", matches.len())
+            }
+        );
+        render_rule_rows(&matches, name, "    ", 0, p, out);
+    }
+    if let Some(usage) = view.content_usage(url) {
+        let _ = writeln!(
+            out,
+            "  content usage: {}  {}",
+            usage.preferences,
+            p.dim(&format!("({})", line_ref(name, usage.line)))
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::Loaded;
+    use crawlgate::Profile;
+    use crawlgate_fetch::HttpResponse;
+
+    fn local(text: &str) -> Loaded {
+        Loaded::local("r", text)
+    }
+
+    fn urls(list: &[&str]) -> Vec<String> {
+        list.iter().map(|u| (*u).to_owned()).collect()
+    }
+
+    #[test]
+    fn a_file_is_explained_section_by_section_then_url_by_url() {
+        let file =
+            local("User-agent: *\nDisallow: /p\nAllow: /p/q\nContent-Usage: /p train-ai=n\n");
+        let text = render(
+            &file.read(Profile::GOOGLE),
+            "bot",
+            &urls(&["/p/q/1", "/p/x", "/z"]),
+            Palette::new(false),
+        );
+        assert!(
+            text.starts_with("How `bot` reads r (google profile)\n\nGroups\n"),
+            "{text}"
+        );
+        let sections: Vec<&str> = text.split("\n\n").collect();
+        assert_eq!(sections.len(), 8, "{text}");
+        assert_eq!(sections[4], "Sitemaps (for every crawler)\n  none");
+        assert_eq!(
+            sections[5],
+            "/p/q/1  allowed\n  2 matching rules, the first decides:\n    4  r:3  Allow: /p/q\n    2  r:2  Disallow: /p\n  content usage: train-ai=n  (r:4)"
+        );
+        // Usage preferences are for URLs that may be fetched.
+        assert_eq!(
+            sections[6],
+            "/p/x  disallowed\n  1 matching rule, which decides:\n    2  r:2  Disallow: /p"
+        );
+        assert_eq!(sections[7], "/z  allowed\n  no rule matches\n");
+    }
+
+    #[test]
+    fn no_group_is_said_once_per_url() {
+        let file = local("User-agent: other\nDisallow: /\n");
+        let text = render(
+            &file.read(Profile::GOOGLE),
+            "bot",
+            &urls(&["/x"]),
+            Palette::new(false),
+        );
+        assert!(
+            text.ends_with(
+                "\n/x  allowed\n  no group applies to this crawler, so nothing is disallowed\n"
+            ),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn a_fetch_outcome_without_rules_decides_every_url() {
+        let fetched = Loaded::fetched(HttpResponse::new(503));
+        let text = render(
+            &fetched.read(Profile::GOOGLE),
+            "bot",
+            &urls(&["https://example.com/x", "https://example.com/robots.txt"]),
+            Palette::new(false),
+        );
+        assert_eq!(
+            text,
+            "https://example.com/robots.txt: HTTP 503, 0 bytes: full disallow (server error or network failure: everything disallowed until a retry succeeds)\n\
+             No rules are read: server error or network failure: everything disallowed until a retry succeeds. Every URL is disallowed.\n\
+             \n\
+             https://example.com/x  disallowed\n  the fetch outcome decides: server error or network failure: everything disallowed until a retry succeeds\n\
+             \n\
+             https://example.com/robots.txt  allowed\n  /robots.txt itself is always allowed\n"
+        );
+    }
+}

@@ -1,0 +1,109 @@
+//! What `check` and `explain` are asked: a robots.txt, URLs, a crawler and
+//! a profile. One set of arguments, flattened into both (each adds the
+//! fetch options last, under their own heading).
+
+use crawlgate::Profile;
+
+use crate::commands::parse_profile;
+use crate::source::RobotsArg;
+use crate::target::{check_agent, check_urls};
+
+/// `ROBOTS [URL]… --agent TOKEN [--profile NAME] [--json]`.
+#[derive(clap::Args, Debug)]
+pub struct QueryArgs {
+    /// The robots.txt: a file, `-` for standard input, or an http(s) URL of
+    /// the site (its /robots.txt is fetched).
+    #[arg(value_name = "ROBOTS")]
+    pub robots: String,
+
+    /// URLs to ask about: absolute, or paths starting with `/`.
+    #[arg(value_name = "URL")]
+    pub urls: Vec<String>,
+
+    /// The crawler's product token, as robots.txt names it (`Googlebot`).
+    #[arg(short, long, value_name = "TOKEN")]
+    pub agent: String,
+
+    /// How to read robots.txt: google (default), rfc9309 or legacy.
+    #[arg(long, default_value = "google", value_parser = parse_profile)]
+    pub profile: Profile,
+
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+impl QueryArgs {
+    /// Checks the agent (an empty one is an error, a name that is not a
+    /// product token a warning) and every URL, then reads `ROBOTS`.
+    pub fn validate(&self) -> anyhow::Result<RobotsArg> {
+        check_agent(&self.agent)?;
+        let robots = RobotsArg::parse(&self.robots)?;
+        check_urls(&self.urls)?;
+        Ok(robots)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser, Debug)]
+    struct Probe {
+        #[command(flatten)]
+        query: QueryArgs,
+    }
+
+    fn parse(args: &[&str]) -> Result<QueryArgs, clap::Error> {
+        Probe::try_parse_from(std::iter::once("probe").chain(args.iter().copied())).map(|p| p.query)
+    }
+
+    #[test]
+    fn reads_every_argument() {
+        let query = parse(&[
+            "robots.txt",
+            "/a",
+            "https://example.com/b",
+            "-a",
+            "mybot",
+            "--profile",
+            "rfc9309",
+            "--json",
+        ])
+        .unwrap();
+        assert_eq!(query.robots, "robots.txt");
+        assert_eq!(query.urls, ["/a", "https://example.com/b"]);
+        assert_eq!(query.agent, "mybot");
+        assert_eq!(query.profile.name, "rfc9309");
+        assert!(query.json);
+        assert!(matches!(query.validate().unwrap(), RobotsArg::File(_)));
+    }
+
+    #[test]
+    fn the_agent_is_required_and_the_profile_known() {
+        assert!(parse(&["robots.txt", "/"]).is_err());
+        let error = parse(&["robots.txt", "-a", "bot", "--profile", "bing"]).unwrap_err();
+        assert!(
+            error.to_string().contains("unknown profile `bing`"),
+            "{error}"
+        );
+        let defaults = parse(&["-", "-a", "bot"]).unwrap();
+        assert_eq!(defaults.profile.name, "google");
+        assert!(defaults.urls.is_empty() && !defaults.json);
+    }
+
+    #[test]
+    fn validation_rejects_an_empty_agent_and_bad_urls() {
+        let empty = parse(&["robots.txt", "/", "-a", " "]).unwrap();
+        assert!(empty
+            .validate()
+            .unwrap_err()
+            .to_string()
+            .contains("the agent is empty"));
+        let bad = parse(&["robots.txt", "mailto:x@example.com", "-a", "bot"]).unwrap();
+        assert!(bad.validate().unwrap_err().to_string().contains("mailto:"));
+        let ftp = parse(&["ftp://example.com/", "-a", "bot"]).unwrap();
+        assert!(ftp.validate().is_err());
+    }
+}

@@ -1,0 +1,409 @@
+//! The explained verdict: may this crawler fetch this URL, what decided it,
+//! and which line of the robots.txt says so. One owned, serialisable answer
+//! for everything that shows verdicts (the command line, a service, language
+//! bindings), whether the rules of a file decided or the fetch outcome did.
+
+use std::fmt;
+
+use crawlgate::{Reason, RobotsTxt, Rule, RuleKind, Verdict};
+use serde::{Deserialize, Serialize, Serializer};
+
+use crate::outcome::OutcomeReason;
+
+/// What decided a verdict.
+///
+/// The first five come from the rules of a file (the core's
+/// [`Reason`](crawlgate::Reason)); the last two from the fetch outcome
+/// (RFC 9309 §2.3.1), when no rules are read at all.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum Basis {
+    /// A rule matched and decided.
+    Rule,
+    /// The best match was a rule with an empty value (`Disallow:`), which
+    /// allows everything.
+    EmptyRule,
+    /// The crawler's groups have no rule matching the URL: allowed.
+    NoMatchingRule,
+    /// No group names the crawler and there is no `*` group: allowed.
+    NoGroup,
+    /// The URL is `/robots.txt` itself, which is always allowed (RFC 9309
+    /// §2.2.2).
+    RobotsTxtItself,
+    /// The fetch outcome is full allow (a 4xx, redirects given up, or
+    /// unreachable for more than 30 days with no copy).
+    FullAllow,
+    /// The fetch outcome is full disallow (a server error or network
+    /// failure, and no earlier copy).
+    FullDisallow,
+}
+
+impl From<Reason> for Basis {
+    fn from(reason: Reason) -> Basis {
+        match reason {
+            Reason::Rule => Basis::Rule,
+            Reason::EmptyRule => Basis::EmptyRule,
+            Reason::NoMatchingRule => Basis::NoMatchingRule,
+            Reason::NoGroup => Basis::NoGroup,
+            Reason::RobotsTxt => Basis::RobotsTxtItself,
+        }
+    }
+}
+
+/// A rule of the file, as a verdict quotes it.
+///
+/// Serialized as `{"line", "kind": "allow"|"disallow", "value", "text",
+/// "via_index_alias"}`.
+///
+/// ```
+/// use crawlgate::RobotsTxt;
+/// use crawlgate_fetch::RuleRef;
+///
+/// let robots = RobotsTxt::parse(b"User-agent: *\ndisallow:   /private  # staff\n");
+/// let rule = RuleRef::new(robots.groups().next().unwrap().rules().next().unwrap(), false);
+/// assert_eq!((rule.line, rule.value.as_str(), rule.text.as_str()), (2, "/private", "Disallow: /private"));
+/// assert_eq!(
+///     serde_json::to_string(&rule).unwrap(),
+///     r#"{"line":2,"kind":"disallow","value":"/private","text":"Disallow: /private","via_index_alias":false}"#
+/// );
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct RuleRef {
+    /// 1-based line number in the robots.txt.
+    pub line: u32,
+    /// Allow or disallow.
+    #[serde(serialize_with = "lowercase_kind")]
+    pub kind: RuleKind,
+    /// The path pattern as written.
+    pub value: String,
+    /// The line as the file means it, in canonical form (`Disallow:
+    /// /private`).
+    pub text: String,
+    /// Whether the rule matched through Google's `index.html` alias
+    /// (`Allow: /dir/index.html` also matching `/dir/`).
+    pub via_index_alias: bool,
+}
+
+impl RuleRef {
+    /// Quotes `rule`; `via_index_alias` says whether it matched through
+    /// Google's `index.html` alias.
+    pub fn new(rule: Rule<'_>, via_index_alias: bool) -> RuleRef {
+        RuleRef {
+            line: rule.line(),
+            kind: rule.kind(),
+            value: rule.value().to_owned(),
+            text: rule.to_string(),
+            via_index_alias,
+        }
+    }
+
+    /// Whether the rule allows.
+    pub fn is_allow(&self) -> bool {
+        self.kind == RuleKind::Allow
+    }
+}
+
+fn lowercase_kind<S: Serializer>(kind: &RuleKind, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(match kind {
+        RuleKind::Allow => "allow",
+        RuleKind::Disallow => "disallow",
+    })
+}
+
+/// The lines one group spans, from its first `user-agent` line to its last
+/// line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct GroupLines {
+    /// The group's first `user-agent` line.
+    pub first_line: u32,
+    /// Its last line (its last rule, or its last `user-agent` line).
+    pub last_line: u32,
+}
+
+/// The answer to "may this crawler fetch this URL?", with what decided it.
+///
+/// Built from a parsed file ([`ExplainedVerdict::decide`], or `From` a
+/// core [`Verdict`](crawlgate::Verdict)) or from a fetch outcome
+/// ([`Outcome::decide`](crate::Outcome::decide), which also knows that
+/// `/robots.txt` itself is always allowed and that full allow and full
+/// disallow read no rules).
+///
+/// ```
+/// use crawlgate::RobotsTxt;
+/// use crawlgate_fetch::{Basis, ExplainedVerdict, GroupLines};
+///
+/// let robots = RobotsTxt::parse(b"User-agent: *\nAllow: /p\nDisallow: /\n");
+/// let verdict = ExplainedVerdict::decide(&robots, "mybot", "https://example.com/page");
+/// assert!(verdict.allowed);
+/// assert_eq!(verdict.basis, Basis::Rule);
+/// assert_eq!(verdict.rule.as_ref().unwrap().text, "Allow: /p");
+/// assert_eq!(verdict.groups, [GroupLines { first_line: 1, last_line: 3 }]);
+/// assert_eq!(verdict.to_string(), "allowed by line 2 (Allow: /p)");
+/// assert_eq!(
+///     serde_json::to_string(&verdict).unwrap(),
+///     r#"{"allowed":true,"basis":"rule","rule":{"line":2,"kind":"allow","value":"/p","text":"Allow: /p","via_index_alias":false}}"#
+/// );
+/// ```
+///
+/// Serialized as `allowed`, `basis`, `rule` (or `null`) and, when the fetch
+/// outcome decided, `fetch_outcome`: the sentence that says why
+/// ([`OutcomeReason`]'s `Display`). `groups` is not serialized, so the JSON
+/// form stays the one `crawlgate check --json` prints; a caller that wants
+/// it serializes it beside the verdict.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct ExplainedVerdict {
+    /// May the crawler fetch the URL?
+    pub allowed: bool,
+    /// What decided.
+    pub basis: Basis,
+    /// The deciding rule, when a rule decided (an empty rule included).
+    pub rule: Option<RuleRef>,
+    /// Why the fetch outcome is full allow or full disallow, when it
+    /// decided.
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "as_sentence"
+    )]
+    pub fetch_outcome: Option<OutcomeReason>,
+    /// The groups whose rules applied (merged when several name the
+    /// crawler); empty when no group applies or no rules were read.
+    #[serde(skip)]
+    pub groups: Vec<GroupLines>,
+}
+
+fn as_sentence<S: Serializer>(reason: &Option<OutcomeReason>, s: S) -> Result<S::Ok, S::Error> {
+    match reason {
+        Some(reason) => s.collect_str(reason),
+        None => s.serialize_none(),
+    }
+}
+
+impl ExplainedVerdict {
+    /// May `agent` (a product token) fetch `url` under the rules of
+    /// `robots`? The file's profile decides everything, `/robots.txt`
+    /// included; use [`Outcome::decide`](crate::Outcome::decide) for a
+    /// fetched file.
+    pub fn decide(robots: &RobotsTxt, agent: &str, url: &str) -> ExplainedVerdict {
+        ExplainedVerdict::from(&robots.decide(agent, url))
+    }
+
+    /// `/robots.txt` itself: always allowed, whatever the file says or the
+    /// fetch gave (RFC 9309 §2.2.2).
+    pub(crate) fn robots_txt_itself() -> ExplainedVerdict {
+        ExplainedVerdict {
+            allowed: true,
+            basis: Basis::RobotsTxtItself,
+            rule: None,
+            fetch_outcome: None,
+            groups: Vec::new(),
+        }
+    }
+
+    /// The fetch outcome decides without rules: full allow or full
+    /// disallow, and why.
+    pub(crate) fn by_outcome(allowed: bool, reason: OutcomeReason) -> ExplainedVerdict {
+        ExplainedVerdict {
+            allowed,
+            basis: if allowed {
+                Basis::FullAllow
+            } else {
+                Basis::FullDisallow
+            },
+            rule: None,
+            fetch_outcome: Some(reason),
+            groups: Vec::new(),
+        }
+    }
+
+    /// `allowed` or `disallowed`.
+    pub fn word(&self) -> &'static str {
+        if self.allowed {
+            "allowed"
+        } else {
+            "disallowed"
+        }
+    }
+
+    /// The line of the deciding rule, if a rule decided.
+    pub fn line(&self) -> Option<u32> {
+        self.rule.as_ref().map(|r| r.line)
+    }
+}
+
+impl From<&Verdict<'_>> for ExplainedVerdict {
+    fn from(verdict: &Verdict<'_>) -> ExplainedVerdict {
+        ExplainedVerdict {
+            allowed: verdict.is_allowed(),
+            basis: verdict.reason().into(),
+            rule: verdict
+                .rule()
+                .map(|rule| RuleRef::new(rule, verdict.via_index_alias())),
+            fetch_outcome: None,
+            groups: verdict
+                .groups()
+                .map(|g| GroupLines {
+                    first_line: g.first_line(),
+                    last_line: g.last_line(),
+                })
+                .collect(),
+        }
+    }
+}
+
+impl fmt::Display for ExplainedVerdict {
+    /// `allowed by line 3 (Allow: /p)`, `allowed: no rule matches`,
+    /// `disallowed: server error or network failure: …`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.word())?;
+        if let Some(rule) = &self.rule {
+            return write!(f, " by line {} ({})", rule.line, rule.text);
+        }
+        match (self.basis, self.fetch_outcome) {
+            (_, Some(reason)) => write!(f, ": {reason}"),
+            (Basis::RobotsTxtItself, _) => f.write_str(": /robots.txt is always allowed"),
+            (Basis::NoGroup, _) => f.write_str(": no group for this crawler"),
+            _ => f.write_str(": no rule matches"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crawlgate::Profile;
+
+    const FILE: &str = "\
+User-agent: a
+Disallow:
+
+User-agent: b
+User-agent: c
+Disallow: /private
+Allow: /dir/index.html
+
+User-agent: b
+Disallow: /more
+";
+
+    fn decide(agent: &str, url: &str) -> ExplainedVerdict {
+        ExplainedVerdict::decide(&RobotsTxt::parse(FILE.as_bytes()), agent, url)
+    }
+
+    #[test]
+    fn every_basis_the_rules_give() {
+        let rule = decide("c", "/private/x");
+        assert_eq!((rule.allowed, rule.basis), (false, Basis::Rule));
+        assert_eq!(rule.line(), Some(6));
+
+        let empty = decide("a", "/anything");
+        assert_eq!((empty.allowed, empty.basis), (true, Basis::EmptyRule));
+        assert_eq!(empty.rule.unwrap().text, "Disallow:");
+
+        let none = decide("c", "/public");
+        assert_eq!((none.allowed, none.basis), (true, Basis::NoMatchingRule));
+        assert_eq!(none.rule, None);
+
+        let nobody = decide("z", "/private");
+        assert_eq!((nobody.allowed, nobody.basis), (true, Basis::NoGroup));
+        assert!(nobody.groups.is_empty());
+
+        let robots = RobotsTxt::parse_with(b"User-agent: *\nDisallow: /\n", Profile::RFC9309);
+        let itself = ExplainedVerdict::decide(&robots, "bot", "/robots.txt");
+        assert_eq!(
+            (itself.allowed, itself.basis),
+            (true, Basis::RobotsTxtItself)
+        );
+    }
+
+    #[test]
+    fn merged_groups_are_listed_in_file_order() {
+        let verdict = decide("b", "/more/x");
+        assert_eq!(verdict.line(), Some(10));
+        assert_eq!(
+            verdict.groups,
+            [
+                GroupLines {
+                    first_line: 4,
+                    last_line: 7
+                },
+                GroupLines {
+                    first_line: 9,
+                    last_line: 10
+                }
+            ]
+        );
+    }
+
+    #[test]
+    fn the_index_alias_is_named() {
+        let verdict = decide("c", "https://example.com/dir/");
+        let rule = verdict.rule.unwrap();
+        assert!(verdict.allowed && rule.is_allow() && rule.via_index_alias);
+        assert_eq!(rule.value, "/dir/index.html");
+    }
+
+    #[test]
+    fn outcome_verdicts_carry_the_reason() {
+        let full = ExplainedVerdict::by_outcome(false, OutcomeReason::ServerError);
+        assert_eq!(full.basis, Basis::FullDisallow);
+        assert_eq!(
+            full.to_string(),
+            "disallowed: server error or network failure: everything disallowed until a retry succeeds"
+        );
+        let json = serde_json::to_value(&full).unwrap();
+        assert_eq!(
+            json,
+            serde_json::json!({
+                "allowed": false,
+                "basis": "full_disallow",
+                "rule": null,
+                "fetch_outcome": "server error or network failure: everything disallowed until a retry succeeds",
+            })
+        );
+        let open = ExplainedVerdict::by_outcome(true, OutcomeReason::NotFound);
+        assert_eq!((open.allowed, open.basis), (true, Basis::FullAllow));
+    }
+
+    #[test]
+    fn reads_as_a_sentence() {
+        assert_eq!(
+            decide("c", "/private").to_string(),
+            "disallowed by line 6 (Disallow: /private)"
+        );
+        assert_eq!(decide("c", "/x").to_string(), "allowed: no rule matches");
+        assert_eq!(
+            decide("z", "/x").to_string(),
+            "allowed: no group for this crawler"
+        );
+        assert_eq!(
+            ExplainedVerdict::robots_txt_itself().to_string(),
+            "allowed: /robots.txt is always allowed"
+        );
+        assert_eq!(decide("c", "/private").word(), "disallowed");
+    }
+
+    #[test]
+    fn serializes_without_groups() {
+        let json = serde_json::to_value(decide("c", "/private")).unwrap();
+        assert_eq!(
+            json,
+            serde_json::json!({
+                "allowed": false,
+                "basis": "rule",
+                "rule": {
+                    "line": 6,
+                    "kind": "disallow",
+                    "value": "/private",
+                    "text": "Disallow: /private",
+                    "via_index_alias": false,
+                },
+            })
+        );
+        assert_eq!(
+            serde_json::to_value(Basis::RobotsTxtItself).unwrap(),
+            "robots_txt_itself"
+        );
+    }
+}

@@ -1,0 +1,61 @@
+"""Batch decisions over Arrow data, for PySpark, Polars, DuckDB and pyarrow.
+
+``decide(data, profile="google")`` takes a ``pyarrow.RecordBatch`` or
+``pyarrow.Table`` (or any object with ``__arrow_c_stream__``, such as a
+Polars DataFrame or a DuckDB relation's Arrow result) with the columns
+
+* ``robots_txt``: binary or string (dictionary-encoded too): the file;
+* ``user_agent``: string: the crawler's product token, used as given;
+* ``url``: string: absolute or path-only;
+
+and returns the same rows with ``allowed`` (bool), ``line`` (int32, null
+when no rule decided) and ``rule`` (string, the deciding rule as written)
+appended. A row with a null input has null answers. Files repeated across
+rows are parsed once; the rows are decided on all cores in Rust, without
+the GIL; the data crosses over through the Arrow C data interface, without
+copies.
+
+With PySpark::
+
+    from crawlgate.arrow import INPUT_SCHEMA, SPARK_SCHEMA, decide_batches
+    answers = df.select("robots_txt", "user_agent", "url").mapInArrow(
+        decide_batches, f"{INPUT_SCHEMA}, {SPARK_SCHEMA}"
+    )
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Iterator
+
+from . import _crawlgate
+
+__all__ = ["INPUT_SCHEMA", "SPARK_SCHEMA", "decide", "decide_batches"]
+
+#: The input columns, as a Spark DDL schema.
+INPUT_SCHEMA = "robots_txt binary, user_agent string, url string"
+#: The appended columns, as a Spark DDL schema.
+SPARK_SCHEMA = "allowed boolean, line int, rule string"
+
+
+def decide(data: Any, profile: str = "google") -> Any:
+    """Decides every row; returns a ``pyarrow.RecordBatch`` for a record
+    batch, a ``pyarrow.Table`` otherwise."""
+    import pyarrow as pa
+
+    if isinstance(data, pa.RecordBatch):
+        return _crawlgate.decide_record_batch(data, profile)
+    if isinstance(data, pa.Table):
+        return _crawlgate.decide_table(data, profile)
+    if hasattr(data, "__arrow_c_stream__"):
+        return _crawlgate.decide_table(pa.table(data), profile)
+    raise TypeError(
+        "crawlgate.arrow.decide expects a pyarrow.RecordBatch, a pyarrow.Table or an "
+        f"object with __arrow_c_stream__, not {type(data).__name__}"
+    )
+
+
+def decide_batches(batches: Iterable[Any], profile: str = "google") -> Iterator[Any]:
+    """``decide`` over an iterator of record batches: the function to give
+    PySpark's ``DataFrame.mapInArrow``."""
+    for batch in batches:
+        yield decide(batch, profile)

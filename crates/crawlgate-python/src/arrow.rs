@@ -1,0 +1,58 @@
+//! `crawlgate._crawlgate.decide_record_batch` / `decide_table`: Arrow data
+//! in and out through the C data interface (no copies), decided by
+//! [`crate::batch`] on all cores with the GIL released.
+
+use arrow_array::RecordBatch;
+use arrow_pyarrow::{PyArrowType, Table};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+
+use crate::batch::decide_batch;
+use crate::input::profile_named;
+
+/// Decides every row of a `pyarrow.RecordBatch` with columns `robots_txt`,
+/// `user_agent` and `url`; returns it with `allowed`, `line` and `rule`
+/// appended.
+#[pyfunction]
+#[pyo3(signature = (batch, profile = "google"))]
+pub fn decide_record_batch(
+    py: Python<'_>,
+    batch: PyArrowType<RecordBatch>,
+    profile: &str,
+) -> PyResult<PyArrowType<RecordBatch>> {
+    let profile = profile_named(profile)?;
+    let out = py
+        .detach(|| decide_batch(&batch.0, profile))
+        .map_err(|err| PyValueError::new_err(err.to_string()))?;
+    Ok(PyArrowType(out))
+}
+
+/// Decides every row of a `pyarrow.Table` (or any object with
+/// `__arrow_c_stream__`), batch by batch.
+#[pyfunction]
+#[pyo3(signature = (table, profile = "google"))]
+pub fn decide_table(
+    py: Python<'_>,
+    table: PyArrowType<Table>,
+    profile: &str,
+) -> PyResult<PyArrowType<Table>> {
+    let profile = profile_named(profile)?;
+    let (batches, schema) = table.0.into_inner();
+    let out = py.detach(|| {
+        batches
+            .iter()
+            .map(|batch| decide_batch(batch, profile))
+            .collect::<Result<Vec<_>, _>>()
+    });
+    let out = out.map_err(|err| PyValueError::new_err(err.to_string()))?;
+    let schema = match out.first() {
+        Some(first) => first.schema(),
+        // No batches: the input schema with the output columns.
+        None => decide_batch(&RecordBatch::new_empty(schema), profile)
+            .map_err(|err| PyValueError::new_err(err.to_string()))?
+            .schema(),
+    };
+    Table::try_new(out, schema)
+        .map(PyArrowType)
+        .map_err(|err| PyValueError::new_err(err.to_string()))
+}

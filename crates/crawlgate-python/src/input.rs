@@ -1,0 +1,88 @@
+//! Python arguments as the core wants them, or a Python exception that says
+//! what was expected.
+
+use crawlgate::Profile;
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyByteArray, PyBytes, PyString};
+
+/// The bytes of a robots.txt body given as `bytes`, `bytearray` or `str`.
+///
+/// A `str` is encoded as UTF-8 with `surrogateescape`, so text decoded from
+/// bytes with that handler gives back exactly those bytes.
+pub fn body_bytes<'py>(body: &Bound<'py, PyAny>, what: &str) -> PyResult<Bound<'py, PyBytes>> {
+    if let Ok(bytes) = body.cast::<PyBytes>() {
+        return Ok(bytes.clone());
+    }
+    if let Ok(array) = body.cast::<PyByteArray>() {
+        return Ok(PyBytes::new(body.py(), &array.to_vec()));
+    }
+    if let Ok(text) = body.cast::<PyString>() {
+        let encoded = text
+            .call_method1("encode", ("utf-8", "surrogateescape"))
+            .map_err(|err| {
+                PyValueError::new_err(format!(
+                    "{what}: the text cannot be encoded as UTF-8 ({}); pass the bytes as served instead",
+                    err.value(body.py())
+                ))
+            })?;
+        return Ok(encoded.cast_into::<PyBytes>()?);
+    }
+    Err(PyTypeError::new_err(format!(
+        "{what} must be bytes or str, not {}",
+        type_name(body)
+    )))
+}
+
+/// A URL or user agent given as `str` or UTF-8 `bytes` (Scrapy passes
+/// both).
+pub fn text_arg(value: &Bound<'_, PyAny>, what: &str) -> PyResult<String> {
+    if let Ok(text) = value.cast::<PyString>() {
+        return Ok(text.to_cow()?.into_owned());
+    }
+    if let Ok(bytes) = value.cast::<PyBytes>() {
+        return std::str::from_utf8(bytes.as_bytes())
+            .map(str::to_owned)
+            .map_err(|err| PyValueError::new_err(format!("{what} is not valid UTF-8: {err}")));
+    }
+    Err(PyTypeError::new_err(format!(
+        "{what} must be str or bytes, not {}",
+        type_name(value)
+    )))
+}
+
+/// A list of URLs from any iterable of `str`/`bytes`.
+pub fn text_list(values: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<String>> {
+    if values.is_instance_of::<PyString>() || values.is_instance_of::<PyBytes>() {
+        return Err(PyTypeError::new_err(format!(
+            "{what} must be an iterable of URLs, not a single {}",
+            type_name(values)
+        )));
+    }
+    let iter = values.try_iter().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "{what} must be an iterable of URLs, not {}",
+            type_name(values)
+        ))
+    })?;
+    let mut out = Vec::with_capacity(values.len().unwrap_or(0));
+    for (index, item) in iter.enumerate() {
+        out.push(text_arg(&item?, &format!("{what}[{index}]"))?);
+    }
+    Ok(out)
+}
+
+/// A profile by name: `google`, `rfc9309` or `legacy`.
+pub fn profile_named(name: &str) -> PyResult<Profile> {
+    name.parse::<Profile>()
+        .map_err(|err| PyValueError::new_err(err.to_string()))
+}
+
+/// The Python type name of a value, for error messages.
+pub fn type_name(value: &Bound<'_, PyAny>) -> String {
+    value
+        .get_type()
+        .name()
+        .map(|name| name.to_string())
+        .unwrap_or_else(|_| "an unknown type".to_owned())
+}

@@ -1,0 +1,330 @@
+//! `crawlgate.RobotsTxt` and `crawlgate.AgentView`: a parsed file and one
+//! crawler's compiled reading of it.
+
+use std::sync::Arc;
+
+use crawlgate::{AgentView, Extension, Profile, RobotsTxt};
+use crawlgate_fetch::RobotsCopy;
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+
+use crate::extensions::{PyContentUsage, PyRequestRate, PyVisitTime};
+use crate::input::{body_bytes, profile_named, text_arg, text_list};
+use crate::lint::{lint_bytes, PyDiagnostic};
+use crate::verdict::PyVerdict;
+
+/// Bodies from this size on are parsed with the GIL released (a 16 KiB
+/// file parses in about 25 µs).
+const DETACH_BYTES: usize = 16 * 1024;
+
+/// Where a parsed file came from: parsed here (the caller's bytes are kept
+/// for `lint`, not copied), or handed over by the fetch policy.
+// One per file, and the common variant is the large one: boxing it would
+// add a pointer chase to every question.
+#[allow(clippy::large_enum_variant)]
+enum Source {
+    Parsed {
+        body: Py<PyBytes>,
+        robots: RobotsTxt,
+    },
+    Fetched(Arc<RobotsCopy>),
+}
+
+/// A parsed robots.txt file, read as Google reads it (or under the
+/// `rfc9309` / `legacy` profile).
+///
+/// `RobotsTxt(body, profile="google")` parses `bytes` (as served) or `str`.
+/// Parsing never fails: lines that cannot be read are skipped and reported
+/// by `lint()`. The GIL is released while parsing.
+#[pyclass(frozen, module = "crawlgate", name = "RobotsTxt")]
+pub struct PyRobotsTxt {
+    source: Source,
+}
+
+impl PyRobotsTxt {
+    /// The parsed model.
+    pub fn robots(&self) -> &RobotsTxt {
+        match &self.source {
+            Source::Parsed { robots, .. } => robots,
+            Source::Fetched(copy) => copy.robots(),
+        }
+    }
+
+    /// Wraps a file parsed by the fetch policy.
+    pub fn from_copy(copy: Arc<RobotsCopy>) -> PyRobotsTxt {
+        PyRobotsTxt {
+            source: Source::Fetched(copy),
+        }
+    }
+
+    /// Parses `body`, with the GIL released unless the body is small
+    /// enough that releasing and taking it back costs more than it frees.
+    pub fn parse(py: Python<'_>, body: Bound<'_, PyBytes>, profile: Profile) -> PyRobotsTxt {
+        let bytes = body.as_bytes();
+        let robots = if bytes.len() < DETACH_BYTES {
+            RobotsTxt::parse_with(bytes, profile)
+        } else {
+            py.detach(|| RobotsTxt::parse_with(bytes, profile))
+        };
+        PyRobotsTxt {
+            source: Source::Parsed {
+                body: body.unbind(),
+                robots,
+            },
+        }
+    }
+
+    fn source_bytes<'a>(&'a self, py: Python<'a>) -> &'a [u8] {
+        match &self.source {
+            Source::Parsed { body, .. } => body.as_bytes(py),
+            Source::Fetched(copy) => copy.body(),
+        }
+    }
+}
+
+#[pymethods]
+impl PyRobotsTxt {
+    #[new]
+    #[pyo3(signature = (body, profile = "google"))]
+    fn new(py: Python<'_>, body: &Bound<'_, PyAny>, profile: &str) -> PyResult<PyRobotsTxt> {
+        let profile = profile_named(profile)?;
+        let body = body_bytes(body, "RobotsTxt() body")?;
+        Ok(PyRobotsTxt::parse(py, body, profile))
+    }
+
+    /// Whether `agent` (a product token such as `Googlebot`, compared as
+    /// given) may fetch `url` (absolute or path-only).
+    fn is_allowed(&self, url: &Bound<'_, PyAny>, agent: &Bound<'_, PyAny>) -> PyResult<bool> {
+        let (url, agent) = (text_arg(url, "url")?, text_arg(agent, "agent")?);
+        Ok(self.robots().is_allowed(&agent, &url))
+    }
+
+    /// The verdict for `agent` and `url`: allowed or not, the deciding rule
+    /// and its line, the groups that applied and why.
+    fn decide(&self, url: &Bound<'_, PyAny>, agent: &Bound<'_, PyAny>) -> PyResult<PyVerdict> {
+        let (url, agent) = (text_arg(url, "url")?, text_arg(agent, "agent")?);
+        Ok(PyVerdict::from_verdict(&self.robots().decide(&agent, &url)))
+    }
+
+    /// Answers many URLs for one crawler, with the GIL released.
+    fn is_allowed_many(
+        &self,
+        py: Python<'_>,
+        urls: &Bound<'_, PyAny>,
+        agent: &Bound<'_, PyAny>,
+    ) -> PyResult<Vec<bool>> {
+        let urls = text_list(urls, "urls")?;
+        let agent = text_arg(agent, "agent")?;
+        let robots = self.robots();
+        Ok(py.detach(|| {
+            let view = robots.for_agent(&agent);
+            urls.iter().map(|url| view.is_allowed(url)).collect()
+        }))
+    }
+
+    /// One crawler's compiled view, for asking about many URLs.
+    fn for_agent(slf: &Bound<'_, PyRobotsTxt>, agent: &Bound<'_, PyAny>) -> PyResult<PyAgentView> {
+        Ok(PyAgentView {
+            robots: slf.clone().unbind(),
+            agent: text_arg(agent, "agent")?,
+        })
+    }
+
+    /// The first valid `Crawl-delay` in `agent`'s groups, in seconds.
+    fn crawl_delay(&self, agent: &Bound<'_, PyAny>) -> PyResult<Option<f64>> {
+        let agent = text_arg(agent, "agent")?;
+        Ok(self
+            .robots()
+            .for_agent(&agent)
+            .crawl_delay()
+            .map(|d| d.seconds))
+    }
+
+    /// The first valid `Request-rate` in `agent`'s groups.
+    fn request_rate(&self, agent: &Bound<'_, PyAny>) -> PyResult<Option<PyRequestRate>> {
+        let agent = text_arg(agent, "agent")?;
+        Ok(self
+            .robots()
+            .for_agent(&agent)
+            .request_rate()
+            .map(PyRequestRate::from))
+    }
+
+    /// The first valid `Visit-time` in `agent`'s groups.
+    fn visit_time(&self, agent: &Bound<'_, PyAny>) -> PyResult<Option<PyVisitTime>> {
+        let agent = text_arg(agent, "agent")?;
+        Ok(self
+            .robots()
+            .for_agent(&agent)
+            .visit_time()
+            .map(PyVisitTime::from))
+    }
+
+    /// The `Content-Usage` record that applies to `url` for `agent`, or
+    /// `None` (none applies, or the URL is disallowed).
+    fn content_usage(
+        &self,
+        url: &Bound<'_, PyAny>,
+        agent: &Bound<'_, PyAny>,
+    ) -> PyResult<Option<PyContentUsage>> {
+        let (url, agent) = (text_arg(url, "url")?, text_arg(agent, "agent")?);
+        Ok(self
+            .robots()
+            .for_agent(&agent)
+            .content_usage(&url)
+            .map(PyContentUsage::from))
+    }
+
+    /// The `Sitemap:` URLs, in file order.
+    #[getter]
+    fn sitemaps(&self) -> Vec<String> {
+        self.robots()
+            .sitemaps()
+            .map(|s| s.url().to_owned())
+            .collect()
+    }
+
+    /// Every extension record (crawl-delay, host, clean-param, unknown
+    /// fields…) as `(field, value, line)`, in file order.
+    #[getter]
+    fn extensions(&self) -> Vec<(String, String, u32)> {
+        self.robots()
+            .extensions()
+            .map(|e: Extension<'_>| (e.key().to_owned(), e.value().to_owned(), e.line()))
+            .collect()
+    }
+
+    /// The file as crawlgate reads it, in canonical form: one record per
+    /// line, a blank line between groups, rule values normalised, lines it
+    /// ignored left out. It parses back to the same decisions.
+    fn render(&self) -> String {
+        self.robots().render()
+    }
+
+    /// The profile the file was read with: `google`, `rfc9309` or `legacy`.
+    #[getter]
+    fn profile(&self) -> &'static str {
+        self.robots().profile().name
+    }
+
+    /// The linter's findings for this file (codes, severities, spans,
+    /// messages, fixes), under the profile it was parsed with;
+    /// `legacy=True` adds the comparison with Python's `urllib.robotparser`
+    /// reading (`R402`). The GIL is released while linting.
+    #[pyo3(signature = (*, legacy = false))]
+    fn lint(&self, py: Python<'_>, legacy: bool) -> Vec<PyDiagnostic> {
+        let profile = self.robots().profile();
+        lint_bytes(py, self.source_bytes(py), profile, legacy)
+    }
+
+    fn __repr__(&self) -> String {
+        let robots = self.robots();
+        format!(
+            "<crawlgate.RobotsTxt profile={} groups={} rules={} sitemaps={}>",
+            robots.profile().name,
+            robots.groups().len(),
+            robots.rules().len(),
+            robots.sitemaps().len()
+        )
+    }
+}
+
+/// One crawler's reading of a file, compiled on first use and kept inside
+/// the `RobotsTxt`: the fast way to ask about many URLs.
+#[pyclass(frozen, module = "crawlgate", name = "AgentView")]
+pub struct PyAgentView {
+    robots: Py<PyRobotsTxt>,
+    agent: String,
+}
+
+impl PyAgentView {
+    fn view(&self) -> AgentView<'_> {
+        self.robots.get().robots().for_agent(&self.agent)
+    }
+}
+
+#[pymethods]
+impl PyAgentView {
+    /// The crawler's name, as given.
+    #[getter]
+    fn agent(&self) -> &str {
+        &self.agent
+    }
+
+    /// Whether the crawler may fetch `url`.
+    fn is_allowed(&self, url: &Bound<'_, PyAny>) -> PyResult<bool> {
+        Ok(self.view().is_allowed(&text_arg(url, "url")?))
+    }
+
+    /// The verdict for `url`.
+    fn decide(&self, url: &Bound<'_, PyAny>) -> PyResult<PyVerdict> {
+        Ok(PyVerdict::from_verdict(
+            &self.view().decide(&text_arg(url, "url")?),
+        ))
+    }
+
+    /// Answers many URLs, with the GIL released.
+    fn is_allowed_many(&self, py: Python<'_>, urls: &Bound<'_, PyAny>) -> PyResult<Vec<bool>> {
+        let urls = text_list(urls, "urls")?;
+        let view = self.view();
+        Ok(py.detach(|| urls.iter().map(|url| view.is_allowed(url)).collect()))
+    }
+
+    /// Verdicts for many URLs, with the GIL released while deciding.
+    fn decide_many(&self, py: Python<'_>, urls: &Bound<'_, PyAny>) -> PyResult<Vec<PyVerdict>> {
+        let urls = text_list(urls, "urls")?;
+        let view = self.view();
+        Ok(py.detach(|| {
+            urls.iter()
+                .map(|url| PyVerdict::from_verdict(&view.decide(url)))
+                .collect()
+        }))
+    }
+
+    /// The first valid `Crawl-delay` in the crawler's groups, in seconds.
+    fn crawl_delay(&self) -> Option<f64> {
+        self.view().crawl_delay().map(|d| d.seconds)
+    }
+
+    /// The first valid `Request-rate` in the crawler's groups.
+    fn request_rate(&self) -> Option<PyRequestRate> {
+        self.view().request_rate().map(PyRequestRate::from)
+    }
+
+    /// The first valid `Visit-time` in the crawler's groups.
+    fn visit_time(&self) -> Option<PyVisitTime> {
+        self.view().visit_time().map(PyVisitTime::from)
+    }
+
+    /// The `Content-Usage` record that applies to `url`.
+    fn content_usage(&self, url: &Bound<'_, PyAny>) -> PyResult<Option<PyContentUsage>> {
+        Ok(self
+            .view()
+            .content_usage(&text_arg(url, "url")?)
+            .map(PyContentUsage::from))
+    }
+
+    /// `specific` (groups name the crawler), `global` (the `*` groups) or
+    /// `nothing` (no group applies: everything is allowed).
+    #[getter]
+    fn selection(&self) -> &'static str {
+        crate::verdict::selection_name(self.view().selection())
+    }
+
+    /// `(first_line, last_line)` of each group the crawler obeys.
+    #[getter]
+    fn groups(&self) -> Vec<(u32, u32)> {
+        self.view()
+            .groups()
+            .map(|g| (g.first_line(), g.last_line()))
+            .collect()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<crawlgate.AgentView agent={:?} selection={}>",
+            self.agent,
+            self.selection()
+        )
+    }
+}

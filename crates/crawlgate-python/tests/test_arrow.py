@@ -1,0 +1,132 @@
+"""`crawlgate.arrow.decide`: Arrow in, Arrow out, the same answers as
+`RobotsTxt.decide` row by row."""
+
+from __future__ import annotations
+
+import pyarrow as pa
+import pytest
+
+import crawlgate
+from crawlgate.arrow import decide, decide_batches
+
+A = b"User-agent: *\nDisallow: /private/\nAllow: /private/press/\n\nUser-agent: Googlebot\nDisallow: /search\n"
+B = b"User-agent: *\nDisallow: /*.php$\n"
+
+
+def table_of(rows):
+    return pa.table(
+        {
+            "robots_txt": pa.array([r[0] for r in rows], pa.binary()),
+            "user_agent": pa.array([r[1] for r in rows], pa.string()),
+            "url": pa.array([r[2] for r in rows], pa.string()),
+        }
+    )
+
+
+ROWS = [
+    (A, "mybot", "https://a.example/private/x"),
+    (A, "mybot", "https://a.example/private/press/kit"),
+    (A, "Googlebot", "https://a.example/search?q=1"),
+    (B, "mybot", "/index.php"),
+    (B, "mybot", "/index.php?x"),
+    (A, "mybot", "/"),
+]
+
+
+def expected(rows, profile="google"):
+    out = []
+    for body, agent, url in rows:
+        v = crawlgate.RobotsTxt(body, profile).decide(url, agent)
+        out.append((v.allowed, v.line, v.rule))
+    return out
+
+
+def answers(result):
+    return list(zip(result.column("allowed").to_pylist(), result.column("line").to_pylist(), result.column("rule").to_pylist()))
+
+
+def test_record_batch_and_table() -> None:
+    table = table_of(ROWS)
+    batch = table.to_batches()[0]
+    out = decide(batch)
+    assert isinstance(out, pa.RecordBatch)
+    assert out.schema.names == ["robots_txt", "user_agent", "url", "allowed", "line", "rule"]
+    assert out.schema.field("allowed").type == pa.bool_()
+    assert out.schema.field("line").type == pa.int32()
+    assert out.schema.field("rule").type == pa.string()
+    assert answers(out) == expected(ROWS)
+    assert answers(out)[0] == (False, 2, "Disallow: /private/")
+    assert answers(out)[5] == (True, None, None)
+    # The input columns come back as they were.
+    assert out.column(0).equals(batch.column(0))
+    tout = decide(table)
+    assert isinstance(tout, pa.Table) and answers(tout) == expected(ROWS)
+    assert answers(decide(table, profile="legacy")) == expected(ROWS, "legacy")
+
+
+def test_several_batches_and_encodings() -> None:
+    table = pa.concat_tables([table_of(ROWS[:3]), table_of(ROWS[3:])])
+    assert len(table.to_batches()) == 2
+    assert answers(decide(table)) == expected(ROWS)
+    encoded = table.set_column(0, "robots_txt", table.column("robots_txt").dictionary_encode())
+    assert answers(decide(encoded)) == expected(ROWS)
+    large = table.cast(pa.schema([("robots_txt", pa.large_binary()), ("user_agent", pa.large_string()), ("url", pa.string())]))
+    assert answers(decide(large)) == expected(ROWS)
+    text = table.set_column(0, "robots_txt", pa.array([r[0].decode() for r in ROWS], pa.string()))
+    assert answers(decide(text)) == expected(ROWS)
+    batches = list(decide_batches(table.to_batches()))
+    assert [answers(b) for b in batches] == [expected(ROWS[:3]), expected(ROWS[3:])]
+    empty = decide(table.slice(0, 0))
+    assert empty.num_rows == 0 and empty.schema.names[-3:] == ["allowed", "line", "rule"]
+
+
+def test_objects_with_the_arrow_stream_interface() -> None:
+    class Stream:
+        def __init__(self, table):
+            self.table = table
+
+        def __arrow_c_stream__(self, requested_schema=None):
+            return self.table.__arrow_c_stream__(requested_schema)
+
+    assert answers(decide(Stream(table_of(ROWS)))) == expected(ROWS)
+
+
+def test_null_rows_have_null_answers() -> None:
+    table = pa.table(
+        {
+            "robots_txt": pa.array([A, None, A], pa.binary()),
+            "user_agent": pa.array(["a", "a", None], pa.string()),
+            "url": pa.array(["/private/x", "/", "/"], pa.string()),
+        }
+    )
+    assert answers(decide(table)) == [(False, 2, "Disallow: /private/"), (None, None, None), (None, None, None)]
+
+
+def test_corpus_rows_match_the_model(corpus) -> None:
+    rows = []
+    for _name, body in corpus[:400]:
+        for agent in ("Googlebot", "mybot"):
+            for path in ("/", "/search", "/admin/", "/index.php"):
+                rows.append((body, agent, path))
+    assert answers(decide(table_of(rows))) == expected(rows)
+
+
+@pytest.mark.parametrize(
+    ("data", "error", "message"),
+    [
+        ({"robots_txt": [b""]}, TypeError, "expects a pyarrow.RecordBatch"),
+        (pa.table({"robots_txt": [b""], "user_agent": ["a"]}), ValueError, "no `url` column"),
+        (pa.table({"robots_txt": [b""], "user_agent": [1], "url": ["/"]}), ValueError, "column `user_agent` is Int64, expected string"),
+        (pa.table({"robots_txt": [1], "user_agent": ["a"], "url": ["/"]}), ValueError, "column `robots_txt` is Int64, expected binary or string"),
+        (pa.table({"robots_txt": [b""], "user_agent": ["a"], "url": [b"/"]}), ValueError, "column `url` is Binary"),
+        (pa.table({"robots_txt": [b""], "user_agent": ["a"], "url": ["/"], "allowed": [True]}), ValueError, "already has a column named `allowed`"),
+    ],
+)
+def test_bad_input_is_a_clear_error(data, error, message) -> None:
+    with pytest.raises(error, match=message):
+        decide(data)
+
+
+def test_unknown_profile() -> None:
+    with pytest.raises(ValueError, match="unknown profile `bing`"):
+        decide(table_of(ROWS), profile="bing")

@@ -1,0 +1,431 @@
+//! `GET /v1/allowed` and `POST /v1/allowed`: the sidecar call. May this
+//! crawler fetch this URL, and when?
+
+use std::time::SystemTime;
+
+use axum::extract::State;
+use axum::Json;
+use crawlgate::{path_of, AgentView};
+use crawlgate_fetch::{CacheEntry, ExplainedVerdict, Origin, Pacing};
+use futures_util::future::join_all;
+use rustc_hash::FxHashMap;
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+
+use crate::error::{ApiError, ErrorBody, ErrorDetail};
+use crate::input::{required, ApiJson, ApiQuery};
+use crate::service::{Lookup, LookupError, RobotsService};
+use crate::state::AppState;
+use crate::verdict::{rfc3339, Explained, FetchInfo};
+
+fn yes() -> bool {
+    true
+}
+
+/// The question.
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct AllowedQuery {
+    /// The absolute URL the crawler wants to fetch.
+    pub url: String,
+    /// The crawler's product token, as robots.txt names it (`Googlebot`).
+    pub agent: String,
+    /// Reserve the next request slot on the origin (default true); false
+    /// only reads when the next request could be sent.
+    #[serde(default = "yes")]
+    pub reserve: bool,
+}
+
+/// One `{url, agent}` pair of a batch.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Pair {
+    /// The absolute URL.
+    pub url: String,
+    /// The crawler's product token.
+    pub agent: String,
+}
+
+/// Up to 1,000 questions at once.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AllowedBatch {
+    /// The pairs.
+    pub pairs: Vec<Pair>,
+    /// Reserve a request slot for each allowed pair (default true).
+    #[serde(default = "yes")]
+    pub reserve: bool,
+}
+
+/// The answer.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Allowed {
+    /// The URL asked about.
+    pub url: String,
+    /// The crawler.
+    pub agent: String,
+    /// The verdict: `allowed`, `basis`, `rule`, `fetch_outcome`, `groups`.
+    #[serde(flatten)]
+    pub verdict: Explained,
+    /// The robots.txt consulted.
+    pub robots_url: String,
+    /// What its fetch gave.
+    pub fetch: FetchInfo,
+    /// The crawl-delay the crawler's groups ask for, in seconds.
+    pub crawl_delay: Option<f64>,
+    /// When the crawler may send this request (RFC 3339): the reserved
+    /// slot on the origin's politeness schedule. None when disallowed.
+    pub next_allowed_at: Option<String>,
+    /// Milliseconds from now until `next_allowed_at` (0: now).
+    pub wait_ms: Option<u64>,
+}
+
+/// What a batch says about one origin, once for all its pairs.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct OriginAnswer {
+    /// The origin (`https://example.com`).
+    pub origin: String,
+    /// Its robots.txt.
+    pub robots_url: String,
+    /// What the fetch gave (none when it could not be made).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fetch: Option<FetchInfo>,
+    /// Why its robots.txt could not be consulted (a refused address …).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<ErrorDetail>,
+}
+
+/// The answer for one pair of a batch: the verdict of `GET /v1/allowed`
+/// without what the origin entry already says.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PairAnswer {
+    /// Index of the pair's origin in `origins`.
+    pub origin: usize,
+    /// The verdict: `allowed`, `basis`, `rule`, `fetch_outcome` (the
+    /// groups are left out here).
+    #[serde(flatten)]
+    #[schema(value_type = Object)]
+    pub verdict: ExplainedVerdict,
+    /// The crawl-delay the crawler's groups ask for, in seconds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub crawl_delay: Option<f64>,
+    /// When the crawler may send this request (RFC 3339); absent when
+    /// disallowed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next_allowed_at: Option<String>,
+    /// Milliseconds from now until `next_allowed_at`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub wait_ms: Option<u64>,
+}
+
+/// One result of a batch: the answer, or the error for that pair.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(untagged)]
+pub enum BatchItem {
+    /// Answered.
+    Answer(PairAnswer),
+    /// Not answered.
+    Failed {
+        /// Why (an unusable URL, a refused address …).
+        error: ErrorDetail,
+    },
+}
+
+/// The answers, in the order of the pairs, and their origins once each.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct AllowedResults {
+    /// Each distinct origin asked about.
+    pub origins: Vec<OriginAnswer>,
+    /// One per pair, in order.
+    pub results: Vec<BatchItem>,
+}
+
+/// May `agent` fetch `url`, and when?
+#[utoipa::path(
+    get,
+    path = "/v1/allowed",
+    params(AllowedQuery),
+    responses(
+        (status = 200, description = "The verdict, the robots.txt it came from and the next permitted request time", body = Allowed),
+        (status = 400, description = "A missing or invalid parameter", body = ErrorBody),
+        (status = 403, description = "The robots.txt host is a private, loopback or link-local address", body = ErrorBody),
+        (status = 503, description = "The cache backend failed", body = ErrorBody),
+    ),
+    tag = "sidecar"
+)]
+pub async fn one(
+    State(state): State<AppState>,
+    ApiQuery(query): ApiQuery<AllowedQuery>,
+) -> Result<Json<Allowed>, ApiError> {
+    let origin = validate(&state, &query.url, &query.agent, "url", "agent")?;
+    let lookup = state
+        .service()
+        .lookup(&origin)
+        .await
+        .map_err(|e| e.into_api("url"))?;
+    state.metrics().decided(1);
+    answer(&state, &lookup, query.url, query.agent, query.reserve)
+        .await
+        .map(Json)
+}
+
+/// Up to 1,000 `{url, agent}` pairs in one request.
+#[utoipa::path(
+    post,
+    path = "/v1/allowed",
+    request_body = AllowedBatch,
+    responses(
+        (status = 200, description = "Each origin once, and one answer (or error) per pair, in order", body = AllowedResults),
+        (status = 400, description = "Invalid JSON, a missing field, too many pairs, a field too long", body = ErrorBody),
+        (status = 413, description = "The body is over the limit", body = ErrorBody),
+    ),
+    tag = "sidecar"
+)]
+pub async fn many(
+    State(state): State<AppState>,
+    ApiJson(batch): ApiJson<AllowedBatch>,
+) -> Result<Json<AllowedResults>, ApiError> {
+    let max = state.limits().max_pairs;
+    if batch.pairs.len() > max {
+        return Err(ApiError::too_many("pairs", batch.pairs.len(), max));
+    }
+    let limits = state.limits();
+    for (i, pair) in batch.pairs.iter().enumerate() {
+        // The field names are written only for a pair that fails.
+        let fits = |text: &str, max: usize| text.len() <= max && !text.trim().is_empty();
+        if !fits(&pair.url, limits.max_url_bytes) || !fits(&pair.agent, limits.max_agent_bytes) {
+            check_lengths(
+                &state,
+                &pair.url,
+                &pair.agent,
+                &format!("pairs[{i}].url"),
+                &format!("pairs[{i}].agent"),
+            )?;
+        }
+    }
+
+    // Each pair's origin, parsed once per distinct scheme://authority.
+    let mut origins: Vec<Origin> = Vec::new();
+    let mut by_authority: FxHashMap<&str, Result<usize, String>> = FxHashMap::default();
+    let mut by_origin: FxHashMap<Origin, usize> = FxHashMap::default();
+    let mut pair_origins: Vec<Result<usize, String>> = Vec::with_capacity(batch.pairs.len());
+    for pair in &batch.pairs {
+        let mut index_of = |origin: Origin| {
+            let next = origins.len();
+            *by_origin.entry(origin.clone()).or_insert_with(|| {
+                origins.push(origin);
+                next
+            })
+        };
+        let found = match authority(&pair.url) {
+            Some(key) => by_authority
+                .entry(key)
+                .or_insert_with(|| {
+                    Origin::from_url(key)
+                        .map(&mut index_of)
+                        .map_err(|e| e.to_string())
+                })
+                .clone(),
+            None => Origin::from_url(&pair.url)
+                .map(index_of)
+                .map_err(|e| e.to_string()),
+        };
+        pair_origins.push(found);
+    }
+
+    let service = state.service();
+    let lookups: Vec<Result<Lookup, LookupError>> =
+        join_all(origins.iter().map(|origin| service.lookup(origin))).await;
+    let answers: Vec<OriginAnswer> = origins
+        .iter()
+        .zip(&lookups)
+        .map(|(origin, lookup)| OriginAnswer {
+            origin: origin.to_string(),
+            robots_url: origin.robots_url().to_string(),
+            fetch: lookup
+                .as_ref()
+                .ok()
+                .map(|lookup| FetchInfo::of(&lookup.entry, lookup.from_cache)),
+            error: lookup.as_ref().err().map(|error| {
+                // The pairs' own errors name their fields; this one is the
+                // origin's.
+                let mut detail = error.clone().into_api("url").body().error;
+                detail.field = None;
+                detail
+            }),
+        })
+        .collect();
+
+    // Each crawler's view of each file, compiled once.
+    let mut views: FxHashMap<(usize, &str), Crawler<'_>> = FxHashMap::default();
+    let now = SystemTime::now();
+    let mut results = Vec::with_capacity(batch.pairs.len());
+    for (i, (pair, origin)) in batch.pairs.iter().zip(&pair_origins).enumerate() {
+        let failed = |error: ApiError| BatchItem::Failed {
+            error: error.body().error,
+        };
+        let n = match origin {
+            Ok(n) => *n,
+            Err(problem) => {
+                results.push(failed(ApiError::invalid(
+                    format!("pairs[{i}].url"),
+                    problem.clone(),
+                )));
+                continue;
+            }
+        };
+        let lookup = match &lookups[n] {
+            Ok(lookup) => lookup,
+            Err(error) => {
+                results.push(failed(error.clone().into_api(&format!("pairs[{i}].url"))));
+                continue;
+            }
+        };
+        let crawler = views
+            .entry((n, pair.agent.as_str()))
+            .or_insert_with(|| Crawler::new(service, &lookup.entry, &pair.agent));
+        let verdict = crawler.decide(&lookup.entry, &pair.agent, &pair.url);
+        let slot = match verdict.allowed {
+            true => Some(
+                service
+                    .next_slot(&origins[n], &crawler.pacing, batch.reserve, now)
+                    .await?,
+            ),
+            false => None,
+        };
+        results.push(BatchItem::Answer(PairAnswer {
+            origin: n,
+            verdict,
+            crawl_delay: crawler.crawl_delay,
+            next_allowed_at: slot.map(rfc3339),
+            wait_ms: slot.map(|at| wait_ms(at, now)),
+        }));
+    }
+    state.metrics().decided(results.len() as u64);
+    Ok(Json(AllowedResults {
+        origins: answers,
+        results,
+    }))
+}
+
+/// `scheme://authority` of an absolute URL, the part its origin depends on
+/// (up to the first `/`, `\`, `?` or `#` after `://`); `None` when the URL
+/// has no `://` (then it is parsed whole).
+fn authority(url: &str) -> Option<&str> {
+    let start = url.find("://")? + 3;
+    let end = url[start..]
+        .find(['/', '\\', '?', '#'])
+        .map_or(url.len(), |n| start + n);
+    Some(&url[..end])
+}
+
+/// One crawler's view of one origin's rules (compiled once per batch),
+/// with its pace.
+struct Crawler<'a> {
+    view: Option<AgentView<'a>>,
+    pacing: Pacing,
+    crawl_delay: Option<f64>,
+}
+
+impl<'a> Crawler<'a> {
+    fn new(service: &RobotsService, entry: &'a CacheEntry, agent: &str) -> Crawler<'a> {
+        let view = entry
+            .outcome
+            .rules
+            .robots()
+            .map(|robots| robots.for_agent(agent));
+        Crawler {
+            crawl_delay: view
+                .as_ref()
+                .and_then(|v| v.crawl_delay())
+                .map(|d| d.seconds),
+            pacing: service.pacing(entry, agent),
+            view,
+        }
+    }
+
+    /// The verdict for `url`: through the compiled view when the rules
+    /// decide, else as the fetch outcome says (full allow or disallow,
+    /// `/robots.txt` itself).
+    fn decide(&self, entry: &CacheEntry, agent: &str, url: &str) -> ExplainedVerdict {
+        match &self.view {
+            Some(view) if !robots_txt_itself(url) => ExplainedVerdict::from(&view.decide(url)),
+            _ => entry.outcome.decide(agent, url),
+        }
+    }
+}
+
+fn wait_ms(at: SystemTime, now: SystemTime) -> u64 {
+    let wait = at.duration_since(now).unwrap_or_default();
+    u64::try_from(wait.as_millis()).unwrap_or(u64::MAX)
+}
+
+fn robots_txt_itself(url: &str) -> bool {
+    path_of(url) == "/robots.txt"
+}
+
+/// Checks both fields' lengths (in a batch, a field too long fails the
+/// whole request: the client sent something it should not).
+fn check_lengths(
+    state: &AppState,
+    url: &str,
+    agent: &str,
+    url_field: &str,
+    agent_field: &str,
+) -> Result<(), ApiError> {
+    let limits = state.limits();
+    required(url_field, url, limits.max_url_bytes)?;
+    required(agent_field, agent, limits.max_agent_bytes)
+}
+
+/// Checks the fields and the URL's scope.
+fn validate(
+    state: &AppState,
+    url: &str,
+    agent: &str,
+    url_field: &str,
+    agent_field: &str,
+) -> Result<Origin, ApiError> {
+    check_lengths(state, url, agent, url_field, agent_field)?;
+    Origin::from_url(url).map_err(|e| ApiError::invalid(url_field, e.to_string()))
+}
+
+async fn answer(
+    state: &AppState,
+    lookup: &Lookup,
+    url: String,
+    agent: String,
+    reserve: bool,
+) -> Result<Allowed, ApiError> {
+    let service = state.service();
+    let entry = &lookup.entry;
+    let verdict = entry.outcome.decide(&agent, &url);
+    let crawl_delay = entry
+        .outcome
+        .rules
+        .robots()
+        .and_then(|robots| robots.for_agent(&agent).crawl_delay())
+        .map(|delay| delay.seconds);
+    let now = SystemTime::now();
+    let slot = if verdict.allowed {
+        let pacing = service.pacing(entry, &agent);
+        Some(
+            service
+                .next_slot(&lookup.origin, &pacing, reserve, now)
+                .await?,
+        )
+    } else {
+        None
+    };
+    Ok(Allowed {
+        url,
+        agent,
+        verdict: Explained::from(verdict),
+        robots_url: lookup.origin.robots_url().to_string(),
+        fetch: FetchInfo::of(entry, lookup.from_cache),
+        crawl_delay,
+        next_allowed_at: slot.map(rfc3339),
+        wait_ms: slot.map(|at| wait_ms(at, now)),
+    })
+}

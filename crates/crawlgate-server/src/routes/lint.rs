@@ -1,0 +1,126 @@
+//! `POST /v1/lint`: the diagnostics `crawlgate lint --format json` gives,
+//! for a pasted or fetched robots.txt.
+
+use axum::extract::State;
+use axum::Json;
+use crawlgate::Severity;
+use crawlgate_lint::{self as lint, render, LintOptions};
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
+use utoipa::ToSchema;
+
+use super::check::parse_profile;
+use super::source::{Source, SourceInfo};
+use crate::error::{ApiError, ErrorBody};
+use crate::input::ApiJson;
+use crate::state::AppState;
+
+/// What to lint.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LintRequest {
+    /// The file's text (give this or `url`).
+    pub robots_txt: Option<String>,
+    /// A URL of the site whose robots.txt to fetch (or reuse).
+    pub url: Option<String>,
+    /// `google` (default), `rfc9309` or `legacy`.
+    pub profile: Option<String>,
+    /// Also say what each known crawler gets (`crawlgate lint --audit`).
+    #[serde(default)]
+    pub audit: bool,
+    /// Also compare with the legacy reading (`crawlgate lint --legacy`).
+    #[serde(default)]
+    pub legacy: bool,
+}
+
+/// Counts by severity.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Counts {
+    /// Errors.
+    pub errors: usize,
+    /// Warnings.
+    pub warnings: usize,
+    /// Infos.
+    pub infos: usize,
+}
+
+/// The findings.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct LintResponse {
+    /// The name findings are reported under (`robots.txt`, or the URL).
+    pub file: String,
+    /// The profile the file was judged with.
+    pub profile: &'static str,
+    /// For a fetched file: where it came from. A fetched full allow or full
+    /// disallow has no body and no findings.
+    pub source: Option<SourceInfo>,
+    /// Exactly `crawlgate lint --format json`: `[{file, code, name,
+    /// category, severity, line, column, end_column, message, fix}]`.
+    #[schema(value_type = Vec<Object>)]
+    pub diagnostics: Box<RawValue>,
+    /// With `audit`: `{table_version, crawlers: [...]}` as the CLI gives it.
+    #[schema(value_type = Option<Object>)]
+    pub audit: Option<Box<RawValue>>,
+    /// How many of each severity.
+    pub counts: Counts,
+}
+
+/// Lints a pasted or fetched robots.txt.
+#[utoipa::path(
+    post,
+    path = "/v1/lint",
+    request_body = LintRequest,
+    responses(
+        (status = 200, description = "The findings", body = LintResponse),
+        (status = 400, description = "Invalid JSON, a missing or invalid field", body = ErrorBody),
+        (status = 413, description = "The body is over the limit", body = ErrorBody),
+    ),
+    tag = "tester"
+)]
+pub async fn lint(
+    State(state): State<AppState>,
+    ApiJson(request): ApiJson<LintRequest>,
+) -> Result<Json<LintResponse>, ApiError> {
+    let profile = parse_profile(request.profile.as_deref())?;
+    let source = Source::resolve(&state, request.robots_txt, request.url).await?;
+    let file = source
+        .info()
+        .map_or_else(|| "robots.txt".to_owned(), |info| info.robots_url.clone());
+    let options = LintOptions::default()
+        .with_profile(profile)
+        .with_audit(request.audit)
+        .with_legacy_comparison(request.legacy);
+    let body = source.body().unwrap_or_default();
+    // Linting a 500 KiB file takes milliseconds: off the request threads.
+    let (diagnostics, audit, counts) = {
+        let (body, file) = (body.to_vec(), file.clone());
+        tokio::task::spawn_blocking(move || {
+            let report = lint::lint(&body, &options);
+            let json = render::json(&[render::LintedFile {
+                path: &file,
+                source: &body,
+                report: &report,
+            }]);
+            let audit = report.audit.as_deref().map(render::audit_json);
+            let counts = Counts {
+                errors: report.count(Severity::Error),
+                warnings: report.count(Severity::Warning),
+                infos: report.count(Severity::Info),
+            };
+            (json, audit, counts)
+        })
+        .await
+        .map_err(|e| ApiError::unavailable(e.to_string()))?
+    };
+    let raw = |text: String| {
+        RawValue::from_string(text).map_err(|e| ApiError::unavailable(format!("lint output: {e}")))
+    };
+    Ok(Json(LintResponse {
+        file,
+        profile: profile.name,
+        source: source.info().cloned(),
+        diagnostics: raw(diagnostics)?,
+        audit: audit.map(raw).transpose()?,
+        counts,
+    }))
+}

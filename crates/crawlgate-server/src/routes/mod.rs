@@ -1,0 +1,70 @@
+//! The HTTP routes, one module per concern, and the router that ties them
+//! together with the request bounds and the metrics.
+
+pub mod allowed;
+pub mod check;
+pub mod health;
+pub mod lint;
+pub mod openapi;
+pub mod robots;
+mod source;
+pub mod tester;
+
+use std::time::Instant;
+
+use axum::extract::{DefaultBodyLimit, MatchedPath, Request, State};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::Router;
+use tower::limit::GlobalConcurrencyLimitLayer;
+
+use crate::error::ApiError;
+use crate::state::AppState;
+
+/// The whole application: API, tester page, health and metrics.
+pub fn app(state: AppState) -> Router {
+    let limits = state.limits().clone();
+    Router::new()
+        .route("/v1/allowed", get(allowed::one).post(allowed::many))
+        .route("/v1/check", post(check::check))
+        .route("/v1/lint", post(lint::lint))
+        .route("/v1/robots", get(robots::cached))
+        .route("/v1/robots/version", get(robots::version))
+        .route("/v1/refresh", post(robots::refresh))
+        .route("/v1/crawlers", get(tester::crawlers))
+        .route("/healthz", get(health::healthz))
+        .route("/metrics", get(health::metrics))
+        .route("/openapi.json", get(openapi::document))
+        .route("/", get(tester::page))
+        .route("/assets/{name}", get(tester::asset))
+        .route_layer(middleware::from_fn_with_state(state.clone(), track))
+        .fallback(not_found)
+        .layer(DefaultBodyLimit::max(limits.max_body_bytes))
+        .layer(GlobalConcurrencyLimitLayer::new(
+            limits.max_concurrent_requests,
+        ))
+        .with_state(state)
+}
+
+/// Counts each request by route and status, with its latency.
+async fn track(State(state): State<AppState>, request: Request, next: Next) -> Response {
+    let started = Instant::now();
+    let route = match request.extensions().get::<MatchedPath>() {
+        Some(path) => format!("{} {}", request.method(), path.as_str()),
+        None => format!("{} unmatched", request.method()),
+    };
+    let response = next.run(request).await;
+    state
+        .metrics()
+        .request(&route, response.status().as_u16(), started.elapsed());
+    response
+}
+
+async fn not_found() -> Response {
+    ApiError::not_found(
+        "path",
+        "no such route; the API is described at /openapi.json",
+    )
+    .into_response()
+}

@@ -1,0 +1,9 @@
+//! Integration tests of `crawlgate serve`: the API on loopback against a
+//! scripted origin, a fleet of two instances on a real Redis, restarts of
+//! the embedded store, and the tester page in headless Chromium.
+
+mod api;
+mod browser;
+mod fleet;
+mod restart;
+mod support;
