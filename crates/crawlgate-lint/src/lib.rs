@@ -300,6 +300,14 @@ pub fn lint_parsed(source: &[u8], robots: &RobotsTxt, options: &LintOptions) -> 
         }
         (rule.check)(&cx, &mut diagnostics);
     }
+    if cx.html || cx.binary {
+        // Not a robots.txt: the file-level finding says so once; what each
+        // line of markup or bytes would be as robots.txt is noise.
+        diagnostics.retain(|d| {
+            rule_info(d.code).is_none_or(|rule| rule.category != Category::Syntax)
+                || matches!(d.code, Code::HtmlPage | Code::BinaryFile | Code::FileTooLarge)
+        });
+    }
     for d in &mut diagnostics {
         // One line per span: a span running past its line (the part of a file
         // past the size limit) is cut at the line's end.

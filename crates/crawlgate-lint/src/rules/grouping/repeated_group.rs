@@ -1,11 +1,11 @@
 //! `R102` repeated-group: several groups name the same crawler
 
 use crate::diagnostic::{Code, Diagnostic};
-use crate::rules::lines_phrase;
+use crate::rules::{and_list, lines_phrase};
 use crate::{Category, Context, RuleInfo};
 use crawlgate::Severity;
 use crawlgate::{Group, UserAgent};
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 /// The rule's registration.
 pub(crate) static RULE: RuleInfo = RuleInfo {
@@ -17,13 +17,15 @@ pub(crate) static RULE: RuleInfo = RuleInfo {
     docs: r#"## What it does
 
 Reports every group after the first that names a crawler (or `*`) already
-named by an earlier group.
+named by an earlier group and holds lines the first one lacks, naming what a
+crawler that obeys only the first group would miss.
 
 ## Why it matters
 
 Google and RFC 9309 crawlers merge all groups naming them, but older
-crawlers obey only the first (or the last) one, so the rules of the other
-groups are lost for them.
+crawlers obey only the first one, so the rules of the other groups are lost
+for them. Groups that repeat what the first one says lose nothing and are
+not reported.
 
 ## Example
 
@@ -89,13 +91,32 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             .iter()
             .filter_map(|&g| robots.group(g as usize))
             .collect();
+        let Some(first) = groups.first() else {
+            continue;
+        };
         let first_lines: Vec<u32> = groups.iter().map(|g| g.first_line()).collect();
         let label = &audience.label;
         let key = label.to_ascii_lowercase();
-        let starting_on = lines_phrase(&first_lines);
+        let in_first: FxHashSet<String> =
+            lines_of(first).into_iter().map(|(line, _)| line).collect();
         for group in &groups[1..] {
             let Some(ua) = naming.get(&(group.index(), key.clone())) else {
                 continue;
+            };
+            // What a crawler that obeys only the first group would miss:
+            // nothing when this group repeats what the first one says.
+            let missed: Vec<String> = lines_of(group)
+                .into_iter()
+                .filter(|(line, _)| !in_first.contains(line))
+                .map(|(line, n)| format!("`{line}` (line {n})"))
+                .collect();
+            if missed.is_empty() {
+                continue;
+            }
+            let shown = &missed[..missed.len().min(NAMED)];
+            let more = match missed.len() - shown.len() {
+                0 => String::new(),
+                n => format!(" and {n} more line(s)"),
             };
             out.push(
                 cx.diagnostic(
@@ -103,17 +124,40 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                     cx.content_span(ua.line()),
                     format!(
                         "`{label}` already has a group at line {}: Google and RFC 9309 crawlers \
-                         merge the {} groups (starting on {}), older crawlers obey only one of \
-                         them",
+                         merge the {} groups (starting on {}), but a crawler that obeys only the \
+                         first misses {}{more}",
                         first_lines[0],
                         groups.len(),
-                        starting_on
+                        lines_phrase(&first_lines),
+                        and_list(shown),
                     ),
                 )
                 .with_fix("merge the groups into one", None),
             );
         }
     }
+}
+
+/// Lines of a group quoted in a message, at most.
+const NAMED: usize = 3;
+
+/// The rule and extension lines of a group, as written (`Disallow: /a`,
+/// `Crawl-delay: 5`), each once, with its line number, in file order.
+fn lines_of(group: &Group<'_>) -> Vec<(String, u32)> {
+    let mut seen = FxHashSet::default();
+    let mut lines: Vec<(String, u32)> = group
+        .rules()
+        .filter(|rule| !rule.is_empty())
+        .map(|rule| (rule.to_string(), rule.line()))
+        .chain(
+            group
+                .extensions()
+                .map(|ext| (format!("{}: {}", ext.key(), ext.value()), ext.line())),
+        )
+        .filter(|(line, _)| seen.insert(line.clone()))
+        .collect();
+    lines.sort_by_key(|&(_, n)| n);
+    lines
 }
 
 #[cfg(test)]

@@ -13,7 +13,9 @@ pub(crate) static RULE: RuleInfo = RuleInfo {
     summary: "`$` that is not the last character of a rule, so it is a literal `$`",
     docs: r#"## What it does
 
-Reports rule values with a `$` anywhere but at the very end.
+Reports rule values with a `$` anywhere but at the very end, unless a
+letter or digit follows it (`/Optus-$30SIM`, `/*$revision`): such a `$` is
+part of the URLs the rule is meant for, and it matches them.
 
 ## Why it matters
 
@@ -51,6 +53,11 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             continue;
         }
         let rest = &value[pos + 1..];
+        if rest.starts_with(|c: char| c.is_ascii_alphanumeric()) {
+            // `/Optus-$30SIM`, `/*$revision`: a `$` inside a word is part of
+            // real URLs, and the rule matches them as written.
+            continue;
+        }
         let span = cx.value_part_span(rule.line(), pos, 1);
         let d = cx.diagnostic(
             Code::DollarNotAtEnd,

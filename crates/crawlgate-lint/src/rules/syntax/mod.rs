@@ -5,6 +5,7 @@ pub(crate) mod cr_line_endings;
 pub(crate) mod dollar_not_at_end;
 pub(crate) mod field_name_prefix;
 pub(crate) mod file_too_large;
+pub(crate) mod binary_file;
 pub(crate) mod html_page;
 pub(crate) mod invalid_line;
 pub(crate) mod invalid_utf8;

@@ -21,7 +21,9 @@ reading, neither `/`).
 
 URL paths always start with `/`, so `Disallow: private/` matches nothing in
 Google's reading, although the old Google specification and some crawlers
-read it as `/private/`.
+read it as `/private/`. A full URL (`Disallow: https://example.com/cart`)
+matches nothing either: a rule holds only the path, and each host has its
+own robots.txt. `Allow: .js` is best written `/*.js`.
 
 ## Example
 
@@ -41,7 +43,62 @@ Disallow: /private/
 };
 
 fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
+    let start = out.len();
     from_parser(cx, Code::PathNotAbsolute, out);
+    for d in &mut out[start..] {
+        let Some(value) = cx.source.get(d.span.bytes.clone()) else {
+            continue;
+        };
+        let value = String::from_utf8_lossy(value);
+        let kind = d
+            .fix
+            .as_ref()
+            .and_then(|f| f.message.strip_prefix("write `"))
+            .and_then(|m| m.split(':').next())
+            .unwrap_or("Disallow")
+            .to_owned();
+        if let Some((host, path)) = split_url(&value) {
+            d.message = format!(
+                "rule path `{value}` is a full URL: rules hold only the path of the URLs of the \
+                 host whose robots.txt this is, so it never matches"
+            )
+            .into();
+            d.fix = Some(crawlgate::Fix {
+                message: format!(
+                    "if this is `{host}`'s robots.txt, write `{kind}: {path}`; rules for another \
+                     host belong in that host's own /robots.txt"
+                )
+                .into(),
+                replacement: None,
+            });
+        } else if value.starts_with(['.', '*']) {
+            // `.js` and `*.js` mean "any path with `.js`", not `/.js`.
+            let fixed = format!("/*{}", value.trim_start_matches('*'));
+            d.fix = Some(crawlgate::Fix {
+                message: format!("write `{kind}: {fixed}`").into(),
+                replacement: Some(fixed),
+            });
+        }
+    }
+}
+
+/// The host and the path (with query) of an absolute http(s) URL.
+fn split_url(value: &str) -> Option<(&str, String)> {
+    let scheme = ["https://", "http://"]
+        .iter()
+        .find(|s| value.len() >= s.len() && value[..s.len()].eq_ignore_ascii_case(s))?;
+    let rest = &value[scheme.len()..];
+    let end = rest.find(['/', '?']).unwrap_or(rest.len());
+    let (host, path) = rest.split_at(end);
+    if host.is_empty() {
+        return None;
+    }
+    let path = if path.starts_with('/') {
+        path.to_owned()
+    } else {
+        format!("/{path}")
+    };
+    Some((host, path))
 }
 
 #[cfg(test)]
