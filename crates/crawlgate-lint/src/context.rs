@@ -30,6 +30,9 @@ pub(crate) struct Context<'a> {
     pub html: bool,
     /// Whether the file is binary rather than a robots.txt.
     pub binary: bool,
+    /// Whether the file is UTF-16 text (it starts with a UTF-16 byte order
+    /// mark), which crawlers cannot read.
+    pub utf16: bool,
     /// The file under each of [`Profile::ALL`], built on first use.
     readings: [OnceCell<RobotsTxt>; 3],
     /// Whether each reading is the linted model re-read (same records).
@@ -115,6 +118,11 @@ const HTML_TAGS: &[&[u8]] = &[
     b"<div",
 ];
 
+/// Whether the file starts with a UTF-16 byte order mark.
+fn is_utf16(source: &[u8]) -> bool {
+    source.starts_with(&[0xFF, 0xFE]) || source.starts_with(&[0xFE, 0xFF])
+}
+
 /// Bytes looked at to tell a binary file from text.
 const BINARY_HEAD: usize = 1024;
 
@@ -122,7 +130,7 @@ const BINARY_HEAD: usize = 1024;
 /// bytes near its start, which no text holds. UTF-16 text (with its byte
 /// order mark) is text in the wrong encoding, reported line by line.
 fn looks_binary(source: &[u8]) -> bool {
-    if source.starts_with(&[0xFF, 0xFE]) || source.starts_with(&[0xFE, 0xFF]) {
+    if is_utf16(source) {
         return false;
     }
     let head = &source[..source.len().min(BINARY_HEAD)];
@@ -141,6 +149,7 @@ impl<'a> Context<'a> {
             lines: OnceCell::new(),
             html: looks_like_html(source),
             binary: looks_binary(source),
+            utf16: is_utf16(source),
             readings: Default::default(),
             reinterpreted: Default::default(),
             audiences: OnceCell::new(),

@@ -20,9 +20,10 @@ pub(crate) static RULE: RuleInfo = RuleInfo {
 
 Reports, for each crawler with a group of its own, the `*` disallow rules it
 no longer obeys: paths the `*` group blocks that this crawler may fetch. It
-is an error when the crawler's group holds only `Allow` lines, a warning when
-the group has restrictions of its own, and information when the group allows
-everything (`Disallow:` alone), which is usually meant.
+is an error when the crawler's group holds only narrow `Allow` lines, a
+warning when the group has restrictions of its own, and information when the
+group allows everything (`Disallow:` or `Allow: /` alone), which is usually
+meant.
 
 Files whose `*` group disallows everything (`Disallow: /`) are left alone:
 there, a crawler's own group is the exception the file grants.
@@ -139,7 +140,13 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             .filter(|r| !r.is_allow() && !r.is_empty())
             .map(|r| r.pattern())
             .collect();
-        let allows = rules.iter().any(|r| r.is_allow() && !r.is_empty());
+        // `Allow: /` with no disallow allows everything on purpose, as much
+        // as `Disallow:` does; narrower allow lines alone were meant to add
+        // to the `*` rules.
+        let allows_some = rules.iter().any(|r| r.is_allow() && !r.is_empty())
+            && !rules
+                .iter()
+                .any(|r| r.is_allow() && matches!(r.pattern(), "/" | "/*" | "*"));
         let view = robots.for_agent(&audience.label);
         let cost = LookupCost::new(rules.iter().map(|r| r.pattern()));
         let mut dropped: Vec<&StarRule<'_>> = Vec::new();
@@ -208,7 +215,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 ),
                 Severity::Warning,
             )
-        } else if allows {
+        } else if allows_some {
             (
                 format!(
                     "`{label}`'s group holds only allow lines, which do not add to the `*` \
@@ -264,6 +271,8 @@ mod tests {
         let allows = format!("{star}User-agent: Googlebot\nAllow: /cart/help/\n");
         assert_eq!(found(&allows), [(5, Severity::Error)]);
         let open = format!("{star}User-agent: Googlebot\nDisallow:\n");
+        assert_eq!(found(&open), [(5, Severity::Info)]);
+        let open = format!("{star}User-agent: Googlebot\nAllow: /\n");
         assert_eq!(found(&open), [(5, Severity::Info)]);
     }
 

@@ -65,7 +65,9 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                     "put each path on a line of its own".to_owned(),
                     None,
                 )
-            } else if after.starts_with(|c: char| c.is_ascii_alphanumeric()) {
+            } else if after.starts_with(|c: char| c.is_ascii_alphanumeric())
+                && !value.contains(['{', '}', '<', '>'])
+            {
                 let fixed = value.replace(' ', "%20").replace('\t', "%09");
                 (
                     format!(

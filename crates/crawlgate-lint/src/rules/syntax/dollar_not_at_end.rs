@@ -14,7 +14,8 @@ pub(crate) static RULE: RuleInfo = RuleInfo {
     docs: r#"## What it does
 
 Reports rule values with a `$` anywhere but at the very end, unless a
-letter or digit follows it (`/Optus-$30SIM`, `/*$revision`): such a `$` is
+letter, digit, `%` or `{` follows it (`/Optus-$30SIM`, `/*$revision`,
+`/$%7Bname%7D/`): such a `$` is
 part of the URLs the rule is meant for, and it matches them.
 
 ## Why it matters
@@ -53,9 +54,10 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             continue;
         }
         let rest = &value[pos + 1..];
-        if rest.starts_with(|c: char| c.is_ascii_alphanumeric()) {
-            // `/Optus-$30SIM`, `/*$revision`: a `$` inside a word is part of
-            // real URLs, and the rule matches them as written.
+        if rest.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '%' || c == '{') {
+            // `/Optus-$30SIM`, `/*$revision`, `/$%7Bname%7D/`: a `$` inside a
+            // word or before a template is part of real URLs, and the rule
+            // matches them as written.
             continue;
         }
         let span = cx.value_part_span(rule.line(), pos, 1);

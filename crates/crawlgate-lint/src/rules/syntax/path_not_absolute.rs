@@ -58,9 +58,14 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             .unwrap_or("Disallow")
             .to_owned();
         if let Some((host, path)) = split_url(&value) {
+            let what = if value.contains("//") {
+                "is a full URL"
+            } else {
+                "starts with a host name"
+            };
             d.message = format!(
-                "rule path `{value}` is a full URL: rules hold only the path of the URLs of the \
-                 host whose robots.txt this is, so it never matches"
+                "rule path `{value}` {what}: rules hold only the path of the URLs of the host \
+                 whose robots.txt this is, so it never matches"
             )
             .into();
             d.fix = Some(crawlgate::Fix {
@@ -82,15 +87,22 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     }
 }
 
-/// The host and the path (with query) of an absolute http(s) URL.
+/// The host and the path (with query) of an absolute http(s) URL, or of a
+/// value starting with a host name (`www.example.com/a`,
+/// `shop.example.com*`).
 fn split_url(value: &str) -> Option<(&str, String)> {
-    let scheme = ["https://", "http://"]
+    let scheme = ["https://", "http://", "//"]
         .iter()
-        .find(|s| value.len() >= s.len() && value[..s.len()].eq_ignore_ascii_case(s))?;
-    let rest = &value[scheme.len()..];
-    let end = rest.find(['/', '?']).unwrap_or(rest.len());
+        .find(|s| value.len() >= s.len() && value[..s.len()].eq_ignore_ascii_case(s));
+    let rest = &value[scheme.map_or(0, |s| s.len())..];
+    let end = rest.find(['/', '?', '*']).unwrap_or(rest.len());
     let (host, path) = rest.split_at(end);
-    if host.is_empty() {
+    let named = host
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'-' || b == b':');
+    let dots = host.bytes().filter(|&b| b == b'.').count();
+    let looks_like_host = host.to_ascii_lowercase().starts_with("www.") || dots >= 2;
+    if host.is_empty() || !named || (scheme.is_none() && !looks_like_host) {
         return None;
     }
     let path = if path.starts_with('/') {
@@ -99,6 +111,24 @@ fn split_url(value: &str) -> Option<(&str, String)> {
         format!("/{path}")
     };
     Some((host, path))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::split_url;
+
+    #[test]
+    fn hosts_are_split_from_paths() {
+        let split = |v| split_url(v).map(|(h, p)| (h.to_owned(), p));
+        let pair = |h: &str, p: &str| Some((h.to_owned(), p.to_owned()));
+        assert_eq!(split("https://www.chase.com/a.pdf"), pair("www.chase.com", "/a.pdf"));
+        assert_eq!(split("HTTP://example.com"), pair("example.com", "/"));
+        assert_eq!(split("v6prod.akbank.com*"), pair("v6prod.akbank.com", "/*"));
+        assert_eq!(split("www.example.com/x"), pair("www.example.com", "/x"));
+        assert_eq!(split("index.html"), None);
+        assert_eq!(split("private/"), None);
+        assert_eq!(split(".js"), None);
+    }
 }
 
 #[cfg(test)]
