@@ -1,5 +1,6 @@
 //! `R102` repeated-group: several groups name the same crawler
 
+use crate::budget::Budget;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::rules::{and_list, lines_phrase};
 use crate::{Category, Context, RuleInfo};
@@ -82,6 +83,9 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         };
         naming.entry((ua.group().index(), name)).or_insert(ua);
     }
+    // Allow lines are compared with the first group's disallow rules, which
+    // could multiply two sizes of the file: paid from an allowance.
+    let budget = Budget::for_file(cx.source.len(), 8);
     for audience in cx.audiences() {
         if audience.groups.len() < 2 {
             continue;
@@ -99,6 +103,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         let key = label.to_ascii_lowercase();
         let in_first: FxHashSet<String> =
             lines_of(first).into_iter().map(|(line, _)| line).collect();
+        let first_disallows = Disallows::of(first);
         for group in &groups[1..] {
             let Some(ua) = naming.get(&(group.index(), key.clone())) else {
                 continue;
@@ -108,6 +113,12 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             let missed: Vec<String> = lines_of(group)
                 .into_iter()
                 .filter(|(line, _)| !in_first.contains(line))
+                .filter(|(line, _)| match line.strip_prefix("Allow: ") {
+                    // An allow line changes what the first group decides
+                    // only where one of its disallow rules applies.
+                    Some(pattern) => first_disallows.narrowed_by(pattern, &budget),
+                    None => true,
+                })
                 .map(|(line, n)| format!("`{line}` (line {n})"))
                 .collect();
             if missed.is_empty() {
@@ -138,6 +149,38 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     }
 }
 
+/// The disallow patterns of a group, and their lengths.
+struct Disallows<'a> {
+    patterns: FxHashSet<&'a str>,
+    lengths: Vec<usize>,
+}
+
+impl<'a> Disallows<'a> {
+    fn of(group: &Group<'a>) -> Self {
+        let patterns: FxHashSet<&str> = group
+            .rules()
+            .filter(|r| !r.is_allow() && !r.is_empty())
+            .map(|r| r.pattern())
+            .collect();
+        let mut lengths: Vec<usize> = patterns.iter().map(|p| p.len()).collect();
+        lengths.sort_unstable();
+        lengths.dedup();
+        Disallows { patterns, lengths }
+    }
+
+    /// Whether one of the patterns is a prefix of `allow` (`Disallow: /a`
+    /// and `Allow: /a/b`): then the allow rule decides some paths
+    /// differently. Looking prefixes up costs their lengths, paid from
+    /// `budget` (when it runs out, the allow rule is taken to matter).
+    fn narrowed_by(&self, allow: &str, budget: &Budget) -> bool {
+        self.lengths
+            .iter()
+            .take_while(|&&len| len <= allow.len())
+            .filter(|&&len| allow.is_char_boundary(len))
+            .any(|&len| !budget.spend(len) || self.patterns.contains(&allow[..len]))
+    }
+}
+
 /// Lines of a group quoted in a message, at most.
 const NAMED: usize = 3;
 
@@ -158,6 +201,38 @@ fn lines_of(group: &Group<'_>) -> Vec<(String, u32)> {
         .collect();
     lines.sort_by_key(|&(_, n)| n);
     lines
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{lint, Code, LintOptions};
+
+    fn found(file: &str) -> Vec<String> {
+        lint(file.as_bytes(), &LintOptions::default())
+            .with_code(Code::RepeatedGroup)
+            .map(|d| format!("{}: {}", d.span.line, d.message))
+            .collect()
+    }
+
+    #[test]
+    fn only_groups_that_add_something_are_reported() {
+        let same = "User-agent: asterias\nDisallow: /\n\nUser-agent: asterias\nDisallow: /\n";
+        assert_eq!(found(same), Vec::<String>::new());
+        let subset = "User-agent: a\nDisallow: /x\nDisallow: /y\n\nUser-agent: a\nDisallow: /y\n";
+        assert_eq!(found(subset), Vec::<String>::new());
+        let open = "User-agent: *\nDisallow: /r/\n\nUser-agent: *\nAllow: /\n";
+        assert_eq!(found(open), Vec::<String>::new());
+        let narrows = "User-agent: *\nDisallow: /r/\n\nUser-agent: *\nAllow: /r/public\n";
+        assert_eq!(found(narrows).len(), 1);
+        let adds = "User-agent: a\nDisallow: /x\n\nUser-agent: a\nDisallow: /z\nCrawl-delay: 5\n";
+        let found = found(adds);
+        assert_eq!(found.len(), 1);
+        assert!(
+            found[0].starts_with("4: ")
+                && found[0].ends_with("misses `Disallow: /z` (line 5) and `Crawl-delay: 5` (line 6)"),
+            "{found:?}"
+        );
+    }
 }
 
 #[cfg(test)]

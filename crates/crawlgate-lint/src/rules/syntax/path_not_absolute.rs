@@ -93,7 +93,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
 fn split_url(value: &str) -> Option<(&str, String)> {
     let scheme = ["https://", "http://", "//"]
         .iter()
-        .find(|s| value.len() >= s.len() && value[..s.len()].eq_ignore_ascii_case(s));
+        .find(|s| value.get(..s.len()).is_some_and(|head| head.eq_ignore_ascii_case(s)));
     let rest = &value[scheme.map_or(0, |s| s.len())..];
     let end = rest.find(['/', '?', '*']).unwrap_or(rest.len());
     let (host, path) = rest.split_at(end);
@@ -128,6 +128,7 @@ mod tests {
         assert_eq!(split("index.html"), None);
         assert_eq!(split("private/"), None);
         assert_eq!(split(".js"), None);
+        assert_eq!(split("ñandú/"), None);
     }
 }
 
