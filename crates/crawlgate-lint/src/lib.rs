@@ -56,6 +56,11 @@ pub use audit::{AuditEntry, Crawler, Obeys, Purpose};
 pub use crawlgate::{Fix, Severity, Span};
 pub use diagnostic::{Code, Diagnostic};
 
+/// The README's example, compiled and run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeExample;
+
 /// The family a rule belongs to (and its code range).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Category {
