@@ -519,14 +519,22 @@ mod tests {
         assert!(looks_like_html(b"\n<!DOCTYPE html>\n<html>"));
         assert!(looks_like_html(b"<html><body>Not found</body></html>"));
         assert!(!looks_like_html(b"User-agent: *\n# <html>\n"));
-        assert!(looks_like_html(b"<!-- 404 -->\n<script>location = '/';</script>"));
-        assert!(looks_like_html(b"<meta name=\"viewport\" content=\"width=device-width\">"));
+        assert!(looks_like_html(
+            b"<!-- 404 -->\n<script>location = '/';</script>"
+        ));
+        assert!(looks_like_html(
+            b"<meta name=\"viewport\" content=\"width=device-width\">"
+        ));
     }
 
     #[test]
     fn binary_is_recognised() {
-        assert!(looks_binary(b"\x00\x00\x01\x00\x03\x00\x10\x10\x00\x00\x01\x00\x20\x00\x68\x04\x00\x00"));
+        assert!(looks_binary(
+            b"\x00\x00\x01\x00\x03\x00\x10\x10\x00\x00\x01\x00\x20\x00\x68\x04\x00\x00"
+        ));
         assert!(!looks_binary(b"User-agent: *\nDisallow: /\x00x\n"));
-        assert!(!looks_binary(b"\xFF\xFEU\x00s\x00e\x00r\x00-\x00a\x00g\x00e\x00n\x00t\x00"));
+        assert!(!looks_binary(
+            b"\xFF\xFEU\x00s\x00e\x00r\x00-\x00a\x00g\x00e\x00n\x00t\x00"
+        ));
     }
 }

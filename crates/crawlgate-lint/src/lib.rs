@@ -316,7 +316,10 @@ pub fn lint_parsed(source: &[u8], robots: &RobotsTxt, options: &LintOptions) -> 
         };
         diagnostics.retain(|d| {
             rule_info(d.code).is_none_or(|rule| rule.category != Category::Syntax)
-                || matches!(d.code, Code::HtmlPage | Code::BinaryFile | Code::FileTooLarge)
+                || matches!(
+                    d.code,
+                    Code::HtmlPage | Code::BinaryFile | Code::FileTooLarge
+                )
                 || d.code == kept
         });
     }

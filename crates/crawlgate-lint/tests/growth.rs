@@ -175,17 +175,21 @@ const SHAPES: &[Shape] = &[
         out.extend_from_slice(&crawlers);
         out
     }),
-    ("repeated * groups of long allows under short disallows", SMALL, |n| {
-        // R102 looks each allow line's prefixes up among the first group's
-        // disallow rules.
-        let mut out = lines("User-agent: *\n", n / 2, |i| {
-            format!("Disallow: /{}\n", "d".repeat(1 + i % 64))
-        });
-        out.extend_from_slice(b"\nUser-agent: *\n");
-        let allows = lines("", n / 2, |i| format!("Allow: /{}{i}\n", "d".repeat(80)));
-        out.extend_from_slice(&allows);
-        out
-    }),
+    (
+        "repeated * groups of long allows under short disallows",
+        SMALL,
+        |n| {
+            // R102 looks each allow line's prefixes up among the first group's
+            // disallow rules.
+            let mut out = lines("User-agent: *\n", n / 2, |i| {
+                format!("Disallow: /{}\n", "d".repeat(1 + i % 64))
+            });
+            out.extend_from_slice(b"\nUser-agent: *\n");
+            let allows = lines("", n / 2, |i| format!("Allow: /{}{i}\n", "d".repeat(80)));
+            out.extend_from_slice(&allows);
+            out
+        },
+    ),
     ("many empty groups", SMALL, |n| {
         let mut out = lines("", n, |i| format!("User-agent: b{}\n\n", letters(i)));
         out.extend_from_slice(b"User-agent: *\nDisallow: /\n");

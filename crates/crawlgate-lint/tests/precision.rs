@@ -72,10 +72,16 @@ fn judged_files_get_exactly_the_judged_findings() {
                 .iter()
                 .find(|d| (d.span.line, d.code.to_string()) == (extra.0, extra.2.clone()))
                 .unwrap();
-            failures.push(format!("{stem}: unexpected {} {} {}: {}", extra.0, extra.1, extra.2, d.message));
+            failures.push(format!(
+                "{stem}: unexpected {} {} {}: {}",
+                extra.0, extra.1, extra.2, d.message
+            ));
         }
         for missed in want.difference(&found) {
-            failures.push(format!("{stem}: missing {} {} {}", missed.0, missed.1, missed.2));
+            failures.push(format!(
+                "{stem}: missing {} {} {}",
+                missed.0, missed.1, missed.2
+            ));
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));

@@ -50,9 +50,8 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         if s == 0.0 || (1.0..=30.0).contains(&s) {
             continue;
         }
-        let bing = bing.get_or_insert_with(|| {
-            cx.robots.groups_of("bingbot").map(|g| g.index()).collect()
-        });
+        let bing =
+            bing.get_or_insert_with(|| cx.robots.groups_of("bingbot").map(|g| g.index()).collect());
         if !ext.group().is_some_and(|g| bing.contains(&g.index())) {
             continue; // a group Bing does not read
         }

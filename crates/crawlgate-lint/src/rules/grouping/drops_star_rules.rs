@@ -93,7 +93,10 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         return;
     }
     let specific = |label: &str| {
-        label != "*" && !NEVER_OBEY_STAR.iter().any(|t| t.eq_ignore_ascii_case(label))
+        label != "*"
+            && !NEVER_OBEY_STAR
+                .iter()
+                .any(|t| t.eq_ignore_ascii_case(label))
     };
     if !cx.audiences().iter().any(|a| specific(&a.label)) {
         return;
@@ -180,7 +183,9 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                     }
                     let verdict = star.decide_path(&star_rule.path);
                     let known = !verdict.is_allowed()
-                        && verdict.rule().is_some_and(|r| r.index() == star_rule.rule.index());
+                        && verdict
+                            .rule()
+                            .is_some_and(|r| r.index() == star_rule.rule.index());
                     decides[i] = Some(known);
                     known
                 }
@@ -303,10 +308,18 @@ mod tests {
                     User-agent: Googlebot\nAllow: /x/\n";
         let report = lint(file.as_bytes(), &LintOptions::default());
         let d = report.with_code(Code::DropsStarRules).next().unwrap();
-        assert!(d.message.contains("may fetch `/a/` (`Disallow: /a/` (line 2)"), "{}", d.message);
+        assert!(
+            d.message
+                .contains("may fetch `/a/` (`Disallow: /a/` (line 2)"),
+            "{}",
+            d.message
+        );
         assert!(d.message.contains("among other paths"), "{}", d.message);
         let fix = &d.fix.as_ref().unwrap().message;
-        assert!(fix.contains("`Disallow: /a/`, `Disallow: /b/` and `Disallow: /c/` …"), "{fix}");
+        assert!(
+            fix.contains("`Disallow: /a/`, `Disallow: /b/` and `Disallow: /c/` …"),
+            "{fix}"
+        );
     }
 }
 

@@ -229,7 +229,8 @@ mod tests {
         assert_eq!(found.len(), 1);
         assert!(
             found[0].starts_with("4: ")
-                && found[0].ends_with("misses `Disallow: /z` (line 5) and `Crawl-delay: 5` (line 6)"),
+                && found[0]
+                    .ends_with("misses `Disallow: /z` (line 5) and `Crawl-delay: 5` (line 6)"),
             "{found:?}"
         );
     }

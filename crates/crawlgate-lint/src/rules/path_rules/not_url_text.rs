@@ -144,7 +144,9 @@ mod tests {
             .decide_path_uncompiled("bot", "/sitecore%20modules/shell")
             .is_allowed());
         let entity = RobotsTxt::parse(b"User-agent: *\nDisallow: /*?a=1&amp;b=2\n");
-        assert!(entity.decide_path_uncompiled("bot", "/x?a=1&b=2").is_allowed());
+        assert!(entity
+            .decide_path_uncompiled("bot", "/x?a=1&b=2")
+            .is_allowed());
     }
 }
 

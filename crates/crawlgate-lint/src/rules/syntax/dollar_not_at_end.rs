@@ -54,10 +54,8 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             continue;
         }
         let rest = &value[pos + 1..];
-        let template = rest.starts_with('{')
-            || rest
-                .get(..3)
-                .is_some_and(|t| t.eq_ignore_ascii_case("%7B"));
+        let template =
+            rest.starts_with('{') || rest.get(..3).is_some_and(|t| t.eq_ignore_ascii_case("%7B"));
         if template || rest.starts_with(|c: char| c.is_ascii_alphanumeric()) {
             // `/Optus-$30SIM`, `/*$revision`, `/$%7Bname%7D/`: a `$` inside a
             // word or before a template is part of real URLs, and the rule

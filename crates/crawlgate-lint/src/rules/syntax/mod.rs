@@ -1,11 +1,11 @@
 //! Syntax rules (`R0xx`): how lines are read.
 
+pub(crate) mod binary_file;
 pub(crate) mod byte_order_mark;
 pub(crate) mod cr_line_endings;
 pub(crate) mod dollar_not_at_end;
 pub(crate) mod field_name_prefix;
 pub(crate) mod file_too_large;
-pub(crate) mod binary_file;
 pub(crate) mod html_page;
 pub(crate) mod invalid_line;
 pub(crate) mod invalid_utf8;

@@ -91,9 +91,11 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
 /// value starting with a host name (`www.example.com/a`,
 /// `shop.example.com*`).
 fn split_url(value: &str) -> Option<(&str, String)> {
-    let scheme = ["https://", "http://", "//"]
-        .iter()
-        .find(|s| value.get(..s.len()).is_some_and(|head| head.eq_ignore_ascii_case(s)));
+    let scheme = ["https://", "http://", "//"].iter().find(|s| {
+        value
+            .get(..s.len())
+            .is_some_and(|head| head.eq_ignore_ascii_case(s))
+    });
     let rest = &value[scheme.map_or(0, |s| s.len())..];
     let end = rest.find(['/', '?', '*']).unwrap_or(rest.len());
     let (host, path) = rest.split_at(end);
@@ -121,7 +123,10 @@ mod tests {
     fn hosts_are_split_from_paths() {
         let split = |v| split_url(v).map(|(h, p)| (h.to_owned(), p));
         let pair = |h: &str, p: &str| Some((h.to_owned(), p.to_owned()));
-        assert_eq!(split("https://www.chase.com/a.pdf"), pair("www.chase.com", "/a.pdf"));
+        assert_eq!(
+            split("https://www.chase.com/a.pdf"),
+            pair("www.chase.com", "/a.pdf")
+        );
         assert_eq!(split("HTTP://example.com"), pair("example.com", "/"));
         assert_eq!(split("v6prod.akbank.com*"), pair("v6prod.akbank.com", "/*"));
         assert_eq!(split("www.example.com/x"), pair("www.example.com", "/x"));
