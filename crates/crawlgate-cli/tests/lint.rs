@@ -209,7 +209,7 @@ fn profile_changes_the_reading() {
     let dir = tempfile::tempdir().unwrap();
     let path = file(&dir, "robots.txt", "User-agent: *\nDisallow: *.pdf\n");
     let (google, _) = stdout_of(crawlgate().arg("lint").arg(&path));
-    assert!(google.contains("warning[R008]"), "{google}");
+    assert!(google.contains("info[R008]"), "{google}");
     let (rfc, code) = stdout_of(
         crawlgate()
             .args(["lint", "--profile", "rfc9309"])

@@ -28,6 +28,11 @@ pub(crate) struct Context<'a> {
     lines: OnceCell<Vec<SourceLine>>,
     /// Whether the file is an HTML page rather than a robots.txt.
     pub html: bool,
+    /// Whether the file is binary rather than a robots.txt.
+    pub binary: bool,
+    /// Whether the file is UTF-16 text (it starts with a UTF-16 byte order
+    /// mark), which crawlers cannot read.
+    pub utf16: bool,
     /// The file under each of [`Profile::ALL`], built on first use.
     readings: [OnceCell<RobotsTxt>; 3],
     /// Whether each reading is the linted model re-read (same records).
@@ -91,10 +96,49 @@ fn looks_like_html(source: &[u8]) -> bool {
         .iter()
         .position(|&b| !is_space(b) && b != 0xEF && b != 0xBB && b != 0xBF)
         .map_or(&lower[..0], |i| &lower[i..]);
-    trimmed.starts_with(b"<!doctype html")
-        || trimmed.starts_with(b"<html")
-        || trimmed.starts_with(b"<?xml") && memchr::memmem::find(&lower, b"<html").is_some()
-        || (trimmed.starts_with(b"<") && memchr::memmem::find(&lower, b"<body").is_some())
+    // No robots.txt line starts with `<`: a file that does and names an
+    // HTML element early is a page (a comment, a `<meta>` or a `<div>` may
+    // come before the doctype).
+    trimmed.starts_with(b"<")
+        && HTML_TAGS
+            .iter()
+            .any(|tag| memchr::memmem::find(&lower, tag).is_some())
+}
+
+/// Elements whose presence near the start of a file starting with `<` make
+/// it an HTML page.
+const HTML_TAGS: &[&[u8]] = &[
+    b"<!doctype html",
+    b"<html",
+    b"<head",
+    b"<body",
+    b"<meta",
+    b"<title",
+    b"<script",
+    b"<div",
+];
+
+/// Whether the file starts with a UTF-16 byte order mark.
+fn is_utf16(source: &[u8]) -> bool {
+    source.starts_with(&[0xFF, 0xFE]) || source.starts_with(&[0xFE, 0xFF])
+}
+
+/// Bytes looked at to tell a binary file from text.
+const BINARY_HEAD: usize = 1024;
+
+/// Whether the file is binary (an image, an archive…): NUL or other control
+/// bytes near its start, which no text holds. UTF-16 text (with its byte
+/// order mark) is text in the wrong encoding, reported line by line.
+fn looks_binary(source: &[u8]) -> bool {
+    if is_utf16(source) {
+        return false;
+    }
+    let head = &source[..source.len().min(BINARY_HEAD)];
+    let control = head
+        .iter()
+        .filter(|&&b| b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r' | 0x0C))
+        .count();
+    control > 8 || (head.contains(&0) && control * 20 > head.len())
 }
 
 impl<'a> Context<'a> {
@@ -104,6 +148,8 @@ impl<'a> Context<'a> {
             robots,
             lines: OnceCell::new(),
             html: looks_like_html(source),
+            binary: looks_binary(source),
+            utf16: is_utf16(source),
             readings: Default::default(),
             reinterpreted: Default::default(),
             audiences: OnceCell::new(),
@@ -473,5 +519,22 @@ mod tests {
         assert!(looks_like_html(b"\n<!DOCTYPE html>\n<html>"));
         assert!(looks_like_html(b"<html><body>Not found</body></html>"));
         assert!(!looks_like_html(b"User-agent: *\n# <html>\n"));
+        assert!(looks_like_html(
+            b"<!-- 404 -->\n<script>location = '/';</script>"
+        ));
+        assert!(looks_like_html(
+            b"<meta name=\"viewport\" content=\"width=device-width\">"
+        ));
+    }
+
+    #[test]
+    fn binary_is_recognised() {
+        assert!(looks_binary(
+            b"\x00\x00\x01\x00\x03\x00\x10\x10\x00\x00\x01\x00\x20\x00\x68\x04\x00\x00"
+        ));
+        assert!(!looks_binary(b"User-agent: *\nDisallow: /\x00x\n"));
+        assert!(!looks_binary(
+            b"\xFF\xFEU\x00s\x00e\x00r\x00-\x00a\x00g\x00e\x00n\x00t\x00"
+        ));
     }
 }

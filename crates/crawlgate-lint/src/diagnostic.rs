@@ -76,7 +76,7 @@ codes! {
     /// A `$` that is not the last character of a rule: it is a literal `$`.
     DollarNotAtEnd = ("R007", "dollar-not-at-end", Warning),
     /// A rule path starting with `*`: Google and Bing accept it, strict parsers do not.
-    LeadingWildcard = ("R008", "leading-wildcard", Warning),
+    LeadingWildcard = ("R008", "leading-wildcard", Info),
     /// A `Sitemap:` value that is not an absolute http(s) URL.
     RelativeSitemap = ("R009", "relative-sitemap", Warning),
     /// A UTF-8 byte order mark at the start of the file.
@@ -95,6 +95,8 @@ codes! {
     NulByte = ("R016", "nul-byte", Warning),
     /// The file is an HTML page, not a robots.txt.
     HtmlPage = ("R017", "html-page", Error),
+    /// The file is binary (an image, an archive…), not a robots.txt.
+    BinaryFile = ("R018", "binary-file", Error),
     /// Non-rule lines between user-agent lines merge what look like separate groups.
     MergedGroups = ("R101", "merged-groups", Warning),
     /// Several groups name the same crawler.
@@ -103,6 +105,8 @@ codes! {
     AgentNotProductToken = ("R103", "agent-not-product-token", Warning),
     /// A group without rules: its crawlers may fetch everything.
     EmptyGroup = ("R104", "empty-group", Warning),
+    /// A crawler with a group of its own no longer obeys the `*` rules.
+    DropsStarRules = ("R105", "drops-star-rules", Warning),
     /// The same rule twice for the same crawlers.
     DuplicateRule = ("R201", "duplicate-rule", Info),
     /// A rule that can never decide: a longer or equal rule of the other kind always wins.
@@ -117,6 +121,8 @@ codes! {
     BlockedResources = ("R206", "blocked-resources", Warning),
     /// A disallowed path that looks secret: robots.txt is public.
     PublicSecret = ("R207", "public-secret", Info),
+    /// A rule with a raw space or an HTML entity (`&amp;`), which URLs never hold.
+    NotUrlText = ("R208", "not-url-text", Warning),
     /// `Crawl-delay` for crawlers that include Googlebot, which ignores it.
     CrawlDelayIgnored = ("R301", "crawl-delay-ignored", Info),
     /// A crawl delay outside Bing's 1–30 seconds.
@@ -139,6 +145,8 @@ codes! {
     NoindexLine = ("R310", "noindex-line", Warning),
     /// A group-member extension (crawl-delay…) before any user-agent line.
     ExtensionOutsideGroup = ("R311", "extension-outside-group", Warning),
+    /// A `Host:` line: only Yandex read it, and it no longer does.
+    HostLine = ("R312", "host-line", Info),
     /// The rfc9309 reading decides a URL differently from Google's.
     Rfc9309Differs = ("R401", "rfc9309-differs", Warning),
     /// The legacy (1996, urllib.robotparser) reading decides a URL differently from Google's.

@@ -305,6 +305,24 @@ pub fn lint_parsed(source: &[u8], robots: &RobotsTxt, options: &LintOptions) -> 
         }
         (rule.check)(&cx, &mut diagnostics);
     }
+    if cx.html || cx.binary || cx.utf16 {
+        // Not a robots.txt (or not one crawlers can read): the file-level
+        // finding says so once (`R016` says "UTF-16"); what each line of
+        // markup or bytes would be as robots.txt is noise.
+        let kept = if cx.utf16 {
+            Code::NulByte
+        } else {
+            Code::FileTooLarge
+        };
+        diagnostics.retain(|d| {
+            rule_info(d.code).is_none_or(|rule| rule.category != Category::Syntax)
+                || matches!(
+                    d.code,
+                    Code::HtmlPage | Code::BinaryFile | Code::FileTooLarge
+                )
+                || d.code == kept
+        });
+    }
     for d in &mut diagnostics {
         // One line per span: a span running past its line (the part of a file
         // past the size limit) is cut at the line's end.

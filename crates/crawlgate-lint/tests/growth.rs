@@ -166,6 +166,30 @@ const SHAPES: &[Shape] = &[
         out.push_str("Disallow: /all\n");
         out.into_bytes()
     }),
+    ("many crawler groups beside a large * group", SMALL, |n| {
+        // Each crawler's group drops every `*` rule (R105 decides each).
+        let mut out = lines("User-agent: *\n", n / 2, |i| format!("Disallow: /s{i}/\n"));
+        let crawlers = lines("", n / 2, |i| {
+            format!("\nUser-agent: b{}\nDisallow: /own\n", letters(i))
+        });
+        out.extend_from_slice(&crawlers);
+        out
+    }),
+    (
+        "repeated * groups of long allows under short disallows",
+        SMALL,
+        |n| {
+            // R102 looks each allow line's prefixes up among the first group's
+            // disallow rules.
+            let mut out = lines("User-agent: *\n", n / 2, |i| {
+                format!("Disallow: /{}\n", "d".repeat(1 + i % 64))
+            });
+            out.extend_from_slice(b"\nUser-agent: *\n");
+            let allows = lines("", n / 2, |i| format!("Allow: /{}{i}\n", "d".repeat(80)));
+            out.extend_from_slice(&allows);
+            out
+        },
+    ),
     ("many empty groups", SMALL, |n| {
         let mut out = lines("", n, |i| format!("User-agent: b{}\n\n", letters(i)));
         out.extend_from_slice(b"User-agent: *\nDisallow: /\n");

@@ -13,7 +13,8 @@ pub(crate) static RULE: RuleInfo = RuleInfo {
     summary: "a crawl delay outside Bing's 1–30 seconds",
     docs: r#"## What it does
 
-Reports valid `Crawl-delay` values below 1 or above 30 seconds.
+Reports valid `Crawl-delay` values below 1 or above 30 seconds in the
+groups Bing reads (`0`, no delay, is left alone).
 
 ## Why it matters
 
@@ -39,20 +40,24 @@ Crawl-delay: 30
 };
 
 fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
+    let mut bing: Option<rustc_hash::FxHashSet<usize>> = None;
     for ext in cx.robots.extensions() {
         let Some(delay) = ext.crawl_delay() else {
             continue;
         };
         let s = delay.seconds;
-        if (1.0..=30.0).contains(&s) {
+        // 0 asks for no delay, which is what crawlers do without the line.
+        if s == 0.0 || (1.0..=30.0).contains(&s) {
             continue;
+        }
+        let bing =
+            bing.get_or_insert_with(|| cx.robots.groups_of("bingbot").map(|g| g.index()).collect());
+        if !ext.group().is_some_and(|g| bing.contains(&g.index())) {
+            continue; // a group Bing does not read
         }
         let (message, fixed) = if s < 1.0 {
             (
-                format!(
-                    "a crawl delay of {s} s is below the 1–30 s that Bing accepts (0 asks for no \
-                     delay at all)"
-                ),
+                format!("a crawl delay of {s} s is below the 1–30 s that Bing accepts"),
                 "1",
             )
         } else {

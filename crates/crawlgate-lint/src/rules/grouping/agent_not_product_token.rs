@@ -17,6 +17,10 @@ Reports user-agent values that hold more than a product token: a version
 (`Googlebot/2.1`), several words (`Googlebot Image`), a `*` inside a name
 (`Googlebot*`), digits (`MJ12bot`), or no token at all.
 
+Names that their makers document with spaces (`Sogou web spider`,
+`Screaming Frog SEO Spider`) are reported as information only: those
+crawlers look for them as written, and the first word still names them.
+
 ## Why it matters
 
 Crawlers match only the product token: the leading run of letters, `-` and
@@ -125,6 +129,17 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 ),
             )
             .with_fix(format!("write `{token}`"), Some(token.to_owned()))
+        } else if (next == ' ' || next == '\t') && is_documented_with_spaces(value) {
+            let mut d = cx.diagnostic(
+                Code::AgentNotProductToken,
+                span,
+                format!(
+                    "`{value}` is the name its maker documents, spaces included; Google and RFC \
+                     9309 parsers read only `{token}`, which still names this crawler"
+                ),
+            );
+            d.severity = Severity::Info;
+            d
         } else if next == ' ' || next == '\t' {
             let dashed: String = value.split_whitespace().collect::<Vec<_>>().join("-");
             match crate::audit::find(&dashed) {
@@ -166,6 +181,27 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         };
         out.push(d);
     }
+}
+
+/// Crawler names whose makers document them, for robots.txt, with spaces.
+const DOCUMENTED_WITH_SPACES: &[&str] = &[
+    "Sogou web spider",
+    "Sogou inst spider",
+    "Sogou News Spider",
+    "Sogou Orion spider",
+    "Sogou Pic Spider",
+    "Sogou Video Spider",
+    "Screaming Frog SEO Spider",
+];
+
+/// Whether `value` is one of [`DOCUMENTED_WITH_SPACES`] (any case, any run
+/// of spaces).
+fn is_documented_with_spaces(value: &str) -> bool {
+    DOCUMENTED_WITH_SPACES.iter().any(|name| {
+        name.split(' ')
+            .map(str::to_ascii_lowercase)
+            .eq(value.split_whitespace().map(str::to_ascii_lowercase))
+    })
 }
 
 #[cfg(test)]

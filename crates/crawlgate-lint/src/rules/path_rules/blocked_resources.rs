@@ -17,7 +17,8 @@ pub(crate) static RULE: RuleInfo = RuleInfo {
     docs: r#"## What it does
 
 Reports disallow rules that visibly target stylesheets or scripts (their
-pattern names `.css` or `.js`) and that decide such a URL for Googlebot.
+pattern names `.css` or `.js`, or ends in a folder named `css`, `js`,
+`javascript` or `stylesheets`) and that decide such a URL for Googlebot.
 
 ## Why it matters
 
@@ -41,13 +42,55 @@ Disallow: /*.json$
     check,
 };
 
-/// Whether a pattern names `.css` or `.js`.
+/// Whether a pattern names `.css` or `.js`, or a stylesheet or script
+/// folder.
 fn mentions_css_or_js(pattern: &str) -> bool {
     let bytes = pattern.as_bytes();
-    memchr::memchr_iter(b'.', bytes).any(|i| {
-        let rest = &bytes[i + 1..];
-        rest.starts_with(b"css") || rest.starts_with(b"js")
-    })
+    folder_extension(pattern).is_some()
+        || memchr::memchr_iter(b'.', bytes).any(|i| {
+            let rest = &bytes[i + 1..];
+            rest.starts_with(b"css") || rest.starts_with(b"js")
+        })
+}
+
+/// Folders that by name hold stylesheets or scripts, with the extension of
+/// their files.
+const RESOURCE_FOLDERS: &[(&str, &str)] = &[
+    ("css", ".css"),
+    ("stylesheets", ".css"),
+    ("js", ".js"),
+    ("javascript", ".js"),
+    ("javascripts", ".js"),
+];
+
+/// The extension of the files in the resource folder a pattern ends in
+/// (`/static/css/`, `/web/javascript`).
+fn folder_extension(pattern: &str) -> Option<&'static str> {
+    let body = pattern.trim_end_matches(['$', '*']).trim_end_matches('/');
+    let last = body.rsplit('/').next()?;
+    if last.len() == body.len() {
+        return None; // no folder: `css`
+    }
+    RESOURCE_FOLDERS
+        .iter()
+        .find(|(name, _)| last.eq_ignore_ascii_case(name))
+        .map(|&(_, ext)| ext)
+}
+
+/// The sample paths of a pattern, with a file inside it for a resource
+/// folder (`/static/css/` gives `/static/css/site.css`).
+fn resource_samples(pattern: &str, out: &mut Vec<String>) {
+    sample_paths(pattern, out);
+    if let Some(ext) = folder_extension(pattern) {
+        let files: Vec<String> = out
+            .iter()
+            .map(|path| {
+                let dir = path.trim_end_matches('/');
+                format!("{dir}/site{ext}")
+            })
+            .collect();
+        out.extend(files);
+    }
 }
 
 fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
@@ -68,7 +111,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 continue;
             }
             samples.clear();
-            sample_paths(pattern, &mut samples);
+            resource_samples(pattern, &mut samples);
             let blocked = samples.iter().find(|path| {
                 let resource = [".css", ".js"]
                     .iter()
@@ -101,6 +144,23 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 ),
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn resource_folders_are_found() {
+        assert_eq!(folder_extension("/static/css/"), Some(".css"));
+        assert_eq!(folder_extension("/web/javascript"), Some(".js"));
+        assert_eq!(folder_extension("/*/stylesheets/*"), Some(".css"));
+        assert_eq!(folder_extension("/jsp/"), None);
+        assert_eq!(folder_extension("css"), None);
+        let mut out = Vec::new();
+        resource_samples("/static/css/", &mut out);
+        assert_eq!(out, ["/static/css/", "/static/css/site.css"]);
     }
 }
 

@@ -5,5 +5,6 @@ pub(crate) mod contradictory_rules;
 pub(crate) mod disallow_all;
 pub(crate) mod disallowed_sitemap;
 pub(crate) mod duplicate_rule;
+pub(crate) mod not_url_text;
 pub(crate) mod public_secret;
 pub(crate) mod shadowed_rule;

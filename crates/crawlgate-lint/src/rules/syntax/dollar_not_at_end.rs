@@ -13,7 +13,10 @@ pub(crate) static RULE: RuleInfo = RuleInfo {
     summary: "`$` that is not the last character of a rule, so it is a literal `$`",
     docs: r#"## What it does
 
-Reports rule values with a `$` anywhere but at the very end.
+Reports rule values with a `$` anywhere but at the very end, unless a
+letter, digit or `{` (`%7B`) follows it (`/Optus-$30SIM`, `/*$revision`,
+`/$%7Bname%7D/`): such a `$` is
+part of the URLs the rule is meant for, and it matches them.
 
 ## Why it matters
 
@@ -51,6 +54,14 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             continue;
         }
         let rest = &value[pos + 1..];
+        let template =
+            rest.starts_with('{') || rest.get(..3).is_some_and(|t| t.eq_ignore_ascii_case("%7B"));
+        if template || rest.starts_with(|c: char| c.is_ascii_alphanumeric()) {
+            // `/Optus-$30SIM`, `/*$revision`, `/$%7Bname%7D/`: a `$` inside a
+            // word or before a template is part of real URLs, and the rule
+            // matches them as written.
+            continue;
+        }
         let span = cx.value_part_span(rule.line(), pos, 1);
         let d = cx.diagnostic(
             Code::DollarNotAtEnd,

@@ -1,5 +1,6 @@
 //! Syntax rules (`R0xx`): how lines are read.
 
+pub(crate) mod binary_file;
 pub(crate) mod byte_order_mark;
 pub(crate) mod cr_line_endings;
 pub(crate) mod dollar_not_at_end;

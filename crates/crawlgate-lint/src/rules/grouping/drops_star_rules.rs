@@ -1,0 +1,327 @@
+//! `R105` drops-star-rules: a crawler with a group of its own no longer obeys the `*` rules
+
+use crate::budget::{Budget, LookupCost};
+use crate::context::generic_agent;
+use crate::diagnostic::{Code, Diagnostic};
+use crate::inclusion::sample_paths;
+use crate::rules::{and_list, quote_rule};
+use crate::{Category, Context, RuleInfo};
+use crawlgate::{GroupSelection, Rule, Severity};
+use rustc_hash::{FxHashMap, FxHashSet};
+
+/// The rule's registration.
+pub(crate) static RULE: RuleInfo = RuleInfo {
+    code: Code::DropsStarRules,
+    name: "drops-star-rules",
+    severity: Severity::Warning,
+    category: Category::Grouping,
+    summary: "a crawler with a group of its own no longer obeys the `*` rules",
+    docs: r#"## What it does
+
+Reports, for each crawler with a group of its own, the `*` disallow rules it
+no longer obeys: paths the `*` group blocks that this crawler may fetch. It
+is an error when the crawler's group holds only narrow `Allow` lines, a
+warning when the group has restrictions of its own, and information when the
+group allows everything (`Disallow:` or `Allow: /` alone), which is usually
+meant.
+
+Files whose `*` group disallows everything (`Disallow: /`) are left alone:
+there, a crawler's own group is the exception the file grants.
+
+## Why it matters
+
+A crawler obeys only the most specific group naming it (RFC 9309, section
+2.2.1; Google's documentation on how groups are chosen): the rules of the
+`*` group do not add to its own group, they are replaced by it. A
+`User-agent: Googlebot` group written to add one rule, or to allow one
+folder, lets Googlebot fetch everything the `*` group keeps out.
+
+## Example
+
+```text
+User-agent: *
+Disallow: /admin/
+Disallow: /cart/
+
+User-agent: Googlebot
+Allow: /cart/help/
+```
+
+## Use instead
+
+```text
+User-agent: *
+Disallow: /admin/
+Disallow: /cart/
+
+User-agent: Googlebot
+Disallow: /admin/
+Disallow: /cart/
+Allow: /cart/help/
+```
+"#,
+    check,
+};
+
+/// Tokens for which the `*` group never applied: Google's AdsBot crawlers
+/// ignore it (Google's documentation of its special-case crawlers), and the
+/// `-Extended` tokens control the use of content, not crawling.
+const NEVER_OBEY_STAR: &[&str] = &[
+    "AdsBot-Google",
+    "AdsBot-Google-Mobile",
+    "Google-Extended",
+    "Applebot-Extended",
+];
+
+/// Dropped rules named in a fix; one more is looked for, to say there are
+/// more (counting them all would decide every `*` rule for every crawler).
+const NAMED: usize = 3;
+
+/// A `*` disallow rule with a path it decides for crawlers without a group.
+struct StarRule<'a> {
+    rule: Rule<'a>,
+    path: String,
+}
+
+fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
+    let robots = cx.robots;
+    if robots.profile().group_selection == GroupSelection::FirstSubstring
+        || !robots
+            .groups()
+            .any(|g| g.is_global() && g.rules().any(|r| !r.is_allow() && !r.is_empty()))
+    {
+        return;
+    }
+    let specific = |label: &str| {
+        label != "*"
+            && !NEVER_OBEY_STAR
+                .iter()
+                .any(|t| t.eq_ignore_ascii_case(label))
+    };
+    if !cx.audiences().iter().any(|a| specific(&a.label)) {
+        return;
+    }
+    let star = robots.for_agent(generic_agent(robots));
+    if !star.decide_path("/").is_allowed() {
+        return; // everything is closed: the other groups are the exceptions
+    }
+    // Deciding each `*` rule for each crawler multiplies two sizes of the
+    // file: decisions are paid from an allowance.
+    let budget = Budget::for_file(cx.source.len(), 64);
+    let star_cost = std::cell::OnceCell::new();
+    let mut seen = FxHashSet::default();
+    let mut samples = Vec::new();
+    let mut star_rules = Vec::new();
+    for rule in star.groups().flat_map(|g| g.rules()) {
+        // Crawlers fetch /robots.txt whatever it says.
+        if rule.is_allow()
+            || rule.is_empty()
+            || rule.pattern().starts_with("/robots.txt")
+            || !seen.insert(rule.pattern())
+        {
+            continue;
+        }
+        samples.clear();
+        sample_paths(rule.pattern(), &mut samples);
+        if let Some(path) = samples.pop() {
+            star_rules.push(StarRule { rule, path });
+        }
+    }
+    // Whether the `*` group decides each rule's path with that rule (and
+    // not with an allow rule), found on first use.
+    let mut decides: Vec<Option<bool>> = vec![None; star_rules.len()];
+    let mut naming: Option<FxHashMap<(usize, String), u32>> = None;
+    for audience in cx.audiences() {
+        if !specific(&audience.label) {
+            continue;
+        }
+        let rules: Vec<Rule<'_>> = audience
+            .groups
+            .iter()
+            .filter_map(|&g| robots.group(g as usize))
+            .flat_map(|g| g.rules())
+            .collect();
+        if rules.is_empty() {
+            continue; // R104 says it
+        }
+        let own: FxHashSet<&str> = rules
+            .iter()
+            .filter(|r| !r.is_allow() && !r.is_empty())
+            .map(|r| r.pattern())
+            .collect();
+        // `Allow: /` with no disallow allows everything on purpose, as much
+        // as `Disallow:` does; narrower allow lines alone were meant to add
+        // to the `*` rules.
+        let allows_some = rules.iter().any(|r| r.is_allow() && !r.is_empty())
+            && !rules
+                .iter()
+                .any(|r| r.is_allow() && matches!(r.pattern(), "/" | "/*" | "*"));
+        let view = robots.for_agent(&audience.label);
+        let cost = LookupCost::new(rules.iter().map(|r| r.pattern()));
+        let mut dropped: Vec<&StarRule<'_>> = Vec::new();
+        for (i, star_rule) in star_rules.iter().enumerate() {
+            if own.contains(star_rule.rule.pattern()) {
+                continue;
+            }
+            if dropped.len() > NAMED {
+                break; // enough to name them and say there are more
+            }
+            if !budget.spend(1 + cost.of(&star_rule.path)) {
+                break;
+            }
+            if !view.decide_path(&star_rule.path).is_allowed() {
+                continue;
+            }
+            let star_decides = match decides[i] {
+                Some(known) => known,
+                None => {
+                    let cost = star_cost.get_or_init(|| {
+                        LookupCost::new(star.groups().flat_map(|g| g.rules()).map(|r| r.pattern()))
+                    });
+                    if !budget.spend(1 + cost.of(&star_rule.path)) {
+                        break;
+                    }
+                    let verdict = star.decide_path(&star_rule.path);
+                    let known = !verdict.is_allowed()
+                        && verdict
+                            .rule()
+                            .is_some_and(|r| r.index() == star_rule.rule.index());
+                    decides[i] = Some(known);
+                    known
+                }
+            };
+            if star_decides {
+                dropped.push(star_rule);
+            }
+        }
+        let Some(first) = dropped.first() else {
+            continue;
+        };
+        let group = audience.groups[0] as usize;
+        let naming = naming.get_or_insert_with(|| {
+            let mut map = FxHashMap::default();
+            for ua in robots.user_agents() {
+                map.entry((ua.group().index(), ua.token().to_ascii_lowercase()))
+                    .or_insert(ua.line());
+            }
+            map
+        });
+        let line = naming
+            .get(&(group, audience.label.to_ascii_lowercase()))
+            .copied()
+            .or_else(|| robots.group(group).map(|g| g.first_line()))
+            .unwrap_or(1);
+        let label = &audience.label;
+        let more = if dropped.len() > 1 {
+            ", among other paths the `*` group disallows"
+        } else {
+            ""
+        };
+        let example = format!(
+            "`{}` ({} blocks it for other crawlers){more}",
+            first.path,
+            quote_rule(&first.rule)
+        );
+        let (message, severity) = if !own.is_empty() {
+            (
+                format!(
+                    "`{label}` obeys only its own group, not the `*` group: it may fetch \
+                     {example}"
+                ),
+                Severity::Warning,
+            )
+        } else if allows_some {
+            (
+                format!(
+                    "`{label}`'s group holds only allow lines, which do not add to the `*` \
+                     group but replace it: `{label}` may fetch {example}"
+                ),
+                Severity::Error,
+            )
+        } else {
+            (
+                format!(
+                    "`{label}`'s group allows everything, so it does not obey the `*` group: \
+                     it may fetch {example}"
+                ),
+                Severity::Info,
+            )
+        };
+        let repeat: Vec<String> = dropped
+            .iter()
+            .take(NAMED)
+            .map(|d| format!("`{}`", d.rule))
+            .collect();
+        let etc = if dropped.len() > NAMED { " …" } else { "" };
+        let mut d = cx
+            .diagnostic(Code::DropsStarRules, cx.content_span(line), message)
+            .with_fix(
+                format!(
+                    "repeat in `{label}`'s group the `*` rules it should obey: {}{etc}",
+                    and_list(&repeat)
+                ),
+                None,
+            );
+        d.severity = severity;
+        out.push(d);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{lint, Code, LintOptions, Severity};
+
+    fn found(file: &str) -> Vec<(u32, Severity)> {
+        lint(file.as_bytes(), &LintOptions::default())
+            .with_code(Code::DropsStarRules)
+            .map(|d| (d.span.line, d.severity))
+            .collect()
+    }
+
+    #[test]
+    fn severity_follows_what_the_group_holds() {
+        let star = "User-agent: *\nDisallow: /admin/\nDisallow: /cart/\n\n";
+        let own = format!("{star}User-agent: Googlebot\nDisallow: /tmp/\n");
+        assert_eq!(found(&own), [(5, Severity::Warning)]);
+        let allows = format!("{star}User-agent: Googlebot\nAllow: /cart/help/\n");
+        assert_eq!(found(&allows), [(5, Severity::Error)]);
+        let open = format!("{star}User-agent: Googlebot\nDisallow:\n");
+        assert_eq!(found(&open), [(5, Severity::Info)]);
+        let open = format!("{star}User-agent: Googlebot\nAllow: /\n");
+        assert_eq!(found(&open), [(5, Severity::Info)]);
+    }
+
+    #[test]
+    fn repeated_or_covered_rules_are_not_dropped() {
+        let star = "User-agent: *\nDisallow: /admin/\nDisallow: /cart/\n\n";
+        let repeated = format!("{star}User-agent: Googlebot\nDisallow: /admin/\nDisallow: /cart\n");
+        assert_eq!(found(&repeated), []);
+        let closed = "User-agent: *\nDisallow: /\n\nUser-agent: Googlebot\nDisallow: /tmp/\n";
+        assert_eq!(found(closed), []);
+        let adsbot = format!("{star}User-agent: AdsBot-Google\nDisallow: /tmp/\n");
+        assert_eq!(found(&adsbot), []);
+    }
+
+    #[test]
+    fn the_message_names_a_path_and_the_fix_the_rules() {
+        let file = "User-agent: *\nDisallow: /a/\nDisallow: /b/\nDisallow: /c/\nDisallow: /d/\n\n\
+                    User-agent: Googlebot\nAllow: /x/\n";
+        let report = lint(file.as_bytes(), &LintOptions::default());
+        let d = report.with_code(Code::DropsStarRules).next().unwrap();
+        assert!(
+            d.message
+                .contains("may fetch `/a/` (`Disallow: /a/` (line 2)"),
+            "{}",
+            d.message
+        );
+        assert!(d.message.contains("among other paths"), "{}", d.message);
+        let fix = &d.fix.as_ref().unwrap().message;
+        assert!(
+            fix.contains("`Disallow: /a/`, `Disallow: /b/` and `Disallow: /c/` …"),
+            "{fix}"
+        );
+    }
+}
+
+#[cfg(test)]
+crate::testing::fixture_tests!(DropsStarRules);
