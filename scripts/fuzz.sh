@@ -72,7 +72,9 @@ per_input=20
 
 status=0
 for target in "${targets[@]}"; do
-  mkdir -p "fuzz/corpus/$target" "fuzz/artifacts/$target"
+  # A target without regressions yet has no folder in git, which libFuzzer
+  # would refuse.
+  mkdir -p "fuzz/corpus/$target" "fuzz/artifacts/$target" "fuzz/regressions/$target"
   log="fuzz/artifacts/$target.log"
   echo "fuzz: $target for ${seconds}s (log: $log)"
   stamp=$(mktemp)
