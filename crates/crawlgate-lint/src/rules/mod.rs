@@ -56,6 +56,7 @@ pub(crate) static ALL: &[&RuleInfo] = &[
     &extensions::extension_outside_group::RULE,
     &profiles::rfc9309_differs::RULE,
     &profiles::legacy_differs::RULE,
+    &profiles::bing_differs::RULE,
     &audit::agent_typo::RULE,
 ];
 
