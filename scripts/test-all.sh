@@ -89,6 +89,12 @@ step "cargo test (the server's tests start Redis and Chromium themselves)"
 cargo test --workspace --locked
 step "fuzz regressions and seeds, replayed on stable (fuzz/)"
 cargo test --manifest-path fuzz/Cargo.toml --no-default-features --locked
+if cargo +nightly --version >/dev/null 2>&1 && cargo fuzz --version >/dev/null 2>&1; then
+  step "fuzzing every target for ${CRAWLGATE_FUZZ_SECONDS:-60} s (nightly and cargo-fuzz are here)"
+  bash scripts/fuzz.sh "${CRAWLGATE_FUZZ_SECONDS:-60}"
+else
+  step "no fuzzing run: it needs the nightly toolchain and cargo-fuzz (the replay above and the proptest suites stand in; see scripts/fuzz.sh)"
+fi
 step "the examples of docs/behaviour.md against the crawlgate binary"
 python3 scripts/doc-examples.py
 step "the Python package (scripts/test-python.sh)"

@@ -483,15 +483,24 @@ fn time_grows_linearly_with_the_input() {
         for ((name, small_args, small_in), (_, large_args, large_in)) in
             commands(n).into_iter().zip(commands(big))
         {
-            let t1 = best_of_three(small.path(), &small_args, &small_in, HANG, Duration::ZERO)
-                .unwrap_or_else(|| panic!("HANG: {} with `{name}`", kind.name));
-            // Past 6x it has failed; past 20x (and a few seconds) it is not
-            // worth waiting for.
-            let limit = (t1 * 20).max(Duration::from_secs(5));
-            let t4 = best_of_three(large.path(), &large_args, &large_in, limit, t1 * 6);
-            let ratio = t4.map_or(f64::INFINITY, |t4| {
-                t4.as_secs_f64() / t1.as_secs_f64().max(1e-6)
-            });
+            // A super-linear path fails every attempt; a ratio pushed past
+            // 6x by a busy machine (other tests, other builds) does not.
+            let mut attempt = 0;
+            let (t1, t4, limit, ratio) = loop {
+                attempt += 1;
+                let t1 = best_of_three(small.path(), &small_args, &small_in, HANG, Duration::ZERO)
+                    .unwrap_or_else(|| panic!("HANG: {} with `{name}`", kind.name));
+                // Past 6x it has failed; past 20x (and a few seconds) it is
+                // not worth waiting for.
+                let limit = (t1 * 20).max(Duration::from_secs(5));
+                let t4 = best_of_three(large.path(), &large_args, &large_in, limit, t1 * 6);
+                let ratio = t4.map_or(f64::INFINITY, |t4| {
+                    t4.as_secs_f64() / t1.as_secs_f64().max(1e-6)
+                });
+                if ratio <= 6.0 || attempt == 3 || t4.is_none() {
+                    break (t1, t4, limit, ratio);
+                }
+            };
             eprintln!(
                 "{} x4 with `{name}`: {t1:?} -> {t4:?} ({ratio:.1}x)",
                 kind.name

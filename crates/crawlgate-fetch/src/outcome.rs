@@ -5,16 +5,18 @@
 use std::fmt;
 use std::sync::Arc;
 
-use crawlgate::{Profile, RobotsTxt};
+use crawlgate::{CompiledRobotsTxt, Profile, RobotsTxt};
 use serde::{Deserialize, Serialize};
 
 use crate::verdict::ExplainedVerdict;
 
 /// A parsed robots.txt together with the bytes it was parsed from (kept so
-/// a cache backend can store the entry and parse it again).
+/// a cache backend can store the entry and parse it again), and the rules
+/// compiled for the crawlers that ask about it (a cached copy serves many
+/// questions).
 pub struct RobotsCopy {
     body: Box<[u8]>,
-    robots: RobotsTxt,
+    robots: CompiledRobotsTxt,
 }
 
 impl RobotsCopy {
@@ -22,12 +24,18 @@ impl RobotsCopy {
     pub fn parse(body: &[u8], profile: Profile) -> RobotsCopy {
         RobotsCopy {
             body: body.into(),
-            robots: RobotsTxt::parse_with(body, profile),
+            robots: CompiledRobotsTxt::new(RobotsTxt::parse_with(body, profile)),
         }
     }
 
     /// The parsed file.
     pub fn robots(&self) -> &RobotsTxt {
+        self.robots.robots()
+    }
+
+    /// The parsed file with the rules compiled for the crawlers asking
+    /// about it.
+    pub fn compiled(&self) -> &CompiledRobotsTxt {
         &self.robots
     }
 
@@ -36,7 +44,7 @@ impl RobotsCopy {
         &self.body
     }
 
-    /// Heap bytes held (body and parsed model).
+    /// Heap bytes held (body, parsed model and the rules compiled so far).
     pub fn heap_size(&self) -> usize {
         self.body.len() + self.robots.heap_size()
     }
@@ -46,7 +54,7 @@ impl fmt::Debug for RobotsCopy {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("RobotsCopy")
             .field("bytes", &self.body.len())
-            .field("robots", &self.robots)
+            .field("robots", self.robots.robots())
             .finish()
     }
 }
@@ -60,7 +68,7 @@ struct StoredCopy {
 impl Serialize for RobotsCopy {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         StoredCopy {
-            profile: self.robots.profile().name.to_owned(),
+            profile: self.robots().profile().name.to_owned(),
             body: self.body.to_vec(),
         }
         .serialize(serializer)
@@ -224,7 +232,7 @@ impl Outcome {
         match &self.rules {
             Rules::FullAllow => ExplainedVerdict::by_outcome(true, self.reason),
             Rules::FullDisallow => ExplainedVerdict::by_outcome(false, self.reason),
-            Rules::Conditional(copy) => ExplainedVerdict::decide(copy.robots(), agent, url),
+            Rules::Conditional(copy) => ExplainedVerdict::from(&copy.compiled().decide(agent, url)),
         }
     }
 

@@ -3,9 +3,9 @@
 //!
 //! Bodies that repeat across rows are parsed once: every distinct body
 //! (by content: a hash, then a byte comparison) is parsed in parallel, then
-//! the rows are decided in parallel chunks, reusing one crawler's compiled
-//! view while consecutive rows ask about the same file and crawler. No
-//! Python here: the caller releases the GIL around [`decide_batch`].
+//! the rows are decided in parallel chunks, each body's rules compiled once
+//! per crawler's groups and shared by every chunk. No Python here: the
+//! caller releases the GIL around [`decide_batch`].
 
 use std::fmt;
 use std::hash::Hasher;
@@ -16,7 +16,7 @@ use arrow_array::cast::AsArray;
 use arrow_array::{Array, ArrayRef, BooleanArray, Int32Array, RecordBatch, StringArray};
 use arrow_buffer::{Buffer, NullBuffer, OffsetBuffer, ScalarBuffer};
 use arrow_schema::{DataType, Field, Schema};
-use crawlgate::{AgentView, Profile, RobotsTxt, Verdict};
+use crawlgate::{CompiledRobotsTxt, Profile, RobotsTxt, Verdict};
 use rayon::prelude::*;
 use rustc_hash::{FxHashMap, FxHasher};
 
@@ -200,7 +200,9 @@ struct Bodies<'a> {
     distinct_of: Vec<u32>,
     /// The value each distinct body was first seen at.
     first_unit: Vec<usize>,
-    parsed: Vec<RobotsTxt>,
+    /// Kept with the rules compiled for their crawlers, which every chunk
+    /// shares.
+    parsed: Vec<CompiledRobotsTxt>,
 }
 
 impl<'a> Bodies<'a> {
@@ -234,7 +236,7 @@ impl<'a> Bodies<'a> {
             .collect();
         let parsed = first_unit
             .par_iter()
-            .map(|&unit| RobotsTxt::parse_with(values.bytes(unit), profile))
+            .map(|&unit| CompiledRobotsTxt::new(RobotsTxt::parse_with(values.bytes(unit), profile)))
             .collect();
         Bodies {
             column,
@@ -246,7 +248,7 @@ impl<'a> Bodies<'a> {
 
     /// The parsed body of a row: the shared one, or `None` when its bytes
     /// only share a hash with it (then the caller parses them).
-    fn of_row(&self, row: usize) -> Option<Result<(u32, &RobotsTxt), &'a [u8]>> {
+    fn of_row(&self, row: usize) -> Option<Result<&CompiledRobotsTxt, &'a [u8]>> {
         let unit = self.column.unit(row)?;
         let distinct = self.distinct_of[unit];
         let first = self.first_unit[distinct as usize];
@@ -254,7 +256,7 @@ impl<'a> Bodies<'a> {
         if first != unit && values.bytes(first) != values.bytes(unit) {
             return Some(Err(values.bytes(unit)));
         }
-        Some(Ok((distinct, &self.parsed[distinct as usize])))
+        Some(Ok(&self.parsed[distinct as usize]))
     }
 }
 
@@ -302,9 +304,6 @@ fn decide_rows(
     range: std::ops::Range<usize>,
 ) -> Answers {
     let mut answers = Answers::with_capacity(range.len());
-    // The view of the last (body, agent) pair, compiled once the pair repeats.
-    let mut last: Option<(u32, &str)> = None;
-    let mut view: Option<AgentView<'_>> = None;
     for row in range {
         let (Some(body), Some(agent), Some(url)) =
             (bodies.of_row(row), agents.text(row), urls.text(row))
@@ -313,16 +312,8 @@ fn decide_rows(
             continue;
         };
         match body {
-            Ok((distinct, robots)) => {
-                if last == Some((distinct, agent)) {
-                    let view = view.get_or_insert_with(|| robots.for_agent(agent));
-                    answers.push(Some(&view.decide(url)));
-                } else {
-                    last = Some((distinct, agent));
-                    view = None;
-                    answers.push(Some(&robots.decide(agent, url)));
-                }
-            }
+            // Compiled once per body and crawler's groups, for all chunks.
+            Ok(robots) => answers.push(Some(&robots.decide(agent, url))),
             Err(bytes) => {
                 let robots = RobotsTxt::parse_with(bytes, profile);
                 answers.push(Some(&robots.decide(agent, url)));

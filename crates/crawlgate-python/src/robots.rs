@@ -1,9 +1,10 @@
-//! `crawlgate.RobotsTxt` and `crawlgate.AgentView`: a parsed file and one
-//! crawler's compiled reading of it.
+//! `crawlgate.RobotsTxt` and `crawlgate.AgentView`: a parsed file, kept
+//! with the rules compiled for the crawlers asked about, and one crawler's
+//! reading of it.
 
 use std::sync::Arc;
 
-use crawlgate::{AgentView, Extension, Profile, RobotsTxt};
+use crawlgate::{AgentView, CompiledRobotsTxt, Extension, Profile, RobotsTxt};
 use crawlgate_fetch::RobotsCopy;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
@@ -25,7 +26,7 @@ const DETACH_BYTES: usize = 16 * 1024;
 enum Source {
     Parsed {
         body: Py<PyBytes>,
-        robots: RobotsTxt,
+        robots: CompiledRobotsTxt,
     },
     Fetched(Arc<RobotsCopy>),
 }
@@ -44,9 +45,15 @@ pub struct PyRobotsTxt {
 impl PyRobotsTxt {
     /// The parsed model.
     pub fn robots(&self) -> &RobotsTxt {
+        self.compiled().robots()
+    }
+
+    /// The parsed model with the rules compiled for the crawlers asked
+    /// about: repeated questions compile once.
+    fn compiled(&self) -> &CompiledRobotsTxt {
         match &self.source {
             Source::Parsed { robots, .. } => robots,
-            Source::Fetched(copy) => copy.robots(),
+            Source::Fetched(copy) => copy.compiled(),
         }
     }
 
@@ -69,7 +76,7 @@ impl PyRobotsTxt {
         PyRobotsTxt {
             source: Source::Parsed {
                 body: body.unbind(),
-                robots,
+                robots: CompiledRobotsTxt::new(robots),
             },
         }
     }
@@ -96,14 +103,16 @@ impl PyRobotsTxt {
     /// given) may fetch `url` (absolute or path-only).
     fn is_allowed(&self, url: &Bound<'_, PyAny>, agent: &Bound<'_, PyAny>) -> PyResult<bool> {
         let (url, agent) = (text_arg(url, "url")?, text_arg(agent, "agent")?);
-        Ok(self.robots().is_allowed(&agent, &url))
+        Ok(self.compiled().is_allowed(&agent, &url))
     }
 
     /// The verdict for `agent` and `url`: allowed or not, the deciding rule
     /// and its line, the groups that applied and why.
     fn decide(&self, url: &Bound<'_, PyAny>, agent: &Bound<'_, PyAny>) -> PyResult<PyVerdict> {
         let (url, agent) = (text_arg(url, "url")?, text_arg(agent, "agent")?);
-        Ok(PyVerdict::from_verdict(&self.robots().decide(&agent, &url)))
+        Ok(PyVerdict::from_verdict(
+            &self.compiled().decide(&agent, &url),
+        ))
     }
 
     /// Answers many URLs for one crawler, with the GIL released.
@@ -115,7 +124,7 @@ impl PyRobotsTxt {
     ) -> PyResult<Vec<bool>> {
         let urls = text_list(urls, "urls")?;
         let agent = text_arg(agent, "agent")?;
-        let robots = self.robots();
+        let robots = self.compiled();
         Ok(py.detach(|| {
             let view = robots.for_agent(&agent);
             urls.iter().map(|url| view.is_allowed(url)).collect()
@@ -229,8 +238,10 @@ impl PyRobotsTxt {
     }
 }
 
-/// One crawler's reading of a file, compiled on first use and kept inside
-/// the `RobotsTxt`: the fast way to ask about many URLs.
+/// One crawler's reading of a file, its rules compiled once it has been
+/// asked a few questions and kept inside the `RobotsTxt` (shared with every
+/// view and question of the same groups): the fast way to ask about many
+/// URLs.
 #[pyclass(frozen, module = "crawlgate", name = "AgentView")]
 pub struct PyAgentView {
     robots: Py<PyRobotsTxt>,
@@ -239,7 +250,7 @@ pub struct PyAgentView {
 
 impl PyAgentView {
     fn view(&self) -> AgentView<'_> {
-        self.robots.get().robots().for_agent(&self.agent)
+        self.robots.get().compiled().for_agent(&self.agent)
     }
 }
 

@@ -1,6 +1,8 @@
 //! Heap held by a parsed file, measured with a counting allocator, for
 //! crawlgate and its peers on the real-world corpus, and crawlgate's own
-//! account of it by part ([`crawlgate::RobotsTxt::heap_parts`]).
+//! account of it by part ([`crawlgate::RobotsTxt::heap_parts`]); and the
+//! heap of a file kept for many questions ([`crawlgate::CompiledRobotsTxt`])
+//! once its crawler's rules are compiled.
 //!
 //! `cargo bench -p crawlgate --bench heap`
 
@@ -58,6 +60,8 @@ fn main() {
     let input: usize = entries.iter().map(|e| e.bytes.len()).sum();
     let mut ours = 0;
     let mut worst: (f64, &str) = (0.0, "");
+    let mut kept = 0;
+    let mut kept_worst: (f64, &str) = (0.0, "");
     let mut texting = 0;
     let mut robotxt = 0;
     for e in entries {
@@ -68,6 +72,22 @@ fn main() {
             let ratio = held as f64 / e.bytes.len() as f64;
             if ratio > worst.0 {
                 worst = (ratio, &e.name);
+            }
+        }
+        let held = retained(|| {
+            let kept = crawlgate::CompiledRobotsTxt::new(crawlgate::RobotsTxt::parse(&e.bytes));
+            // Asked every URL: past the first few questions its rules compile.
+            for url in corpus.urls(e) {
+                kept.is_allowed(e.agent, url);
+            }
+            kept
+        })
+        .expect("crawlgate never panics");
+        kept += held;
+        if e.bytes.len() >= 4096 {
+            let ratio = held as f64 / e.bytes.len() as f64;
+            if ratio > kept_worst.0 {
+                kept_worst = (ratio, &e.name);
             }
         }
         texting += retained(|| texting_robots::Robot::new(e.agent, &e.bytes)).unwrap_or(0);
@@ -94,6 +114,12 @@ fn main() {
         ratio(ours),
         worst.0,
         worst.1
+    );
+    println!(
+        "  crawlgate kept  {:>6.2}x input (CompiledRobotsTxt, its crawler's rules compiled; worst file ≥ 4 KiB: {:.2}x, {})",
+        ratio(kept),
+        kept_worst.0,
+        kept_worst.1
     );
     println!(
         "  texting_robots  {:>6.2}x input (one crawler's rules only)",

@@ -1,5 +1,6 @@
 //! The peer benchmark's paths as fixed workloads, crawlgate's and those of
-//! the fastest other crate (`robots_txt`, as `peers.rs` drives it), for
+//! the fastest other crates (`robots_txt` and `robotxt`, as `peers.rs`
+//! drives them), for
 //! counting instructions with callgrind (repeatable on a shared machine,
 //! where wall time is not):
 //!
@@ -38,6 +39,8 @@ const WORKLOADS: &[(&str, Workload)] = &[
     ),
     ("robots_txt_answers", robots_txt_answers),
     ("robots_txt_one_question", workload_robots_txt_one_question),
+    ("robotxt_parse_and_view", workload_robotxt_parse_and_view),
+    ("robotxt_one_question", workload_robotxt_one_question),
 ];
 
 /// `robots_txt`'s view: the crawler's section and a matcher for it.
@@ -105,6 +108,35 @@ fn workload_robots_txt_one_question(corpus: &Corpus) -> usize {
             let text = String::from_utf8_lossy(&e.bytes);
             let robots = robots_txt::Robots::from_str_lossy(&text);
             robots_txt_allowed(&robots_txt_view(&robots, e.agent), corpus.first_question(e))
+        })
+        .count()
+}
+
+/// `robotxt` (the fastest other crate at parsing, by wall time): its
+/// parse builds the crawler's view.
+#[inline(never)]
+fn workload_robotxt_parse_and_view(corpus: &Corpus) -> usize {
+    corpus
+        .entries
+        .iter()
+        .map(|e| {
+            black_box(robotxt::Robots::parse(&e.bytes, e.agent))
+                .rules()
+                .len()
+        })
+        .sum()
+}
+
+/// `robotxt` matches a parsed `Url`, as `peers.rs` drives it.
+#[inline(never)]
+fn workload_robotxt_one_question(corpus: &Corpus) -> usize {
+    corpus
+        .entries
+        .iter()
+        .filter(|e| {
+            let robots = robotxt::Robots::parse(&e.bytes, e.agent);
+            url::Url::parse(corpus.first_question(e))
+                .map_or(true, |url| robots.is_url_allowed(&url))
         })
         .count()
 }

@@ -23,6 +23,10 @@ pub enum SelectionKind {
 pub(crate) struct Selected<'a> {
     pub kind: SelectionKind,
     pub groups: GroupList<'a>,
+    /// Which of the file's possible sets of groups this is (see
+    /// [`RobotsTxt::selections`]), so that crawlers obeying the same
+    /// groups share their compiled rules; `None` for no group.
+    pub slot: Option<u32>,
 }
 
 /// A list of group indices, borrowed from the model or a single one.
@@ -42,6 +46,16 @@ impl GroupList<'_> {
 }
 
 impl RobotsTxt {
+    /// How many sets of groups a crawler can obey in this file: one per
+    /// product token named (and one for `*`), or, in the legacy reading,
+    /// one per group.
+    pub(crate) fn selections(&self) -> usize {
+        match self.profile.group_selection {
+            GroupSelection::ProductToken => self.audiences.len() + 1,
+            GroupSelection::FirstSubstring => self.groups.len(),
+        }
+    }
+
     /// Chooses the groups the crawler `agent` obeys under this file's profile.
     pub(crate) fn select(&self, agent: &str) -> Selected<'_> {
         match self.profile.group_selection {
@@ -60,17 +74,20 @@ impl RobotsTxt {
             return Selected {
                 kind: SelectionKind::Specific,
                 groups: GroupList::Many(&self.audience_groups[start as usize..end as usize]),
+                slot: Some(i as u32),
             };
         }
         if self.global_groups.is_empty() {
             Selected {
                 kind: SelectionKind::Nothing,
                 groups: GroupList::Many(&[]),
+                slot: None,
             }
         } else {
             Selected {
                 kind: SelectionKind::Global,
                 groups: GroupList::Many(&self.global_groups),
+                slot: Some(self.audiences.len() as u32),
             }
         }
     }
@@ -93,6 +110,7 @@ impl RobotsTxt {
                 return Selected {
                     kind: SelectionKind::Specific,
                     groups: GroupList::One(group.index),
+                    slot: Some(group.index),
                 };
             }
         }
@@ -100,10 +118,12 @@ impl RobotsTxt {
             Some(g) => Selected {
                 kind: SelectionKind::Global,
                 groups: GroupList::One(g),
+                slot: Some(g),
             },
             None => Selected {
                 kind: SelectionKind::Nothing,
                 groups: GroupList::Many(&[]),
+                slot: None,
             },
         }
     }

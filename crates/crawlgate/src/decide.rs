@@ -10,7 +10,7 @@ use crate::extension::{ContentSignal, ContentUsage, CrawlDelay, RequestRate, Vis
 use crate::matcher::{Entry, Matcher};
 use crate::model::{Group, RobotsTxt, Rule, Sitemap};
 use crate::parse::normalize;
-use crate::url_path::path_of;
+use crate::url_path::{self, path_of};
 
 /// The path as the profile compares it: as given (Google), or with its
 /// escapes normalised like the rules' (rfc9309, legacy).
@@ -197,7 +197,7 @@ pub struct RuleMatch<'a> {
 pub struct AgentView<'a> {
     robots: &'a RobotsTxt,
     selection: Selected<'a>,
-    rules: LazyMatcher,
+    rules: ViewRules<'a>,
 }
 
 /// How many questions a view answers by trying its rules before it
@@ -206,12 +206,12 @@ pub struct AgentView<'a> {
 /// view asked a few questions never compiles, one asked many soon does.
 const SCANNED_QUESTIONS: u32 = 4;
 
-/// A view's compiled rules, built once it has answered
+/// A crawler's compiled rules, built once they have answered
 /// [`SCANNED_QUESTIONS`] questions without them.
 #[derive(Debug, Default)]
-struct LazyMatcher {
+pub(crate) struct LazyMatcher {
     scanned: AtomicU32,
-    matcher: OnceLock<Matcher>,
+    matcher: OnceLock<Box<Matcher>>,
 }
 
 impl Clone for LazyMatcher {
@@ -219,6 +219,37 @@ impl Clone for LazyMatcher {
         LazyMatcher {
             scanned: AtomicU32::new(self.scanned.load(Ordering::Relaxed)),
             matcher: self.matcher.clone(),
+        }
+    }
+}
+
+impl LazyMatcher {
+    /// Whether the rules have been compiled.
+    pub(crate) fn is_compiled(&self) -> bool {
+        self.matcher.get().is_some()
+    }
+
+    /// The heap its compiled rules hold, once built.
+    pub(crate) fn heap_size(&self) -> usize {
+        self.matcher.get().map_or(0, |m| m.heap_size())
+    }
+}
+
+/// A view's compiled rules: its own, or those a
+/// [`CompiledRobotsTxt`](crate::CompiledRobotsTxt) keeps for every
+/// crawler obeying the same groups.
+#[derive(Clone, Debug)]
+enum ViewRules<'a> {
+    Own(LazyMatcher),
+    Kept(&'a LazyMatcher),
+}
+
+impl ViewRules<'_> {
+    #[inline]
+    fn get(&self) -> &LazyMatcher {
+        match self {
+            ViewRules::Own(rules) => rules,
+            ViewRules::Kept(rules) => rules,
         }
     }
 }
@@ -244,7 +275,26 @@ impl RobotsTxt {
         AgentView {
             robots: self,
             selection: self.select(agent),
-            rules: LazyMatcher::default(),
+            rules: ViewRules::Own(LazyMatcher::default()),
+        }
+    }
+
+    /// The view of `agent`, compiling into (or using) `kept`, one slot per
+    /// set of groups (see [`selections`](Self::selections)).
+    pub(crate) fn for_agent_keeping<'a>(
+        &'a self,
+        agent: &str,
+        kept: &'a [LazyMatcher],
+    ) -> AgentView<'a> {
+        let selection = self.select(agent);
+        let rules = match selection.slot.and_then(|slot| kept.get(slot as usize)) {
+            Some(rules) => ViewRules::Kept(rules),
+            None => ViewRules::Own(LazyMatcher::default()),
+        };
+        AgentView {
+            robots: self,
+            selection,
+            rules,
         }
     }
 
@@ -338,13 +388,37 @@ impl<'a> AgentView<'a> {
     /// Decides a URL (absolute or path-only).
     #[inline]
     pub fn decide(&self, url: &str) -> Verdict<'a> {
-        self.decide_by(url, |path| self.find(path))
+        match self.compiled_answer(url) {
+            Some(entry) => self.verdict(entry.copied()),
+            None => self.decide_by(url, |path| self.find(path)),
+        }
     }
 
     /// Whether the crawler may fetch the URL.
     #[inline]
     pub fn is_allowed(&self, url: &str) -> bool {
-        self.decide(url).is_allowed()
+        if self.selection.kind == SelectionKind::Nothing {
+            return true; // no group: everything is allowed
+        }
+        match self.compiled_answer(url) {
+            Some(Some(entry)) => self.allows(entry),
+            Some(None) => true,
+            None => self.decide(url).is_allowed(),
+        }
+    }
+
+    /// The common case once the rules are compiled: the deciding entry
+    /// for the path of `url`, read in place. `None` when the URL or the
+    /// profile needs the general way.
+    #[inline(always)]
+    fn compiled_answer(&self, url: &str) -> Option<Option<&Entry>> {
+        let matcher = self.rules.get().matcher.get()?;
+        if !matcher.paths_as_given || self.selection.kind == SelectionKind::Nothing {
+            return None;
+        }
+        let url = url.as_bytes();
+        let from = url_path::path_start(url)?;
+        Some(matcher.first_match_in_url(self.robots.text.as_bytes(), url, from))
     }
 
     /// Decides a path as extracted from a URL (`/p;params?query`, starting
@@ -358,9 +432,10 @@ impl<'a> AgentView<'a> {
     /// fewer than [`SCANNED_QUESTIONS`] questions.
     #[inline]
     fn find(&self, path: &[u8]) -> Option<Entry> {
-        let matcher = match self.rules.matcher.get() {
+        let rules = self.rules.get();
+        let matcher = match rules.matcher.get() {
             Some(matcher) => matcher,
-            None if self.rules.scanned.fetch_add(1, Ordering::Relaxed) < SCANNED_QUESTIONS => {
+            None if rules.scanned.fetch_add(1, Ordering::Relaxed) < SCANNED_QUESTIONS => {
                 return self.scan(path)
             }
             None => self.matcher(),
@@ -372,9 +447,12 @@ impl<'a> AgentView<'a> {
 
     /// The compiled rules, built on first need.
     fn matcher(&self) -> &Matcher {
-        self.rules
-            .matcher
-            .get_or_init(|| Matcher::compile(self.robots, self.selection.groups.as_slice()))
+        self.rules.get().matcher.get_or_init(|| {
+            Box::new(Matcher::compile(
+                self.robots,
+                self.selection.groups.as_slice(),
+            ))
+        })
     }
 
     /// The deciding entry for a matching path, found without compiling.
@@ -415,6 +493,32 @@ impl<'a> AgentView<'a> {
 
     #[inline]
     fn decide_path_by(&self, path: &str, find: impl FnOnce(&[u8]) -> Option<Entry>) -> Verdict<'a> {
+        let unruled = |reason| Verdict {
+            reason,
+            ..self.verdict(None)
+        };
+        if self.robots.profile.always_allow_robots_txt && path == "/robots.txt" {
+            return unruled(Reason::RobotsTxt);
+        }
+        if self.selection.kind == SelectionKind::Nothing {
+            return unruled(Reason::NoGroup);
+        }
+        let path = self.matching_path(path);
+        self.verdict(find(&path))
+    }
+
+    /// Whether the deciding entry allows: what [`verdict`](Self::verdict)
+    /// says, alone.
+    #[inline]
+    fn allows(&self, entry: &Entry) -> bool {
+        entry.allow
+            || entry.priority == 0
+                && self.robots.profile.precedence == crate::profile::Precedence::LongestMatch
+    }
+
+    /// The verdict given the deciding entry, if a rule matched.
+    #[inline]
+    fn verdict(&self, entry: Option<Entry>) -> Verdict<'a> {
         let mut verdict = Verdict {
             robots: self.robots,
             allowed: true,
@@ -423,22 +527,9 @@ impl<'a> AgentView<'a> {
             via_alias: false,
             selection: self.selection,
         };
-        if self.robots.profile.always_allow_robots_txt && path == "/robots.txt" {
-            verdict.reason = Reason::RobotsTxt;
+        let Some(entry) = entry else {
             return verdict;
-        }
-        if self.selection.kind == SelectionKind::Nothing {
-            verdict.reason = Reason::NoGroup;
-            return verdict;
-        }
-        let path = self.matching_path(path);
-        if let Some(entry) = find(&path) {
-            self.apply(&mut verdict, &entry);
-        }
-        verdict
-    }
-
-    fn apply(&self, verdict: &mut Verdict<'a>, entry: &Entry) {
+        };
         verdict.rule = Some(entry.rule);
         verdict.via_alias = entry.alias;
         let longest_match =
@@ -452,6 +543,7 @@ impl<'a> AgentView<'a> {
             verdict.reason = Reason::Rule;
             verdict.allowed = entry.allow;
         }
+        verdict
     }
 
     /// Every rule of the crawler's groups that matches the URL, the winner

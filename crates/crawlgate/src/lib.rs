@@ -43,6 +43,10 @@
 //!   [`AgentView::decide`] or [`AgentView::is_allowed`] for each URL. The
 //!   view answers its first questions by trying the rules, then compiles
 //!   them once and looks answers up; it is `Send + Sync`.
+//! * **Many questions about a file you keep** (a cache of robots.txt
+//!   files, a batch, several crawlers): [`CompiledRobotsTxt`] owns the
+//!   parsed file and keeps each crawler's compiled rules, so repeated
+//!   questions compile once whoever asks them.
 //!
 //! All three give the same verdicts (tests hold them together). The parsed
 //! [`RobotsTxt`] is plain data: it holds the file's records and no cache.
@@ -93,6 +97,7 @@
 #![forbid(unsafe_code)]
 
 mod agent;
+mod compiled;
 mod decide;
 mod diagnostic;
 pub mod extension;
@@ -103,6 +108,7 @@ mod model;
 mod once;
 mod parse;
 mod pattern;
+mod prefix_tree;
 mod profile;
 mod render;
 mod scan;
@@ -111,6 +117,7 @@ mod url_path;
 mod urllib;
 
 pub use agent::SelectionKind;
+pub use compiled::CompiledRobotsTxt;
 pub use decide::{AgentView, Reason, RuleMatch, Verdict};
 pub use diagnostic::{Code, Diagnostic, Fix, Severity, Span};
 pub use extension::{
@@ -159,5 +166,6 @@ mod send_sync {
         assert_send_sync::<crate::RobotsTxt>();
         assert_send_sync::<crate::AgentView<'static>>();
         assert_send_sync::<crate::Verdict<'static>>();
+        assert_send_sync::<crate::CompiledRobotsTxt>();
     }
 }

@@ -1,35 +1,25 @@
 //! The compiled rules of one audience (the crawlers sharing a set of groups),
-//! sorted so that the first rule that matches decides.
+//! in precedence order, with their literal heads in a prefix tree.
 //!
 //! Longest-match precedence becomes an order: longer patterns first, allow
-//! before disallow at equal length, file order last. A lookup walks that
-//! order and stops at the first hit. Large rule sets get an index on the
-//! byte after the leading `/`, so a lookup only tries the rules that can
-//! match the path's second byte plus the few that start with a wildcard.
+//! before disallow at equal length, file order last; an entry's place in
+//! that order is its rank, and the best match is the one of smallest rank.
+//! A lookup walks the path down the prefix tree once: the last node it
+//! reaches knows the best prefix rule the path matches and the exact rules
+//! that match if the path ends there; the globs hanging on the way are tried
+//! only while they could still beat that.
 
 use std::cell::Cell;
 
 use crate::model::{RobotsTxt, Str};
 use crate::pattern::{self, Shape};
-use crate::profile::Precedence;
-
-/// Below this many rules a linear walk beats the index.
-const INDEX_THRESHOLD: usize = 12;
-
-/// The first (up to 8) literal bytes of a rule's body and which of them
-/// count: `path_head & mask == head` rejects most rules without reading them.
-/// Kept apart from the entries so the common rejection walks 16-byte items.
-#[derive(Clone, Copy, Debug)]
-struct Key {
-    head: u64,
-    mask: u64,
-}
+use crate::prefix_tree::{Glob, Head, PrefixTree, NONE};
+use crate::profile::{Precedence, Profile};
+use crate::scan;
+use crate::url_path;
 
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Entry {
-    /// For globs, the bytes their segments need (bit `b % 64` per byte `b`):
-    /// a path lacking any of them cannot match, whatever the wildcards do.
-    pub needs: u64,
     /// What the shape matches against (the pattern without a trailing `$`).
     pub body: Str,
     /// Length of the whole normalised pattern: its precedence.
@@ -42,21 +32,16 @@ pub(crate) struct Entry {
     pub alias: bool,
 }
 
-/// Candidate lists by the path's second byte: for byte `b`, the entries
-/// whose pattern has `b` there merged with those that can match whatever is
-/// there (wildcards, `/`), in precedence order. `lists[ranges[256]]` serves
-/// paths with no second byte.
 #[derive(Clone, Debug)]
-struct ByteIndex {
-    ranges: Box<[(u32, u32); 257]>,
-    lists: Box<[u32]>,
-}
-
-#[derive(Clone, Debug, Default)]
 pub(crate) struct Matcher {
+    /// The entries in precedence order: an entry's rank is its position.
     pub entries: Box<[Entry]>,
-    keys: Box<[Key]>,
-    index: Option<ByteIndex>,
+    tree: PrefixTree,
+    /// The literal segments of the globs, as spans of the text.
+    segments: Box<[Str]>,
+    /// Whether the profile matches a URL's path as given (Google's): then
+    /// a lookup can read the path straight from the URL.
+    pub paths_as_given: bool,
 }
 
 impl Matcher {
@@ -67,39 +52,73 @@ impl Matcher {
             .iter()
             .map(|&g| robots.groups[g as usize].rules.len())
             .sum();
-        let mut entries = Vec::with_capacity(rules + robots.aliases.len().min(rules));
+        let mut in_file_order = Vec::with_capacity(rules + robots.aliases.len().min(rules));
         each_entry(
             robots,
             groups,
             |_, _| true,
-            |entry| {
-                let body = &text[entry.body.range()];
-                let literal = match entry.shape {
-                    Shape::Glob | Shape::GlobAnchored => {
-                        &body[..memchr::memchr(b'*', body).unwrap_or(body.len())]
-                    }
-                    Shape::Everything => &[][..],
-                    _ => body,
-                };
-                let (head, mask) = head_of(literal);
-                let needs = match entry.shape {
-                    Shape::Glob | Shape::GlobAnchored => byte_set(&body[literal.len()..]),
-                    _ => 0,
-                };
-                entries.push((Key { head, mask }, Entry { needs, ..entry }));
-            },
+            |entry| in_file_order.push(entry),
         );
-        let (keys, entries): (Vec<Key>, Vec<Entry>) =
-            lookup_order(robots.profile.precedence, &entries)
-                .into_iter()
-                .map(|i| entries[i as usize])
-                .unzip();
-        let index = (entries.len() >= INDEX_THRESHOLD).then(|| build_index(text, &entries));
+        let entries: Box<[Entry]> = lookup_order(robots.profile.precedence, &in_file_order)
+            .into_iter()
+            .map(|i| in_file_order[i as usize])
+            .collect();
+        let mut segments = Vec::new();
+        let heads: Vec<_> = entries
+            .iter()
+            .zip(0..)
+            .map(|(e, rank)| {
+                let body = &text[e.body.range()];
+                let (len, head) = match e.shape {
+                    Shape::Everything => (0, Head::Prefix),
+                    Shape::Prefix => (body.len(), Head::Prefix),
+                    Shape::Exact => (body.len(), Head::Exact),
+                    Shape::Glob | Shape::GlobAnchored => {
+                        let star = memchr::memchr(b'*', body).unwrap_or(0);
+                        let first = segments.len() as u32;
+                        let mut at = e.body.start + star as u32;
+                        for segment in body[star..].split(|&b| b == b'*') {
+                            if !segment.is_empty() {
+                                segments.push(Str {
+                                    start: at,
+                                    len: segment.len() as u32,
+                                });
+                            }
+                            at += segment.len() as u32 + 1;
+                        }
+                        let glob = Glob {
+                            needs: byte_set(&body[star..]),
+                            rank,
+                            segments: (first, segments.len() as u32),
+                            head: star as u32,
+                            // A trailing `*` before `$` frees the end again.
+                            anchored: e.shape == Shape::GlobAnchored && !body.ends_with(b"*"),
+                        };
+                        (star, Head::Glob(glob))
+                    }
+                    Shape::Never => unreachable!("rules that match nothing are not compiled"),
+                };
+                let head_span = Str {
+                    start: e.body.start,
+                    len: len as u32,
+                };
+                (head_span, head, rank)
+            })
+            .collect();
         Matcher {
-            entries: entries.into_boxed_slice(),
-            keys: keys.into_boxed_slice(),
-            index,
+            tree: PrefixTree::build(text, heads),
+            segments: segments.into_boxed_slice(),
+            entries,
+            paths_as_given: paths_as_given(&robots.profile),
         }
+    }
+
+    /// The heap bytes these compiled rules hold.
+    pub(crate) fn heap_size(&self) -> usize {
+        std::mem::size_of::<Matcher>()
+            + std::mem::size_of_val(&*self.entries)
+            + std::mem::size_of_val(&*self.segments)
+            + self.tree.heap_size()
     }
 
     /// The entry that decides `path` among the rules of `groups`, found by
@@ -131,32 +150,79 @@ impl Matcher {
     /// The first entry (in precedence order) that matches `path`.
     #[inline]
     pub(crate) fn first_match(&self, text: &[u8], path: &[u8]) -> Option<&Entry> {
-        let mut probe = Probe {
-            head: head_of(path).0,
-            bytes: None,
-            path,
-            text,
-        };
-        match &self.index {
-            None => {
-                for (i, key) in self.keys.iter().enumerate() {
-                    if probe.head & key.mask == key.head && probe.confirm(&self.entries[i]) {
-                        return Some(&self.entries[i]);
-                    }
-                }
-            }
-            Some(index) => {
-                let (start, end) = index.ranges[path.get(1).map_or(256, |&b| usize::from(b))];
-                for &i in &index.lists[start as usize..end as usize] {
-                    let key = self.keys[i as usize];
-                    if probe.head & key.mask == key.head && probe.confirm(&self.entries[i as usize])
-                    {
-                        return Some(&self.entries[i as usize]);
-                    }
-                }
-            }
+        self.lookup::<false>(text, path, 0)
+    }
+
+    /// The first entry (in precedence order) that matches the path of
+    /// `url`, which starts at `from` (a `/`) and ends at the first `#` or
+    /// NUL after it, or at the end.
+    #[inline(always)]
+    pub(crate) fn first_match_in_url(
+        &self,
+        text: &[u8],
+        url: &[u8],
+        from: usize,
+    ) -> Option<&Entry> {
+        self.lookup::<true>(text, url, from)
+    }
+
+    /// The best entry for the path `bytes[from..]`; with `IN_URL`, the path
+    /// ends at its first `#` or NUL (which no head holds, so the walk down
+    /// the tree stops there by itself).
+    #[inline(always)]
+    fn lookup<const IN_URL: bool>(&self, text: &[u8], bytes: &[u8], from: usize) -> Option<&Entry> {
+        let (node, at) = self.tree.descend(bytes, from);
+        let mut best = node.prefix;
+        if node.exact < best && (at == bytes.len() || IN_URL && matches!(bytes[at], b'#' | 0)) {
+            best = node.exact;
         }
-        None
+        if node.glob_node != NONE {
+            let walk = Walk {
+                bytes,
+                from,
+                at,
+                above: node.bytes_above,
+            };
+            best = self.try_globs::<IN_URL>(text, walk, node.glob_node, best);
+        }
+        self.entries.get(best as usize)
+    }
+
+    /// The best of `best` and the globs of `node` and the nodes above it
+    /// that match the walked path; only globs that would beat the best so
+    /// far are tried.
+    fn try_globs<const IN_URL: bool>(
+        &self,
+        text: &[u8],
+        walk: Walk<'_>,
+        mut node: u32,
+        mut best: u32,
+    ) -> u32 {
+        let mut path = None;
+        while node != NONE {
+            let (globs, above) = self.tree.globs_of(node);
+            if globs.first().is_some_and(|glob| glob.rank < best) {
+                let (path, present) = *path.get_or_insert_with(|| walk.path::<IN_URL>());
+                for glob in globs {
+                    if glob.rank >= best {
+                        break;
+                    }
+                    if glob.needs & !present != 0 {
+                        continue;
+                    }
+                    let (first, end) = glob.segments;
+                    let segments = self.segments[first as usize..end as usize]
+                        .iter()
+                        .map(|s| &text[s.range()]);
+                    if pattern::segments_match(segments, glob.anchored, path, glob.head as usize) {
+                        best = glob.rank;
+                        break;
+                    }
+                }
+            }
+            node = above;
+        }
+        best
     }
 
     /// Every entry that matches `path`, in precedence order.
@@ -171,36 +237,10 @@ impl Matcher {
     }
 }
 
-/// One path being matched: its head word, and its byte set once a glob has
-/// needed it.
-struct Probe<'p> {
-    head: u64,
-    bytes: Option<u64>,
-    path: &'p [u8],
-    text: &'p [u8],
-}
-
-impl Probe<'_> {
-    /// Whether the entry, whose head already agrees, matches the path.
-    #[inline(always)]
-    fn confirm(&mut self, entry: &Entry) -> bool {
-        if entry.needs != 0 {
-            let path = self.path;
-            // A cheap filter for ordinary paths; a huge one goes straight to
-            // the (linear) glob.
-            let set = *self.bytes.get_or_insert_with(|| {
-                if path.len() > 2048 {
-                    u64::MAX
-                } else {
-                    path.iter().fold(0, |set, &b| set | 1 << (b & 63))
-                }
-            });
-            if entry.needs & !set != 0 {
-                return false;
-            }
-        }
-        pattern::matches_after_head(entry.shape, &self.text[entry.body.range()], self.path)
-    }
+/// Whether `profile` matches a URL's path as given: no requoting or
+/// decoding of the path, and no special case for `/robots.txt`.
+fn paths_as_given(profile: &Profile) -> bool {
+    !profile.requote && !profile.decode_unreserved && !profile.always_allow_robots_txt
 }
 
 /// Where an entry stands in the lookup order: the first entry in this order
@@ -218,29 +258,29 @@ fn precedence_key(precedence: Precedence, e: &Entry) -> (std::cmp::Reverse<u32>,
 /// after its rule) sorted by [`precedence_key`]. Longest match is a stable
 /// counting sort on (length, disallow), since patterns are short; first
 /// match is file order itself.
-fn lookup_order(precedence: Precedence, entries: &[(Key, Entry)]) -> Vec<u32> {
+fn lookup_order(precedence: Precedence, entries: &[Entry]) -> Vec<u32> {
     let positions = 0..entries.len() as u32;
     if precedence == Precedence::FirstMatch {
         return positions.collect();
     }
-    let longest = entries.iter().map(|(_, e)| e.priority).max().unwrap_or(0) as usize;
+    let longest = entries.iter().map(|e| e.priority).max().unwrap_or(0) as usize;
     // Bucket of an entry: longer patterns first, allow before disallow.
     let bucket = |e: &Entry| (longest - e.priority as usize) * 2 + usize::from(!e.allow);
     if longest > 4 * entries.len() + 64 {
         // A few very long patterns: a comparison sort beats many empty buckets.
         let mut order: Vec<u32> = positions.collect();
-        order.sort_by_key(|&i| bucket(&entries[i as usize].1));
+        order.sort_by_key(|&i| bucket(&entries[i as usize]));
         return order;
     }
     let mut starts = vec![0u32; 2 * longest + 3];
-    for (_, e) in entries {
+    for e in entries {
         starts[bucket(e) + 1] += 1;
     }
     for b in 1..starts.len() {
         starts[b] += starts[b - 1];
     }
     let mut order = vec![0u32; entries.len()];
-    for (i, (_, e)) in entries.iter().enumerate() {
+    for (i, e) in entries.iter().enumerate() {
         let slot = &mut starts[bucket(e)];
         order[*slot as usize] = i as u32;
         *slot += 1;
@@ -260,7 +300,6 @@ fn push_entry(
 ) {
     let bytes = &text[pattern.range()];
     let mut entry = Entry {
-        needs: 0,
         body: pattern,
         priority: pattern.len,
         rule,
@@ -345,96 +384,44 @@ fn each_entry(
     }
 }
 
-/// The set of bytes in `bytes`, folded to 64 bits (bit `b % 64`): a cheap,
-/// conservative stand-in for "contains every byte of".
-#[inline]
-pub(crate) fn byte_set(bytes: &[u8]) -> u64 {
-    bytes
-        .iter()
-        .filter(|&&b| b != b'*')
-        .fold(0, |set, &b| set | 1 << (b & 63))
+/// A path walked down the prefix tree: `bytes[from..]`, agreeing with the
+/// tree up to `at`, whose bytes before that are the set `above`.
+#[derive(Clone, Copy)]
+struct Walk<'b> {
+    bytes: &'b [u8],
+    from: usize,
+    at: usize,
+    above: u64,
 }
 
-/// The first up to 8 bytes as a little-endian word (zero-padded), and the
-/// mask of the bytes present. Patterns never hold NUL, so the padding never
-/// matches a pattern byte: a path shorter than a pattern's head is rejected.
-#[inline]
-pub(crate) fn head_of(bytes: &[u8]) -> (u64, u64) {
-    if let Some(first) = bytes.first_chunk::<8>() {
-        return (u64::from_le_bytes(*first), u64::MAX);
+impl<'b> Walk<'b> {
+    /// The whole path (with `IN_URL`, up to its first `#` or NUL, which
+    /// lies past `at`), and its bytes as a set (see [`scan::byte_set`]): a cheap
+    /// filter for ordinary paths; a huge one gets the full set and goes
+    /// straight to the (linear) glob.
+    fn path<const IN_URL: bool>(&self) -> (&'b [u8], u64) {
+        let end = if IN_URL {
+            url_path::path_end(self.bytes, self.at)
+        } else {
+            self.bytes.len()
+        };
+        let rest = &self.bytes[self.at..end];
+        let present = if rest.len() > 2048 {
+            u64::MAX
+        } else {
+            self.above | scan::byte_set(rest)
+        };
+        (&self.bytes[self.from..end], present)
     }
-    let mut word = 0u64;
-    for (i, &b) in bytes.iter().enumerate() {
-        word |= u64::from(b) << (8 * i);
-    }
-    (word, (1u64 << (8 * bytes.len())) - 1)
 }
 
-fn build_index(text: &[u8], entries: &[Entry]) -> ByteIndex {
-    // Which bucket each entry goes to: the second byte of its body, when the
-    // body starts with `/` followed by a literal byte; otherwise "any".
-    let key = |e: &Entry| -> Option<u8> {
-        let body = &text[e.body.range()];
-        match e.shape {
-            Shape::Prefix | Shape::Exact | Shape::Glob | Shape::GlobAnchored
-                if body.len() >= 2 && body[0] == b'/' && body[1] != b'*' =>
-            {
-                Some(body[1])
-            }
-            _ => None,
-        }
-    };
-    // Counting sort by second byte (stable: positions stay in precedence
-    // order within a bucket), then each bucket merged with the "any" list.
-    let keys: Vec<Option<u8>> = entries.iter().map(key).collect();
-    let mut starts = [0u32; 257];
-    for b in keys.iter().flatten() {
-        starts[usize::from(*b) + 1] += 1;
-    }
-    for b in 1..257 {
-        starts[b] += starts[b - 1];
-    }
-    let mut fill = starts;
-    let mut by_byte = vec![0u32; starts[256] as usize];
-    let mut any = Vec::new();
-    for (i, k) in keys.iter().enumerate() {
-        match k {
-            Some(b) => {
-                by_byte[fill[usize::from(*b)] as usize] = i as u32;
-                fill[usize::from(*b)] += 1;
-            }
-            None => any.push(i as u32),
-        }
-    }
-    let mut lists: Vec<u32> = Vec::with_capacity(entries.len() + any.len());
-    let mut ranges = Box::new([(0u32, 0u32); 257]);
-    lists.extend_from_slice(&any);
-    let any_range = (0, lists.len() as u32);
-    ranges[256] = any_range;
-    for b in 0..256 {
-        let bucket = &by_byte[starts[b] as usize..starts[b + 1] as usize];
-        if bucket.is_empty() {
-            ranges[b] = any_range;
-            continue;
-        }
-        // Both lists are in precedence order (ascending entry index).
-        let start = lists.len() as u32;
-        let (mut i, mut j) = (0, 0);
-        while i < bucket.len() || j < any.len() {
-            if j == any.len() || (i < bucket.len() && bucket[i] < any[j]) {
-                lists.push(bucket[i]);
-                i += 1;
-            } else {
-                lists.push(any[j]);
-                j += 1;
-            }
-        }
-        ranges[b] = (start, lists.len() as u32);
-    }
-    ByteIndex {
-        ranges,
-        lists: lists.into_boxed_slice(),
-    }
+/// The set of bytes a pattern's literal parts need, folded to 64 bits like
+/// [`scan::byte_set`]'s (a `*` is no byte).
+#[inline]
+pub(crate) fn byte_set(pattern: &[u8]) -> u64 {
+    pattern
+        .split(|&b| b == b'*')
+        .fold(0, |set, part| set | scan::byte_set(part))
 }
 
 #[cfg(test)]
@@ -485,6 +472,10 @@ mod tests {
         "/a",
     ];
 
+    /// What may follow a path in a URL: nothing, a fragment, or a NUL (which
+    /// ends the path as Google's reference reads it).
+    const TAILS: &[&str] = &["", "#", "#frag/a", "\0", "\0/a"];
+
     #[test]
     fn scanning_finds_the_entry_the_compiled_order_finds() {
         let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
@@ -505,10 +496,22 @@ mod tests {
                 for _ in 0..8 {
                     let path = format!("/{}", rng.text(PATH, 6));
                     let found = |e: &super::Entry| (e.rule, e.alias, e.allow);
+                    let scanned =
+                        Matcher::scan(&robots, &groups, path.as_bytes()).map(|e| found(&e));
                     assert_eq!(
-                        Matcher::scan(&robots, &groups, path.as_bytes()).map(|e| found(&e)),
+                        scanned,
                         compiled.first_match(text, path.as_bytes()).map(found),
                         "{} reading of {body:?}, path {path:?}",
+                        profile.name
+                    );
+                    // The same path read in place from a URL, whatever follows it.
+                    let url = format!("https://example.com{path}{}", TAILS[rng.below(TAILS.len())]);
+                    assert_eq!(
+                        scanned,
+                        compiled
+                            .first_match_in_url(text, url.as_bytes(), 19)
+                            .map(found),
+                        "{} reading of {body:?}, URL {url:?}",
                         profile.name
                     );
                     compared += 1;
@@ -516,5 +519,67 @@ mod tests {
             }
         }
         assert_eq!(compared, 3_000 * 3 * 8);
+    }
+
+    /// Wide and deep trees: a node with more children than a word holds
+    /// (looked up through its table), labels past 8 and 16 bytes, globs
+    /// hanging at several depths, exact rules ending inside labels.
+    #[test]
+    fn wide_and_deep_trees_find_what_scanning_finds() {
+        let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+        let mut body = String::from("User-agent: *\n");
+        for i in 0..60u8 {
+            let second = char::from(b'0' + i % 75);
+            body.push_str(&format!("Disallow: /{second}\n"));
+            body.push_str(&format!(
+                "Allow: /{second}/a-long-directory-name/with/more/\n"
+            ));
+            body.push_str(&format!(
+                "Disallow: /{second}/a-long-directory-name/wi*.php$\n"
+            ));
+            body.push_str(&format!("Allow: /{second}/a-long-directory-name$\n"));
+            body.push_str(&format!("Disallow: /{second}/a-long-*/x\n"));
+            body.push_str(&format!(
+                "Allow: /{second}/unique-and-very-long-segment-name/\n"
+            ));
+        }
+        body.push_str("Disallow: /*?\nAllow: /*?keep=\nDisallow: /*.pdf$\n");
+        let robots = RobotsTxt::parse(body.as_bytes());
+        let groups = robots.global_groups.clone();
+        let compiled = Matcher::compile(&robots, &groups);
+        let text = robots.text.as_bytes();
+        const PIECES: &[&str] = &[
+            "/a-long-directory-name",
+            "/with/more/",
+            "/wi",
+            "x.php",
+            "/x",
+            "?keep=1",
+            "?q",
+            "/unique-and-very-long-segment-name/",
+            "/unique-and-very-long-segment-nam/",
+            "/unique-and-very-long-segmentXname/",
+            ".pdf",
+            "a",
+        ];
+        let found = |e: &super::Entry| (e.rule, e.alias, e.allow);
+        for _ in 0..20_000 {
+            let second = char::from(b'0' + rng.below(80) as u8);
+            let path = format!("/{second}{}", rng.text(PIECES, 4));
+            let scanned = Matcher::scan(&robots, &groups, path.as_bytes()).map(|e| found(&e));
+            assert_eq!(
+                scanned,
+                compiled.first_match(text, path.as_bytes()).map(found),
+                "{path:?}"
+            );
+            let url = format!("https://example.com{path}{}", TAILS[rng.below(TAILS.len())]);
+            assert_eq!(
+                scanned,
+                compiled
+                    .first_match_in_url(text, url.as_bytes(), 19)
+                    .map(found),
+                "{url:?}"
+            );
+        }
     }
 }

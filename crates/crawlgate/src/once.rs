@@ -17,7 +17,7 @@ use crate::decide::Reason;
 use crate::extension::ExtensionKind;
 use crate::field::{self, Field};
 use crate::model::{RobotsTxt, RuleKind};
-use crate::parse::lines::{self, Lines};
+use crate::parse::lines::{self, Line, Lines};
 use crate::parse::split::{self, Split};
 use crate::parse::{is_space, normalize};
 use crate::pattern;
@@ -135,6 +135,7 @@ pub fn decide_once_with<'a>(
         agent: agent.as_bytes(),
         path: &path,
         scratch: Vec::new(),
+        has_nul: false,
         in_group: false,
         group_has_rules: false,
         group_specific: false,
@@ -146,8 +147,10 @@ pub fn decide_once_with<'a>(
     };
     let parsed = lines::limited_len(robots_txt, profile.max_bytes);
     let start = lines::bom_len(&robots_txt[..parsed]);
-    for line in Lines::new(&robots_txt[..parsed], start, profile.max_line_bytes) {
-        stream.line(line.number, line.bytes);
+    // A NUL byte ends a line's content; checked once, not per line.
+    stream.has_nul = memchr::memchr(0, &robots_txt[start..parsed]).is_some();
+    for line in Lines::new(&robots_txt[..parsed], start, profile.max_line_bytes, false) {
+        stream.line(line);
     }
     stream.finish()
 }
@@ -189,6 +192,8 @@ struct Stream<'p, 'a> {
     agent: &'p [u8],
     path: &'p [u8],
     scratch: Vec<u8>,
+    /// Whether the input holds a NUL byte at all.
+    has_nul: bool,
     /// A user-agent line has been seen (rules before that are ignored).
     in_group: bool,
     group_has_rules: bool,
@@ -201,10 +206,14 @@ struct Stream<'p, 'a> {
 }
 
 impl<'a> Stream<'_, 'a> {
-    fn line(&mut self, number: u32, bytes: &'a [u8]) {
+    fn line(&mut self, line: Line<'a>) {
+        let (number, bytes) = (line.number, line.bytes);
         let Some(first) = split::first_non_space(bytes) else {
             return;
         };
+        if bytes[first] == b'#' {
+            return;
+        }
         // Only user-agent lines start with `u`, only rules with `a` or `d`
         // (typos included); rules matter only in the crawler's groups.
         let relevant = self.group_specific || self.group_global;
@@ -218,9 +227,14 @@ impl<'a> Stream<'_, 'a> {
             b'c' if self.profile.crawl_delay_in_group && self.in_group => {}
             _ => return,
         }
-        let content = match memchr::memchr(0, bytes) {
-            Some(nul) => &bytes[..nul],
-            None => bytes,
+        let before_comment = line.before_comment();
+        let content = match self
+            .has_nul
+            .then(|| memchr::memchr(0, before_comment))
+            .flatten()
+        {
+            Some(nul) => &before_comment[..nul],
+            None => before_comment,
         };
         let Split::Record {
             key,

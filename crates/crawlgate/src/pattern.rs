@@ -8,6 +8,8 @@
 
 use memchr::memmem;
 
+use crate::scan;
+
 /// The compiled form of a pattern.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Shape {
@@ -118,51 +120,47 @@ pub(crate) fn matches(shape: Shape, body: &[u8], path: &[u8]) -> bool {
     }
 }
 
-/// Whether `path` matches, given that its first 8 bytes already agree with
-/// the pattern's literal head (see `matcher::head_of`).
-#[inline]
-pub(crate) fn matches_after_head(shape: Shape, body: &[u8], path: &[u8]) -> bool {
-    match shape {
-        Shape::Prefix if body.len() <= 8 => true,
-        Shape::Prefix => path.len() >= body.len() && same_words(&path[8..body.len()], &body[8..]),
-        Shape::Exact => path.len() == body.len() && same_words(path, body),
-        _ => matches(shape, body, path),
-    }
-}
-
-/// Equality of two equally long byte strings, eight bytes at a time: rule
-/// tails are short, and a call into `memcmp` costs more than comparing them.
-#[inline]
-fn same_words(a: &[u8], b: &[u8]) -> bool {
-    let mut a_words = a.chunks_exact(8);
-    let mut b_words = b.chunks_exact(8);
-    for (x, y) in a_words.by_ref().zip(b_words.by_ref()) {
-        if u64::from_ne_bytes(x.try_into().expect("8 bytes"))
-            != u64::from_ne_bytes(y.try_into().expect("8 bytes"))
-        {
-            return false;
-        }
-    }
-    a_words
-        .remainder()
-        .iter()
-        .zip(b_words.remainder())
-        .all(|(x, y)| x == y)
-}
-
 /// The first occurrence of `needle` (non-empty) in `haystack`.
 fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
     let (&first, rest) = needle.split_first()?;
-    if haystack.len() <= 64 {
-        // Short paths: a plain scan beats setting up any search.
-        let last_start = haystack.len().checked_sub(needle.len())?;
-        return (0..=last_start)
-            .find(|&i| haystack[i] == first && haystack[i + 1..].starts_with(rest));
+    let last_start = haystack.len().checked_sub(needle.len())?;
+    if haystack.len() > 256 {
+        return match rest {
+            [] => memchr::memchr(first, haystack),
+            _ => memmem::find(haystack, needle),
+        };
     }
-    match rest {
-        [] => memchr::memchr(first, haystack),
-        _ => memmem::find(haystack, needle),
+    // Paths are short: candidates for the first byte eight at a time, each
+    // checked in place, beat setting up any search.
+    let mut i = 0;
+    while i <= last_start {
+        let mut hits = scan::matching(scan::word_padded(haystack, i), first);
+        while hits != 0 {
+            let at = i + (hits.trailing_zeros() / 8) as usize;
+            if at > last_start {
+                return None;
+            }
+            // Flags above a match may be false: each candidate is checked.
+            if haystack[at] == first && scan::same(&haystack[at + 1..at + needle.len()], rest) {
+                return Some(at);
+            }
+            hits &= hits - 1;
+        }
+        i += 8;
     }
+    None
+}
+
+/// Whether `path` starts with `prefix`.
+#[inline]
+fn starts_with(path: &[u8], prefix: &[u8]) -> bool {
+    path.len() >= prefix.len() && scan::same(&path[..prefix.len()], prefix)
+}
+
+/// Whether `path` ends with `suffix`.
+#[inline]
+fn ends_with(path: &[u8], suffix: &[u8]) -> bool {
+    path.len() >= suffix.len() && scan::same(&path[path.len() - suffix.len()..], suffix)
 }
 
 fn star(pattern: &[u8]) -> Option<usize> {
@@ -179,10 +177,10 @@ fn glob(body: &[u8], path: &[u8], anchored: bool) -> bool {
         return if anchored {
             path == body
         } else {
-            path.starts_with(body)
+            starts_with(path, body)
         };
     };
-    if !path.starts_with(&body[..first_star]) {
+    if !starts_with(path, &body[..first_star]) {
         return false;
     }
     let mut pos = first_star;
@@ -190,7 +188,7 @@ fn glob(body: &[u8], path: &[u8], anchored: bool) -> bool {
     if anchored {
         // Cheap rejection first: the last segment must end the path.
         let last = &rest[rest.iter().rposition(|&b| b == b'*').map_or(0, |i| i + 1)..];
-        if path.len() - pos < last.len() || !path.ends_with(last) {
+        if path.len() - pos < last.len() || !ends_with(path, last) {
             return false;
         }
     }
@@ -207,9 +205,44 @@ fn glob(body: &[u8], path: &[u8], anchored: bool) -> bool {
                     None => return false,
                 }
             }
-            None if anchored => return path.len() - pos >= rest.len() && path.ends_with(rest),
+            None if anchored => return path.len() - pos >= rest.len() && ends_with(path, rest),
             None => return rest.is_empty() || find(&path[pos..], rest).is_some(),
         }
+    }
+}
+
+/// Whether `path`, which starts with a glob's head (the part before its
+/// first `*`, `from` bytes long), matches the glob's literal `segments`
+/// after it: each found leftmost after the one before, and, if
+/// `anchored`, the last ending the path. What [`glob`] does past the head,
+/// with the segments split beforehand.
+pub(crate) fn segments_match<'s>(
+    mut segments: impl ExactSizeIterator<Item = &'s [u8]> + Clone,
+    anchored: bool,
+    path: &[u8],
+    from: usize,
+) -> bool {
+    let mut pos = from;
+    let middle = segments.len().saturating_sub(1);
+    if anchored {
+        // Cheap rejection first: the last segment must end the path.
+        let Some(last) = segments.clone().last() else {
+            return true;
+        };
+        if path.len() - pos < last.len() || !ends_with(path, last) {
+            return false;
+        }
+    }
+    for segment in segments.by_ref().take(middle) {
+        match find(&path[pos..], segment) {
+            Some(at) => pos += at + segment.len(),
+            None => return false,
+        }
+    }
+    match segments.next() {
+        None => true,
+        Some(last) if anchored => path.len() - pos >= last.len() && ends_with(path, last),
+        Some(last) => find(&path[pos..], last).is_some(),
     }
 }
 

@@ -6,12 +6,24 @@
 //! crawler reads is kept, so the output re-parses (with the same profile) to
 //! the same decisions.
 
+/// Written first when the output would otherwise start with the byte 0xEF:
+/// a reader skips that byte (and `BB`, `BF` after it) at the start of a file
+/// as a byte order mark, as Google's does, and would read another first
+/// field name (`\u{feff}User-agent`, an unknown field, would become a
+/// group). Field names the parser kept as unknown can start with it: a
+/// second BOM, U+FFFD for bytes that are not UTF-8, any of U+F000–U+FFFF.
+const BEFORE_LEADING_EF: &str =
+    "# (this line keeps the next from being read as a byte order mark)\n";
+
 use std::fmt::Write as _;
 
 use crate::model::RobotsTxt;
 
 impl RobotsTxt {
-    /// Renders the model back to robots.txt text.
+    /// Renders the model back to robots.txt text, which re-parses (with the
+    /// same profile) to the same decisions. When the first field name kept
+    /// from the file starts with the byte 0xEF, a comment line comes first,
+    /// so that no reader takes that byte for a byte order mark.
     ///
     /// ```
     /// use crawlgate::RobotsTxt;
@@ -34,6 +46,9 @@ impl RobotsTxt {
         };
         for extension in self.file_extensions() {
             field(&mut out, extension.key(), extension.value());
+        }
+        if out.as_bytes().first() == Some(&0xEF) {
+            out.insert_str(0, BEFORE_LEADING_EF);
         }
         for group in self.groups() {
             if !out.is_empty() {

@@ -6,10 +6,54 @@ const ONES: u64 = 0x0101_0101_0101_0101;
 const HIGHS: u64 = 0x8080_8080_8080_8080;
 
 /// The eight bytes at `at`, little-endian, if there are eight.
-#[inline]
+#[inline(always)]
 pub(crate) fn word_at(bytes: &[u8], at: usize) -> Option<u64> {
-    let chunk = bytes.get(at..at + 8)?;
-    Some(u64::from_le_bytes(chunk.try_into().expect("8 bytes")))
+    Some(u64::from_le_bytes(*bytes.get(at..)?.first_chunk::<8>()?))
+}
+
+/// The (up to) eight bytes at `at`, little-endian, zero past the end.
+#[inline(always)]
+pub(crate) fn word_padded(bytes: &[u8], at: usize) -> u64 {
+    let rest = bytes.get(at..).unwrap_or_default();
+    if let Some(word) = rest.first_chunk::<8>() {
+        return u64::from_le_bytes(*word);
+    }
+    match bytes.last_chunk::<8>() {
+        // The last eight bytes, shifted so that the byte at `at` comes first.
+        Some(last) if !rest.is_empty() => u64::from_le_bytes(*last) >> (8 * (8 - rest.len())),
+        Some(_) => 0,
+        None => rest
+            .iter()
+            .rev()
+            .fold(0, |word, &b| word << 8 | u64::from(b)),
+    }
+}
+
+/// The set of bytes in `bytes`, folded to 64 bits (bit `b % 64` for byte
+/// `b`): a cheap, conservative stand-in for "contains every byte of".
+#[inline]
+pub(crate) fn byte_set(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0, |set, &b| set | 1 << (b & 63))
+}
+
+/// Whether two equally long byte strings are equal, eight bytes at a
+/// time: they are short, and a call into `memcmp` costs more.
+#[inline]
+pub(crate) fn same(a: &[u8], b: &[u8]) -> bool {
+    let mut a_words = a.chunks_exact(8);
+    let mut b_words = b.chunks_exact(8);
+    for (x, y) in a_words.by_ref().zip(b_words.by_ref()) {
+        if u64::from_ne_bytes(x.try_into().expect("8 bytes"))
+            != u64::from_ne_bytes(y.try_into().expect("8 bytes"))
+        {
+            return false;
+        }
+    }
+    a_words
+        .remainder()
+        .iter()
+        .zip(b_words.remainder())
+        .all(|(x, y)| x == y)
 }
 
 /// A mask with the high bit of every byte of `word` equal to `byte` (a byte
@@ -17,7 +61,7 @@ pub(crate) fn word_at(bytes: &[u8], at: usize) -> Option<u64> {
 /// above a match may be flagged too, as a borrow runs upwards, so only the
 /// lowest flag is exact: use `trailing_zeros() / 8` for the first match, and
 /// `!= 0` for "any".
-#[inline]
+#[inline(always)]
 pub(crate) fn matching(word: u64, byte: u8) -> u64 {
     let x = word ^ (ONES * u64::from(byte));
     x.wrapping_sub(ONES) & !x & HIGHS
@@ -40,5 +84,26 @@ mod tests {
         }
         assert_eq!(matching(u64::from_le_bytes(*b"abcdefgh"), b':'), 0);
         assert_eq!(word_at(b"1234567", 0), None);
+    }
+
+    #[test]
+    fn padded_words_hold_the_bytes_left() {
+        for len in 0..20 {
+            let bytes: Vec<u8> = (1..=len as u8).collect();
+            for at in 0..=len + 2 {
+                let mut expected = [0u8; 8];
+                for (i, slot) in expected.iter_mut().enumerate() {
+                    *slot = bytes.get(at + i).copied().unwrap_or(0);
+                }
+                assert_eq!(
+                    word_padded(&bytes, at),
+                    u64::from_le_bytes(expected),
+                    "len {len} at {at}"
+                );
+            }
+        }
+        assert!(same(b"0123456789", b"0123456789"));
+        assert!(!same(b"0123456789", b"0123456780"));
+        assert!(!same(b"01234567", b"01234568"));
     }
 }

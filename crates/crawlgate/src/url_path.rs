@@ -4,45 +4,51 @@ use std::borrow::Cow;
 
 use crate::scan;
 
+/// Every byte of a word.
+const ONES: u64 = 0x0101_0101_0101_0101;
+
 /// The first `#` or NUL from `from` on, else the end: where the path
 /// ends. Eight bytes at a time, since paths run to dozens of bytes.
 #[inline]
-fn fragment_or_nul(bytes: &[u8], from: usize) -> usize {
+pub(crate) fn path_end(bytes: &[u8], from: usize) -> usize {
     let mut i = from;
-    while let Some(word) = scan::word_at(bytes, i) {
-        let hits = scan::matching(word, 0) | scan::matching(word, b'#');
-        if hits != 0 {
-            return i + (hits.trailing_zeros() / 8) as usize;
+    while i < bytes.len() {
+        // `#` (0x23) and NUL are among the bytes whose bits all lie in
+        // 0x23; so are a few others (0x01-0x03, ` `, `!`, `"`), checked below.
+        let hits = scan::matching(scan::word_padded(bytes, i) | (ONES * 0x23), 0x23);
+        let at = i + (hits.trailing_zeros() / 8) as usize;
+        if hits == 0 {
+            i += 8;
+        } else if at >= bytes.len() || matches!(bytes[at], b'#' | 0) {
+            return at.min(bytes.len());
+        } else {
+            i = at + 1;
         }
-        i += 8;
     }
-    bytes[i.min(bytes.len())..]
-        .iter()
-        .position(|&b| b == b'#' || b == 0)
-        .map_or(bytes.len(), |at| i + at)
+    bytes.len()
 }
 
 /// The first byte from `from` on that starts a path, params or query (`/`,
 /// `;`, `?`) or a fragment (`#`): where a scheme and authority end. Eight
 /// bytes at a time, as hosts run to a few dozen bytes.
-#[inline]
+#[inline(always)]
 fn authority_end(bytes: &[u8], from: usize) -> Option<usize> {
     let mut i = from;
-    while let Some(word) = scan::word_at(bytes, i) {
-        let hits = scan::matching(word, b'/')
-            | scan::matching(word, b'?')
-            | scan::matching(word, b';')
-            | scan::matching(word, b'#');
-        if hits != 0 {
-            return Some(i + (hits.trailing_zeros() / 8) as usize);
+    while i < bytes.len() {
+        // The four are among the bytes that `| 0x1C` makes `?`; so are `'`,
+        // `+`, `3` and `7`, checked below. Padding past the end is not.
+        let hits = scan::matching(scan::word_padded(bytes, i) | (ONES * 0x1C), b'?');
+        if hits == 0 {
+            i += 8;
+            continue;
         }
-        i += 8;
+        let at = i + (hits.trailing_zeros() / 8) as usize;
+        if matches!(bytes.get(at), Some(b'/' | b'?' | b';' | b'#')) {
+            return Some(at);
+        }
+        i = at + 1;
     }
-    bytes
-        .get(i..)?
-        .iter()
-        .position(|&b| matches!(b, b'/' | b'?' | b';' | b'#'))
-        .map(|at| at + i)
+    None
 }
 
 /// Where the authority starts when the URL starts with a scheme `https://`
@@ -56,6 +62,19 @@ fn after_web_scheme(bytes: &[u8]) -> Option<usize> {
     } else {
         None
     }
+}
+
+/// Where the path of a URL starts, for the URLs a crawler asks most
+/// (`http://` or `https://` ones whose path starts with `/`, and paths):
+/// [`path_of`] gives the URL from there up to its first `#` or NUL. `None`
+/// for any other URL.
+#[inline(always)]
+pub(crate) fn path_start(url: &[u8]) -> Option<usize> {
+    if let Some(authority) = after_web_scheme(url) {
+        let start = authority_end(url, authority)?;
+        return (url[start] == b'/').then_some(start);
+    }
+    (url.first() == Some(&b'/') && url.get(1) != Some(&b'/')).then_some(0)
 }
 
 /// The path, params and query of a URL: scheme, authority and fragment
@@ -79,7 +98,7 @@ pub fn path_of(url: &str) -> Cow<'_, str> {
     // Already a path (the common case for a crawler's own queue): `/…` but not
     // `//host…`. Google's rules then reduce to dropping the fragment.
     if bytes.first() == Some(&b'/') && bytes.get(1) != Some(&b'/') {
-        return Cow::Borrowed(&url[..fragment_or_nul(bytes, 0)]);
+        return Cow::Borrowed(&url[..path_end(bytes, 0)]);
     }
     if let Some(authority) = after_web_scheme(bytes) {
         // What the scan below finds for these schemes, without looking at
@@ -117,7 +136,7 @@ pub fn path_of(url: &str) -> Cow<'_, str> {
 /// too.
 #[inline]
 fn path_from(url: &str, start: usize) -> Cow<'_, str> {
-    let path = &url[start..fragment_or_nul(url.as_bytes(), start)];
+    let path = &url[start..path_end(url.as_bytes(), start)];
     if path.starts_with('/') {
         Cow::Borrowed(path)
     } else {
@@ -214,6 +233,16 @@ mod tests {
         #[test]
         fn any_string_agrees_with_the_reference(url in "\\PC{0,40}") {
             prop_assert_eq!(path_of(&url), reference_path_of(&url));
+        }
+
+        #[test]
+        fn the_path_read_in_place_is_the_path(
+            url in "(https?://|/|//|[a-z]{0,5}:)[a-z0-9'+:@.#?;/\\x00]{0,30}",
+        ) {
+            if let Some(from) = path_start(url.as_bytes()) {
+                let end = path_end(url.as_bytes(), from);
+                prop_assert_eq!(&url[from..end], path_of(&url));
+            }
         }
     }
 

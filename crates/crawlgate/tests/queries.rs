@@ -1,12 +1,14 @@
 //! The ways of asking: `RobotsTxt::decide` (one question, nothing kept),
 //! `AgentView` (many questions: its first ones answered by trying the rules,
-//! later ones by the rules it compiles), and `decide_once` (straight from the
-//! bytes) all give the same answers, whatever was asked before.
+//! later ones by the rules it compiles), `CompiledRobotsTxt` (rules compiled
+//! once per set of groups, shared by every crawler obeying them), and
+//! `decide_once` (straight from the bytes) all give the same answers,
+//! whatever was asked before.
 
 mod common;
 
 use common::{gen_robots, gen_url, Rng, AGENTS};
-use crawlgate::{decide_once_with, path_of, Profile, RobotsTxt, Verdict};
+use crawlgate::{decide_once_with, path_of, CompiledRobotsTxt, Profile, RobotsTxt, Verdict};
 
 /// Everything a verdict says.
 fn facts(v: &Verdict<'_>) -> (bool, Option<u32>, crawlgate::Reason, bool, Vec<usize>) {
@@ -90,6 +92,38 @@ fn a_view_answers_the_same_before_and_after_compiling_its_rules() {
         }
     }
     assert_eq!(compared, 3_000 * 3 * 16);
+}
+
+#[test]
+fn a_kept_file_answers_every_crawler_as_the_file_does() {
+    let mut rng = Rng::new(0xC0_4B11ED);
+    let mut compared = 0;
+    for _ in 0..1_500 {
+        let (body, patterns) = gen_robots(&mut rng);
+        let urls: Vec<String> = (0..6).map(|_| gen_url(&mut rng, &patterns)).collect();
+        for profile in PROFILES {
+            let robots = RobotsTxt::parse_with(&body, profile);
+            let kept = CompiledRobotsTxt::new(robots.clone());
+            // Crawlers interleaved, each URL asked several times: crawlers
+            // sharing groups share compiled rules, compiled midway through.
+            for url in urls.iter().chain(&urls).chain(&urls) {
+                for agent in AGENTS {
+                    let expected = facts(&robots.decide(agent, url));
+                    assert_eq!(
+                        facts(&kept.decide(agent, url)),
+                        expected,
+                        "{} {agent:?} {url:?} in {:?}",
+                        profile.name,
+                        String::from_utf8_lossy(&body)
+                    );
+                    assert_eq!(kept.is_allowed(agent, url), expected.0);
+                    assert_eq!(facts(&kept.for_agent(agent).decide(url)), expected);
+                    compared += 1;
+                }
+            }
+        }
+    }
+    assert_eq!(compared, 1_500 * 3 * 18 * AGENTS.len());
 }
 
 #[test]

@@ -109,6 +109,54 @@ fn render_round_trips_decisions() {
     assert!(compared > 100_000, "only {compared} comparisons");
 }
 
+/// A rendering never starts with the byte 0xEF, which a re-parse would skip
+/// as (part of) a byte order mark: field names kept as unknown can start
+/// with it (a second BOM, U+FFFD for bytes that are not UTF-8, U+F000 to
+/// U+FFFF). Found by fuzzing the rendering.
+#[test]
+fn rendering_a_leading_ef_byte_round_trips() {
+    let inputs: &[&[u8]] = &[
+        // A second BOM: `\u{feff}User-agent` is an unknown field, and `*`
+        // no group; read as a BOM, `*` would share `a`'s group.
+        b"\xEF\xBB\xBF\xEF\xBB\xBFUser-agent: *\nUser-agent: a\nDisallow: /\n",
+        b"\xEF\xBB\xBF\xEF\xBB\xBFUser-agent: *\nDisallow: /\n\xEF\xBB",
+        // Not UTF-8: the field name is kept as U+FFFD (EF BF BD).
+        b"\xB3:",
+        b"\xE7 2",
+        "\u{f000}field: x\nUser-agent: a\nDisallow: /\n".as_bytes(),
+        // Legacy drops the record without members; the next field comes first.
+        b"User-agent: *\n\n\xCDisallow: /x\n",
+    ];
+    for &bytes in inputs {
+        for profile in Profile::ALL {
+            let robots = RobotsTxt::parse_with(bytes, profile);
+            let rendered = robots.render();
+            let again = RobotsTxt::parse_with(rendered.as_bytes(), profile);
+            assert!(
+                !again.stats().had_bom,
+                "[{}] {rendered:?} starts like a byte order mark",
+                profile.name
+            );
+            assert_eq!(again.render(), rendered, "[{}] fixed point", profile.name);
+            for agent in AGENTS.iter().chain(&["a", "otherbot"]) {
+                for url in URLS {
+                    assert_eq!(
+                        robots.is_allowed(agent, url),
+                        again.is_allowed(agent, url),
+                        "[{}] agent={agent:?} url={url:?} rendered {rendered:?}",
+                        profile.name
+                    );
+                }
+            }
+        }
+    }
+    let robots = RobotsTxt::parse(inputs[0]);
+    assert!(robots.is_allowed("otherbot", "/x"));
+    let again = RobotsTxt::parse(robots.render().as_bytes());
+    assert!(again.is_allowed("otherbot", "/x"));
+    assert!(!again.is_allowed("a", "/x"));
+}
+
 #[test]
 fn thirty_star_rule_against_a_100_kb_url() {
     let rule = format!("/{}b", "*a".repeat(30));

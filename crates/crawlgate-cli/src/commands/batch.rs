@@ -21,7 +21,7 @@ use std::time::Duration;
 
 use anyhow::Context as _;
 use base64::Engine as _;
-use crawlgate::{Profile, RobotsTxt};
+use crawlgate::{CompiledRobotsTxt, Profile, RobotsTxt};
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
@@ -183,7 +183,7 @@ struct BodyCache {
     bytes: usize,
 }
 
-type Cached = Result<Arc<RobotsTxt>, Refusal>;
+type Cached = Result<Arc<CompiledRobotsTxt>, Refusal>;
 
 impl BodyCache {
     fn new(profile: Profile) -> Self {
@@ -207,10 +207,16 @@ impl BodyCache {
         let cached = match self.parsed.get(key) {
             Some(cached) => cached.clone(),
             None => {
-                let cached =
-                    load().map(|bytes| Arc::new(RobotsTxt::parse_with(&bytes, self.profile)));
+                // Kept with the rules compiled for its crawlers: repeated
+                // questions compile once.
+                let cached = load().map(|bytes| {
+                    Arc::new(CompiledRobotsTxt::new(RobotsTxt::parse_with(
+                        &bytes,
+                        self.profile,
+                    )))
+                });
                 // The model, and as much again for the matchers compiled on
-                // the first question.
+                // the first questions.
                 let cost = key.len()
                     + match &cached {
                         Ok(robots) => 2 * robots.heap_size(),
@@ -333,7 +339,7 @@ fn read_robots_file(path: &str, files: &FileRules) -> Result<Vec<u8>, Refusal> {
 fn write_answer(
     out: &mut impl Write,
     id: Option<&RawValue>,
-    robots: &RobotsTxt,
+    robots: &CompiledRobotsTxt,
     agent: &str,
     url: &str,
 ) -> io::Result<bool> {

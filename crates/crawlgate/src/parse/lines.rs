@@ -3,7 +3,9 @@
 //! prefix of one) at the very start is skipped; only the first
 //! `max_line_bytes` bytes of a line are read.
 
-use memchr::memchr2;
+use memchr::{memchr2, memchr3};
+
+use super::split;
 
 const BOM: [u8; 3] = [0xEF, 0xBB, 0xBF];
 
@@ -38,6 +40,25 @@ pub(crate) struct Line<'a> {
     pub cut: usize,
     /// Whether the line ended with a bare CR.
     pub bare_cr: bool,
+    /// Where in `bytes` the comment starts (its first `#`), or the length
+    /// of `bytes`, when found in the same search as the line's end;
+    /// [`NOT_SEARCHED`] when lines are read without looking for comments.
+    pub comment: usize,
+}
+
+/// [`Line::comment`] when comments were not looked for.
+const NOT_SEARCHED: usize = usize::MAX;
+
+impl<'a> Line<'a> {
+    /// The bytes read, up to the comment.
+    #[inline]
+    pub(crate) fn before_comment(&self) -> &'a [u8] {
+        let end = match self.comment {
+            NOT_SEARCHED => split::find_either(self.bytes, b'#', b'#').unwrap_or(self.bytes.len()),
+            comment => comment,
+        };
+        &self.bytes[..end]
+    }
 }
 
 pub(crate) struct Lines<'a> {
@@ -46,16 +67,26 @@ pub(crate) struct Lines<'a> {
     number: u32,
     done: bool,
     max_line_bytes: usize,
+    comments: bool,
 }
 
 impl<'a> Lines<'a> {
-    pub(crate) fn new(input: &'a [u8], start: usize, max_line_bytes: usize) -> Self {
+    /// The lines of `input` from `start`; with `comments`, each line's
+    /// comment is found in the search for its end (a reader that looks at
+    /// most lines whole), else only when asked for (one that skips most).
+    pub(crate) fn new(
+        input: &'a [u8],
+        start: usize,
+        max_line_bytes: usize,
+        comments: bool,
+    ) -> Self {
         Lines {
             input,
             pos: start,
             number: 0,
             done: false,
             max_line_bytes,
+            comments,
         }
     }
 }
@@ -63,13 +94,25 @@ impl<'a> Lines<'a> {
 impl<'a> Iterator for Lines<'a> {
     type Item = Line<'a>;
 
+    #[inline(always)]
     fn next(&mut self) -> Option<Line<'a>> {
         if self.done {
             return None;
         }
         let start = self.pos;
         let rest = &self.input[start..];
-        let (len, terminator, bare_cr) = match memchr2(b'\n', b'\r', rest) {
+        // Most lines hold no `#`: one search finds the end or the comment.
+        let (comment, end) = if !self.comments {
+            (NOT_SEARCHED, memchr2(b'\n', b'\r', rest))
+        } else {
+            match memchr3(b'\n', b'\r', b'#', rest) {
+                Some(hash) if rest[hash] == b'#' => {
+                    (hash, memchr2(b'\n', b'\r', &rest[hash..]).map(|i| i + hash))
+                }
+                end => (usize::MAX, end),
+            }
+        };
+        let (len, terminator, bare_cr) = match end {
             Some(i) if rest[i] == b'\r' => {
                 if rest.get(i + 1) == Some(&b'\n') {
                     (i, 2, false)
@@ -92,6 +135,11 @@ impl<'a> Iterator for Lines<'a> {
             bytes: &rest[..read],
             cut: len - read,
             bare_cr,
+            comment: if self.comments {
+                comment.min(read)
+            } else {
+                NOT_SEARCHED
+            },
         })
     }
 }
@@ -100,8 +148,38 @@ impl<'a> Iterator for Lines<'a> {
 mod tests {
     use super::*;
 
+    #[test]
+    fn comments_are_found_with_the_line_end() {
+        let input = b"a#b\nno comment\r#\r\nx # y # z\nlong#";
+        let found: Vec<(&[u8], &[u8])> = Lines::new(input, 0, usize::MAX, true)
+            .map(|l| (l.bytes, l.before_comment()))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                (&b"a#b"[..], &b"a"[..]),
+                (b"no comment", b"no comment"),
+                (b"#", b""),
+                (b"x # y # z", b"x "),
+                (b"long#", b"long"),
+            ]
+        );
+        // A comment past the line's limit is not in what is read.
+        let line = Lines::new(b"abcdef#\n", 0, 4, true).next().unwrap();
+        assert_eq!(
+            (line.bytes, line.before_comment()),
+            (&b"abcd"[..], &b"abcd"[..])
+        );
+        // Read without looking for comments, the same when asked.
+        for (with, without) in
+            Lines::new(input, 0, usize::MAX, true).zip(Lines::new(input, 0, usize::MAX, false))
+        {
+            assert_eq!(with.before_comment(), without.before_comment());
+        }
+    }
+
     fn lines(input: &[u8]) -> Vec<(u32, &[u8])> {
-        Lines::new(input, 0, usize::MAX)
+        Lines::new(input, 0, usize::MAX, true)
             .map(|l| (l.number, l.bytes))
             .collect()
     }
@@ -174,14 +252,16 @@ mod tests {
                 }
             }
             expected.push(&input[start..]);
-            let got: Vec<&[u8]> = Lines::new(&input, 0, usize::MAX).map(|l| l.bytes).collect();
+            let got: Vec<&[u8]> = Lines::new(&input, 0, usize::MAX, true)
+                .map(|l| l.bytes)
+                .collect();
             assert_eq!(got, expected, "{:?}", String::from_utf8_lossy(&input));
         }
     }
 
     #[test]
     fn long_lines_are_cut() {
-        let line = Lines::new(b"abcdef\nx", 0, 4).next().unwrap();
+        let line = Lines::new(b"abcdef\nx", 0, 4, true).next().unwrap();
         assert_eq!(line.bytes, b"abcd");
         assert_eq!(line.cut, 2);
     }

@@ -110,10 +110,12 @@ struct Record<'a> {
 
 impl<'a> Builder<'a> {
     fn new(input: &'a [u8], profile: Profile) -> Self {
-        // Room for every line to be a rule and every byte to be kept: no
-        // copying while the vectors grow; `finish` gives back what is unused.
+        // Room for every byte to be kept, and for a rule every eight bytes
+        // (the shortest rule line, `allow:/` and its line end, has eight):
+        // no copying while the vectors grow; `finish` gives back what is
+        // unused. Counting the lines would cost more than the room.
         let read = &input[..input.len().min(profile.max_bytes)];
-        let lines = memchr::memchr_iter(b'\n', read).count() + 1;
+        let lines = read.len() / 8 + 1;
         Builder {
             input,
             profile,
@@ -230,7 +232,7 @@ impl<'a> Builder<'a> {
             }
         }
         let mut line_count = 0;
-        for line in Lines::new(&input[..parsed], bom, self.profile.max_line_bytes) {
+        for line in Lines::new(&input[..parsed], bom, self.profile.max_line_bytes, true) {
             line_count = line.number;
             self.line(&line);
         }
@@ -297,13 +299,13 @@ impl<'a> Builder<'a> {
             let span = self.span(line, start, start + line.cut);
             self.note(span, What::LineTooLong);
         }
-        let mut content = line.bytes;
+        let mut content = line.before_comment();
         if self.has_nul {
-            if let Some(nul) = memchr(0, content) {
+            if let Some(nul) = memchr(0, line.bytes) {
                 let start = line.start + nul;
                 let span = self.span(line, start, start + 1);
                 self.note(span, What::NulByte);
-                content = &content[..nul];
+                content = &content[..nul.min(content.len())];
             }
         }
         let (key, value) = match split::split(content) {
@@ -591,14 +593,15 @@ impl<'a> Builder<'a> {
         if self.profile.urllib_records {
             self.end_record();
         }
-        // Growth leaves up to half of each vector unused; the model lives long.
-        self.text.shrink_to_fit();
-        self.agents.shrink_to_fit();
-        self.rules.shrink_to_fit();
-        self.extensions.shrink_to_fit();
-        self.groups.shrink_to_fit();
-        self.sitemaps.shrink_to_fit();
-        self.findings.shrink_to_fit();
+        // Growth leaves up to half of each vector unused; the model lives
+        // long. A few unused bytes are not worth a call to the allocator.
+        shrink(&mut self.text);
+        shrink(&mut self.agents);
+        shrink(&mut self.rules);
+        shrink(&mut self.extensions);
+        shrink(&mut self.groups);
+        shrink(&mut self.sitemaps);
+        shrink(&mut self.findings);
         let text = into_string(self.text);
         // Audiences: the groups naming each product token, case-insensitively.
         let mut named: Vec<(Str, u32)> = Vec::new();
@@ -664,6 +667,13 @@ impl<'a> Builder<'a> {
             diagnostics: OnceLock::new(),
             stats,
         }
+    }
+}
+
+/// Gives back a vector's unused room when it is more than a few bytes.
+fn shrink<T>(v: &mut Vec<T>) {
+    if (v.capacity() - v.len()) * std::mem::size_of::<T>() > 64 {
+        v.shrink_to_fit();
     }
 }
 

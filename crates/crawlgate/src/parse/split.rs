@@ -1,6 +1,7 @@
 //! Splitting one line into field name and value, exactly as Google's
-//! reference does: cut at `#`, strip, split at the first colon, or, with no
-//! colon, at whitespace when the line holds exactly two tokens.
+//! reference does: cut at `#` (found with the line's end, see
+//! `lines.rs`), strip, split at the first colon, or, with no colon, at
+//! whitespace when the line holds exactly two tokens.
 //!
 //! Both readers share this: the model builder (`parse`) and the one-shot
 //! decision (`decide_once`), so they cannot disagree about a line.
@@ -66,44 +67,29 @@ pub(crate) fn first_non_space(content: &[u8]) -> Option<usize> {
     }
 }
 
-/// Splits a line's content (already cut at the line-length limit and at a
-/// NUL byte).
+/// Splits a line's content (already cut at the line-length limit, at a NUL
+/// byte and at its comment).
 #[inline]
 pub(crate) fn split(content: &[u8]) -> Split<'_> {
     let Some(first) = first_non_space(content) else {
         return Split::Nothing;
     };
-    if content[first] == b'#' {
-        return Split::Nothing;
-    }
-    match find_either(&content[first..], b':', b'#').map(|i| i + first) {
-        Some(colon) if content[colon] == b':' => {
-            let after = &content[colon + 1..];
-            let value = match find_either(after, b'#', b'#') {
-                Some(hash) => &after[..hash],
-                None => after,
-            };
+    match find_either(&content[first..], b':', b':').map(|i| i + first) {
+        Some(colon) => {
             let key = trim_end(&content[first..colon]);
             if key.is_empty() {
-                let body = trim(
-                    &content[first
-                        ..first
-                            + find_either(&content[first..], b'#', b'#')
-                                .unwrap_or(content.len() - first)],
-                );
-                return Split::Invalid { body };
+                return Split::Invalid {
+                    body: trim(&content[first..]),
+                };
             }
             Split::Record {
                 key,
-                value: trim(value),
+                value: trim(&content[colon + 1..]),
                 missing_colon: false,
             }
         }
-        other => {
-            let body = trim(&content[first..other.unwrap_or(content.len())]);
-            if body.is_empty() {
-                return Split::Nothing;
-            }
+        None => {
+            let body = trim(&content[first..]);
             // Google: exactly two whitespace-separated tokens stand for
             // `field: value`. Such lines are often long (HTML served as
             // robots.txt): gaps are searched for with SIMD.
@@ -129,8 +115,14 @@ pub(crate) fn split(content: &[u8]) -> Split<'_> {
 mod tests {
     use super::*;
 
+    /// A line's content up to its comment, as `Lines` gives it.
+    fn content(line: &str) -> &[u8] {
+        let bytes = line.as_bytes();
+        &bytes[..memchr::memchr(b'#', bytes).unwrap_or(bytes.len())]
+    }
+
     fn record(line: &str) -> Option<(&str, &str, bool)> {
-        match split(line.as_bytes()) {
+        match split(content(line)) {
             Split::Record {
                 key,
                 value,
@@ -182,7 +174,8 @@ mod tests {
         );
         assert_eq!(split(b"Disallow"), Split::Invalid { body: b"Disallow" });
         assert_eq!(split(b": /x"), Split::Invalid { body: b": /x" });
-        assert_eq!(split(b"   # comment"), Split::Nothing);
+        assert_eq!(split(content("   # comment")), Split::Nothing);
+        assert_eq!(split(content(":# x")), Split::Invalid { body: b":" });
         assert_eq!(split(b" \x0b "), Split::Nothing);
         assert_eq!(split(b""), Split::Nothing);
     }

@@ -1,0 +1,528 @@
+//! The literal heads of a view's rules in one prefix tree, so that a single
+//! walk along a path finds every rule whose literal part the path starts
+//! with.
+//!
+//! A rule's head is the whole pattern for a prefix (`/private/`) or an exact
+//! path (`/a$`), and the part before the first `*` for a glob (`/search` of
+//! `/search*?q=`). The tree holds the heads with their shared beginnings
+//! merged (a radix tree: each edge is a run of bytes). A path walks down as
+//! far as whole edges agree with it; the nodes on the way are the heads it
+//! starts with: the prefix rules that match, the exact rules that match if
+//! the path ends there, and the globs worth trying.
+//!
+//! Rules are known by their rank, their place in precedence order, so the
+//! best of several is the smallest. Each node keeps the best prefix rule at
+//! it or above it: a walk needs only the last node it reaches.
+
+use crate::model::Str;
+use crate::scan;
+
+/// No rule.
+pub(crate) const NONE: u32 = u32::MAX;
+
+/// How a rule's head decides at its node.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Head {
+    /// A prefix rule: it matches every path that reaches the node.
+    Prefix,
+    /// An exact rule: it matches a path that ends at the node.
+    Exact,
+    /// A glob: it may match a path that reaches the node.
+    Glob(Glob),
+}
+
+/// A glob hanging on a node (the node spells its head, the part before its
+/// first `*`): what the rest of a path needs for it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Glob {
+    /// The bytes its segments need, as a set (see [`scan::byte_set`]): a
+    /// path lacking one cannot match.
+    pub needs: u64,
+    pub rank: u32,
+    /// Its literal segments after the head, a range of the matcher's.
+    pub segments: (u32, u32),
+    /// The length of its head.
+    pub head: u32,
+    /// Whether its last segment must end the path (`…$`).
+    pub anchored: bool,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Node {
+    /// The label's first (up to) 8 bytes, little-endian, and the mask of
+    /// those present: one comparison checks a short label; and the next 8.
+    head: u64,
+    mask: u64,
+    head2: u64,
+    mask2: u64,
+    /// For up to 8 children, the first bytes of their labels and the mask
+    /// of those present: one comparison finds a child among them. For
+    /// more, `child_bytes` is where the node's table of children by first
+    /// byte starts in `tables`.
+    child_bytes: u64,
+    child_mask: u64,
+    /// The length of the edge into the node, and where its bytes past the
+    /// first 16 (compared as `head` and `head2`) start in `long_labels`.
+    label_len: u32,
+    label_start: u32,
+    /// The children are `first_child..first_child + children`.
+    first_child: u32,
+    children: u32,
+    /// The best prefix rule whose head ends at this node or above it.
+    pub prefix: u32,
+    /// The best exact rule whose head ends at this node.
+    pub exact: u32,
+    /// The globs whose head ends here, best first: a range of `globs`.
+    globs: (u32, u32),
+    /// The nearest node at or above this one that has globs.
+    pub glob_node: u32,
+    /// The bytes from the root to the end of this node's label, as a set
+    /// (see [`scan::byte_set`]).
+    pub bytes_above: u64,
+    /// The nearest node strictly above this one that has globs.
+    glob_above: u32,
+}
+
+/// The tree, its nodes in breadth-first order (so a node's children are
+/// contiguous), node 0 the root (an empty label).
+#[derive(Clone, Debug)]
+pub(crate) struct PrefixTree {
+    nodes: Box<[Node]>,
+    /// The bytes of labels past their first 16, back to back, then 8 bytes
+    /// of padding, so that they are read eight bytes at a time.
+    long_labels: Box<[u8]>,
+    /// For each node with more than 8 children, 256 entries: the child
+    /// whose label starts with each byte, or `NONE`.
+    tables: Box<[u32]>,
+    globs: Box<[Glob]>,
+    /// Where walks start: the root's only child when the root holds no
+    /// rule (all heads then start with its label, often `/`), else the
+    /// root.
+    start: u32,
+}
+
+/// A node while the tree is built: its label a span of the text, its
+/// depth the length of the string from the root to its end.
+#[derive(Clone, Copy)]
+struct Building {
+    label: Str,
+    depth: u32,
+    parent: u32,
+    prefix: u32,
+    exact: u32,
+}
+
+impl PrefixTree {
+    /// Builds the tree of `heads`: (the head's span in `text`, how it
+    /// decides, rank), in any order. Sorted, each head shares with the one
+    /// before exactly the path it does not add: the tree grows along one
+    /// branch, without searching among children.
+    pub(crate) fn build(text: &[u8], heads: impl IntoIterator<Item = (Str, Head, u32)>) -> Self {
+        let heads: Vec<(Str, Head, u32)> = heads.into_iter().collect();
+        let order = sorted(text, heads.iter().map(|h| h.0));
+        let mut building = Vec::with_capacity(2 * heads.len() + 1);
+        building.push(Building {
+            label: Str::default(),
+            depth: 0,
+            parent: NONE,
+            prefix: NONE,
+            exact: NONE,
+        });
+        // The branch of the head before: the root, then deeper nodes.
+        let mut branch: Vec<u32> = vec![0];
+        let mut previous: &[u8] = &[];
+        let mut glob_heads: Vec<(u32, Glob)> = Vec::new();
+        for &i in &order {
+            let (head, how, rank) = heads[i as usize];
+            let key = &text[head.range()];
+            // A value ends at `#` or NUL when read: walks rely on it.
+            debug_assert!(!key.iter().any(|&b| b == b'#' || b == 0));
+            let common = common_prefix(previous, key) as u32;
+            let mut left = NONE;
+            while let [.., _, last] = branch[..] {
+                if building[last as usize].depth <= common {
+                    break;
+                }
+                left = last;
+                branch.pop();
+            }
+            let top = branch[branch.len() - 1];
+            let top_depth = building[top as usize].depth;
+            if top_depth < common {
+                // The head leaves the branch inside the label of the node
+                // just left: a node where it does.
+                let cut = common - top_depth;
+                let middle = building.len() as u32;
+                let below = &mut building[left as usize];
+                let label = Str {
+                    start: below.label.start,
+                    len: cut,
+                };
+                below.label.start += cut;
+                below.label.len -= cut;
+                below.parent = middle;
+                building.push(Building {
+                    label,
+                    depth: common,
+                    parent: top,
+                    prefix: NONE,
+                    exact: NONE,
+                });
+                branch.push(middle);
+            }
+            let top = branch[branch.len() - 1];
+            let depth = building[top as usize].depth;
+            let node = if depth < head.len {
+                let leaf = building.len() as u32;
+                building.push(Building {
+                    label: Str {
+                        start: head.start + depth,
+                        len: head.len - depth,
+                    },
+                    depth: head.len,
+                    parent: top,
+                    prefix: NONE,
+                    exact: NONE,
+                });
+                branch.push(leaf);
+                leaf
+            } else {
+                top
+            };
+            let slot = match how {
+                Head::Prefix => &mut building[node as usize].prefix,
+                Head::Exact => &mut building[node as usize].exact,
+                Head::Glob(glob) => {
+                    glob_heads.push((node, glob));
+                    previous = key;
+                    continue;
+                }
+            };
+            *slot = (*slot).min(rank);
+            previous = key;
+        }
+        let (mut tree, renumbered) = breadth_first(text, &building, !glob_heads.is_empty());
+        for (node, _) in &mut glob_heads {
+            *node = renumbered[*node as usize];
+        }
+        tree.attach_globs(glob_heads);
+        tree.inherit();
+        let root = tree.nodes[0];
+        if root.children == 1 && root.prefix == NONE && root.exact == NONE && root.glob_node == NONE
+        {
+            tree.start = root.first_child;
+        }
+        tree
+    }
+
+    /// The heap bytes the tree holds.
+    pub(crate) fn heap_size(&self) -> usize {
+        std::mem::size_of_val(&*self.nodes)
+            + std::mem::size_of_val(&*self.long_labels)
+            + std::mem::size_of_val(&*self.tables)
+            + std::mem::size_of_val(&*self.globs)
+    }
+
+    /// Puts each glob on its node, best first.
+    fn attach_globs(&mut self, mut glob_heads: Vec<(u32, Glob)>) {
+        glob_heads.sort_unstable_by_key(|&(node, glob)| (node, glob.rank));
+        let mut i = 0;
+        while i < glob_heads.len() {
+            let node = glob_heads[i].0;
+            let start = i;
+            while i < glob_heads.len() && glob_heads[i].0 == node {
+                i += 1;
+            }
+            self.nodes[node as usize].globs = (start as u32, i as u32);
+        }
+        self.globs = glob_heads.into_iter().map(|(_, glob)| glob).collect();
+    }
+
+    /// What a node learns from its ancestors: the best prefix rule above
+    /// it and the nearest glob nodes. Parents come before their children.
+    fn inherit(&mut self) {
+        for parent in 0..self.nodes.len() {
+            let p = self.nodes[parent];
+            let has_globs = p.globs.0 < p.globs.1;
+            let glob_node = if has_globs {
+                parent as u32
+            } else {
+                p.glob_above
+            };
+            self.nodes[parent].glob_node = glob_node;
+            for child in p.first_child..p.first_child + p.children {
+                let c = &mut self.nodes[child as usize];
+                c.prefix = c.prefix.min(p.prefix);
+                c.glob_above = glob_node;
+                c.bytes_above |= p.bytes_above;
+            }
+        }
+    }
+
+    /// Walks the path `bytes[from..]` down from the root as far as whole
+    /// labels agree with it: the last node reached, and where in `bytes`
+    /// the path leaves it. No label holds `#` or NUL (a value read from a
+    /// line ends at either), so a walk along a URL stops where its path
+    /// ends.
+    #[inline(always)]
+    pub(crate) fn descend(&self, bytes: &[u8], from: usize) -> (&Node, usize) {
+        let mut node = &self.nodes[0];
+        let mut at = from;
+        if self.start != 0 {
+            match self.nodes.get(self.start as usize) {
+                Some(start) if self.label_at(start, bytes, at) => {
+                    at += start.label_len as usize;
+                    node = start;
+                }
+                _ => return (node, at),
+            }
+        }
+        while node.children != 0 {
+            let Some(&byte) = bytes.get(at) else {
+                break;
+            };
+            let index = if node.children <= 8 {
+                // The lowest flag is exact (see `scan::matching`), and
+                // labels of siblings start with different bytes.
+                let hits = scan::matching(node.child_bytes, byte) & node.child_mask;
+                if hits == 0 {
+                    break;
+                }
+                node.first_child + hits.trailing_zeros() / 8
+            } else {
+                match self
+                    .tables
+                    .get(node.child_bytes as usize + usize::from(byte))
+                {
+                    Some(&child) if child != NONE => child,
+                    _ => break,
+                }
+            };
+            match self.nodes.get(index as usize) {
+                Some(child) if self.label_at(child, bytes, at) => {
+                    at += child.label_len as usize;
+                    node = child;
+                }
+                _ => break,
+            }
+        }
+        (node, at)
+    }
+
+    /// Whether `bytes` holds `node`'s label at `at`.
+    #[inline(always)]
+    fn label_at(&self, node: &Node, bytes: &[u8], at: usize) -> bool {
+        let len = node.label_len as usize;
+        at + len <= bytes.len()
+            && (scan::word_padded(bytes, at) ^ node.head) & node.mask == 0
+            && (len <= 8 || (scan::word_padded(bytes, at + 8) ^ node.head2) & node.mask2 == 0)
+            && (len <= 16 || self.label_rest_at(node, bytes, at))
+    }
+
+    /// Whether `bytes` holds the rest of `node`'s label, past its first
+    /// sixteen bytes, at `at` (where there is room for it).
+    #[cold]
+    #[inline(never)]
+    fn label_rest_at(&self, node: &Node, bytes: &[u8], at: usize) -> bool {
+        let len = node.label_len as usize;
+        let mut i = 16;
+        while i < len {
+            let label =
+                scan::word_at(&self.long_labels, node.label_start as usize + i - 16).unwrap_or(0);
+            let left = len - i;
+            let mask = if left >= 8 {
+                u64::MAX
+            } else {
+                (1 << (8 * left)) - 1
+            };
+            if (scan::word_padded(bytes, at + i) ^ label) & mask != 0 {
+                return false;
+            }
+            i += 8;
+        }
+        true
+    }
+
+    /// The globs of `node` (best first), and the next node above with globs.
+    #[inline]
+    pub(crate) fn globs_of(&self, node: u32) -> (&[Glob], u32) {
+        let n = &self.nodes[node as usize];
+        (
+            &self.globs[n.globs.0 as usize..n.globs.1 as usize],
+            n.glob_above,
+        )
+    }
+}
+
+/// The tree in breadth-first order, each node's children contiguous, globs
+/// not attached yet (the bytes above each node only noted `with_globs`);
+/// and each building node's new number.
+fn breadth_first(text: &[u8], building: &[Building], with_globs: bool) -> (PrefixTree, Vec<u32>) {
+    // Each node's children, grouped by parent (a counting sort).
+    let mut starts = vec![0u32; building.len() + 1];
+    for b in &building[1..] {
+        starts[b.parent as usize + 1] += 1;
+    }
+    for i in 1..starts.len() {
+        starts[i] += starts[i - 1];
+    }
+    let mut fill = starts.clone();
+    let mut children = vec![0u32; building.len() - 1];
+    for (i, b) in building.iter().enumerate().skip(1) {
+        let slot = &mut fill[b.parent as usize];
+        children[*slot as usize] = i as u32;
+        *slot += 1;
+    }
+    let mut order: Vec<u32> = Vec::with_capacity(building.len());
+    let mut nodes: Vec<Node> = Vec::with_capacity(building.len());
+    let mut firsts: Vec<u8> = Vec::with_capacity(building.len());
+    let mut long_labels: Vec<u8> = Vec::new();
+    order.push(0);
+    let mut next = 0;
+    while next < order.len() {
+        let old = order[next] as usize;
+        let b = building[old];
+        let first_child = order.len() as u32;
+        order.extend_from_slice(&children[starts[old] as usize..starts[old + 1] as usize]);
+        let label = &text[b.label.range()];
+        let (head, mask) = word_of(text, b.label);
+        let (head2, mask2) = if label.len() > 8 {
+            word_of(
+                text,
+                Str {
+                    start: b.label.start + 8,
+                    len: b.label.len - 8,
+                },
+            )
+        } else {
+            (0, 0)
+        };
+        nodes.push(Node {
+            head,
+            mask,
+            head2,
+            mask2,
+            child_bytes: 0,
+            child_mask: 0,
+            label_len: label.len() as u32,
+            label_start: long_labels.len() as u32,
+            first_child,
+            children: order.len() as u32 - first_child,
+            prefix: b.prefix,
+            exact: b.exact,
+            globs: (0, 0),
+            glob_node: NONE,
+            glob_above: NONE,
+            bytes_above: if with_globs { scan::byte_set(label) } else { 0 },
+        });
+        firsts.push(label.first().copied().unwrap_or(0));
+        long_labels.extend_from_slice(label.get(16..).unwrap_or_default());
+        next += 1;
+    }
+    let mut tables = Vec::new();
+    for node in &mut nodes {
+        let children =
+            &firsts[node.first_child as usize..(node.first_child + node.children) as usize];
+        if children.len() <= 8 {
+            (node.child_bytes, node.child_mask) = head_of(children);
+        } else {
+            let table = tables.len();
+            tables.resize(table + 256, NONE);
+            for (child, &byte) in (node.first_child..).zip(children) {
+                tables[table + usize::from(byte)] = child;
+            }
+            node.child_bytes = table as u64;
+        }
+    }
+    long_labels.extend_from_slice(&[0; 8]);
+    let mut renumbered = vec![0u32; building.len()];
+    for (new, &old) in order.iter().enumerate() {
+        renumbered[old as usize] = new as u32;
+    }
+    let tree = PrefixTree {
+        nodes: nodes.into_boxed_slice(),
+        long_labels: long_labels.into_boxed_slice(),
+        tables: tables.into_boxed_slice(),
+        globs: Box::default(),
+        start: 0,
+    };
+    (tree, renumbered)
+}
+
+/// The positions of `spans` (of the text) in the order of their bytes:
+/// sorted eight bytes at a time (each eight as a big-endian number), those
+/// alike so far sorted again by the next eight, so that strings are never
+/// compared whole.
+fn sorted(text: &[u8], spans: impl ExactSizeIterator<Item = Str> + Clone) -> Vec<u32> {
+    let spans: Vec<Str> = spans.collect();
+    let key = |i: u32, depth: u32| {
+        let span = spans[i as usize];
+        let rest = Str {
+            start: span.start + depth.min(span.len),
+            len: span.len.saturating_sub(depth),
+        };
+        u64::from_be_bytes(word_of(text, rest).0.to_le_bytes())
+    };
+    let mut order: Vec<(u64, u32)> = (0..spans.len() as u32).map(|i| (key(i, 0), i)).collect();
+    // Runs still to sort: (start, end, depth).
+    let mut runs = vec![(0, order.len(), 0u32)];
+    while let Some((start, end, depth)) = runs.pop() {
+        let run = &mut order[start..end];
+        if depth > 0 {
+            for item in run.iter_mut() {
+                item.0 = key(item.1, depth);
+            }
+        }
+        run.sort_unstable();
+        let mut i = 0;
+        while i < run.len() {
+            let same = i + run[i..].partition_point(|item| item.0 == run[i].0);
+            // Alike in eight whole bytes (no padding): the next eight decide.
+            if same - i > 1 && run[i].0 & 0xFF != 0 {
+                runs.push((start + i, start + same, depth + 8));
+            }
+            i = same;
+        }
+    }
+    order.into_iter().map(|(_, i)| i).collect()
+}
+
+/// How many bytes `a` and `b` start with alike, eight at a time.
+fn common_prefix(a: &[u8], b: &[u8]) -> usize {
+    let len = a.len().min(b.len());
+    let mut at = 0;
+    while at < len {
+        let differ = scan::word_padded(a, at) ^ scan::word_padded(b, at);
+        if differ != 0 {
+            return (at + (differ.trailing_zeros() / 8) as usize).min(len);
+        }
+        at += 8;
+    }
+    len
+}
+
+/// The first up to 8 bytes of `span` of the text as a little-endian word
+/// (zero-padded), and the mask of the bytes present.
+#[inline]
+fn word_of(text: &[u8], span: Str) -> (u64, u64) {
+    let mask = match span.len {
+        0 => 0,
+        len if len >= 8 => u64::MAX,
+        len => (1 << (8 * len)) - 1,
+    };
+    (scan::word_padded(text, span.start as usize) & mask, mask)
+}
+
+/// The first up to 8 bytes as a little-endian word (zero-padded), and the
+/// mask of the bytes present.
+#[inline]
+fn head_of(bytes: &[u8]) -> (u64, u64) {
+    if let Some(first) = bytes.first_chunk::<8>() {
+        return (u64::from_le_bytes(*first), u64::MAX);
+    }
+    let mut word = 0u64;
+    for (i, &b) in bytes.iter().enumerate() {
+        word |= u64::from(b) << (8 * i);
+    }
+    (word, (1u64 << (8 * bytes.len())) - 1)
+}
