@@ -232,7 +232,11 @@ fn sample_paths(views: [&crawlgate::AgentView<'_>; 2]) -> Vec<String> {
             let body = rule.pattern().strip_suffix('$').unwrap_or(rule.pattern());
             let path = body.replace('*', "x");
             if !path.is_empty() {
-                paths.push(if path.starts_with('/') { path } else { format!("/{path}") });
+                paths.push(if path.starts_with('/') {
+                    path
+                } else {
+                    format!("/{path}")
+                });
             }
         }
     }

@@ -67,7 +67,10 @@ fn bing_profile_ends_the_group_at_the_crawl_delay() {
     assert!(text.contains("`a` obeys the group at lines 1–2:"), "{text}");
     assert!(!text.contains("One group, not several"), "{text}");
     assert!(text.contains("Crawl-delay: 1  wait 1 s"), "{text}");
-    let json = explain(TRAP, &["--agent", "a", "--profile", "bing", "--json", "/page"]);
+    let json = explain(
+        TRAP,
+        &["--agent", "a", "--profile", "bing", "--json", "/page"],
+    );
     let json: Value = serde_json::from_slice(&json.stdout).unwrap();
     assert_eq!(json["profile"], "bing", "{json}");
 }

@@ -74,7 +74,9 @@ impl RobotsTxt {
         {
             return false;
         }
-        if profile.crawl_delay_in_group != from.crawl_delay_in_group && self.crawl_delay_changes_groups() {
+        if profile.crawl_delay_in_group != from.crawl_delay_in_group
+            && self.crawl_delay_changes_groups()
+        {
             return false;
         }
         if profile.lenient_global_agent != from.lenient_global_agent

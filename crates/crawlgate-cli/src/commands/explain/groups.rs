@@ -308,10 +308,13 @@ mod tests {
         assert!(bing.contains("`a` obeys the group at lines 1–2"), "{bing}");
         assert!(!bing.contains("One group, not several"), "{bing}");
         // A sitemap still merges the lines for Bing, and Bing says why.
-        let sitemap = "User-agent: a\nSitemap: https://e.example/s.xml\nUser-agent: *\nDisallow: /\n";
+        let sitemap =
+            "User-agent: a\nSitemap: https://e.example/s.xml\nUser-agent: *\nDisallow: /\n";
         let bing = groups_text(sitemap, "a", Profile::BING);
         assert!(
-            bing.contains("only a rule or a Crawl-delay followed by a user-agent line ends a group"),
+            bing.contains(
+                "only a rule or a Crawl-delay followed by a user-agent line ends a group"
+            ),
             "{bing}"
         );
         assert!(!bing.contains("Bing:"), "{bing}");

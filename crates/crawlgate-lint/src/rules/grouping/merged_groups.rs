@@ -146,7 +146,9 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         // linted reading is not Bing's).
         let delays: Vec<u32> = group
             .extensions()
-            .filter(|e| e.kind() == ExtensionKind::CrawlDelay && e.line() > first && e.line() < last)
+            .filter(|e| {
+                e.kind() == ExtensionKind::CrawlDelay && e.line() > first && e.line() < last
+            })
             .map(|e| e.line())
             .collect();
         for i in 1..agents.len() {
@@ -170,18 +172,15 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 ),
                 Some(delay) => bing_message(*delay, &agents[..i], &agents[..end], &shared, &budget),
             };
-            out.push(
-                cx.diagnostic(Code::MergedGroups, span, message)
-                .with_fix(
-                    format!(
-                        "if {} should not obey these rules, end its group with a rule line before \
+            out.push(cx.diagnostic(Code::MergedGroups, span, message).with_fix(
+                format!(
+                    "if {} should not obey these rules, end its group with a rule line before \
                          line {} (`Disallow:` allows everything)",
-                        names(&agents[..i], &budget),
-                        agents[i].line()
-                    ),
-                    Some(fixed),
+                    names(&agents[..i], &budget),
+                    agents[i].line()
                 ),
-            );
+                Some(fixed),
+            ));
         }
     }
 }
@@ -230,7 +229,11 @@ fn bing_message(
         text.push_str(&format!(
             "; {} {} Bing's reading, which gives {} a group of its own, without these rules",
             names(&bing_before, budget),
-            if bing_before.len() == 1 { "follows" } else { "follow" },
+            if bing_before.len() == 1 {
+                "follows"
+            } else {
+                "follow"
+            },
             if bing_before.len() == 1 { "it" } else { "them" },
         ));
     }
