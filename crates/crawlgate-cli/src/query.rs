@@ -83,11 +83,13 @@ mod tests {
     #[test]
     fn the_agent_is_required_and_the_profile_known() {
         assert!(parse(&["robots.txt", "/"]).is_err());
-        let error = parse(&["robots.txt", "-a", "bot", "--profile", "bing"]).unwrap_err();
+        let error = parse(&["robots.txt", "-a", "bot", "--profile", "yandex"]).unwrap_err();
         assert!(
-            error.to_string().contains("unknown profile `bing`"),
+            error.to_string().contains("unknown profile `yandex`"),
             "{error}"
         );
+        let bing = parse(&["robots.txt", "-a", "bot", "--profile", "bing"]).unwrap();
+        assert_eq!(bing.profile, crawlgate::Profile::BING);
         let defaults = parse(&["-", "-a", "bot"]).unwrap();
         assert_eq!(defaults.profile.name, "google");
         assert!(defaults.urls.is_empty() && !defaults.json);

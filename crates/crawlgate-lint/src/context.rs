@@ -34,9 +34,9 @@ pub(crate) struct Context<'a> {
     /// mark), which crawlers cannot read.
     pub utf16: bool,
     /// The file under each of [`Profile::ALL`], built on first use.
-    readings: [OnceCell<RobotsTxt>; 3],
+    readings: [OnceCell<RobotsTxt>; Profile::ALL.len()],
     /// Whether each reading is the linted model re-read (same records).
-    reinterpreted: [std::cell::Cell<bool>; 3],
+    reinterpreted: [std::cell::Cell<bool>; Profile::ALL.len()],
     audiences: OnceCell<Vec<Audience>>,
     patterns: OnceCell<Vec<PatternTable<'a>>>,
     /// The content and the fields of the last line they were found for: a

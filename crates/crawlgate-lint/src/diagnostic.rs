@@ -151,6 +151,8 @@ codes! {
     Rfc9309Differs = ("R401", "rfc9309-differs", Warning),
     /// The legacy (1996, urllib.robotparser) reading decides a URL differently from Google's.
     LegacyDiffers = ("R402", "legacy-differs", Info),
+    /// Bing's reading decides a URL differently from Google's for a Bing crawler.
+    BingDiffers = ("R403", "bing-differs", Warning),
     /// A user-agent that looks like a misspelled known crawler token.
     AgentTypo = ("R501", "agent-typo", Warning),
 }

@@ -72,7 +72,7 @@ pub enum Category {
     Rules,
     /// `R3xx`: crawl-delay, request-rate, visit-time, content-usage…
     Extensions,
-    /// `R4xx`: where the google, rfc9309 and legacy readings disagree.
+    /// `R4xx`: where the google, rfc9309, legacy and bing readings disagree.
     Profiles,
     /// `R5xx`: known crawler tokens.
     Audit,
@@ -171,8 +171,8 @@ pub fn rule_info(code: Code) -> Option<&'static RuleInfo> {
 pub struct LintOptions {
     /// The reading the file is parsed and judged with (google by default).
     pub profile: Profile,
-    /// Compare Google's reading with RFC 9309's (rule `R401`). On by
-    /// default.
+    /// Compare Google's reading with RFC 9309's (rule `R401`) and, for Bing's
+    /// crawlers, with Bing's (rule `R403`). On by default.
     pub compare_profiles: bool,
     /// Also compare Google's reading with the legacy one (rule `R402`, info):
     /// it parses the file a second time and decides many more URLs, so it
@@ -296,7 +296,7 @@ pub fn lint_parsed(source: &[u8], robots: &RobotsTxt, options: &LintOptions) -> 
     let mut diagnostics = Vec::new();
     for rule in RULES {
         let skipped = match rule.code {
-            Code::Rfc9309Differs => !options.compare_profiles,
+            Code::Rfc9309Differs | Code::BingDiffers => !options.compare_profiles,
             Code::LegacyDiffers => !options.compare_legacy,
             _ => false,
         };

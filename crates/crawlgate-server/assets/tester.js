@@ -223,6 +223,14 @@ function renderVerdicts() {
     const others = Object.entries(v.profiles || {})
       .filter(([, p]) => p.allowed !== v.allowed)
       .map(([name, p]) => `${name}: ${p.allowed ? "allowed" : "disallowed"}${p.rule ? " (line " + p.rule.line + ")" : ""}`);
+    // Google's and Bing's verdicts side by side when they differ: webmasters
+    // check both engines, and Bing ends a group at a Crawl-delay line.
+    const google = v.profiles && v.profiles.google;
+    const bing = v.profiles && v.profiles.bing;
+    const word = (p) => `${p.allowed ? "allowed" : "disallowed"}${p.rule ? " (line " + p.rule.line + ")" : ""}`;
+    const pair = google && bing && google.allowed !== bing.allowed
+      ? el("span", { class: "google-bing differs", "data-google": String(google.allowed), "data-bing": String(bing.allowed) }, `Google: ${word(google)} · Bing: ${word(bing)}`)
+      : null;
     const groups = v.groups.length
       ? v.groups.map((g) => (g.first_line === g.last_line ? `line ${g.first_line}` : `lines ${g.first_line}–${g.last_line}`)).join(", ")
       : "none";
@@ -233,7 +241,7 @@ function renderVerdicts() {
       el("td", {}, verdictWord(v)),
       el("td", {}, v.rule ? el("code", {}, `${v.rule.line}: ${v.rule.text}`) : el("span", { class: "muted" }, v.fetch_outcome || BASES[v.basis] || v.basis)),
       el("td", {}, groups),
-      el("td", {}, others.length ? el("span", { class: "differs" }, others.join("; ")) : el("span", { class: "muted" }, "same")),
+      el("td", {}, pair || (others.length ? el("span", { class: "differs" }, others.join("; ")) : el("span", { class: "muted" }, "same"))),
     );
   });
   verdictRows.replaceChildren(...rows);

@@ -477,9 +477,21 @@ impl<'a> Group<'a> {
         last
     }
 
-    /// The first valid `Crawl-delay` of the group.
+    /// The first valid `Crawl-delay` of the group, when the profile obeys
+    /// its value ([`Profile::obeys_crawl_delay`]: Bing reads 1–30 s only).
+    ///
+    /// ```
+    /// use crawlgate::{Profile, RobotsTxt};
+    /// let body = b"User-agent: *\nCrawl-delay: 60\n";
+    /// let group = |profile| RobotsTxt::parse_with(body, profile).groups().next().unwrap().crawl_delay();
+    /// assert_eq!(group(Profile::GOOGLE).unwrap().seconds, 60.0);
+    /// assert_eq!(group(Profile::BING), None);
+    /// ```
     pub fn crawl_delay(&self) -> Option<CrawlDelay> {
-        self.extensions().find_map(|e| e.crawl_delay())
+        let profile = self.robots.profile;
+        self.extensions()
+            .find_map(|e| e.crawl_delay())
+            .filter(|d| profile.obeys_crawl_delay(d.seconds))
     }
 
     /// The first valid `Request-rate` of the group.

@@ -14,6 +14,7 @@ use std::borrow::Cow;
 use memchr::memrchr;
 
 use crate::decide::Reason;
+use crate::extension::ExtensionKind;
 use crate::field::{self, Field};
 use crate::model::{RobotsTxt, RuleKind};
 use crate::parse::lines::{self, Line, Lines};
@@ -222,6 +223,8 @@ impl<'a> Stream<'_, 'a> {
             // user-agent list, and merging into a group that is not the
             // crawler's (or becomes it) gives the same answer.
             b'a' | b'd' if relevant => {}
+            // Bing: a crawl delay ends a list of user-agent lines.
+            b'c' if self.profile.crawl_delay_in_group && self.in_group => {}
             _ => return,
         }
         let before_comment = line.before_comment();
@@ -248,6 +251,9 @@ impl<'a> Stream<'_, 'a> {
             Field::UserAgent => self.user_agent(value),
             Field::Allow => self.rule(number, value, true),
             Field::Disallow => self.rule(number, value, false),
+            Field::Extension(ExtensionKind::CrawlDelay) => {
+                self.group_has_rules |= self.profile.crawl_delay_in_group && self.in_group;
+            }
             _ => {}
         }
     }

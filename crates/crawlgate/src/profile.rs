@@ -2,7 +2,7 @@
 //!
 //! A [`Profile`] is a set of named switches (in the style of `httparse`'s
 //! `ParserConfig`): each switch turns one leniency or one matching rule on or
-//! off. The three named profiles are constants; a custom profile is a struct
+//! off. The four named profiles are constants; a custom profile is a struct
 //! literal that starts from one of them.
 
 use std::fmt;
@@ -50,7 +50,7 @@ pub enum Precedence {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub struct Profile {
-    /// Short name (`google`, `rfc9309`, `legacy`) used in output.
+    /// Short name (`google`, `rfc9309`, `legacy`, `bing`) used in output.
     pub name: &'static str,
     /// Accept the misspellings Google accepts (`useragent`, `user agent`,
     /// `dissallow`, `dissalow`, `disalow`, `diasllow`, `disallaw`,
@@ -90,6 +90,17 @@ pub struct Profile {
     /// ignored); `Crawl-delay` and `Request-rate` lines count as members, as
     /// rules do; a record that ends without members is dropped.
     pub urllib_records: bool,
+    /// A `Crawl-delay` line is a member of its group, as a rule is: a
+    /// `User-agent` line after it starts a new group (Bing). When off,
+    /// `Crawl-delay` plays no part in grouping (Google, RFC 9309).
+    pub crawl_delay_in_group: bool,
+    /// The crawl delays (whole seconds, inclusive) the crawler obeys; a
+    /// value outside reads as no delay (Bing: 1–30). `None`: any valid
+    /// value, as written.
+    pub crawl_delay_range: Option<(u32, u32)>,
+    /// The product tokens of the crawlers known to read files this way
+    /// (lowercase); empty when the reading is not one crawler family's.
+    pub crawlers: &'static [&'static str],
     /// How the group for a crawler is chosen.
     pub group_selection: GroupSelection,
     /// Which matching rule decides.
@@ -123,6 +134,9 @@ impl Profile {
         requote: false,
         lenient_global_agent: true,
         urllib_records: false,
+        crawl_delay_in_group: false,
+        crawl_delay_range: None,
+        crawlers: &[],
         group_selection: GroupSelection::ProductToken,
         precedence: Precedence::LongestMatch,
         max_bytes: MAX_BYTES,
@@ -145,6 +159,9 @@ impl Profile {
         requote: false,
         lenient_global_agent: false,
         urllib_records: false,
+        crawl_delay_in_group: false,
+        crawl_delay_range: None,
+        crawlers: &[],
         group_selection: GroupSelection::ProductToken,
         precedence: Precedence::LongestMatch,
         max_bytes: MAX_BYTES,
@@ -169,22 +186,77 @@ impl Profile {
         requote: true,
         lenient_global_agent: false,
         urllib_records: true,
+        crawl_delay_in_group: false,
+        crawl_delay_range: None,
+        crawlers: &[],
         group_selection: GroupSelection::FirstSubstring,
         precedence: Precedence::FirstMatch,
         max_bytes: MAX_BYTES,
         max_line_bytes: usize::MAX,
     };
 
-    /// The named profiles, default first.
-    pub const ALL: [Profile; 3] = [Profile::GOOGLE, Profile::RFC9309, Profile::LEGACY];
+    /// Bing's reading: Google's, except where Bing documents otherwise or
+    /// its crawlers are known to differ.
+    ///
+    /// Documented by Bing:
+    /// - `Crawl-delay` is read per group, as a value from 1 to 30 seconds
+    ///   (<https://blogs.bing.com/webmaster/2012/05/03/to-crawl-or-not-to-crawl-that-is-bingbots-question>,
+    ///   <https://blogs.bing.com/webmaster/2009/08/10/crawl-delay-and-the-bing-crawler-msnbot>);
+    ///   outside that range this profile reads no delay.
+    /// - A group naming Bingbot replaces the `*` group; the two are not
+    ///   combined (same blog post), as with Google.
+    /// - The crawlers: `bingbot`, `adidxbot`, `bingpreview`
+    ///   (<https://www.bing.com/webmaster/help/which-crawlers-does-bing-use-8c184ec0>),
+    ///   and the older `msnbot`.
+    ///
+    /// Not documented by Bing, and how this profile reads them:
+    /// - Group boundaries: Bing treats `Crawl-delay` as a directive of the
+    ///   user-agent section it is written in; this profile assumes it is
+    ///   then a member of that group as a rule is, so a `User-agent` line
+    ///   after it starts a new group. Other extension lines (`Request-rate`,
+    ///   `Visit-time`, `Host`, `Clean-param`, `Content-Usage`,
+    ///   `Content-Signal`, unknown fields), which Bing does not document
+    ///   reading, end nothing, as for Google.
+    /// - Everything else follows Google: field spellings, lines without a
+    ///   colon, wildcards, longest match with ties to allow, the
+    ///   `index.html` alias, the 500 KiB limit.
+    ///
+    /// ```
+    /// use crawlgate::{Profile, RobotsTxt};
+    ///
+    /// let body = b"User-agent: Bingbot\nUser-agent: Googlebot\nCrawl-delay: 1\n\
+    ///              User-agent: *\nCrawl-delay: 30\nDisallow: /\n";
+    /// let google = RobotsTxt::parse_with(body, Profile::GOOGLE);
+    /// let bing = RobotsTxt::parse_with(body, Profile::BING);
+    /// assert!(!google.is_allowed("bingbot", "/page"));
+    /// assert!(bing.is_allowed("bingbot", "/page"));
+    /// let delay = bing.for_agent("bingbot").crawl_delay().unwrap();
+    /// assert_eq!((delay.seconds, delay.line), (1.0, 3));
+    /// ```
+    pub const BING: Profile = Profile {
+        name: "bing",
+        crawl_delay_in_group: true,
+        crawl_delay_range: Some((1, 30)),
+        crawlers: &["bingbot", "adidxbot", "bingpreview", "msnbot"],
+        ..Profile::GOOGLE
+    };
 
-    /// Looks a named profile up (`google`, `rfc9309`, `legacy`;
+    /// The named profiles, default first.
+    pub const ALL: [Profile; 4] = [
+        Profile::GOOGLE,
+        Profile::RFC9309,
+        Profile::LEGACY,
+        Profile::BING,
+    ];
+
+    /// Looks a named profile up (`google`, `rfc9309`, `legacy`, `bing`;
     /// case-insensitive, `rfc` is accepted for `rfc9309`).
     ///
     /// ```
     /// use crawlgate::Profile;
     /// assert_eq!(Profile::named("RFC9309"), Some(Profile::RFC9309));
-    /// assert_eq!(Profile::named("bing"), None);
+    /// assert_eq!(Profile::named("Bing"), Some(Profile::BING));
+    /// assert_eq!(Profile::named("yandex"), None);
     /// ```
     pub fn named(name: &str) -> Option<Profile> {
         let name = name.trim();
@@ -194,9 +266,38 @@ impl Profile {
             Some(Profile::RFC9309)
         } else if name.eq_ignore_ascii_case("legacy") {
             Some(Profile::LEGACY)
+        } else if name.eq_ignore_ascii_case("bing") {
+            Some(Profile::BING)
         } else {
             None
         }
+    }
+
+    /// Whether a crawler reading this way obeys a crawl delay of `seconds`
+    /// (see [`Profile::crawl_delay_range`]).
+    ///
+    /// ```
+    /// use crawlgate::Profile;
+    /// assert!(Profile::BING.obeys_crawl_delay(30.0));
+    /// assert!(!Profile::BING.obeys_crawl_delay(0.5));
+    /// assert!(!Profile::BING.obeys_crawl_delay(60.0));
+    /// assert!(Profile::GOOGLE.obeys_crawl_delay(60.0));
+    /// ```
+    pub fn obeys_crawl_delay(&self, seconds: f64) -> bool {
+        self.crawl_delay_range
+            .is_none_or(|(low, high)| (f64::from(low)..=f64::from(high)).contains(&seconds))
+    }
+
+    /// Whether `token` names one of this reading's [`crawlers`](Profile::crawlers)
+    /// (case-insensitively).
+    ///
+    /// ```
+    /// use crawlgate::Profile;
+    /// assert!(Profile::BING.reads_for("BingBot"));
+    /// assert!(!Profile::BING.reads_for("Googlebot"));
+    /// ```
+    pub fn reads_for(&self, token: &str) -> bool {
+        self.crawlers.iter().any(|c| c.eq_ignore_ascii_case(token))
     }
 }
 
@@ -220,7 +321,7 @@ impl fmt::Display for UnknownProfile {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "unknown profile `{}` (expected one of: google, rfc9309, legacy)",
+            "unknown profile `{}` (expected one of: google, rfc9309, legacy, bing)",
             self.0
         )
     }

@@ -481,9 +481,9 @@ mod tests {
         );
         assert_eq!(
             text,
-            "URL     google                       rfc9309                      legacy\n\
-             /a.php  disallowed  line 3           disallowed  line 3           allowed     no rule matched  (profiles disagree)\n\
-             /p      disallowed  line 2           disallowed  line 2           disallowed  line 2\n\
+            "URL     google                       rfc9309                      legacy                       bing\n\
+             /a.php  disallowed  line 3           disallowed  line 3           allowed     no rule matched  disallowed  line 3           (profiles disagree)\n\
+             /p      disallowed  line 2           disallowed  line 2           disallowed  line 2           disallowed  line 2\n\
              \n\
              robots.txt:2  Disallow: /p\n\
              robots.txt:3  Disallow: /*.php$\n"
@@ -512,7 +512,7 @@ mod tests {
         let many = serde_json::to_value(json(&report(&file, &Profile::ALL, &["/z"]))).unwrap();
         assert_eq!(
             many["profiles"],
-            serde_json::json!(["google", "rfc9309", "legacy"])
+            serde_json::json!(["google", "rfc9309", "legacy", "bing"])
         );
         assert_eq!(many["results"][0]["agree"], true);
         assert_eq!(many["results"][0]["verdicts"][2]["profile"], "legacy");

@@ -132,10 +132,10 @@ fn profile_option() {
         "{\"allowed\":true,\"line\":null,\"rule\":null}\n"
     );
     crawlgate()
-        .args(["batch", "--profile", "bing"])
+        .args(["batch", "--profile", "yandex"])
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("unknown profile `bing`"));
+        .stderr(predicate::str::contains("unknown profile `yandex`"));
 }
 
 #[test]

@@ -133,9 +133,9 @@ fn all_profiles_side_by_side() {
     assert_eq!(
         stdout_of(&output),
         "\
-URL         google                       rfc9309                      legacy
-/index.php  disallowed  line 8           disallowed  line 8           allowed     no rule matched  (profiles disagree)
-/a          allowed     no rule matched  allowed     no rule matched  allowed     no rule matched
+URL         google                       rfc9309                      legacy                       bing
+/index.php  disallowed  line 8           disallowed  line 8           allowed     no rule matched  disallowed  line 8           (profiles disagree)
+/a          allowed     no rule matched  allowed     no rule matched  allowed     no rule matched  allowed     no rule matched
 
 robots.txt:8  Disallow: /*.php$
 "
@@ -149,7 +149,7 @@ fn all_profiles_json_lists_each_verdict() {
     let json: Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(
         json["profiles"],
-        serde_json::json!(["google", "rfc9309", "legacy"])
+        serde_json::json!(["google", "rfc9309", "legacy", "bing"])
     );
     let result = &json["results"][0];
     assert_eq!(result["agree"], false);
@@ -169,7 +169,8 @@ fn all_profiles_json_lists_each_verdict() {
         [
             ("google".to_owned(), false),
             ("rfc9309".to_owned(), false),
-            ("legacy".to_owned(), true)
+            ("legacy".to_owned(), true),
+            ("bing".to_owned(), false)
         ]
     );
 }
@@ -348,10 +349,63 @@ fn agent_that_is_not_a_product_token_warns_and_gets_the_star_group() {
 
 #[test]
 fn unknown_profile_is_a_usage_error() {
-    let output = check_sample(&["-a", "bot", "--profile", "bing", "/"]);
+    let output = check_sample(&["-a", "bot", "--profile", "yandex", "/"]);
     assert_eq!(output.status.code(), Some(2));
     assert!(stderr_of(&output)
-        .contains("unknown profile `bing` (expected one of: google, rfc9309, legacy)"));
+        .contains("unknown profile `yandex` (expected one of: google, rfc9309, legacy, bing)"));
+}
+
+/// The issue's example: Google merges Bingbot into the `*` group, Bing ends
+/// Bingbot's group at its `Crawl-delay`.
+const BING_EXAMPLE: &str = "User-agent: Bingbot\nUser-agent: Googlebot\nCrawl-delay: 1\n\
+User-agent: *\nCrawl-delay: 30\nDisallow: /\n";
+
+fn check_bing_example(args: &[&str]) -> std::process::Output {
+    let files = Files::new();
+    files.write("robots.txt", BING_EXAMPLE);
+    crawlgate()
+        .current_dir(files.path())
+        .args(["check", "robots.txt"])
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn bing_profile_reads_crawl_delay_as_a_group_member() {
+    let output = check_bing_example(&["-a", "bingbot", "--profile", "bing", "/page"]);
+    assert_eq!(
+        stdout_of(&output),
+        "allowed     /page  no rule matched (`bingbot` obeys its own group at lines 1–3; \
+         the 1 rule of `User-agent: *` does not apply to it)\n"
+    );
+    assert_eq!(output.status.code(), Some(0));
+    let output = check_bing_example(&["-a", "bingbot", "/page"]);
+    assert_eq!(
+        stdout_of(&output),
+        "disallowed  /page  robots.txt:6  Disallow: /\n"
+    );
+}
+
+#[test]
+fn all_profiles_show_bing_beside_google() {
+    let output = check_bing_example(&["-a", "bingbot", "--all-profiles", "/page"]);
+    let text = stdout_of(&output);
+    let header = text.lines().next().unwrap();
+    assert!(header.ends_with("bing"), "{text}");
+    let row = text.lines().nth(1).unwrap();
+    assert!(row.starts_with("/page  disallowed  line 6"), "{text}");
+    let bing = row.rsplit("line 6").next().unwrap();
+    assert!(bing.contains("allowed     no rule matched"), "{text}");
+    assert!(row.ends_with("(profiles disagree)"), "{text}");
+    let json = check_bing_example(&["-a", "bingbot", "--all-profiles", "--json", "/page"]);
+    let json: Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(json["profiles"][3], "bing");
+    let verdicts = &json["results"][0]["verdicts"];
+    assert_eq!(verdicts[0]["allowed"], false);
+    assert_eq!(verdicts[3]["profile"], "bing");
+    assert_eq!(verdicts[3]["allowed"], true);
+    assert_eq!(json["results"][0]["agree"], false);
 }
 
 #[test]

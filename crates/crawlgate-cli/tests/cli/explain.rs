@@ -55,6 +55,27 @@ fn makes_the_merge_trap_visible() {
 }
 
 #[test]
+fn bing_profile_ends_the_group_at_the_crawl_delay() {
+    let google = stdout_of(&explain(TRAP, &["--agent", "a", "/page"]));
+    assert!(
+        google.contains("for Bing the group ends at line 2 (`--profile bing`)"),
+        "{google}"
+    );
+    let output = explain(TRAP, &["--agent", "a", "--profile", "bing", "/page"]);
+    let text = stdout_of(&output);
+    assert!(text.contains("(bing profile)"), "{text}");
+    assert!(text.contains("`a` obeys the group at lines 1–2:"), "{text}");
+    assert!(!text.contains("One group, not several"), "{text}");
+    assert!(text.contains("Crawl-delay: 1  wait 1 s"), "{text}");
+    let json = explain(
+        TRAP,
+        &["--agent", "a", "--profile", "bing", "--json", "/page"],
+    );
+    let json: Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(json["profile"], "bing", "{json}");
+}
+
+#[test]
 fn merged_groups_and_the_unused_star_group() {
     let robots = "\
 User-agent: googlebot

@@ -60,6 +60,7 @@ pub(crate) static ALL: &[&RuleInfo] = &[
     &extensions::host_line::RULE,
     &profiles::rfc9309_differs::RULE,
     &profiles::legacy_differs::RULE,
+    &profiles::bing_differs::RULE,
     &audit::agent_typo::RULE,
 ];
 

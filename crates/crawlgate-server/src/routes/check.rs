@@ -17,7 +17,7 @@ use crate::state::AppState;
 use crate::verdict::Explained;
 
 /// The profiles shown side by side.
-const ALL_PROFILES: [Profile; 3] = [Profile::GOOGLE, Profile::RFC9309, Profile::LEGACY];
+const ALL_PROFILES: [Profile; 4] = Profile::ALL;
 
 /// What to check.
 #[derive(Debug, Deserialize, ToSchema)]

@@ -340,7 +340,7 @@ async fn bad_requests_name_the_field() {
             Some("url"),
         ),
         (
-            br#"{"robots_txt":"","agent":"b","urls":[],"profile":"bing"}"#.to_vec(),
+            br#"{"robots_txt":"","agent":"b","urls":[],"profile":"yandex"}"#.to_vec(),
             "invalid_field",
             Some("profile"),
         ),
@@ -523,6 +523,21 @@ async fn check_gives_deciding_lines_under_every_profile() {
     assert_eq!(r[1]["profiles"]["rfc9309"]["allowed"], true);
     assert_eq!(r[2]["profiles_differ"], false);
     assert_eq!(r[2]["basis"], "no_matching_rule");
+    assert_eq!(r[2]["profiles"]["bing"]["allowed"], true);
+
+    // Bing ends Bingbot's group at its `Crawl-delay`; Google does not.
+    let robots = "User-agent: Bingbot\nUser-agent: Googlebot\nCrawl-delay: 1\n\
+                  User-agent: *\nCrawl-delay: 30\nDisallow: /\n";
+    let (status, body) = post(
+        &server.url("/v1/check"),
+        &json!({"robots_txt": robots, "agent": "bingbot", "urls": ["/page"], "all_profiles": true}),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let r = &body["results"][0];
+    assert_eq!(r["profiles"]["google"]["allowed"], false, "{body}");
+    assert_eq!(r["profiles"]["bing"]["allowed"], true, "{body}");
+    assert_eq!(r["profiles_differ"], true);
 
     // By URL: fetched once, reused afterwards.
     let origin = serving(Reply::text(200, ROBOTS));

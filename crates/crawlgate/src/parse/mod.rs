@@ -70,8 +70,8 @@ struct Builder<'a> {
     orphan_rules: u32,
     file_extensions: u32,
     /// The current group has members: rules (and, in urllib's reading,
-    /// crawl-delay and request-rate lines). A user-agent line then starts a
-    /// new group.
+    /// crawl-delay and request-rate lines; in Bing's, crawl-delay lines). A
+    /// user-agent line then starts a new group.
     group_has_rules: bool,
     /// The current group still takes lines: always, once one exists, except
     /// in urllib's reading, where a blank line closes it.
@@ -418,12 +418,7 @@ impl<'a> Builder<'a> {
                 match self.groups.last_mut() {
                     Some(group) if self.group_open => {
                         group.extensions.end = self.extensions.len() as u32;
-                        if self.profile.urllib_records
-                            && matches!(
-                                kind,
-                                ExtensionKind::CrawlDelay | ExtensionKind::RequestRate
-                            )
-                        {
+                        if self.is_group_member(kind) {
                             self.group_has_rules = true;
                         }
                     }
@@ -432,6 +427,19 @@ impl<'a> Builder<'a> {
                     None => self.file_extensions += 1,
                 }
             }
+        }
+    }
+
+    /// Whether an extension line is a member of its group, as a rule is
+    /// (then a user-agent line after it starts a new group): `Crawl-delay`
+    /// and `Request-rate` for urllib, `Crawl-delay` for Bing.
+    fn is_group_member(&self, kind: ExtensionKind) -> bool {
+        match kind {
+            ExtensionKind::CrawlDelay => {
+                self.profile.urllib_records || self.profile.crawl_delay_in_group
+            }
+            ExtensionKind::RequestRate => self.profile.urllib_records,
+            _ => false,
         }
     }
 

@@ -42,6 +42,9 @@ impl RobotsTxt {
             decode_unreserved: profile.decode_unreserved,
             lenient_global_agent: profile.lenient_global_agent,
             max_line_bytes: profile.max_line_bytes,
+            crawl_delay_in_group: profile.crawl_delay_in_group,
+            crawl_delay_range: profile.crawl_delay_range,
+            crawlers: profile.crawlers,
             ..from
         };
         if same_parse != profile
@@ -71,6 +74,11 @@ impl RobotsTxt {
         {
             return false;
         }
+        if profile.crawl_delay_in_group != from.crawl_delay_in_group
+            && self.crawl_delay_changes_groups()
+        {
+            return false;
+        }
         if profile.lenient_global_agent != from.lenient_global_agent
             && self
                 .user_agents()
@@ -79,6 +87,26 @@ impl RobotsTxt {
             return false;
         }
         true
+    }
+
+    /// Whether reading `Crawl-delay` as a group member (Bing) or not
+    /// (Google) gives other groups than this model's. Read without it, the
+    /// groups change when a `Crawl-delay` line lies between two user-agent
+    /// lines of one group (elsewhere in a group it changes nothing: every
+    /// user-agent line of a group comes before its first member). Read with
+    /// it, they change when a group other than the last has no rules: only
+    /// a `Crawl-delay` ended it.
+    fn crawl_delay_changes_groups(&self) -> bool {
+        if self.profile.crawl_delay_in_group {
+            let last = self.groups.len().saturating_sub(1);
+            return self.groups[..last].iter().any(|g| g.rules.is_empty());
+        }
+        self.groups().any(|group| {
+            let last_agent = group.user_agents().last().map_or(0, |ua| ua.line());
+            group
+                .extensions()
+                .any(|e| e.kind() == crate::ExtensionKind::CrawlDelay && e.line() < last_agent)
+        })
     }
 
     /// This model as `profile` reads the same bytes, without parsing them
@@ -163,7 +191,7 @@ mod tests {
                     });
                 }
             }
-            for profile in [Profile::RFC9309, Profile::LEGACY] {
+            for profile in [Profile::RFC9309, Profile::LEGACY, Profile::BING] {
                 let Some(copy) = google.reinterpret(profile) else {
                     continue;
                 };

@@ -20,6 +20,13 @@ fn extension_note(ext: &Extension<'_>, view: &AgentView<'_>) -> String {
     match ext.kind() {
         ExtensionKind::CrawlDelay => match ext.crawl_delay() {
             None => "not a number of seconds: ignored".to_owned(),
+            Some(delay) if !view.robots().profile().obeys_crawl_delay(delay.seconds) => {
+                let (low, high) = view.robots().profile().crawl_delay_range.unwrap_or((0, 0));
+                format!(
+                    "{} s is outside the {low}–{high} s this reading obeys: no delay",
+                    delay.seconds
+                )
+            }
             Some(delay) => {
                 first(view.crawl_delay().map(|d| d.line), "Crawl-delay").unwrap_or(format!(
                     "wait {} s between requests (Bing reads it; Google ignores it)",
@@ -133,6 +140,20 @@ mod tests {
                 "wait 5 s between requests (Bing reads it; Google ignores it)",
                 "not used: the first valid Crawl-delay (line 3) applies",
             ]
+        );
+    }
+
+    #[test]
+    fn bing_obeys_one_to_thirty_seconds_only() {
+        let robots = RobotsTxt::parse_with(
+            b"User-agent: *\nCrawl-delay: 60\n",
+            crawlgate::Profile::BING,
+        );
+        let view = robots.for_agent("bot");
+        let ext = robots.extensions().next().unwrap();
+        assert_eq!(
+            extension_note(&ext, &view),
+            "60 s is outside the 1–30 s this reading obeys: no delay"
         );
     }
 

@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use crawlgate::{AgentView, Group, GroupSelection, SelectionKind, UserAgent};
+use crawlgate::{AgentView, ExtensionKind, Group, GroupSelection, SelectionKind, UserAgent};
 
 use super::selection::{names_agent, records_between, related_agents, unused_global_groups};
 use crate::output::{line_ref, pad, width, Palette};
@@ -133,17 +133,34 @@ pub fn render_groups(view: &AgentView<'_>, agent: &str, name: &str, p: Palette, 
                 .iter()
                 .map(|(line, field)| format!("{field} at line {line}"))
                 .collect();
+            let ender = if robots.profile().crawl_delay_in_group {
+                "a rule or a Crawl-delay"
+            } else {
+                "a rule"
+            };
             let _ = writeln!(
                 out,
                 "{indent}{} {}",
                 p.notice("One group, not several:"),
                 format_args!(
-                    "the {} between these user-agent lines {} not {}, and only a rule followed by a user-agent line ends a group (docs/behaviour.md §4). These {agents} user-agent lines share every rule of the group.",
+                    "the {} between these user-agent lines {} not {}, and only {ender} followed by a user-agent line ends a group (docs/behaviour.md §4). These {agents} user-agent lines share every rule of the group.",
                     list(&records),
                     if between.len() == 1 { "is" } else { "are" },
                     if between.len() == 1 { "a rule" } else { "rules" },
                 )
             );
+            let last_agent = group.user_agents().last().map_or(0, |ua| ua.line());
+            let bing_ends = group
+                .extensions()
+                .find(|e| e.kind() == ExtensionKind::CrawlDelay && e.line() < last_agent);
+            if let (Some(delay), false) = (bing_ends, robots.profile().crawl_delay_in_group) {
+                let line = delay.line();
+                let _ = writeln!(
+                    out,
+                    "{indent}{} Bing reads a Crawl-delay as a member of its group: for Bing the group ends at line {line} (`--profile bing`).",
+                    p.notice("Bing:"),
+                );
+            }
         } else if agents > 1 {
             let _ = writeln!(
                 out,
@@ -277,6 +294,30 @@ mod tests {
             text.contains("Note: the `*` line (r:3) is in this same group"),
             "{text}"
         );
+    }
+
+    #[test]
+    fn a_crawl_delay_between_user_agents_ends_the_group_for_bing() {
+        let file = "User-agent: a\nCrawl-delay: 1\nUser-agent: *\nDisallow: /\n";
+        let google = groups_text(file, "a", Profile::GOOGLE);
+        assert!(
+            google.contains("Bing: Bing reads a Crawl-delay as a member of its group: for Bing the group ends at line 2 (`--profile bing`)."),
+            "{google}"
+        );
+        let bing = groups_text(file, "a", Profile::BING);
+        assert!(bing.contains("`a` obeys the group at lines 1–2"), "{bing}");
+        assert!(!bing.contains("One group, not several"), "{bing}");
+        // A sitemap still merges the lines for Bing, and Bing says why.
+        let sitemap =
+            "User-agent: a\nSitemap: https://e.example/s.xml\nUser-agent: *\nDisallow: /\n";
+        let bing = groups_text(sitemap, "a", Profile::BING);
+        assert!(
+            bing.contains(
+                "only a rule or a Crawl-delay followed by a user-agent line ends a group"
+            ),
+            "{bing}"
+        );
+        assert!(!bing.contains("Bing:"), "{bing}");
     }
 
     #[test]

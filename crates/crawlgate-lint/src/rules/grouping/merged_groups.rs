@@ -5,7 +5,7 @@ use crate::diagnostic::{Code, Diagnostic};
 use crate::rules::{and_list, lines_phrase, quote_rule};
 use crate::{Category, Context, RuleInfo};
 use crawlgate::Severity;
-use crawlgate::{Group, Rule, UserAgent};
+use crawlgate::{ExtensionKind, Group, Profile, Rule, UserAgent};
 
 /// The rule's registration.
 pub(crate) static RULE: RuleInfo = RuleInfo {
@@ -141,6 +141,16 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             };
         }
         let shared = shared_lines(&group);
+        // Bing's reading ends a group at a `Crawl-delay` line (in the
+        // linted reading, such a line between user-agent lines means the
+        // linted reading is not Bing's).
+        let delays: Vec<u32> = group
+            .extensions()
+            .filter(|e| {
+                e.kind() == ExtensionKind::CrawlDelay && e.line() > first && e.line() < last
+            })
+            .map(|e| e.line())
+            .collect();
         for i in 1..agents.len() {
             let Some((sep_line, sep_key)) = between[i] else {
                 continue;
@@ -151,28 +161,83 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 "Disallow:\n{}",
                 String::from_utf8_lossy(&cx.source[span.bytes.clone()])
             );
-            out.push(
-                cx.diagnostic(
-                    Code::MergedGroups,
-                    span,
-                    format!(
-                        "`{sep_key}` (line {sep_line}) does not end a group: {} share one group, \
-                         so all of them {shared}",
-                        names(&agents[..end], &budget)
-                    ),
-                )
-                .with_fix(
-                    format!(
-                        "if {} should not obey these rules, end its group with a rule line before \
-                         line {} (`Disallow:` allows everything)",
-                        names(&agents[..i], &budget),
-                        agents[i].line()
-                    ),
-                    Some(fixed),
+            let bing_ends = delays
+                .iter()
+                .find(|&&l| l > agents[i - 1].line() && l < agents[i].line());
+            let message = match bing_ends {
+                None => format!(
+                    "`{sep_key}` (line {sep_line}) does not end a group: {} share one group, \
+                     so all of them {shared}",
+                    names(&agents[..end], &budget)
                 ),
-            );
+                Some(delay) => bing_message(*delay, &agents[..i], &agents[..end], &shared, &budget),
+            };
+            out.push(cx.diagnostic(Code::MergedGroups, span, message).with_fix(
+                format!(
+                    "if {} should not obey these rules, end its group with a rule line before \
+                         line {} (`Disallow:` allows everything)",
+                    names(&agents[..i], &budget),
+                    agents[i].line()
+                ),
+                Some(fixed),
+            ));
         }
     }
+}
+
+/// The message when Bing's reading ends the group at a `Crawl-delay`
+/// (line `delay`) between `before` and the next user-agent line: which
+/// crawlers share the group in Google's reading, and which keep a group of
+/// their own in Bing's. Bing's crawlers named before the line are left out
+/// of Google's list: their own reading does not put them in the group.
+fn bing_message(
+    delay: u32,
+    before: &[UserAgent<'_>],
+    merged: &[UserAgent<'_>],
+    shared: &str,
+    budget: &Budget,
+) -> String {
+    let bing = Profile::BING;
+    let bing_before: Vec<UserAgent<'_>> = before
+        .iter()
+        .filter(|ua| bing.reads_for(ua.token()))
+        .copied()
+        .collect();
+    let google_side: Vec<UserAgent<'_>> = merged
+        .iter()
+        .filter(|ua| !bing_before.iter().any(|b| b.line() == ua.line()))
+        .copied()
+        .collect();
+    let head = format!("`Crawl-delay` (line {delay}) ends a group for Bing but not for Google");
+    let mut text = match google_side.as_slice() {
+        [one] => format!(
+            "{head}: in Google's reading the user-agent lines before it join the group of {}, \
+             whose crawlers {shared}",
+            names(std::slice::from_ref(one), budget)
+        ),
+        more => format!(
+            "{head}: in Google's reading {} share one group, so all of them {shared}",
+            names(more, budget)
+        ),
+    };
+    if bing_before.is_empty() {
+        text.push_str(&format!(
+            "; Bing's reading keeps {} in a group of its own",
+            names(before, budget)
+        ));
+    } else {
+        text.push_str(&format!(
+            "; {} {} Bing's reading, which gives {} a group of its own, without these rules",
+            names(&bing_before, budget),
+            if bing_before.len() == 1 {
+                "follows"
+            } else {
+                "follow"
+            },
+            if bing_before.len() == 1 { "it" } else { "them" },
+        ));
+    }
+    text
 }
 
 /// "obey `Disallow: /` (line 5)", "obey 12 rules: `…` (line 5), … (lines 5–40)".

@@ -1,8 +1,9 @@
 //! Comparing two readings of a file on concrete crawlers and URLs.
 //!
 //! The crawlers are every product token the file names, Googlebot, and one
-//! name no group names; crawlers that get the same groups in both readings
-//! as an earlier one are skipped. The URLs are sample paths of every rule of
+//! name no group names (for a crawler family's reading such as Bing's: the
+//! family's crawlers the file names, and its main crawler); crawlers that get
+//! the same groups in both readings as an earlier one are skipped. The URLs are sample paths of every rule of
 //! the crawler's groups (in either reading): each pattern with `*` read as
 //! `x`, without its `$`, plus `/`. A difference is reported
 //! once per line: the line of the rule that decides in Google's reading (or
@@ -19,7 +20,7 @@
 //! decide alike. [`PrefixIndex`] answers "which kinds of plain rules match
 //! this path" in logarithmic time.
 
-use crawlgate::{AgentView, GroupSelection, Pattern, Profile, RobotsTxt, Rule};
+use crawlgate::{AgentView, ExtensionKind, GroupSelection, Pattern, Profile, RobotsTxt, Rule};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::budget::{Budget, LookupCost};
@@ -36,6 +37,8 @@ fn reader_name(profile: Profile) -> &'static str {
         "RFC 9309 parsers"
     } else if profile == Profile::LEGACY {
         "legacy parsers (no wildcards, first matching group and rule, as Python's robotparser)"
+    } else if profile == Profile::BING {
+        "Bing"
     } else {
         "this reading"
     }
@@ -239,6 +242,29 @@ fn rfc9309_only_drops_explained_rules(google: &RobotsTxt) -> bool {
     })
 }
 
+/// Whether two readings of the same records decide every URL alike.
+fn decides_alike(a: Profile, b: Profile) -> bool {
+    a.wildcards == b.wildcards
+        && a.precedence == b.precedence
+        && a.group_selection == b.group_selection
+        && a.index_html_alias == b.index_html_alias
+        && a.always_allow_robots_txt == b.always_allow_robots_txt
+        && a.decode_unreserved == b.decode_unreserved
+        && a.requote == b.requote
+}
+
+/// The first `Crawl-delay` line between two user-agent lines of the
+/// crawler's groups in Google's reading: where Bing's reading ends a group.
+fn crawl_delay_ending(view: &AgentView<'_>) -> Option<u32> {
+    view.groups().find_map(|group| {
+        let last_agent = group.user_agents().last().map_or(0, |ua| ua.line());
+        group
+            .extensions()
+            .find(|e| e.kind() == ExtensionKind::CrawlDelay && e.line() < last_agent)
+            .map(|e| e.line())
+    })
+}
+
 fn key<'a>(rule: &Rule<'a>) -> RuleKey<'a> {
     (rule.line(), rule.is_allow(), rule.pattern())
 }
@@ -271,6 +297,11 @@ pub(crate) fn compare(cx: &Context<'_>, other: Profile, code: Code, out: &mut Ve
     {
         return;
     }
+    // Same records and the same decide-time switches: nothing can differ
+    // (Bing's reading of a file where no `Crawl-delay` ends a group).
+    if cx.same_records(other) && decides_alike(cx.robots.profile(), other) {
+        return;
+    }
     let google = cx.reading(Profile::GOOGLE);
     let theirs = cx.reading(other);
     let generic = generic_agent(google);
@@ -286,9 +317,21 @@ pub(crate) fn compare(cx: &Context<'_>, other: Profile, code: Code, out: &mut Ve
             }
         }
     }
-    for extra in ["Googlebot", generic] {
-        if names.insert(extra.to_ascii_lowercase()) {
-            agents.push(extra);
+    if other.crawlers.is_empty() {
+        for extra in ["Googlebot", generic] {
+            if names.insert(extra.to_ascii_lowercase()) {
+                agents.push(extra);
+            }
+        }
+    } else {
+        // A crawler family's reading matters for its crawlers only: the
+        // ones the file names, and its main crawler (which also stands for
+        // the family when the `*` groups apply).
+        agents.retain(|a| other.reads_for(a));
+        if let Some(main) = other.crawlers.first() {
+            if names.insert(main.to_ascii_lowercase()) {
+                agents.push(main);
+            }
         }
     }
     let legacy_choice = (theirs.profile().group_selection == GroupSelection::FirstSubstring)
@@ -544,17 +587,30 @@ pub(crate) fn compare(cx: &Context<'_>, other: Profile, code: Code, out: &mut Ve
             } else {
                 format!("`{agent}`")
             };
-            out.push(cx.diagnostic(
-                code,
-                cx.content_span(line),
+            let message = if other.crawl_delay_in_group {
+                let cause = match crawl_delay_ending(&ours) {
+                    Some(delay) => format!(
+                        "; Bing ends a group at a `Crawl-delay` line, Google does not (line {delay})"
+                    ),
+                    None => String::new(),
+                };
+                format!(
+                    "{who} reads this differently{note}: fetching `{}`, Google's reading {}; \
+                     Bing's {}{cause}",
+                    shorten(path),
+                    describe_verdict(&a, false),
+                    describe_verdict(&b, false),
+                )
+            } else {
                 format!(
                     "{who}{note} fetching `{}`: Google {}; {} {}",
                     shorten(path),
                     describe_verdict(&a, false),
                     reader_name(other),
                     describe_verdict(&b, true),
-                ),
-            ));
+                )
+            };
+            out.push(cx.diagnostic(code, cx.content_span(line), message));
         };
         if check.possible("/") {
             decide("/", 0);

@@ -1,5 +1,6 @@
-//! Profile rules (`R4xx`): where the google, rfc9309 and legacy readings disagree.
+//! Profile rules (`R4xx`): where the google, rfc9309, legacy and bing readings disagree.
 
+pub(crate) mod bing_differs;
 pub(crate) mod comparison;
 pub(crate) mod legacy_choice;
 pub(crate) mod legacy_differs;
