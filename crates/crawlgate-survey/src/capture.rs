@@ -54,7 +54,11 @@ pub enum Payload {
 
 impl Capture {
     /// An error capture.
-    pub fn error(host: Option<String>, source: impl Into<String>, reason: impl Into<String>) -> Capture {
+    pub fn error(
+        host: Option<String>,
+        source: impl Into<String>,
+        reason: impl Into<String>,
+    ) -> Capture {
         Capture {
             host,
             source: source.into(),

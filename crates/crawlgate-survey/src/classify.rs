@@ -224,7 +224,8 @@ mod tests {
 
     #[test]
     fn a_crawler_named_and_disallowed_everywhere_is_blocked() {
-        let body = "User-agent: GPTBot\nDisallow: /\n\nUser-agent: *\nAllow: /public/\nDisallow: /tmp\n";
+        let body =
+            "User-agent: GPTBot\nDisallow: /\n\nUser-agent: *\nAllow: /public/\nDisallow: /tmp\n";
         let c = classify(body, "gptbot");
         assert_eq!((c.class, c.line), (Class::Blocked, Some(2)));
         // Another group's paths are probed: /public/ is disallowed for GPTBot too.
@@ -281,7 +282,9 @@ mod tests {
 
     #[test]
     fn wildcards_are_probed_by_their_literal_start() {
-        let robots = RobotsTxt::parse(b"User-agent: *\nDisallow: /*.pdf$\nDisallow: /search*\nAllow: /$\nDisallow: nope\n");
+        let robots = RobotsTxt::parse(
+            b"User-agent: *\nDisallow: /*.pdf$\nDisallow: /search*\nAllow: /$\nDisallow: nope\n",
+        );
         assert_eq!(Classifier::new(&robots).probe_paths(), ["/", "/search"]);
     }
 

@@ -98,10 +98,12 @@ impl Baseline {
             message,
         };
         let file = File::open(path).map_err(|e| fail(e.to_string()))?;
-        let builder = ParquetRecordBatchReaderBuilder::try_new(file).map_err(|e| fail(e.to_string()))?;
+        let builder =
+            ParquetRecordBatchReaderBuilder::try_new(file).map_err(|e| fail(e.to_string()))?;
         let schema = builder.schema().clone();
         let index_of = |name: &str| schema.index_of(name).ok();
-        let host = index_of("host").ok_or_else(|| fail("no `host` column: not a survey table".to_owned()))?;
+        let host = index_of("host")
+            .ok_or_else(|| fail("no `host` column: not a survey table".to_owned()))?;
         let error = index_of("error");
         let columns: Vec<Option<usize>> = crawlers
             .iter()
@@ -141,9 +143,9 @@ impl Baseline {
                 }
                 let mut blocked = vec![0u64; words(columns.len())].into_boxed_slice();
                 for (i, column) in classes.iter().enumerate() {
-                    let is_blocked = column
-                        .as_ref()
-                        .is_some_and(|c| !c.is_null(row) && c.value(row) == Class::Blocked.as_str());
+                    let is_blocked = column.as_ref().is_some_and(|c| {
+                        !c.is_null(row) && c.value(row) == Class::Blocked.as_str()
+                    });
                     blocked[i / 64] |= u64::from(is_blocked) << (i % 64);
                 }
                 entries.insert(
@@ -203,7 +205,13 @@ impl Baseline {
         }
         entry.seen = true;
         self.comparison.matched += 1;
-        for (i, (change, now)) in self.comparison.crawlers.iter_mut().zip(&row.crawlers).enumerate() {
+        for (i, (change, now)) in self
+            .comparison
+            .crawlers
+            .iter_mut()
+            .zip(&row.crawlers)
+            .enumerate()
+        {
             if !change.compared {
                 continue;
             }

@@ -192,7 +192,10 @@ mod tests {
         let ai = audit::crawlers().iter().filter(|c| is_ai(c)).count();
         assert_eq!(set.len(), ai + 3);
         assert!(tokens.contains(&"CCBot") && tokens.contains(&"ClaudeBot"));
-        assert!(!tokens.contains(&"AhrefsBot"), "an SEO tool is not an AI crawler");
+        assert!(
+            !tokens.contains(&"AhrefsBot"),
+            "an SEO tool is not an AI crawler"
+        );
         assert!(set.iter().all(|c| c.token == "*" || c.known.is_some()));
     }
 

@@ -66,7 +66,8 @@ mod tests {
 
     #[test]
     fn findings_are_counted_by_severity_and_code() {
-        let body = b"<!DOCTYPE html>\n<html><body>nope</body></html>\nUser-agent: *\nDissallow: /x\n";
+        let body =
+            b"<!DOCTYPE html>\n<html><body>nope</body></html>\nUser-agent: *\nDissallow: /x\n";
         let robots = RobotsTxt::parse(body);
         let counts = LintCounts::of(body, &robots, Profile::GOOGLE);
         assert_eq!(counts.count(Code::HtmlPage), 1);

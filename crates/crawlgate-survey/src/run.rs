@@ -137,7 +137,9 @@ pub fn run(
     if let Some(threads) = plan.threads {
         builder = builder.num_threads(threads.max(1));
     }
-    let pool = builder.build().map_err(|e| SurveyError::Threads(e.to_string()))?;
+    let pool = builder
+        .build()
+        .map_err(|e| SurveyError::Threads(e.to_string()))?;
     let mut summary = Summary::new(survey.crawlers());
 
     std::thread::scope(|scope| -> Result<(), SurveyError> {
@@ -182,7 +184,10 @@ pub fn run(
     summary.comparison = baseline.map(Baseline::finish);
     if let Some(path) = html {
         let info = ReportInfo {
-            inputs: inputs.iter().map(|i| i.path().display().to_string()).collect(),
+            inputs: inputs
+                .iter()
+                .map(|i| i.path().display().to_string())
+                .collect(),
             generated,
             profile: survey.profile().name.to_owned(),
             seconds: started.elapsed().as_secs_f64(),

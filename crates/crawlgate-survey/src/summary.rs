@@ -114,7 +114,10 @@ impl Summary {
                     column: c.column.clone(),
                     ai: c.known.is_some_and(is_ai),
                     operator: c.known.map(|k| k.operator.to_owned()).unwrap_or_default(),
-                    purpose: c.known.map(|k| k.purpose.describe().to_owned()).unwrap_or_default(),
+                    purpose: c
+                        .known
+                        .map(|k| k.purpose.describe().to_owned())
+                        .unwrap_or_default(),
                     classes: [0; 4],
                 })
                 .collect(),
@@ -154,9 +157,12 @@ impl Summary {
         self.with_content_signal += u64::from(row.content_signal.is_some());
         self.with_content_usage += u64::from(row.content_usage.is_some());
         if let Some(lint) = &row.lint {
-            let bucket = row
-                .size
-                .map_or(0, |size| SIZE_BOUNDS.iter().position(|&b| size <= b).unwrap_or(SIZE_BOUNDS.len()));
+            let bucket = row.size.map_or(0, |size| {
+                SIZE_BOUNDS
+                    .iter()
+                    .position(|&b| size <= b)
+                    .unwrap_or(SIZE_BOUNDS.len())
+            });
             self.sizes[bucket] += 1;
             self.with_lint_errors += u64::from(lint.errors > 0);
             for (sites, &n) in self.lint_sites.iter_mut().zip(&lint.by_code) {
@@ -207,7 +213,10 @@ mod tests {
             ..SiteRow::default()
         });
         summary.add(&SiteRow::error(None, "x".into(), "bad".into()));
-        assert_eq!((summary.rows, summary.errors, summary.answered()), (3, 1, 2));
+        assert_eq!(
+            (summary.rows, summary.errors, summary.answered()),
+            (3, 1, 2)
+        );
         assert_eq!(summary.outcomes, [0, 1, 1]);
         assert_eq!(summary.statuses[2..6], [1, 0, 0, 1]);
         assert_eq!(summary.sizes[2], 1);

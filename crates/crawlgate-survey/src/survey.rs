@@ -112,7 +112,11 @@ impl Survey {
                 row.content_type = report.content_type.clone();
                 row.size = Some(report.bytes_read + report.bytes_discarded.unwrap_or(0));
                 let outcome = report.entry.outcome.clone();
-                if outcome.rules.robots().is_some_and(|r| r.profile().name != self.profile().name) {
+                if outcome
+                    .rules
+                    .robots()
+                    .is_some_and(|r| r.profile().name != self.profile().name)
+                {
                     outcome.with_profile(self.profile())
                 } else {
                     outcome
@@ -242,7 +246,10 @@ mod tests {
         );
         assert_eq!((row.groups, row.sitemaps), (Some(2), Some(1)));
         let classes: Vec<Class> = row.crawlers.iter().map(|c| c.class).collect();
-        assert_eq!(classes, [Class::Blocked, Class::Unmentioned, Class::Partial]);
+        assert_eq!(
+            classes,
+            [Class::Blocked, Class::Unmentioned, Class::Partial]
+        );
         assert_eq!(row.over_limit, Some(false));
     }
 

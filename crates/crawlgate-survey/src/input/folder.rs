@@ -32,7 +32,10 @@ pub(crate) fn read(path: &Path, emit: &mut dyn FnMut(Capture, u64) -> Flow) {
         Ok(entries) => entries,
         Err(e) => {
             let source = path.display().to_string();
-            emit(Capture::error(None, source, format!("cannot list the folder: {e}")), 0);
+            emit(
+                Capture::error(None, source, format!("cannot list the folder: {e}")),
+                0,
+            );
             return;
         }
     };
@@ -63,7 +66,9 @@ fn read_entry(path: &Path, name: &str) -> Capture {
     let source = path.display().to_string();
     let host = match checked_host(host_part(name)) {
         Ok(host) => host,
-        Err(why) => return Capture::error(None, source, format!("the file name is no host: {why}")),
+        Err(why) => {
+            return Capture::error(None, source, format!("the file name is no host: {why}"))
+        }
     };
     // `metadata` does not open the file, so a FIFO cannot block here.
     let metadata = match std::fs::metadata(path) {
@@ -78,7 +83,8 @@ fn read_entry(path: &Path, name: &str) -> Capture {
         );
     }
     let mut body = Vec::new();
-    let read = File::open(path).and_then(|file| file.take(BODY_LIMIT as u64).read_to_end(&mut body));
+    let read =
+        File::open(path).and_then(|file| file.take(BODY_LIMIT as u64).read_to_end(&mut body));
     match read {
         Ok(_) => Capture {
             host: Some(host),
@@ -120,7 +126,10 @@ mod tests {
         let hosts: Vec<Option<&str>> = captures.iter().map(|c| c.host.as_deref()).collect();
         assert_eq!(hosts, [Some("example.com"), Some("b.example"), None]);
         assert!(matches!(&captures[2].payload, Payload::Error(why) if why.contains("no host")));
-        assert!(matches!(&captures[0].payload, Payload::File { size: 14, .. }));
+        assert!(matches!(
+            &captures[0].payload,
+            Payload::File { size: 14, .. }
+        ));
     }
 
     #[test]
@@ -141,10 +150,15 @@ mod tests {
     fn special_files_are_not_opened() {
         let dir = tempfile::tempdir().unwrap();
         let fifo = dir.path().join("fifo.example");
-        let status = std::process::Command::new("mkfifo").arg(&fifo).status().unwrap();
+        let status = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap();
         assert!(status.success());
         let captures = read_all(dir.path());
-        assert!(matches!(&captures[0].payload, Payload::Error(why) if why.contains("not a regular file")));
+        assert!(
+            matches!(&captures[0].payload, Payload::Error(why) if why.contains("not a regular file"))
+        );
     }
 
     #[test]

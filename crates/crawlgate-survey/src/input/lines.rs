@@ -14,7 +14,11 @@ pub(crate) struct Line {
 
 /// Reads one line into `line` (cleared first, without its `\n` or `\r\n`),
 /// keeping at most `max` bytes and skipping the rest.
-pub(crate) fn read_line(reader: &mut impl BufRead, line: &mut Vec<u8>, max: usize) -> io::Result<Line> {
+pub(crate) fn read_line(
+    reader: &mut impl BufRead,
+    line: &mut Vec<u8>,
+    max: usize,
+) -> io::Result<Line> {
     line.clear();
     let mut taken = 0;
     let mut cut = false;
@@ -60,9 +64,15 @@ mod tests {
         let mut input = &b"short\r\nmuch too long here\nlast"[..];
         let mut line = Vec::new();
         let first = read_line(&mut input, &mut line, 8).unwrap();
-        assert_eq!((line.as_slice(), first.taken, first.cut), (&b"short"[..], 7, false));
+        assert_eq!(
+            (line.as_slice(), first.taken, first.cut),
+            (&b"short"[..], 7, false)
+        );
         let second = read_line(&mut input, &mut line, 8).unwrap();
-        assert_eq!((line.as_slice(), second.taken, second.cut), (&b"much too"[..], 19, true));
+        assert_eq!(
+            (line.as_slice(), second.taken, second.cut),
+            (&b"much too"[..], 19, true)
+        );
         let third = read_line(&mut input, &mut line, 8).unwrap();
         assert_eq!((line.as_slice(), third.taken), (&b"last"[..], 4));
         assert_eq!(read_line(&mut input, &mut line, 8).unwrap().taken, 0);

@@ -81,7 +81,9 @@ pub(crate) fn count(path: &Path) -> Option<u64> {
 /// The lines of a site list naming sites, with their numbers; an error
 /// (unreadable, over-long line) is an `Err` with the reason.
 fn site_lines(path: &Path) -> impl Iterator<Item = (u64, Result<String, String>)> {
-    let mut reader = File::open(path).map(BufReader::new).map_err(|e| e.to_string());
+    let mut reader = File::open(path)
+        .map(BufReader::new)
+        .map_err(|e| e.to_string());
     let mut number = 0u64;
     let mut line = Vec::new();
     std::iter::from_fn(move || loop {
@@ -96,7 +98,9 @@ fn site_lines(path: &Path) -> impl Iterator<Item = (u64, Result<String, String>)
         number += 1;
         match read_line(input, &mut line, MAX_LINE) {
             Ok(read) if read.taken == 0 => return None,
-            Ok(read) if read.cut => return Some((number, Err(format!("line longer than {MAX_LINE} bytes")))),
+            Ok(read) if read.cut => {
+                return Some((number, Err(format!("line longer than {MAX_LINE} bytes"))))
+            }
             Ok(_) if !names_a_site(&line) => continue,
             Ok(_) => match std::str::from_utf8(line.trim_ascii()) {
                 Ok(text) => return Some((number, Ok(text.to_owned()))),
@@ -104,7 +108,10 @@ fn site_lines(path: &Path) -> impl Iterator<Item = (u64, Result<String, String>)
             },
             Err(e) => {
                 reader = Err(e.to_string());
-                return Some((number, Err(format!("cannot read the site list further: {e}"))));
+                return Some((
+                    number,
+                    Err(format!("cannot read the site list further: {e}")),
+                ));
             }
         }
     })
@@ -127,14 +134,23 @@ pub(crate) fn read(path: &Path, options: &LiveOptions, emit: &mut dyn FnMut(Capt
     let fetcher = match builder.build() {
         Ok(fetcher) => fetcher,
         Err(e) => {
-            emit(Capture::error(None, name, format!("cannot start fetching: {e}")), 0);
+            emit(
+                Capture::error(None, name, format!("cannot start fetching: {e}")),
+                0,
+            );
             return;
         }
     };
-    let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
+    let runtime = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
         Ok(runtime) => runtime,
         Err(e) => {
-            emit(Capture::error(None, name, format!("cannot start the network runtime: {e}")), 0);
+            emit(
+                Capture::error(None, name, format!("cannot start the network runtime: {e}")),
+                0,
+            );
             return;
         }
     };
@@ -165,7 +181,13 @@ pub(crate) fn read(path: &Path, options: &LiveOptions, emit: &mut dyn FnMut(Capt
     });
 }
 
-async fn fetch_site(fetcher: &Fetcher, schedule: &Schedule, pacing: &Pacing, site: &str, source: String) -> Capture {
+async fn fetch_site(
+    fetcher: &Fetcher,
+    schedule: &Schedule,
+    pacing: &Pacing,
+    site: &str,
+    source: String,
+) -> Capture {
     let url = site_url(site);
     let origin = match Origin::from_url(&url) {
         Ok(origin) => origin,
@@ -194,10 +216,20 @@ mod tests {
     #[test]
     fn site_lists_name_hosts_or_urls() {
         assert_eq!(site_url("example.com"), "https://example.com/");
-        assert_eq!(site_url("http://example.com:8080/x"), "http://example.com:8080/x");
+        assert_eq!(
+            site_url("http://example.com:8080/x"),
+            "http://example.com:8080/x"
+        );
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("sites.txt");
-        std::fs::write(&path, format!("a.example\n\n# comment\n{}\nb.example\n", "x".repeat(MAX_LINE + 1))).unwrap();
+        std::fs::write(
+            &path,
+            format!(
+                "a.example\n\n# comment\n{}\nb.example\n",
+                "x".repeat(MAX_LINE + 1)
+            ),
+        )
+        .unwrap();
         assert_eq!(count(&path), Some(3));
         let lines: Vec<(u64, Result<String, String>)> = site_lines(&path).collect();
         assert_eq!(lines[0], (1, Ok("a.example".to_owned())));

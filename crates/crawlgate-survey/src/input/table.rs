@@ -76,14 +76,23 @@ impl Given {
         };
         let mut body = match (self.text, self.b64) {
             (Some(text), None) => text,
-            (None, Some(b64)) => match base64::engine::general_purpose::STANDARD.decode(b64.trim()) {
+            (None, Some(b64)) => match base64::engine::general_purpose::STANDARD.decode(b64.trim())
+            {
                 Ok(bytes) => bytes,
                 Err(e) => {
-                    return Capture::error(Some(host), source, format!("robots_txt_b64 is not base64: {e}"))
+                    return Capture::error(
+                        Some(host),
+                        source,
+                        format!("robots_txt_b64 is not base64: {e}"),
+                    )
                 }
             },
             (Some(_), Some(_)) => {
-                return Capture::error(Some(host), source, "both robots_txt and robots_txt_b64 given")
+                return Capture::error(
+                    Some(host),
+                    source,
+                    "both robots_txt and robots_txt_b64 given",
+                )
             }
             (None, None) => {
                 return Capture::error(Some(host), source, "no robots_txt or robots_txt_b64 given")
@@ -116,7 +125,10 @@ pub(crate) fn read(path: &Path, format: TableFormat, emit: &mut dyn FnMut(Captur
     let file = match File::open(path) {
         Ok(file) => file,
         Err(e) => {
-            emit(Capture::error(None, name, format!("cannot open the table: {e}")), 0);
+            emit(
+                Capture::error(None, name, format!("cannot open the table: {e}")),
+                0,
+            );
             return;
         }
     };
@@ -135,7 +147,11 @@ fn read_json_lines(file: File, name: &str, emit: &mut dyn FnMut(Capture, u64) ->
             Ok(read) => read,
             Err(e) => {
                 emit(
-                    Capture::error(None, format!("{name}:{number}"), format!("cannot read the table further: {e}")),
+                    Capture::error(
+                        None,
+                        format!("{name}:{number}"),
+                        format!("cannot read the table further: {e}"),
+                    ),
                     offset,
                 );
                 return;
@@ -150,11 +166,19 @@ fn read_json_lines(file: File, name: &str, emit: &mut dyn FnMut(Capture, u64) ->
         }
         let source = format!("{name}:{number}");
         let capture = if read.cut {
-            Capture::error(None, source, format!("line longer than {MAX_RECORD} bytes: not read"))
+            Capture::error(
+                None,
+                source,
+                format!("line longer than {MAX_RECORD} bytes: not read"),
+            )
         } else {
             match serde_json::from_slice::<Site>(&line) {
                 Ok(site) => site.capture(source),
-                Err(e) => Capture::error(None, source, format!("not a site object: {}", shown(&e.to_string()))),
+                Err(e) => Capture::error(
+                    None,
+                    source,
+                    format!("not a site object: {}", shown(&e.to_string())),
+                ),
             }
         };
         if emit(capture, offset) == Flow::Stop {
@@ -174,7 +198,9 @@ struct Bounded<R> {
 impl<R: Read> Read for Bounded<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         if self.read > self.limit.get() {
-            return Err(io::Error::other(format!("a record longer than {MAX_RECORD} bytes")));
+            return Err(io::Error::other(format!(
+                "a record longer than {MAX_RECORD} bytes"
+            )));
         }
         let n = self.inner.read(buf)?;
         self.read += n as u64;
@@ -199,11 +225,22 @@ fn read_csv(file: File, name: &str, emit: &mut dyn FnMut(Capture, u64) -> Flow) 
     let headers = match reader.byte_headers() {
         Ok(headers) => headers.clone(),
         Err(e) => {
-            emit(Capture::error(None, format!("{name}:1"), format!("cannot read the header line: {e}")), 0);
+            emit(
+                Capture::error(
+                    None,
+                    format!("{name}:1"),
+                    format!("cannot read the header line: {e}"),
+                ),
+                0,
+            );
             return;
         }
     };
-    let column = |wanted: &str| headers.iter().position(|h| h.eq_ignore_ascii_case(wanted.as_bytes()));
+    let column = |wanted: &str| {
+        headers
+            .iter()
+            .position(|h| h.eq_ignore_ascii_case(wanted.as_bytes()))
+    };
     let (host, text, b64, status, content_type) = (
         column("host"),
         column("robots_txt"),
@@ -241,7 +278,10 @@ fn read_csv(file: File, name: &str, emit: &mut dyn FnMut(Capture, u64) -> Flow) 
                     Some(Err(_)) => Capture::error(
                         None,
                         source,
-                        format!("status {:?} is not an HTTP status", shown(status_text.as_deref().unwrap_or(""))),
+                        format!(
+                            "status {:?} is not an HTTP status",
+                            shown(status_text.as_deref().unwrap_or(""))
+                        ),
                     ),
                     parsed => {
                         let b64 = field(b64);
@@ -313,8 +353,13 @@ mod tests {
         );
         let captures = read_text(&text, TableFormat::JsonLines);
         assert_eq!(captures.len(), 5);
-        assert!(matches!(&captures[0].payload, Payload::File { size: 14, .. }));
-        assert!(matches!(&captures[1].payload, Payload::Http { response, .. } if response.status == 503 && response.body == b"x"));
+        assert!(matches!(
+            &captures[0].payload,
+            Payload::File { size: 14, .. }
+        ));
+        assert!(
+            matches!(&captures[1].payload, Payload::Http { response, .. } if response.status == 503 && response.body == b"x")
+        );
         assert_eq!(captures[1].source.rsplit(':').next(), Some("3"));
         assert!(error(&captures[2]).starts_with("not a site object"));
         assert!(error(&captures[3]).contains("70000 characters"));
@@ -327,8 +372,12 @@ mod tests {
         let captures = read_text(text, TableFormat::Csv);
         assert_eq!(captures.len(), 3);
         assert_eq!(captures[0].host.as_deref(), Some("a.example"));
-        assert!(matches!(&captures[0].payload, Payload::File { body, .. } if body == b"User-agent: *\nDisallow: /\n"));
-        assert!(matches!(&captures[1].payload, Payload::Http { response, .. } if response.status == 404));
+        assert!(
+            matches!(&captures[0].payload, Payload::File { body, .. } if body == b"User-agent: *\nDisallow: /\n")
+        );
+        assert!(
+            matches!(&captures[1].payload, Payload::Http { response, .. } if response.status == 404)
+        );
         assert_eq!(captures[0].source.rsplit(':').next(), Some("2"));
         assert_eq!(captures[1].source.rsplit(':').next(), Some("5"));
         assert!(error(&captures[2]).contains("not an HTTP status"));
@@ -339,7 +388,10 @@ mod tests {
     #[test]
     fn over_long_records_are_error_rows_and_earlier_rows_stay() {
         let mut text = String::from("{\"host\":\"a.example\",\"robots_txt\":\"\"}\n");
-        text.push_str(&format!("{{\"host\":\"b.example\",\"robots_txt\":\"{}\"}}\n", "x".repeat(MAX_RECORD)));
+        text.push_str(&format!(
+            "{{\"host\":\"b.example\",\"robots_txt\":\"{}\"}}\n",
+            "x".repeat(MAX_RECORD)
+        ));
         text.push_str("{\"host\":\"c.example\",\"robots_txt\":\"\"}\n");
         let captures = read_text(&text, TableFormat::JsonLines);
         assert_eq!(captures.len(), 3);
@@ -352,6 +404,10 @@ mod tests {
         let captures = read_text(&csv, TableFormat::Csv);
         assert_eq!(captures.len(), 2);
         assert_eq!(captures[0].host.as_deref(), Some("a.example"));
-        assert!(error(&captures[1]).contains("longer than"), "{}", error(&captures[1]));
+        assert!(
+            error(&captures[1]).contains("longer than"),
+            "{}",
+            error(&captures[1])
+        );
     }
 }

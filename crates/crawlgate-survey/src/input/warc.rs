@@ -40,7 +40,10 @@ pub(crate) fn read_file(path: &Path, emit: &mut dyn FnMut(Capture, u64) -> Flow)
     match File::open(path) {
         Ok(file) => read(BufReader::with_capacity(1 << 20, file), &name, emit),
         Err(e) => {
-            emit(Capture::error(None, name, format!("cannot open the WARC file: {e}")), 0);
+            emit(
+                Capture::error(None, name, format!("cannot open the WARC file: {e}")),
+                0,
+            );
         }
     }
 }
@@ -68,14 +71,20 @@ pub(crate) fn read_file(path: &Path, emit: &mut dyn FnMut(Capture, u64) -> Flow)
 /// assert!(matches!(&captures[0].payload, Payload::Http { response, .. } if response.status == 200));
 /// ```
 pub fn read(input: impl BufRead, name: &str, emit: &mut dyn FnMut(Capture, u64) -> Flow) {
-    let mut input = Counting { inner: input, position: 0 };
+    let mut input = Counting {
+        inner: input,
+        position: 0,
+    };
     match input.fill_buf() {
         Ok(start) if start.starts_with(&GZIP_MAGIC[..2]) => read_gzip(&mut input, name, emit),
         Ok(_) => {
             Records::new(name, Base::Plain).read(&mut input, emit);
         }
         Err(e) => {
-            emit(Capture::error(None, name, format!("cannot read the WARC file: {e}")), 0);
+            emit(
+                Capture::error(None, name, format!("cannot read the WARC file: {e}")),
+                0,
+            );
         }
     }
 }
@@ -107,7 +116,11 @@ impl<R: BufRead> BufRead for Counting<R> {
 
 /// Reads gzip members one after the other, each as its own stream of
 /// records, so a broken member costs only its own records.
-fn read_gzip<R: BufRead>(input: &mut Counting<R>, name: &str, emit: &mut dyn FnMut(Capture, u64) -> Flow) {
+fn read_gzip<R: BufRead>(
+    input: &mut Counting<R>,
+    name: &str,
+    emit: &mut dyn FnMut(Capture, u64) -> Flow,
+) {
     loop {
         let start = input.position;
         match input.fill_buf() {
@@ -127,7 +140,11 @@ fn read_gzip<R: BufRead>(input: &mut Counting<R>, name: &str, emit: &mut dyn FnM
             }
             Err(e) => {
                 emit(
-                    Capture::error(None, format!("{name}@{start}"), format!("cannot read the WARC file further: {e}")),
+                    Capture::error(
+                        None,
+                        format!("{name}@{start}"),
+                        format!("cannot read the WARC file further: {e}"),
+                    ),
                     input.position,
                 );
                 return;
@@ -230,7 +247,11 @@ impl<'n> Records<'n> {
     /// Reads every record of `stream`.
     /// Reads every record of `stream`, handing each capture to `emit` with
     /// the bytes of the stream read so far.
-    fn read(&mut self, stream: &mut impl BufRead, emit: &mut dyn FnMut(Capture, u64) -> Flow) -> Flow {
+    fn read(
+        &mut self,
+        stream: &mut impl BufRead,
+        emit: &mut dyn FnMut(Capture, u64) -> Flow,
+    ) -> Flow {
         let mut resync = false;
         loop {
             let start = self.offset;
@@ -245,7 +266,9 @@ impl<'n> Records<'n> {
                 Ok(Some(None)) => resync = false,
                 Err((host, Broken::Format(why))) => {
                     resync = true;
-                    if emit(Capture::error(host, self.source(start), why), self.offset) == Flow::Stop {
+                    if emit(Capture::error(host, self.source(start), why), self.offset)
+                        == Flow::Stop
+                    {
                         return Flow::Stop;
                     }
                 }
@@ -266,7 +289,9 @@ impl<'n> Records<'n> {
             return Ok(None);
         }
         if read.cut {
-            return Err(Broken::Format(format!("a header line longer than {max} bytes")));
+            return Err(Broken::Format(format!(
+                "a header line longer than {max} bytes"
+            )));
         }
         Ok(Some(line))
     }
@@ -301,14 +326,23 @@ impl<'n> Records<'n> {
         let header = self.warc_header(stream).map_err(no_host)?;
         let length = match header.length.as_deref().map(|l| l.trim().parse::<u64>()) {
             Some(Ok(length)) => length,
-            Some(Err(_)) => return Err(no_host(Broken::Format("a Content-Length that is not a number".to_owned()))),
-            None => return Err(no_host(Broken::Format("a record without Content-Length".to_owned()))),
+            Some(Err(_)) => {
+                return Err(no_host(Broken::Format(
+                    "a Content-Length that is not a number".to_owned(),
+                )))
+            }
+            None => {
+                return Err(no_host(Broken::Format(
+                    "a record without Content-Length".to_owned(),
+                )))
+            }
         };
         let is_response = header.kind.as_deref() == Some("response")
-            && header
-                .content_type
-                .as_deref()
-                .is_some_and(|t| t.trim_start().to_ascii_lowercase().starts_with("application/http"));
+            && header.content_type.as_deref().is_some_and(|t| {
+                t.trim_start()
+                    .to_ascii_lowercase()
+                    .starts_with("application/http")
+            });
         let origin = header
             .target
             .as_deref()
@@ -357,14 +391,18 @@ impl<'n> Records<'n> {
         let mut total = 0;
         loop {
             let Some(line) = self.line(stream, MAX_HEADER)? else {
-                return Err(Broken::Stream("the file ends inside a record's header".to_owned()));
+                return Err(Broken::Stream(
+                    "the file ends inside a record's header".to_owned(),
+                ));
             };
             if line.is_empty() {
                 return Ok(header);
             }
             total += line.len();
             if total > MAX_HEADER {
-                return Err(Broken::Format(format!("a record header longer than {MAX_HEADER} bytes")));
+                return Err(Broken::Format(format!(
+                    "a record header longer than {MAX_HEADER} bytes"
+                )));
             }
             let Some((name, value)) = split_field(&line) else {
                 continue;
@@ -389,7 +427,9 @@ fn stream_error(e: io::Error) -> Broken {
 fn split_field(line: &[u8]) -> Option<(String, String)> {
     let colon = line.iter().position(|&b| b == b':')?;
     let name = String::from_utf8_lossy(&line[..colon]).trim().to_owned();
-    let value = String::from_utf8_lossy(&line[colon + 1..]).trim().to_owned();
+    let value = String::from_utf8_lossy(&line[colon + 1..])
+        .trim()
+        .to_owned();
     Some((name, value))
 }
 
@@ -398,7 +438,9 @@ fn split_field(line: &[u8]) -> Option<(String, String)> {
 fn http_line(block: &mut impl BufRead, line: &mut Vec<u8>) -> Result<bool, Broken> {
     let read = crate::input::lines::read_line(block, line, MAX_HEADER).map_err(stream_error)?;
     if read.cut {
-        return Err(Broken::Format(format!("an HTTP header line longer than {MAX_HEADER} bytes")));
+        return Err(Broken::Format(format!(
+            "an HTTP header line longer than {MAX_HEADER} bytes"
+        )));
     }
     Ok(read.taken > 0)
 }
@@ -420,14 +462,18 @@ fn read_response(block: &mut impl BufRead) -> Result<Payload, Broken> {
     let mut total = 0;
     loop {
         if !http_line(block, &mut line)? {
-            return Err(Broken::Format("the record ends inside the HTTP header".to_owned()));
+            return Err(Broken::Format(
+                "the record ends inside the HTTP header".to_owned(),
+            ));
         }
         if line.is_empty() {
             break;
         }
         total += line.len();
         if total > MAX_HEADER {
-            return Err(Broken::Format(format!("an HTTP header longer than {MAX_HEADER} bytes")));
+            return Err(Broken::Format(format!(
+                "an HTTP header longer than {MAX_HEADER} bytes"
+            )));
         }
         let Some((name, value)) = split_field(&line) else {
             continue;
@@ -472,7 +518,11 @@ fn parse_status(line: &[u8]) -> Option<u16> {
 
 /// The body, decoded: at most [`BODY_LIMIT`] bytes kept, and its size
 /// counted up to [`MAX_COUNTED`].
-fn read_body(block: &mut impl BufRead, chunked: bool, coding: Option<&str>) -> Result<(Vec<u8>, u64), Broken> {
+fn read_body(
+    block: &mut impl BufRead,
+    chunked: bool,
+    coding: Option<&str>,
+) -> Result<(Vec<u8>, u64), Broken> {
     let transferred: Box<dyn Read + '_> = if chunked {
         Box::new(Chunked::new(block))
     } else {
@@ -525,12 +575,18 @@ impl<R: BufRead> Chunked<R> {
         let mut line = Vec::new();
         let read = crate::input::lines::read_line(&mut self.inner, &mut line, 1024)?;
         if read.taken == 0 {
-            return Err(io::Error::new(io::ErrorKind::UnexpectedEof, "chunked body cut short"));
+            return Err(io::Error::new(
+                io::ErrorKind::UnexpectedEof,
+                "chunked body cut short",
+            ));
         }
         let text = String::from_utf8_lossy(&line);
         let size = text.split(';').next().unwrap_or_default().trim();
         u64::from_str_radix(size, 16).map_err(|_| {
-            io::Error::new(io::ErrorKind::InvalidData, format!("bad chunk size {:?}", shown(size)))
+            io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!("bad chunk size {:?}", shown(size)),
+            )
         })
     }
 }
@@ -547,10 +603,15 @@ impl<R: BufRead> Read for Chunked<R> {
                 return Ok(0);
             }
         }
-        let want = buf.len().min(usize::try_from(self.left).unwrap_or(usize::MAX));
+        let want = buf
+            .len()
+            .min(usize::try_from(self.left).unwrap_or(usize::MAX));
         let n = self.inner.read(&mut buf[..want])?;
         if n == 0 {
-            return Err(io::Error::new(io::ErrorKind::UnexpectedEof, "chunked body cut short"));
+            return Err(io::Error::new(
+                io::ErrorKind::UnexpectedEof,
+                "chunked body cut short",
+            ));
         }
         self.left -= n as u64;
         if self.left == 0 {
@@ -570,8 +631,19 @@ mod tests {
     fn status_lines() {
         assert_eq!(parse_status(b"HTTP/1.1 200 OK"), Some(200));
         assert_eq!(parse_status(b"HTTP/1.0 503"), Some(503));
-        for bad in [&b"HTTP/1.1 20 OK"[..], b"HTTP/1.1 abc", b"GET / HTTP/1.1", b"", b"HTTP/1.1 099 x"] {
-            assert_eq!(parse_status(bad), None, "{:?}", String::from_utf8_lossy(bad));
+        for bad in [
+            &b"HTTP/1.1 20 OK"[..],
+            b"HTTP/1.1 abc",
+            b"GET / HTTP/1.1",
+            b"",
+            b"HTTP/1.1 099 x",
+        ] {
+            assert_eq!(
+                parse_status(bad),
+                None,
+                "{:?}",
+                String::from_utf8_lossy(bad)
+            );
         }
     }
 
@@ -583,8 +655,12 @@ mod tests {
             .unwrap();
         assert_eq!(body, "hello world");
         let mut cut = String::new();
-        assert!(Chunked::new(&b"5\r\nhel"[..]).read_to_string(&mut cut).is_err());
-        assert!(Chunked::new(&b"zz\r\n"[..]).read_to_string(&mut cut).is_err());
+        assert!(Chunked::new(&b"5\r\nhel"[..])
+            .read_to_string(&mut cut)
+            .is_err());
+        assert!(Chunked::new(&b"zz\r\n"[..])
+            .read_to_string(&mut cut)
+            .is_err());
     }
 
     #[test]

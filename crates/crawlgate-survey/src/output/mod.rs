@@ -13,9 +13,7 @@ use parquet::arrow::ArrowWriter;
 use parquet::basic::Compression;
 use parquet::file::properties::WriterProperties;
 
-pub use schema::{
-    record_batch, schema, META_CRAWLERS, META_TABLE, META_VERSION, SCHEMA_VERSION,
-};
+pub use schema::{record_batch, schema, META_CRAWLERS, META_TABLE, META_VERSION, SCHEMA_VERSION};
 
 /// Rows per Parquet row group: the writer buffers at most this many rows.
 pub const ROW_GROUP_ROWS: usize = 65_536;
@@ -90,13 +88,19 @@ pub struct TableWriter {
 
 impl std::fmt::Debug for TableWriter {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("TableWriter").field("path", &self.path).finish()
+        f.debug_struct("TableWriter")
+            .field("path", &self.path)
+            .finish()
     }
 }
 
 impl TableWriter {
     /// Creates the file at `path` in `format` (not [`OutputFormat::Html`]).
-    pub fn create(path: &Path, format: OutputFormat, schema: &SchemaRef) -> Result<TableWriter, OutputError> {
+    pub fn create(
+        path: &Path,
+        format: OutputFormat,
+        schema: &SchemaRef,
+    ) -> Result<TableWriter, OutputError> {
         let io = |source| OutputError::Io {
             path: path.to_owned(),
             source,

@@ -7,7 +7,9 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use arrow_array::builder::{BooleanBuilder, Float64Builder, Int32Builder, Int64Builder, StringBuilder};
+use arrow_array::builder::{
+    BooleanBuilder, Float64Builder, Int32Builder, Int64Builder, StringBuilder,
+};
 use arrow_array::{ArrayRef, RecordBatch};
 use arrow_schema::{ArrowError, DataType, Field, Schema, SchemaRef};
 
@@ -168,9 +170,7 @@ pub fn record_batch(
     }
     for i in 0..crawlers.len() {
         columns.push(text(&|r| r.crawlers.get(i).map(|c| c.class.as_str())));
-        columns.push(int(&|r| {
-            r.crawlers.get(i).and_then(|c| c.line).map(int32)
-        }));
+        columns.push(int(&|r| r.crawlers.get(i).and_then(|c| c.line).map(int32)));
     }
     RecordBatch::try_new(schema.clone(), columns)
 }
@@ -215,7 +215,10 @@ mod tests {
         let bad = SiteRow::error(None, "b".into(), "broken".into());
         let batch = record_batch(&[good, bad], &crawlers, &schema).unwrap();
         assert_eq!(batch.num_rows(), 2);
-        let class = batch.column_by_name("class_gptbot").unwrap().as_string::<i32>();
+        let class = batch
+            .column_by_name("class_gptbot")
+            .unwrap()
+            .as_string::<i32>();
         assert_eq!((class.value(0), class.is_null(1)), ("blocked", true));
         let line = batch
             .column_by_name("line_gptbot")

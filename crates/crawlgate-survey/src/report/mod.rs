@@ -129,7 +129,12 @@ fn inputs_text(inputs: &[String]) -> String {
 
 fn card(page: &mut String, key: &str, value: u64, of: Option<u64>, label: &str, tone: &str) {
     let share_text = of
-        .map(|whole| format!("<span class=\"share\">{}</span>", percent(share(value, whole))))
+        .map(|whole| {
+            format!(
+                "<span class=\"share\">{}</span>",
+                percent(share(value, whole))
+            )
+        })
         .unwrap_or_default();
     let _ = write!(
         page,
@@ -143,13 +148,55 @@ fn headline(page: &mut String, s: &Summary) {
     let answered = Some(s.answered());
     page.push_str("<section class=\"cards\">");
     card(page, "rows", s.rows, None, "sites surveyed", "");
-    card(page, "conditional", s.outcomes[2], answered, "serve a robots.txt that is read", "");
-    card(page, "full_allow", s.outcomes[0], answered, "have none (4xx): everything allowed", "");
-    card(page, "full_disallow", s.outcomes[1], answered, "server error (5xx, 429): everything disallowed", "warn");
-    card(page, "blocking_ai", s.blocking_ai, answered, "block at least one AI crawler by name", "accent");
+    card(
+        page,
+        "conditional",
+        s.outcomes[2],
+        answered,
+        "serve a robots.txt that is read",
+        "",
+    );
+    card(
+        page,
+        "full_allow",
+        s.outcomes[0],
+        answered,
+        "have none (4xx): everything allowed",
+        "",
+    );
+    card(
+        page,
+        "full_disallow",
+        s.outcomes[1],
+        answered,
+        "server error (5xx, 429): everything disallowed",
+        "warn",
+    );
+    card(
+        page,
+        "blocking_ai",
+        s.blocking_ai,
+        answered,
+        "block at least one AI crawler by name",
+        "accent",
+    );
     card(page, "html", s.html, answered, "serve HTML instead", "warn");
-    card(page, "with_lint_errors", s.with_lint_errors, answered, "files with lint errors", "");
-    card(page, "errors", s.errors, Some(s.rows), "inputs that could not be read", "muted");
+    card(
+        page,
+        "with_lint_errors",
+        s.with_lint_errors,
+        answered,
+        "files with lint errors",
+        "",
+    );
+    card(
+        page,
+        "errors",
+        s.errors,
+        Some(s.rows),
+        "inputs that could not be read",
+        "muted",
+    );
     page.push_str("</section>");
 }
 
@@ -157,14 +204,28 @@ fn headline(page: &mut String, s: &Summary) {
 fn ranked(s: &Summary) -> Vec<&CrawlerTally> {
     let mut crawlers: Vec<&CrawlerTally> = s.crawlers.iter().collect();
     crawlers.sort_by(|a, b| {
-        (b.count(Class::Blocked), b.count(Class::Partial)).cmp(&(a.count(Class::Blocked), a.count(Class::Partial)))
+        (b.count(Class::Blocked), b.count(Class::Partial))
+            .cmp(&(a.count(Class::Blocked), a.count(Class::Partial)))
     });
     crawlers
 }
 
+/// The end of a share axis: the smallest round share at least `top`.
+fn axis_end(top: f64) -> f64 {
+    [0.01, 0.02, 0.04, 0.1, 0.2, 0.4, 0.6, 0.8, 1.0]
+        .into_iter()
+        .find(|&end| top <= end)
+        .unwrap_or(1.0)
+}
+
 fn blocking_chart(page: &mut String, s: &Summary) {
     let answered = s.answered();
-    let shown: Vec<&CrawlerTally> = ranked(s).into_iter().take(CHART_CRAWLERS).collect();
+    let restricted = |c: &CrawlerTally| c.count(Class::Blocked) + c.count(Class::Partial);
+    let shown: Vec<&CrawlerTally> = ranked(s)
+        .into_iter()
+        .filter(|c| c.token != crate::crawlers::ANY && restricted(c) > 0)
+        .take(CHART_CRAWLERS)
+        .collect();
     let bars: Vec<Bar> = shown
         .iter()
         .map(|c| {
@@ -180,35 +241,60 @@ fn blocking_chart(page: &mut String, s: &Summary) {
                     Segment {
                         share: share(partial, answered),
                         color: PARTIAL,
-                        title: format!("{}: {} sites block it in part", c.token, thousands(partial)),
+                        title: format!(
+                            "{}: {} sites block it in part",
+                            c.token,
+                            thousands(partial)
+                        ),
                     },
                 ],
-                note: percent(share(blocked + partial, answered)),
+                note: format!(
+                    "{} fully · {} in part",
+                    percent(share(blocked, answered)),
+                    percent(share(partial, answered))
+                ),
             }
         })
         .collect();
-    let scale = shown
+    let top = shown
         .iter()
-        .map(|c| share(c.count(Class::Blocked) + c.count(Class::Partial), answered))
+        .map(|c| share(restricted(c), answered))
         .fold(0.0f64, f64::max);
-    // A round axis end: the next tenth, or the next hundredth below 10 %.
-    let step = if scale > 0.1 { 0.1 } else { 0.01 };
-    let axis = ((scale / step).ceil() * step).clamp(step, 1.0);
+    let star = s
+        .crawlers
+        .iter()
+        .find(|c| c.token == crate::crawlers::ANY)
+        .map(|c| {
+            format!(
+                " Every crawler without a group of its own (<code>*</code>) is blocked fully on <b>{}</b> of the sites and in part on <b>{}</b>.",
+                percent(share(c.count(Class::Blocked), answered)),
+                percent(share(c.count(Class::Partial), answered))
+            )
+        })
+        .unwrap_or_default();
     let _ = write!(
         page,
-        "<section><h2>Share of sites blocking each crawler</h2>\
-         <p class=\"note\">The {} crawlers most blocked of the {} surveyed, by name (the <code>*</code> row is every crawler without a group of its own). \
-         <span class=\"key\"><i style=\"background:{BLOCKED}\"></i>fully</span> <span class=\"key\"><i style=\"background:{PARTIAL}\"></i>in part</span></p>{}</section>",
+        "<section><h2>Share of sites blocking each crawler by name</h2>\
+         <p class=\"note\"><span class=\"key\"><i style=\"background:{BLOCKED}\"></i>fully</span> <span class=\"key\"><i style=\"background:{PARTIAL}\"></i>in part</span> · \
+         {} of the {} crawlers surveyed are named and restricted by some site; the most restricted first.{star}</p>{}</section>",
         shown.len(),
         s.crawlers.len(),
-        svg::stacked_bars(&bars, axis, 190)
+        if bars.is_empty() {
+            "<p class=\"empty\">No site restricts any of these crawlers by name.</p>".to_owned()
+        } else {
+            svg::stacked_bars(&bars, axis_end(top), 190)
+        }
     );
 }
 
 fn sizes_chart(page: &mut String, s: &Summary) {
     let buckets: Vec<(String, u64, &'static str)> = (0..=SIZE_BOUNDS.len())
         .map(|i| {
-            let color = if i == SIZE_BOUNDS.len() { BLOCKED } else { "#4c6ef5" };
+            let color = if i == SIZE_BOUNDS.len() {
+                BLOCKED
+            } else {
+                "#4c6ef5"
+            };
             (size_label(i).to_owned(), s.sizes[i], color)
         })
         .collect();
@@ -229,7 +315,15 @@ fn sizes_chart(page: &mut String, s: &Summary) {
 }
 
 fn outcomes_panel(page: &mut String, s: &Summary) {
-    let labels = ["no status (file)", "1xx", "2xx", "3xx", "4xx", "5xx", "other"];
+    let labels = [
+        "no status (file)",
+        "1xx",
+        "2xx",
+        "3xx",
+        "4xx",
+        "5xx",
+        "other",
+    ];
     let answered = s.answered();
     page.push_str("<section class=\"panel\"><h2>What the fetch gave</h2><table class=\"compact\"><thead><tr><th>HTTP status</th><th class=\"n\">sites</th><th class=\"n\">share</th></tr></thead><tbody>");
     for (i, label) in labels.iter().enumerate() {
@@ -248,9 +342,21 @@ fn outcomes_panel(page: &mut String, s: &Summary) {
     for (key, label, value) in [
         ("over_limit", "over 500 KiB", s.over_limit),
         ("with_sitemaps", "list a sitemap", s.with_sitemaps),
-        ("with_crawl_delay", "set a crawl-delay for *", s.with_crawl_delay),
-        ("with_content_signal", "carry Content-Signal for *", s.with_content_signal),
-        ("with_content_usage", "carry Content-Usage for *", s.with_content_usage),
+        (
+            "with_crawl_delay",
+            "set a crawl-delay for *",
+            s.with_crawl_delay,
+        ),
+        (
+            "with_content_signal",
+            "carry Content-Signal for *",
+            s.with_content_signal,
+        ),
+        (
+            "with_content_usage",
+            "carry Content-Usage for *",
+            s.with_content_usage,
+        ),
     ] {
         let _ = write!(
             page,
@@ -297,7 +403,7 @@ fn lint_chart(page: &mut String, s: &Summary) {
         })
         .collect();
     let top = codes.first().map_or(0.0, |&(_, n)| share(n, answered));
-    let axis = ((top / 0.1).ceil() * 0.1).clamp(0.1, 1.0);
+    let axis = axis_end(top);
     let _ = write!(
         page,
         "<section><h2>What the linter finds</h2><p class=\"note\">Sites with at least one finding of each code ({} most frequent of {} codes found), coloured by severity: \
@@ -467,7 +573,10 @@ mod tests {
 
     #[test]
     fn text_is_escaped() {
-        assert_eq!(escape("<a href=\"x\">'&'</a>"), "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;");
+        assert_eq!(
+            escape("<a href=\"x\">'&'</a>"),
+            "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;"
+        );
     }
 
     #[test]
@@ -486,6 +595,9 @@ mod tests {
             assert!(!page.contains(forbidden), "{forbidden}");
         }
         // The only URL is the SVG namespace.
-        assert_eq!(page.matches("http").count(), page.matches("http://www.w3.org/2000/svg").count());
+        assert_eq!(
+            page.matches("http").count(),
+            page.matches("http://www.w3.org/2000/svg").count()
+        );
     }
 }

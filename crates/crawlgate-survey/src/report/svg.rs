@@ -27,10 +27,10 @@ const FONT: &str = "font-family=\"inherit\" font-size=\"12\"";
 
 /// Horizontal stacked bars on a 0–`scale` axis (a share), one per row.
 pub(crate) fn stacked_bars(bars: &[Bar], scale: f64, label_width: u32) -> String {
-    let (row, bar_height, plot) = (24u32, 16u32, 520u32);
+    let (row, bar_height, plot) = (24u32, 16u32, 600u32);
     let left = label_width + 8;
     let top = 22u32;
-    let width = left + plot + 70;
+    let width = left + plot + 150;
     let height = top + row * bars.len() as u32 + 6;
     let scale = if scale > 0.0 { scale } else { 1.0 };
     let mut svg = String::new();
@@ -47,7 +47,7 @@ pub(crate) fn stacked_bars(bars: &[Bar], scale: f64, label_width: u32) -> String
             "<line x1=\"{x:.1}\" y1=\"{}\" x2=\"{x:.1}\" y2=\"{}\" class=\"grid\"/><text x=\"{x:.1}\" y=\"12\" text-anchor=\"middle\" class=\"axis\" {FONT}>{}</text>",
             top - 4,
             height - 4,
-            percent(value)
+            axis_label(value)
         );
     }
     for (i, bar) in bars.iter().enumerate() {
@@ -179,6 +179,12 @@ pub(crate) fn percent(share: f64) -> String {
     }
 }
 
+/// An axis tick: `0.0025` → `0.25 %`, `0.1` → `10 %`.
+fn axis_label(share: f64) -> String {
+    let text = format!("{:.2}", share * 100.0);
+    format!("{} %", text.trim_end_matches('0').trim_end_matches('.'))
+}
+
 /// `1234567` → `1,234,567`.
 pub(crate) fn thousands(n: u64) -> String {
     let digits = n.to_string();
@@ -204,6 +210,9 @@ mod tests {
         assert_eq!(percent(0.1234), "12.3 %");
         assert_eq!(percent(0.0), "0 %");
         assert_eq!(percent(0.0004), "<0.1 %");
+        assert_eq!(axis_label(0.0025), "0.25 %");
+        assert_eq!(axis_label(0.1), "10 %");
+        assert_eq!(axis_label(0.0), "0 %");
     }
 
     #[test]
@@ -223,7 +232,7 @@ mod tests {
         );
         assert!(svg.starts_with("<svg") && svg.ends_with("</svg>"));
         assert!(svg.contains("&lt;b&gt;") && !svg.contains("<b>"));
-        assert!(svg.contains("width=\"260.00\""));
+        assert!(svg.contains("width=\"300.00\""));
         let empty = histogram(&[]);
         assert!(empty.contains("</svg>"));
         let div = diverging(&[("GPTBot".into(), 3, 1)], 100);
