@@ -15,13 +15,13 @@
 //! next line starting with `WARC/`).
 
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, Read};
+use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom};
 use std::path::Path;
 
 use crawlgate_fetch::{HttpResponse, Origin};
 use flate2::bufread::GzDecoder;
 
-use crate::capture::{host_of, shown, Capture, Payload, BODY_LIMIT};
+use crate::capture::{host_of, shown, Capture, Payload, BODY_LIMIT, MAX_HOST_LEN};
 use crate::input::Flow;
 
 /// The longest WARC or HTTP header block read.
@@ -50,7 +50,8 @@ pub(crate) fn read_file(path: &Path, emit: &mut dyn FnMut(Capture, u64) -> Flow)
 
 /// Reads a WARC stream named `name` (for the captures' `source`), plain or
 /// gzip, handing each capture to `emit` with the bytes of the stream read
-/// so far.
+/// so far. After a broken gzip member, reading goes back to the member's
+/// start and looks for the next one from there (hence `Seek`).
 ///
 /// ```
 /// use crawlgate_survey::input::{warc, Flow};
@@ -63,14 +64,14 @@ pub(crate) fn read_file(path: &Path, emit: &mut dyn FnMut(Capture, u64) -> Flow)
 ///     http.len()
 /// );
 /// let mut captures = Vec::new();
-/// warc::read(record.as_bytes(), "x.warc", &mut |capture, _| {
+/// warc::read(std::io::Cursor::new(record), "x.warc", &mut |capture, _| {
 ///     captures.push(capture);
 ///     Flow::Continue
 /// });
 /// assert_eq!(captures[0].host.as_deref(), Some("example.com"));
 /// assert!(matches!(&captures[0].payload, Payload::Http { response, .. } if response.status == 200));
 /// ```
-pub fn read(input: impl BufRead, name: &str, emit: &mut dyn FnMut(Capture, u64) -> Flow) {
+pub fn read(input: impl BufRead + Seek, name: &str, emit: &mut dyn FnMut(Capture, u64) -> Flow) {
     let mut input = Counting {
         inner: input,
         position: 0,
@@ -103,6 +104,13 @@ impl<R: BufRead> Read for Counting<R> {
     }
 }
 
+impl<R: Seek> Seek for Counting<R> {
+    fn seek(&mut self, to: SeekFrom) -> io::Result<u64> {
+        self.position = self.inner.seek(to)?;
+        Ok(self.position)
+    }
+}
+
 impl<R: BufRead> BufRead for Counting<R> {
     fn fill_buf(&mut self) -> io::Result<&[u8]> {
         self.inner.fill_buf()
@@ -116,7 +124,7 @@ impl<R: BufRead> BufRead for Counting<R> {
 
 /// Reads gzip members one after the other, each as its own stream of
 /// records, so a broken member costs only its own records.
-fn read_gzip<R: BufRead>(
+fn read_gzip<R: BufRead + Seek>(
     input: &mut Counting<R>,
     name: &str,
     emit: &mut dyn FnMut(Capture, u64) -> Flow,
@@ -151,16 +159,20 @@ fn read_gzip<R: BufRead>(
             }
         }
         let mut records = Records::new(name, Base::Member(start));
-        let flow = {
+        let ended = {
             let mut member = BufReader::with_capacity(1 << 16, GzDecoder::new(&mut *input));
             records.read(&mut member, &mut |c, _| emit(c, start))
         };
-        if flow == Flow::Stop {
+        if ended.flow == Flow::Stop {
             return;
         }
-        if input.position == start {
-            // Not even the member's header could be read: step past it.
-            input.consume(1);
+        if ended.failed || input.position == start {
+            // The member is broken, and its decoder may have read into the
+            // next one: look for that from just past this member's start.
+            if input.seek(SeekFrom::Start(start + 1)).is_err() {
+                return;
+            }
+            skip_to_member(input);
         }
     }
 }
@@ -222,8 +234,18 @@ struct WarcHeader {
 enum Broken {
     /// Its format: reading goes on at the next line starting with `WARC/`.
     Format(String),
-    /// The stream itself (I/O or decompression): this stream is done.
+    /// The stream ended inside it: the stream is done, and sound.
+    Cut(String),
+    /// The stream itself (I/O or decompression): this stream is done, and
+    /// broken.
     Stream(String),
+}
+
+/// How reading a stream of records ended.
+struct Ended {
+    flow: Flow,
+    /// Whether the stream broke (rather than ending).
+    failed: bool,
 }
 
 impl<'n> Records<'n> {
@@ -244,36 +266,40 @@ impl<'n> Records<'n> {
         }
     }
 
-    /// Reads every record of `stream`.
     /// Reads every record of `stream`, handing each capture to `emit` with
     /// the bytes of the stream read so far.
     fn read(
         &mut self,
         stream: &mut impl BufRead,
         emit: &mut dyn FnMut(Capture, u64) -> Flow,
-    ) -> Flow {
+    ) -> Ended {
+        let ended = |flow, failed| Ended { flow, failed };
         let mut resync = false;
         loop {
             let start = self.offset;
             match self.record(stream, resync) {
-                Ok(None) => return Flow::Continue,
+                Ok(None) => return ended(Flow::Continue, false),
                 Ok(Some(Some(capture))) => {
                     resync = false;
                     if emit(capture, self.offset) == Flow::Stop {
-                        return Flow::Stop;
+                        return ended(Flow::Stop, false);
                     }
                 }
                 Ok(Some(None)) => resync = false,
                 Err((host, Broken::Format(why))) => {
                     resync = true;
-                    if emit(Capture::error(host, self.source(start), why), self.offset)
-                        == Flow::Stop
-                    {
-                        return Flow::Stop;
+                    let capture = Capture::error(host, self.source(start), why);
+                    if emit(capture, self.offset) == Flow::Stop {
+                        return ended(Flow::Stop, false);
                     }
                 }
+                Err((host, Broken::Cut(why))) => {
+                    let capture = Capture::error(host, self.source(start), why);
+                    return ended(emit(capture, self.offset), false);
+                }
                 Err((host, Broken::Stream(why))) => {
-                    return emit(Capture::error(host, self.source(start), why), self.offset);
+                    let capture = Capture::error(host, self.source(start), why);
+                    return ended(emit(capture, self.offset), true);
                 }
             }
         }
@@ -358,7 +384,18 @@ impl<'n> Records<'n> {
         let skipped = io::copy(&mut block, &mut io::sink());
         let missing = block.limit();
         self.offset += length - missing;
-        let host = origin.as_ref().map(host_of);
+        let mut host = origin.as_ref().map(host_of);
+        let mut refused = None;
+        if let Some(long) = host
+            .as_ref()
+            .map(|h| h.chars().count())
+            .filter(|&n| n > MAX_HOST_LEN)
+        {
+            host = None;
+            refused = Some(format!(
+                "host name of {long} characters (at most {MAX_HOST_LEN})"
+            ));
+        }
         let source = self.source(start);
         if let Err(e) = skipped {
             return Err((host, stream_error(e)));
@@ -366,7 +403,7 @@ impl<'n> Records<'n> {
         if missing > 0 {
             return Err((
                 host,
-                Broken::Stream(format!(
+                Broken::Cut(format!(
                     "record cut short: {length} bytes declared, {} present",
                     length - missing
                 )),
@@ -375,9 +412,12 @@ impl<'n> Records<'n> {
         let Some(parsed) = parsed else {
             return Ok(Some(None));
         };
-        let payload = match parsed {
-            Ok(payload) => payload,
-            Err(Broken::Format(why) | Broken::Stream(why)) => Payload::Error(why),
+        let payload = match (parsed, refused) {
+            (_, Some(why)) => Payload::Error(why),
+            (Ok(payload), None) => payload,
+            (Err(Broken::Format(why) | Broken::Cut(why) | Broken::Stream(why)), None) => {
+                Payload::Error(why)
+            }
         };
         Ok(Some(Some(Capture {
             host,
