@@ -62,5 +62,5 @@ pub use crawlers::{CrawlerSet, SurveyedCrawler};
 pub use output::OutputFormat;
 pub use row::{outcome_word, reason_word, SiteRow};
 pub use run::{run, Plan, Progress, SurveyError, CHUNK_BYTES, CHUNK_SITES};
-pub use summary::{CrawlerTally, Summary};
+pub use summary::{size_label, CrawlerTally, Summary, SIZE_BOUNDS};
 pub use survey::Survey;

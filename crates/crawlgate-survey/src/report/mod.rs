@@ -274,13 +274,13 @@ fn blocking_chart(page: &mut String, s: &Summary) {
         .unwrap_or_default();
     let _ = write!(
         page,
-        "<section><h2>Share of sites blocking each crawler by name</h2>\
+        "<section><h2>Share of sites blocking each crawler</h2>\
          <p class=\"note\"><span class=\"key\"><i style=\"background:{BLOCKED}\"></i>fully</span> <span class=\"key\"><i style=\"background:{PARTIAL}\"></i>in part</span> · \
-         {} of the {} crawlers surveyed are named and restricted by some site; the most restricted first.{star}</p>{}</section>",
+         {} of the {} crawlers surveyed are restricted by some site, the most restricted first: by groups naming them, or by a server error, which disallows everything for everyone.{star}</p>{}</section>",
         shown.len(),
         s.crawlers.len(),
         if bars.is_empty() {
-            "<p class=\"empty\">No site restricts any of these crawlers by name.</p>".to_owned()
+            "<p class=\"empty\">No site restricts any of these crawlers.</p>".to_owned()
         } else {
             svg::stacked_bars(&bars, axis_end(top), 190)
         }
