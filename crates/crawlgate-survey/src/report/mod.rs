@@ -177,7 +177,7 @@ fn headline(page: &mut String, s: &Summary) {
         "blocking_ai",
         s.blocking_ai,
         answered,
-        "block at least one AI crawler by name",
+        "block at least one AI crawler fully",
         "accent",
     );
     card(page, "html", s.html, answered, "serve HTML instead", "warn");
