@@ -43,6 +43,7 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod batch;
 pub mod capture;
 pub mod classify;
 pub mod compare;
