@@ -430,7 +430,7 @@ fn lint_chart(page: &mut String, s: &Summary) {
 fn comparison_section(page: &mut String, c: &crate::compare::Comparison) {
     let mut changed: Vec<&crate::compare::CrawlerChange> =
         c.crawlers.iter().filter(|x| x.compared).collect();
-    changed.sort_by(|a, b| (b.started + b.stopped).cmp(&(a.started + a.stopped)));
+    changed.sort_by_key(|c| std::cmp::Reverse(c.started + c.stopped));
     let rows: Vec<(String, u64, u64)> = changed
         .iter()
         .filter(|x| x.started + x.stopped > 0)
