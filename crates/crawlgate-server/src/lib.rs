@@ -85,6 +85,7 @@ mod verdict;
 use std::future::Future;
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::Router;
 use tokio::net::TcpListener;
@@ -174,13 +175,19 @@ impl Server {
         self,
         shutdown: impl Future<Output = ()> + Send + 'static,
     ) -> Result<(), ServerError> {
-        axum::serve(self.listener, self.router)
+        let served = axum::serve(self.listener, self.router)
             .with_graceful_shutdown(shutdown)
             .await
             .map_err(|source| ServerError::Io {
                 context: "serving".to_owned(),
                 source,
-            })
+            });
+        // Returns only once the store is closed, so that a server started
+        // next on the same data directory can open it.
+        self.state
+            .wait_until_sole_handle(Duration::from_secs(10))
+            .await;
+        served
     }
 }
 

@@ -1,6 +1,7 @@
 //! What every handler shares.
 
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use crate::config::Limits;
 use crate::metrics::Metrics;
@@ -44,5 +45,21 @@ impl AppState {
     /// Metrics.
     pub fn metrics(&self) -> &Metrics {
         &self.inner.metrics
+    }
+
+    /// Waits, for at most `limit`, until this is the last handle on the
+    /// state. The tasks of closed connections let go of their handles a
+    /// moment after the server stops; what the state holds (the embedded
+    /// store's file lock) is released only when the last one is dropped, and
+    /// a server started next on the same data directory needs that lock.
+    pub(crate) async fn wait_until_sole_handle(&self, limit: Duration) -> bool {
+        let deadline = Instant::now() + limit;
+        while Arc::strong_count(&self.inner) > 1 {
+            if Instant::now() >= deadline {
+                return false;
+            }
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        true
     }
 }

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use crawlgate::lint::audit::{self, Crawler, Purpose};
+use crawlgate_lint::audit::{self, Crawler, Purpose};
 
 /// The product token that stands for every crawler without a group of its
 /// own.

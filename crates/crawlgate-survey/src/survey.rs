@@ -137,7 +137,7 @@ impl Survey {
         let html_body = row
             .lint
             .as_ref()
-            .is_some_and(|l| l.count(crawlgate::Code::HtmlPage) > 0);
+            .is_some_and(|l| l.count(crawlgate_lint::Code::HtmlPage) > 0);
         row.html = Some(served_html || html_body);
         row.crawlers = classify_outcome(&outcome, self.crawlers.iter().map(|c| c.token.as_str()));
         row

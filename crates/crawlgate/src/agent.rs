@@ -107,4 +107,30 @@ impl RobotsTxt {
             },
         }
     }
+
+    /// Every product token the user-agent lines name, once each (compared
+    /// case-insensitively, in that order), as first written, with the
+    /// indices (for [`RobotsTxt::group`]) of the groups naming it, in file
+    /// order: under the google and rfc9309 profiles, the crawlers that get
+    /// groups of their own. Values that name no token (`*`, `123`) are not
+    /// listed.
+    ///
+    /// ```
+    /// use crawlgate::RobotsTxt;
+    /// let robots = RobotsTxt::parse(b"User-agent: b\nUser-agent: A/1.0\nDisallow: /\n\nUser-agent: a\nUser-agent: *\nAllow: /\n");
+    /// let tokens: Vec<(&str, &[u32])> = robots.tokens().collect();
+    /// assert_eq!(tokens, [("A", &[0, 1][..]), ("b", &[0][..])]);
+    /// ```
+    pub fn tokens(&self) -> impl Iterator<Item = (&str, &[u32])> + '_ {
+        self.audiences
+            .iter()
+            .filter(|audience| audience.token.len > 0)
+            .map(|audience| {
+                let (start, end) = audience.groups;
+                (
+                    self.str(audience.token),
+                    &self.audience_groups[start as usize..end as usize],
+                )
+            })
+    }
 }

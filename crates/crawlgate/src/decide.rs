@@ -260,16 +260,50 @@ impl RobotsTxt {
         view.decide_by(url, |path| view.scan(path))
     }
 
-    /// Decides a path for `agent` by trying its rules once, uncompiled: what
-    /// [`decide`](Self::decide) does, for a path already extracted.
-    pub(crate) fn decide_path_uncompiled(&self, agent: &str, path: &str) -> Verdict<'_> {
+    /// Decides a path (as [`AgentView::decide_path`] takes it) for `agent`
+    /// by trying its rules once, uncompiled: what [`decide`](Self::decide)
+    /// does, for a path already extracted from its URL.
+    ///
+    /// ```
+    /// use crawlgate::RobotsTxt;
+    /// let robots = RobotsTxt::parse(b"User-agent: *\nDisallow: /a\nAllow: /a/b\n");
+    /// let verdict = robots.decide_path_uncompiled("bot", "/a/b/c");
+    /// assert!(verdict.is_allowed());
+    /// assert_eq!(verdict.line(), Some(3));
+    /// assert!(!robots.decide_path_uncompiled("bot", "/a/c").is_allowed());
+    /// ```
+    pub fn decide_path_uncompiled(&self, agent: &str, path: &str) -> Verdict<'_> {
         let view = self.for_agent(agent);
         view.decide_path_by(path, |path| view.scan(path))
     }
 
-    /// The groups `agent` obeys.
-    pub(crate) fn groups_of(&self, agent: &str) -> impl ExactSizeIterator<Item = Group<'_>> + '_ {
+    /// The groups `agent` obeys under this file's profile (those of
+    /// [`RobotsTxt::for_agent`]), in file order, found without compiling
+    /// anything.
+    ///
+    /// ```
+    /// use crawlgate::RobotsTxt;
+    /// let robots = RobotsTxt::parse(b"User-agent: a\nDisallow: /\n\nUser-agent: *\nDisallow: /x\n\nUser-agent: a\nAllow: /y\n");
+    /// let lines: Vec<u32> = robots.groups_of("A").map(|g| g.first_line()).collect();
+    /// assert_eq!(lines, [1, 7]);
+    /// assert_eq!(robots.groups_of("b").map(|g| g.first_line()).collect::<Vec<_>>(), [4]);
+    /// ```
+    pub fn groups_of(&self, agent: &str) -> impl ExactSizeIterator<Item = Group<'_>> + '_ {
         group_iter(self, self.select(agent).groups)
+    }
+
+    /// How the groups of `agent` are chosen (its own, `*`'s, or none),
+    /// found without compiling anything.
+    ///
+    /// ```
+    /// use crawlgate::{RobotsTxt, SelectionKind};
+    /// let robots = RobotsTxt::parse(b"User-agent: a\nDisallow: /\n\nUser-agent: *\nDisallow: /x\n");
+    /// assert_eq!(robots.selection_of("a"), SelectionKind::Specific);
+    /// assert_eq!(robots.selection_of("b"), SelectionKind::Global);
+    /// assert_eq!(RobotsTxt::parse(b"").selection_of("b"), SelectionKind::Nothing);
+    /// ```
+    pub fn selection_of(&self, agent: &str) -> SelectionKind {
+        self.select(agent).kind
     }
 
     /// Whether `agent` may fetch `url`: [`decide`](Self::decide)'s answer.

@@ -1,8 +1,9 @@
-//! Diagnostics as data: what the parser (and later the linter) noticed about a
-//! file, with a stable code, a severity, and a precise location.
+//! Diagnostics as data: what the parser noticed about a file, with a stable
+//! code, a severity, and a precise location.
 //!
 //! Parsing never fails; everything it had to skip, accept leniently or cut is
-//! reported here instead.
+//! reported here instead. The linter (the `crawlgate-lint` crate) reports
+//! these findings under the same codes, beside its own.
 
 use std::borrow::Cow;
 use std::fmt;
@@ -38,9 +39,9 @@ impl fmt::Display for Severity {
 
 macro_rules! codes {
     ($( $(#[$doc:meta])* $variant:ident = ($code:literal, $name:literal, $severity:ident), )*) => {
-        /// A stable diagnostic code. Codes are never reused; `R0xx` are syntax,
-        /// `R1xx` grouping, `R2xx` rules, `R3xx` extensions, `R4xx` profiles,
-        /// `R5xx` the crawler audit.
+        /// A stable code of a parse finding (`R0xx`, how lines are read).
+        /// Codes are never reused; the linter's codes share this numbering
+        /// and keep these codes' text, names and severities.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
         #[non_exhaustive]
         pub enum Code {
@@ -84,8 +85,6 @@ macro_rules! codes {
 }
 
 codes! {
-    /// A field name no crawler knows (with "did you mean" for near misses).
-    UnknownField = ("R001", "unknown-field", Warning),
     /// A line without a colon, read as `field value` (Google) or ignored (strict readings).
     MissingColon = ("R002", "missing-colon", Warning),
     /// A misspelled field name (`Dissallow`, `useragent`) that only lenient crawlers accept.
@@ -96,12 +95,6 @@ codes! {
     RuleBeforeUserAgent = ("R005", "rule-before-user-agent", Error),
     /// A rule path that does not start with `/` (or `*`): it never matches a URL.
     PathNotAbsolute = ("R006", "path-not-absolute", Error),
-    /// A `$` that is not the last character of a rule: it is a literal `$`.
-    DollarNotAtEnd = ("R007", "dollar-not-at-end", Warning),
-    /// A rule path starting with `*`: Google and Bing accept it, strict parsers do not.
-    LeadingWildcard = ("R008", "leading-wildcard", Warning),
-    /// A `Sitemap:` value that is not an absolute http(s) URL.
-    RelativeSitemap = ("R009", "relative-sitemap", Warning),
     /// A UTF-8 byte order mark at the start of the file.
     ByteOrderMark = ("R010", "byte-order-mark", Info),
     /// Bytes that are not valid UTF-8.
@@ -116,58 +109,6 @@ codes! {
     InvalidLine = ("R015", "invalid-line", Warning),
     /// A NUL byte, which ends the content of its line.
     NulByte = ("R016", "nul-byte", Warning),
-    /// The file is an HTML page, not a robots.txt.
-    HtmlPage = ("R017", "html-page", Error),
-    /// Non-rule lines between user-agent lines merge what look like separate groups.
-    MergedGroups = ("R101", "merged-groups", Warning),
-    /// Several groups name the same crawler.
-    RepeatedGroup = ("R102", "repeated-group", Warning),
-    /// A user-agent value that is not a product token (`Googlebot/2.0`, `Googlebot Image`).
-    AgentNotProductToken = ("R103", "agent-not-product-token", Warning),
-    /// A group without rules: its crawlers may fetch everything.
-    EmptyGroup = ("R104", "empty-group", Warning),
-    /// The same rule twice for the same crawlers.
-    DuplicateRule = ("R201", "duplicate-rule", Info),
-    /// A rule that can never decide: a longer or equal rule of the other kind always wins.
-    ShadowedRule = ("R202", "shadowed-rule", Warning),
-    /// An allow and a disallow with the same path for the same crawlers.
-    ContradictoryRules = ("R203", "contradictory-rules", Warning),
-    /// `Disallow: /` for every crawler and no crawler-specific group.
-    DisallowAll = ("R204", "disallow-all", Warning),
-    /// A sitemap whose URL the file disallows.
-    DisallowedSitemap = ("R205", "disallowed-sitemap", Warning),
-    /// CSS or JavaScript disallowed for Googlebot.
-    BlockedResources = ("R206", "blocked-resources", Warning),
-    /// A disallowed path that looks secret: robots.txt is public.
-    PublicSecret = ("R207", "public-secret", Info),
-    /// `Crawl-delay` for crawlers that include Googlebot, which ignores it.
-    CrawlDelayIgnored = ("R301", "crawl-delay-ignored", Info),
-    /// A crawl delay outside Bing's 1–30 seconds.
-    CrawlDelayRange = ("R302", "crawl-delay-range", Warning),
-    /// A `Crawl-delay` value that is not a number of seconds.
-    InvalidCrawlDelay = ("R303", "invalid-crawl-delay", Warning),
-    /// A malformed `Request-rate` value.
-    InvalidRequestRate = ("R304", "invalid-request-rate", Warning),
-    /// A malformed `Visit-time` value.
-    InvalidVisitTime = ("R305", "invalid-visit-time", Warning),
-    /// A malformed `Content-Usage` value.
-    InvalidContentUsage = ("R306", "invalid-content-usage", Warning),
-    /// A `Content-Usage` key outside the vocabulary.
-    UnknownContentUsageKey = ("R307", "unknown-content-usage-key", Warning),
-    /// A malformed `Content-Signal` value.
-    InvalidContentSignal = ("R308", "invalid-content-signal", Warning),
-    /// A `Content-Signal` key outside the convention.
-    UnknownContentSignalKey = ("R309", "unknown-content-signal-key", Warning),
-    /// A `Noindex` (or `Nofollow`) line: no crawler supports it any more.
-    NoindexLine = ("R310", "noindex-line", Warning),
-    /// A group-member extension (crawl-delay…) before any user-agent line.
-    ExtensionOutsideGroup = ("R311", "extension-outside-group", Warning),
-    /// The rfc9309 reading decides a URL differently from Google's.
-    Rfc9309Differs = ("R401", "rfc9309-differs", Warning),
-    /// The legacy (1996, urllib.robotparser) reading decides a URL differently from Google's.
-    LegacyDiffers = ("R402", "legacy-differs", Info),
-    /// A user-agent that looks like a misspelled known crawler token.
-    AgentTypo = ("R501", "agent-typo", Warning),
 }
 
 impl fmt::Display for Code {

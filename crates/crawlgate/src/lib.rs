@@ -98,7 +98,6 @@ mod diagnostic;
 pub mod extension;
 mod field;
 mod hex;
-pub mod lint;
 mod matcher;
 mod model;
 mod once;
@@ -118,10 +117,9 @@ pub use extension::{
     ContentSignal, ContentUsage, CrawlDelay, ExtensionKind, Preference, RequestRate, TimeOfDay,
     VisitTime,
 };
-/// Lints robots.txt bytes: see the [`lint` module](mod@lint).
-pub use lint::lint;
 pub use model::{Extension, Group, InputStats, RobotsTxt, Rule, RuleKind, Sitemap, UserAgent};
 pub use once::{decide_once, decide_once_with, OnceVerdict};
+pub use pattern::Pattern;
 pub use profile::{GroupSelection, Precedence, Profile, UnknownProfile, MAX_BYTES};
 pub use token::{is_product_token, product_token};
 pub use url_path::path_of;

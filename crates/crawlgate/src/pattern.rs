@@ -25,6 +25,39 @@ pub(crate) enum Shape {
     Never,
 }
 
+/// A rule's pattern compiled for matching paths, as a reading with or
+/// without wildcards matches it: the public face of the shapes below.
+///
+/// ```
+/// use crawlgate::Pattern;
+/// let php = Pattern::new("/*.php$", true);
+/// assert!(php.matches("/a/b.php"));
+/// assert!(!php.matches("/a.php5"));
+/// // Without wildcards (the legacy reading), `*` and `$` are literal.
+/// let literal = Pattern::new("/*.php$", false);
+/// assert!(!literal.matches("/a.php"));
+/// assert!(literal.matches("/*.php$x"));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pattern<'a> {
+    shape: Shape,
+    body: &'a [u8],
+}
+
+impl<'a> Pattern<'a> {
+    /// Compiles a normalised pattern (as [`Rule::pattern`](crate::Rule::pattern)
+    /// gives it), with or without wildcards (`*` and a final `$`).
+    pub fn new(pattern: &'a str, wildcards: bool) -> Pattern<'a> {
+        let (shape, body) = compile(pattern.as_bytes(), wildcards);
+        Pattern { shape, body }
+    }
+
+    /// Whether the pattern matches a (normalised) path.
+    pub fn matches(&self, path: &str) -> bool {
+        matches(self.shape, self.body, path.as_bytes())
+    }
+}
+
 /// Compiles a normalised pattern. Returns the shape and the part of the
 /// pattern the shape matches against (the trailing `$` removed).
 pub(crate) fn compile(pattern: &[u8], wildcards: bool) -> (Shape, &[u8]) {

@@ -6,9 +6,9 @@ use std::io::{IsTerminal as _, Write as _};
 use std::process::ExitCode;
 
 use anyhow::{bail, Context as _};
-use crawlgate::lint::{self, render, LintOptions, LintReport, RULES};
-use crawlgate::{Code, Profile, Severity};
+use crawlgate::{Profile, Severity};
 use crawlgate_fetch::WarningCode;
+use crawlgate_lint::{self as lint, render, Code, LintOptions, LintReport, RULES};
 
 use super::{parse_profile, stdout_color};
 use crate::fetching::{fetch_summary, FetchOptions};

@@ -3,8 +3,8 @@
 
 use axum::extract::State;
 use axum::Json;
-use crawlgate::lint::{self, render, LintOptions};
 use crawlgate::Severity;
+use crawlgate_lint::{self as lint, render, LintOptions};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use utoipa::ToSchema;

@@ -6,7 +6,7 @@ use axum::extract::Path;
 use axum::http::header::{CACHE_CONTROL, CONTENT_SECURITY_POLICY, CONTENT_TYPE};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use crawlgate::lint::audit::{crawlers as known_crawlers, Purpose};
+use crawlgate_lint::audit::{crawlers as known_crawlers, Purpose};
 use serde::Serialize;
 use utoipa::ToSchema;
 

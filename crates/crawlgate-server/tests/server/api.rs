@@ -548,8 +548,8 @@ async fn lint_answers_as_the_cli_json_does() {
     let robots = "User-agent: *\nDisallow: /a\nDisallow: /a\nDisallow: private/\n";
     let (status, body) = post(&server.url("/v1/lint"), &json!({"robots_txt": robots})).await;
     assert_eq!(status, 200, "{body}");
-    let report = crawlgate::lint::lint(robots.as_bytes(), &crawlgate::lint::LintOptions::default());
-    let expected = crawlgate::lint::render::json(&[crawlgate::lint::render::LintedFile {
+    let report = crawlgate_lint::lint(robots.as_bytes(), &crawlgate_lint::LintOptions::default());
+    let expected = crawlgate_lint::render::json(&[crawlgate_lint::render::LintedFile {
         path: "robots.txt",
         source: robots.as_bytes(),
         report: &report,

@@ -88,7 +88,7 @@ pub fn schema(crawlers: &CrawlerSet) -> SchemaRef {
         ),
         (
             META_TABLE.to_owned(),
-            crawlgate::lint::audit::table_version().to_owned(),
+            crawlgate_lint::audit::table_version().to_owned(),
         ),
     ]);
     Arc::new(Schema::new_with_metadata(fields, metadata))

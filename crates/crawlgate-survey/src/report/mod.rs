@@ -93,7 +93,7 @@ pub fn render(summary: &Summary, info: &ReportInfo) -> String {
         escape(&inputs_text(&info.inputs)),
         escape(&info.generated),
         escape(&info.profile),
-        escape(crawlgate::lint::audit::table_version()),
+        escape(crawlgate_lint::audit::table_version()),
         env!("CARGO_PKG_VERSION"),
     );
     headline(&mut page, summary);

@@ -8,6 +8,7 @@
 pub(crate) mod findings;
 pub(crate) mod lines;
 pub(crate) mod normalize;
+mod reread;
 pub(crate) mod split;
 
 use std::sync::OnceLock;

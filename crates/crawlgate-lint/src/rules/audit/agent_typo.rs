@@ -1,0 +1,134 @@
+//! `R501` agent-typo: a user-agent that looks like a misspelled known crawler token
+
+use crate::audit::{crawlers, find, letter_counts, table_letter_counts};
+use crate::diagnostic::{Code, Diagnostic};
+use crate::spelling::distance;
+use crate::{Category, Context, RuleInfo};
+use crawlgate::Severity;
+use rustc_hash::FxHashSet;
+
+/// The rule's registration.
+pub(crate) static RULE: RuleInfo = RuleInfo {
+    code: Code::AgentTypo,
+    name: "agent-typo",
+    severity: Severity::Warning,
+    category: Category::Audit,
+    summary: "a user-agent that looks like a misspelled known crawler token",
+    docs: r#"## What it does
+
+Compares every product token the file names with the built-in table of
+known crawler tokens and reports those that are not in it but are one slip
+away from one: two neighbouring letters swapped, a letter doubled or dropped
+(6 letters or more), or a letter replaced (10 letters or more).
+
+## Why it matters
+
+A group for `Googelbot` or `GTPBot` applies to no real crawler: the crawler
+that was meant gets the `*` group instead.
+
+## Example
+
+```text
+User-agent: GTPBot
+Disallow: /
+```
+
+## Use instead
+
+```text
+User-agent: GPTBot
+Disallow: /
+```
+"#,
+    check,
+};
+
+/// Whether `token` is one slip away from `known`: a swap of two neighbouring
+/// letters, a letter doubled or dropped (tokens of 6 letters or more), or a
+/// letter replaced (tokens of 10 letters or more: shorter real crawler names
+/// often differ from known ones by one letter, as `Roverbot` and `rogerbot`).
+fn one_slip(token: &str, known: &str) -> bool {
+    if token.eq_ignore_ascii_case(known) || distance(token, known, 1) != Some(1) {
+        return false;
+    }
+    let (a, b) = (token.as_bytes(), known.as_bytes());
+    if a.len() != b.len() {
+        return a.len().min(b.len()) >= 6;
+    }
+    let differ: Vec<usize> = (0..a.len())
+        .filter(|&i| !a[i].eq_ignore_ascii_case(&b[i]))
+        .collect();
+    match differ.as_slice() {
+        [i, j] => {
+            *j == i + 1 && a[*i].eq_ignore_ascii_case(&b[*j]) && a[*j].eq_ignore_ascii_case(&b[*i])
+        }
+        [_] => a.len() >= 10,
+        _ => false,
+    }
+}
+
+fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
+    let mut seen = FxHashSet::default();
+    for ua in cx.robots.user_agents() {
+        let token = ua.token();
+        if ua.is_global() || token.len() < 4 || !seen.insert(token.to_ascii_lowercase()) {
+            continue;
+        }
+        if find(token).is_some() {
+            continue;
+        }
+        let counts = letter_counts(token);
+        let near = |i: usize| {
+            let known = &table_letter_counts()[i];
+            let apart: u32 = counts
+                .iter()
+                .zip(known)
+                .map(|(a, b)| u32::from(a.abs_diff(*b)))
+                .sum();
+            apart <= 2
+        };
+        let Some(known) = crawlers()
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.token.len().abs_diff(token.len()) <= 1)
+            .find(|(i, c)| near(*i) && one_slip(token, c.token))
+            .map(|(_, c)| c.token)
+        else {
+            continue;
+        };
+        let crawler = find(known).expect("a token of the table");
+        out.push(
+            cx.diagnostic(
+                Code::AgentTypo,
+                cx.value_part_span(ua.line(), 0, token.len()),
+                format!(
+                    "`{token}` is not a known crawler token; did you mean `{known}` ({}, {})? As \
+                     written, this group applies to no known crawler, and {known} gets the `*` \
+                     group",
+                    crawler.operator,
+                    crawler.purpose.describe()
+                ),
+            )
+            .with_fix(format!("write `{known}`"), Some(known.to_owned())),
+        );
+    }
+}
+
+#[cfg(test)]
+mod slip_tests {
+    use super::one_slip;
+
+    #[test]
+    fn slips() {
+        assert!(one_slip("GTPBot", "GPTBot"));
+        assert!(one_slip("GPTBott", "GPTBot"));
+        assert!(one_slip("Googlbot", "Googlebot"));
+        assert!(one_slip("Baiduspidr", "Baiduspider"));
+        assert!(!one_slip("Roverbot", "rogerbot"));
+        assert!(!one_slip("discobot", "Discordbot"));
+        assert!(!one_slip("gptbot", "GPTBot"));
+    }
+}
+
+#[cfg(test)]
+crate::testing::fixture_tests!(AgentTypo);

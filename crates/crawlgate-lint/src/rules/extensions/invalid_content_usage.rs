@@ -1,0 +1,107 @@
+//! `R306` invalid-content-usage: a malformed `Content-Usage` value
+
+use crate::diagnostic::{Code, Diagnostic};
+use crate::{Category, Context, RuleInfo};
+use crawlgate::extension::CONTENT_USAGE_KEYS;
+use crawlgate::Severity;
+
+/// The rule's registration.
+pub(crate) static RULE: RuleInfo = RuleInfo {
+    code: Code::InvalidContentUsage,
+    name: "invalid-content-usage",
+    severity: Severity::Warning,
+    category: Category::Extensions,
+    summary: "a malformed `Content-Usage` value",
+    docs: r#"## What it does
+
+Reports `Content-Usage` lines whose preferences are not a Structured Fields
+dictionary (`train-ai=n, search=y`), whose values are not `y` or `n`, or whose
+path is not followed by preferences.
+
+## Why it matters
+
+A preference that does not parse expresses nothing: AI crawlers that read
+the IETF attachment fall back to their defaults.
+
+## Example
+
+```text
+User-agent: *
+Content-Usage: train-ai=no
+```
+
+## Use instead
+
+```text
+User-agent: *
+Content-Usage: train-ai=n
+```
+"#,
+    check,
+};
+
+fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
+    for ext in cx.robots.extensions() {
+        let Some(usage) = ext.content_usage() else {
+            continue;
+        };
+        let value = ext.value();
+        let offset = value.len() - usage.preferences.len();
+        if usage.preferences.is_empty() {
+            out.push(
+                cx.diagnostic(
+                    Code::InvalidContentUsage,
+                    cx.value_span(ext.line()),
+                    format!("`{value}` has no preferences after the path: it says nothing"),
+                )
+                .with_fix("add preferences, e.g. `train-ai=n`", None),
+            );
+            continue;
+        }
+        match usage.entries() {
+            Err(error) => out.push(
+                cx.diagnostic(
+                    Code::InvalidContentUsage,
+                    cx.value_part_span(
+                        ext.line(),
+                        offset + error.offset.min(usage.preferences.len().saturating_sub(1)),
+                        1,
+                    ),
+                    format!(
+                        "`{}` is not a preference list ({}): crawlers ignore it",
+                        usage.preferences, error.message
+                    ),
+                )
+                .with_fix("write e.g. `Content-Usage: train-ai=n, search=y`", None),
+            ),
+            Ok(entries) => {
+                for entry in entries {
+                    if CONTENT_USAGE_KEYS.contains(&entry.key) && !matches!(entry.value, "y" | "n")
+                    {
+                        let fixed = match entry.value {
+                            "yes" | "?1" | "1" | "true" => Some("y"),
+                            "no" | "?0" | "0" | "false" => Some("n"),
+                            _ => None,
+                        };
+                        let d = cx.diagnostic(
+                            Code::InvalidContentUsage,
+                            cx.value_span(ext.line()),
+                            format!(
+                                "`{}={}`: the preference values are `y` and `n`; crawlers ignore \
+                                 any other value",
+                                entry.key, entry.value
+                            ),
+                        );
+                        out.push(match fixed {
+                            Some(v) => d.with_fix(format!("write `{}={v}`", entry.key), None),
+                            None => d.with_fix("use `y` or `n`", None),
+                        });
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+crate::testing::fixture_tests!(InvalidContentUsage);

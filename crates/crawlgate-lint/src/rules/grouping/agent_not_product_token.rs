@@ -1,0 +1,172 @@
+//! `R103` agent-not-product-token: a user-agent value that is not a product token (`Googlebot/2.0`, `Googlebot Image`)
+
+use crate::diagnostic::{Code, Diagnostic};
+use crate::{Category, Context, RuleInfo};
+use crawlgate::Severity;
+
+/// The rule's registration.
+pub(crate) static RULE: RuleInfo = RuleInfo {
+    code: Code::AgentNotProductToken,
+    name: "agent-not-product-token",
+    severity: Severity::Warning,
+    category: Category::Grouping,
+    summary: "a user-agent value that is not a product token (`Googlebot/2.0`, `Googlebot Image`)",
+    docs: r#"## What it does
+
+Reports user-agent values that hold more than a product token: a version
+(`Googlebot/2.1`), several words (`Googlebot Image`), a `*` inside a name
+(`Googlebot*`), digits (`MJ12bot`), or no token at all.
+
+## Why it matters
+
+Crawlers match only the product token: the leading run of letters, `-` and
+`_`. `Googlebot Image` names Googlebot (web search), not Googlebot-Image, and
+legacy parsers that compare the whole value match nothing at all.
+
+## Example
+
+```text
+User-agent: Googlebot Image
+Disallow: /photos/
+```
+
+## Use instead
+
+```text
+User-agent: Googlebot-Image
+Disallow: /photos/
+```
+"#,
+    check,
+};
+
+fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
+    for ua in cx.robots.user_agents() {
+        if ua.is_plain_token() {
+            continue;
+        }
+        let value = ua.value();
+        let token = ua.token();
+        let span = cx.value_span(ua.line());
+        if ua.is_global() {
+            out.push(
+                cx.diagnostic(
+                    Code::AgentNotProductToken,
+                    span,
+                    format!(
+                        "Google reads `{value}` as `*` (every crawler); RFC 9309 parsers read a \
+                         crawler name that matches no crawler"
+                    ),
+                )
+                .with_fix("write `*` alone", Some("*".to_owned())),
+            );
+            continue;
+        }
+        let has_digit = value.bytes().any(|b| b.is_ascii_digit());
+        let word = value
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+        if has_digit && word {
+            let reading = if token.is_empty() {
+                "matches no crawler with it".to_owned()
+            } else {
+                format!("reads it as `{token}`")
+            };
+            let mut d = cx.diagnostic(
+                Code::AgentNotProductToken,
+                span,
+                format!(
+                    "`{value}` holds a digit, which RFC 9309 product tokens cannot: Google's \
+                     parser {reading}; crawlers that compare the whole name still find it"
+                ),
+            );
+            d.severity = Severity::Info;
+            out.push(d);
+            continue;
+        }
+        if token.is_empty() {
+            let message = if value.is_empty() {
+                "empty user-agent: this group applies to no crawler".to_owned()
+            } else {
+                format!(
+                    "`{value}` names no crawler: a product token starts with a letter, `-` or \
+                     `_`, so this group applies to no one"
+                )
+            };
+            out.push(cx.diagnostic(Code::AgentNotProductToken, span, message));
+            continue;
+        }
+        let rest = &value[token.len()..];
+        let next = rest.chars().next().unwrap_or(' ');
+        let d = if next.is_ascii_digit()
+            && value
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+        {
+            let mut d = cx.diagnostic(
+                Code::AgentNotProductToken,
+                span,
+                format!(
+                    "`{value}` holds a digit, which RFC 9309 product tokens cannot: Google's \
+                     parser reads it as `{token}`; crawlers that compare the whole name still \
+                     find it"
+                ),
+            );
+            d.severity = Severity::Info;
+            d
+        } else if next == '/' {
+            cx.diagnostic(
+                Code::AgentNotProductToken,
+                span,
+                format!(
+                    "the version in `{value}` is not part of the name: Google and RFC 9309 \
+                     parsers match `{token}` (any version), legacy parsers compare the whole \
+                     value and match nothing"
+                ),
+            )
+            .with_fix(format!("write `{token}`"), Some(token.to_owned()))
+        } else if next == ' ' || next == '\t' {
+            let dashed: String = value.split_whitespace().collect::<Vec<_>>().join("-");
+            match crate::audit::find(&dashed) {
+                Some(known) => cx
+                    .diagnostic(
+                        Code::AgentNotProductToken,
+                        span,
+                        format!(
+                            "`{value}` names `{token}`, not `{}`: only the first word counts, so \
+                             this group applies to `{token}`",
+                            known.token
+                        ),
+                    )
+                    .with_fix(
+                        format!("write `{}`", known.token),
+                        Some(known.token.to_owned()),
+                    ),
+                None => cx
+                    .diagnostic(
+                        Code::AgentNotProductToken,
+                        span,
+                        format!(
+                            "`{value}` names `{token}`: only the first word counts, so this group \
+                             applies to any crawler named `{token}`"
+                        ),
+                    )
+                    .with_fix(format!("write `{token}`"), Some(token.to_owned())),
+            }
+        } else {
+            cx.diagnostic(
+                Code::AgentNotProductToken,
+                span,
+                format!(
+                    "`{value}` is read as `{token}`: only the leading letters, `-` and `_` name a \
+                     crawler (`*` is no wildcard here)"
+                ),
+            )
+            .with_fix(format!("write `{token}`"), Some(token.to_owned()))
+        };
+        out.push(d);
+    }
+}
+
+#[cfg(test)]
+crate::testing::fixture_tests!(AgentNotProductToken);

@@ -1,0 +1,619 @@
+//! Comparing two readings of a file on concrete crawlers and URLs.
+//!
+//! The crawlers are every product token the file names, Googlebot, and one
+//! name no group names; crawlers that get the same groups in both readings
+//! as an earlier one are skipped. The URLs are sample paths of every rule of
+//! the crawler's groups (in either reading): each pattern with `*` read as
+//! `x`, without its `$`, plus `/`. A difference is reported
+//! once per line: the line of the rule that decides in Google's reading (or
+//! else in the other one, or else the rule the URL came from).
+//!
+//! Deciding every sample in both readings would be quadratic for files with
+//! thousands of rules, so a sample is only decided when the two readings can
+//! disagree on it. When both readings match patterns alike (same wildcards,
+//! same precedence: google and rfc9309), that is when a rule only one of them
+//! has, or an `index.html` alias, may match it. Otherwise (google and
+//! legacy), it is when such a rule or any wildcard or anchored pattern may
+//! match it, or when both an allow and a disallow match it: if not, every
+//! matching rule is a plain prefix of one kind in both readings, and both
+//! decide alike. [`PrefixIndex`] answers "which kinds of plain rules match
+//! this path" in logarithmic time.
+
+use crawlgate::{AgentView, GroupSelection, Pattern, Profile, RobotsTxt, Rule};
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use crate::budget::{Budget, LookupCost};
+use crate::context::generic_agent;
+use crate::diagnostic::{Code, Diagnostic};
+use crate::inclusion::sample_into;
+use crate::prefixes::Prefixes;
+use crate::rules::profiles::legacy_choice::LegacyChoice;
+use crate::rules::{describe_verdict, lines_phrase};
+use crate::Context;
+
+fn reader_name(profile: Profile) -> &'static str {
+    if profile == Profile::RFC9309 {
+        "RFC 9309 parsers"
+    } else if profile == Profile::LEGACY {
+        "legacy parsers (no wildcards, first matching group and rule, as Python's robotparser)"
+    } else {
+        "this reading"
+    }
+}
+
+/// Whether the rfc9309 reading may see a URL written like this value
+/// differently from Google's: it normalises escapes in URLs (uppercase hex,
+/// unreserved characters decoded, a stray `%` encoded) and encodes non-ASCII
+/// bytes, where Google's reading takes the URL as it is.
+fn escapes_differ(value: &str) -> bool {
+    let v = value.as_bytes();
+    // Neither `%` nor a byte outside ASCII: one pass, without an early exit
+    // (values are short, and this form vectorises).
+    let unusual = v
+        .iter()
+        .fold(0u8, |seen, &b| seen | (b & 0x80) | u8::from(b == b'%'));
+    if unusual == 0 {
+        return false;
+    }
+    v.iter().any(|&b| b >= 0x80)
+        || memchr::memchr_iter(b'%', v).any(|i| {
+            if i + 2 >= v.len() || !v[i + 1].is_ascii_hexdigit() || !v[i + 2].is_ascii_hexdigit() {
+                return true;
+            }
+            let lower_hex = v[i + 1].is_ascii_lowercase() || v[i + 2].is_ascii_lowercase();
+            let byte = u8::from_str_radix(&value[i + 1..i + 3], 16).unwrap_or(0);
+            lower_hex || byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'.' | b'_' | b'~')
+        })
+}
+
+/// A path cut to a readable length.
+fn shorten(path: &str) -> String {
+    const MAX: usize = 100;
+    if path.len() <= MAX {
+        return path.to_owned();
+    }
+    let mut end = MAX;
+    while !path.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}…", &path[..end])
+}
+
+fn group_lines(view: &AgentView<'_>) -> Vec<u32> {
+    view.groups().map(|g| g.first_line()).collect()
+}
+
+/// The comparison's allowances, in units per byte of the file: rules built
+/// into the crawlers' views (compiled, hashed, indexed), user-agent lines
+/// read to choose a crawler's group in the legacy reading, and rules tried
+/// by lookups (see [`LookupCost`]). The corpus needs at most a half, 14 and
+/// 556 units per byte.
+const VIEW_UNITS_PER_BYTE: u64 = 2;
+const SELECT_UNITS_PER_BYTE: u64 = 32;
+const LOOKUP_UNITS_PER_BYTE: u64 = 1024;
+
+const ALLOW: u8 = 1;
+const DISALLOW: u8 = 2;
+/// A rule that may decide differently in the two readings.
+const SPECIAL: u8 = 4;
+
+/// Most rules matched one by one against each sample; more are indexed by
+/// their literal prefix instead (conservatively).
+const MAX_FLOATING: usize = 64;
+
+/// Literal prefixes with flags; answers the union of the flags of every key
+/// that is a prefix of a path.
+struct PrefixIndex<'a> {
+    prefixes: Prefixes<'a>,
+    /// Flags of the key and of every key that is a prefix of it.
+    flags: Vec<u8>,
+}
+
+impl<'a> PrefixIndex<'a> {
+    fn new(items: Vec<(&'a [u8], u8)>) -> Self {
+        let prefixes = Prefixes::new(items.iter().map(|(key, _)| *key).collect());
+        let mut flags = vec![0u8; prefixes.len()];
+        for (key, flag) in items {
+            if let Some(i) = prefixes.find(key) {
+                flags[i] |= flag;
+            }
+        }
+        // A key's parent sorts before it: its flags are complete by then.
+        for i in 0..flags.len() {
+            if let Some(parent) = prefixes.ancestors(i).next() {
+                flags[i] |= flags[parent];
+            }
+        }
+        PrefixIndex { prefixes, flags }
+    }
+
+    fn flags(&self, path: &[u8]) -> u8 {
+        self.prefixes
+            .longest_prefix_of(path)
+            .map_or(0, |i| self.flags[i])
+    }
+}
+
+/// The set of bytes in `bytes` but `*`, folded to 64 bits (bit `b % 64`): a
+/// cheap, conservative stand-in for "contains every byte of".
+fn byte_set(bytes: &[u8]) -> u64 {
+    bytes
+        .iter()
+        .filter(|&&b| b != b'*')
+        .fold(0, |set, &b| set | 1 << (b & 63))
+}
+
+/// A pattern compiled for both readings: as a wildcard pattern, and as a
+/// plain prefix.
+struct Floating<'a> {
+    written: &'a str,
+    wildcard: Pattern<'a>,
+    /// Bytes both readings need in a path (bit `b % 64`): all but `*` and
+    /// the anchor, which the wildcard reading does not need.
+    needs: u64,
+}
+
+impl<'a> Floating<'a> {
+    fn new(pattern: &'a str) -> Self {
+        Floating {
+            written: pattern,
+            wildcard: Pattern::new(pattern, true),
+            needs: byte_set(pattern.strip_suffix('$').unwrap_or(pattern).as_bytes()),
+        }
+    }
+
+    /// Whether the pattern may match `path` in either a wildcard or a
+    /// plain-prefix reading.
+    fn may_match(&self, path: &str, path_bytes: u64) -> bool {
+        self.needs & !path_bytes == 0
+            && (path.starts_with(self.written) || self.wildcard.matches(path))
+    }
+}
+
+fn is_plain(pattern: &str) -> bool {
+    pattern.starts_with('/') && !pattern.contains('*') && !pattern.ends_with('$')
+}
+
+/// What can make the two readings disagree for one crawler.
+struct Disagreement<'a> {
+    index: PrefixIndex<'a>,
+    floating: Vec<Floating<'a>>,
+    same_matching: bool,
+}
+
+impl Disagreement<'_> {
+    fn possible(&self, path: &str) -> bool {
+        let bytes = path.as_bytes();
+        let flags = self.index.flags(bytes);
+        flags & SPECIAL != 0
+            || !self.same_matching && flags & (ALLOW | DISALLOW) == ALLOW | DISALLOW
+            || path.contains('%')
+            || !self.floating.is_empty() && {
+                let path_bytes = byte_set(bytes);
+                self.floating.iter().any(|p| p.may_match(path, path_bytes))
+            }
+    }
+}
+
+type RuleKey<'a> = (u32, bool, &'a str);
+
+/// Whether the rfc9309 reading of this (google) model differs only by rules
+/// it drops, whose lines another finding already explains, without changing
+/// the groups. Then it cannot decide anything differently on a line this
+/// rule would report: its rules are a subset of Google's in the same groups,
+/// so where the verdicts differ, Google's deciding rule is a dropped one.
+///
+/// The readings could otherwise differ through a dropped user-agent line, a
+/// group left without rules (it would merge with the next), a `* x` value
+/// (global for Google only), a cut long line, an `index.html` alias, or
+/// escapes the rfc9309 reading normalises.
+fn rfc9309_only_drops_explained_rules(google: &RobotsTxt) -> bool {
+    let mut dropped_lines: FxHashSet<u32> = FxHashSet::default();
+    for d in google.diagnostics() {
+        match d.code {
+            crawlgate::Code::MissingColon
+            | crawlgate::Code::MisspelledField
+            | crawlgate::Code::FieldNamePrefix => {
+                dropped_lines.insert(d.span.line);
+            }
+            crawlgate::Code::LineTooLong => return false,
+            _ => {}
+        }
+    }
+    if google
+        .user_agents()
+        .any(|ua| dropped_lines.contains(&ua.line()) || ua.is_global() && ua.value() != "*")
+    {
+        return false;
+    }
+    let dropped = |rule: &Rule<'_>| {
+        dropped_lines.contains(&rule.line())
+            || rule.value().as_bytes().first().is_some_and(|&b| b != b'/')
+    };
+    let groups = google.groups().len();
+    google.groups().enumerate().all(|(i, group)| {
+        let mut rules = group.rules();
+        let kept =
+            i + 1 == groups || group.rules().len() == 0 || group.rules().any(|r| !dropped(&r));
+        kept && rules.all(|r| r.index_alias().is_none() && !escapes_differ(r.value()))
+    })
+}
+
+fn key<'a>(rule: &Rule<'a>) -> RuleKey<'a> {
+    (rule.line(), rule.is_allow(), rule.pattern())
+}
+
+pub(crate) fn compare(cx: &Context<'_>, other: Profile, code: Code, out: &mut Vec<Diagnostic>) {
+    if cx.html {
+        return;
+    }
+    // Checked on Google's reading alone, before anything else is built.
+    if other == Profile::RFC9309
+        && cx.robots.profile() == Profile::GOOGLE
+        && rfc9309_only_drops_explained_rules(cx.robots)
+    {
+        return;
+    }
+    let same_matching = Profile::GOOGLE.wildcards == other.wildcards
+        && Profile::GOOGLE.precedence == other.precedence
+        && Profile::GOOGLE.group_selection == other.group_selection;
+    // Same records, same matching: only Google's `index.html` aliases, and
+    // escapes in URLs (normalised by the rfc9309 reading only), can make a
+    // difference (`/robots.txt` aside). Decided before the other reading is
+    // even built.
+    if same_matching
+        && cx.robots.profile() == Profile::GOOGLE
+        && cx.same_records(other)
+        && !cx
+            .robots
+            .rules()
+            .any(|r| r.index_alias().is_some() || escapes_differ(r.value()))
+    {
+        return;
+    }
+    let google = cx.reading(Profile::GOOGLE);
+    let theirs = cx.reading(other);
+    let generic = generic_agent(google);
+    let mut agents: Vec<&str> = Vec::new();
+    let mut names = FxHashSet::default();
+    for robots in [google, theirs] {
+        for ua in robots.user_agents() {
+            let token = ua.token();
+            // `MJ12bot` names `MJ` for Google's parser: not a crawler's name.
+            let cut_by_digit = ua.value()[token.len()..].starts_with(|c: char| c.is_ascii_digit());
+            if !token.is_empty() && !cut_by_digit && names.insert(token.to_ascii_lowercase()) {
+                agents.push(token);
+            }
+        }
+    }
+    for extra in ["Googlebot", generic] {
+        if names.insert(extra.to_ascii_lowercase()) {
+            agents.push(extra);
+        }
+    }
+    let legacy_choice = (theirs.profile().group_selection == GroupSelection::FirstSubstring)
+        .then(|| LegacyChoice::new(theirs));
+    // Lines whose reading difference another finding already explains.
+    let explained: FxHashSet<u32> = google
+        .diagnostics()
+        .iter()
+        .chain(theirs.diagnostics())
+        .filter(|d| {
+            matches!(
+                d.code,
+                crawlgate::Code::MissingColon
+                    | crawlgate::Code::MisspelledField
+                    | crawlgate::Code::FieldNamePrefix
+                    | crawlgate::Code::RuleBeforeUserAgent
+                    | crawlgate::Code::PathNotAbsolute
+                    | crawlgate::Code::LineTooLong
+            )
+        })
+        .map(|d| d.span.line)
+        .chain(
+            google
+                .rules()
+                .filter(|r| r.value().starts_with('*'))
+                .map(|r| r.line()),
+        )
+        .collect();
+    // With the same matching, the lines of rules that can make a difference:
+    // rules only one reading has, rules with Google's `index.html` alias, and
+    // rules whose value holds an escape (URL escapes are normalised only in
+    // the rfc9309 reading). `None`: every rule may matter.
+    let special_lines: Option<FxHashSet<u32>> = same_matching.then(|| {
+        // A rule is the same in both readings when it has the same line,
+        // kind and pattern and sits in a group that starts on the same line.
+        fn placed<'a>(r: &Rule<'a>) -> (u32, bool, &'a str, Option<u32>) {
+            (
+                r.line(),
+                r.is_allow(),
+                r.pattern(),
+                r.group().map(|g| g.first_line()),
+            )
+        }
+        let our_keys: FxHashSet<_> = google.rules().map(|r| placed(&r)).collect();
+        let their_keys: FxHashSet<_> = theirs.rules().map(|r| placed(&r)).collect();
+        let special = |r: &Rule<'_>, other: &FxHashSet<(u32, bool, &str, Option<u32>)>| {
+            !other.contains(&placed(r)) || r.index_alias().is_some() || escapes_differ(r.value())
+        };
+        google
+            .rules()
+            .filter(|r| special(r, &their_keys))
+            .chain(theirs.rules().filter(|r| special(r, &our_keys)))
+            .map(|r| r.line())
+            .collect()
+    });
+    // The first line naming each crawler, in Google's reading, else the other.
+    let mut agent_lines: FxHashMap<String, u32> = FxHashMap::default();
+    for ua in google.user_agents().chain(theirs.user_agents()) {
+        if !ua.is_global() {
+            agent_lines
+                .entry(ua.token().to_ascii_lowercase())
+                .or_insert(ua.line());
+        }
+    }
+    // Deciding every sample of every crawler could be quadratic: thousands of
+    // crawlers sharing large groups, or thousands of rules that a lookup
+    // must all try. Views, group choices and lookups are paid from
+    // allowances that real files use a small part of.
+    let view_budget = Budget::for_file(cx.source.len(), VIEW_UNITS_PER_BYTE);
+    let select_budget = Budget::for_file(cx.source.len(), SELECT_UNITS_PER_BYTE);
+    let lookup_budget = Budget::for_file(cx.source.len(), LOOKUP_UNITS_PER_BYTE);
+    // Choosing a group in the legacy reading reads every user-agent line.
+    let select_cost = match legacy_choice {
+        Some(_) => theirs.user_agents().len(),
+        None => 0,
+    };
+    let mut seen_choices = FxHashSet::default();
+    let mut seen_selections = FxHashSet::default();
+    let mut reported = FxHashSet::default();
+    let mut sample = String::new();
+    for agent in agents {
+        // Skip crawlers whose groups were already compared, before building
+        // (and compiling) their views.
+        let group_indices = |robots: &RobotsTxt| -> Vec<u32> {
+            robots.groups_of(agent).map(|g| g.index() as u32).collect()
+        };
+        let our_groups = group_indices(google);
+        let their_groups = match &legacy_choice {
+            Some(choice) => choice.group(agent).map(|g| g as u32).into_iter().collect(),
+            None => group_indices(theirs),
+        };
+        if !seen_choices.insert((our_groups.clone(), their_groups.clone())) {
+            continue;
+        }
+        let rules_in = |robots: &RobotsTxt, groups: &[u32]| -> usize {
+            groups
+                .iter()
+                .filter_map(|&g| robots.group(g as usize))
+                .map(|g| g.rules().len())
+                .sum()
+        };
+        if !view_budget.spend(rules_in(google, &our_groups) + rules_in(theirs, &their_groups))
+            || !select_budget.spend(select_cost)
+        {
+            break;
+        }
+        if let Some(special) = &special_lines {
+            // Matched alike by both readings: a crawler whose groups hold the
+            // same rules in both, none of them special, cannot be decided
+            // differently.
+            let lines_of = |robots: &RobotsTxt, groups: &[u32]| -> Vec<u32> {
+                groups
+                    .iter()
+                    .filter_map(|&g| robots.group(g as usize))
+                    .map(|g| g.first_line())
+                    .collect()
+            };
+            let touches_special = |robots: &RobotsTxt, groups: &[u32]| {
+                groups
+                    .iter()
+                    .filter_map(|&g| robots.group(g as usize))
+                    .flat_map(|g| g.rules())
+                    .any(|r| special.contains(&r.line()))
+            };
+            if lines_of(google, &our_groups) == lines_of(theirs, &their_groups)
+                && !touches_special(google, &our_groups)
+                && !touches_special(theirs, &their_groups)
+            {
+                continue;
+            }
+        }
+        let ours = google.for_agent(agent);
+        let other_view = theirs.for_agent(agent);
+        let selection = (group_lines(&ours), group_lines(&other_view));
+        if selection.0.is_empty() && selection.1.is_empty()
+            || !seen_selections.insert(selection.clone())
+        {
+            continue;
+        }
+        // When the readings pick different groups, the first URL they decide
+        // differently is reported once, at the crawler's user-agent line.
+        let choice_line = (selection.0 != selection.1)
+            .then(|| agent_lines.get(&agent.to_ascii_lowercase()).copied())
+            .flatten();
+        let describe_groups = |lines: &[u32]| match lines {
+            [] => "no group".to_owned(),
+            [one] => format!("the group at line {one}"),
+            more => format!("the groups at {}", lines_phrase(more)),
+        };
+        let choice_note = format!(
+            " (Google gives it {}, {} {})",
+            describe_groups(&selection.0),
+            reader_name(other).split(" (").next().unwrap_or(""),
+            describe_groups(&selection.1)
+        );
+        let mut choice_reported = false;
+        let our_rules: Vec<Rule<'_>> = ours.groups().flat_map(|g| g.rules()).collect();
+        let their_rules: Vec<Rule<'_>> = other_view.groups().flat_map(|g| g.rules()).collect();
+        // Built on the first lookup: most crawlers need none.
+        let lookups = std::cell::OnceCell::new();
+        let lookup_cost = |path: &str| {
+            let [ours, theirs] = lookups.get_or_init(|| {
+                [
+                    LookupCost::new(our_rules.iter().map(|r| r.pattern())),
+                    LookupCost::new(their_rules.iter().map(|r| r.pattern())),
+                ]
+            });
+            ours.of(path) + theirs.of(path)
+        };
+        let our_keys: FxHashSet<RuleKey<'_>> = our_rules.iter().map(key).collect();
+        let their_keys: FxHashSet<RuleKey<'_>> = their_rules.iter().map(key).collect();
+        // Every rule of either reading, with whether both readings have it.
+        let rules: Vec<(Rule<'_>, bool)> = our_rules
+            .iter()
+            .map(|r| (*r, their_keys.contains(&key(r))))
+            .chain(
+                their_rules
+                    .iter()
+                    .filter(|r| !our_keys.contains(&key(r)))
+                    .map(|r| (*r, false)),
+            )
+            .collect();
+        let mut items: Vec<(&[u8], u8)> = Vec::with_capacity(rules.len());
+        let mut floating: Vec<&str> = Vec::new();
+        for (rule, shared) in &rules {
+            let pattern = rule.pattern();
+            let kind = if rule.is_allow() { ALLOW } else { DISALLOW };
+            if let Some(alias) = rule.index_alias() {
+                items.push((alias.trim_end_matches('$').as_bytes(), SPECIAL));
+            }
+            if pattern.is_empty() {
+                // Allows everything in every reading, but weakly.
+                items.push((b"", if *shared { ALLOW } else { SPECIAL }));
+            } else if same_matching {
+                // Matched alike by both readings: only a rule one reading
+                // lacks can make a difference.
+                if !*shared {
+                    if is_plain(pattern) {
+                        items.push((pattern.as_bytes(), SPECIAL));
+                    } else if floating.len() < MAX_FLOATING {
+                        floating.push(pattern);
+                    } else {
+                        items.push((b"", SPECIAL));
+                    }
+                }
+            } else if is_plain(pattern) {
+                items.push((
+                    pattern.as_bytes(),
+                    if *shared { kind } else { kind | SPECIAL },
+                ));
+            } else if floating.len() < MAX_FLOATING {
+                floating.push(pattern);
+            } else {
+                let literal = pattern.split(['*', '$']).next().unwrap_or("");
+                let literal = if literal.starts_with('/') {
+                    literal
+                } else {
+                    ""
+                };
+                items.push((literal.as_bytes(), SPECIAL));
+            }
+        }
+        let check = Disagreement {
+            index: PrefixIndex::new(items),
+            floating: floating.into_iter().map(Floating::new).collect(),
+            same_matching,
+        };
+        let mut decide = |path: &str, source_line: u32| {
+            if path == "/robots.txt" {
+                return; // always fetched; Google's library leaves it to its caller
+            }
+            if !lookup_budget.spend(lookup_cost(path)) {
+                return;
+            }
+            let a = ours.decide_path(path);
+            let b = other_view.decide_path(path);
+            if a.is_allowed() == b.is_allowed() {
+                return;
+            }
+            let (line, note) = match choice_line {
+                Some(_) if choice_reported => return,
+                Some(line) => {
+                    choice_reported = true;
+                    (line, choice_note.as_str())
+                }
+                None => (a.line().or(b.line()).unwrap_or(source_line).max(1), ""),
+            };
+            if explained.contains(&line) || !reported.insert(line) {
+                return;
+            }
+            let who = if agent == generic {
+                format!("a crawler without a group of its own (`{agent}`)")
+            } else {
+                format!("`{agent}`")
+            };
+            out.push(cx.diagnostic(
+                code,
+                cx.content_span(line),
+                format!(
+                    "{who}{note} fetching `{}`: Google {}; {} {}",
+                    shorten(path),
+                    describe_verdict(&a, false),
+                    reader_name(other),
+                    describe_verdict(&b, true),
+                ),
+            ));
+        };
+        if check.possible("/") {
+            decide("/", 0);
+        }
+        for (rule, shared) in &rules {
+            let pattern = rule.pattern();
+            if *shared && is_plain(pattern) && rule.index_alias().is_none() {
+                if check.possible(pattern) {
+                    decide(pattern, rule.line());
+                }
+                continue;
+            }
+            let value = rule.value();
+            let sources = [
+                Some(pattern),
+                (value != pattern).then_some(value),
+                rule.index_alias(),
+            ];
+            for source in sources.into_iter().flatten() {
+                if sample_into(source, &mut sample) && check.possible(&sample) {
+                    decide(&sample, rule.line());
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prefix_index_unions_the_flags_of_every_prefix() {
+        let index = PrefixIndex::new(vec![
+            (b"/a".as_slice(), ALLOW),
+            (b"/a/b", DISALLOW),
+            (b"/a/c", SPECIAL),
+            (b"/b", DISALLOW),
+        ]);
+        assert_eq!(index.flags(b"/a/b/x"), ALLOW | DISALLOW);
+        assert_eq!(index.flags(b"/a/bb"), ALLOW | DISALLOW);
+        assert_eq!(index.flags(b"/a/a"), ALLOW);
+        assert_eq!(index.flags(b"/a/c"), ALLOW | SPECIAL);
+        assert_eq!(index.flags(b"/a"), ALLOW);
+        assert_eq!(index.flags(b"/"), 0);
+        assert_eq!(index.flags(b"/c"), 0);
+        assert_eq!(index.flags(b"/b"), DISALLOW);
+    }
+
+    #[test]
+    fn may_match_covers_both_readings() {
+        let may_match = |pattern: &str, path: &str| {
+            Floating::new(pattern).may_match(path, byte_set(path.as_bytes()))
+        };
+        assert!(may_match("/*.php", "/x.php"));
+        assert!(may_match("/*.php", "/*.php"));
+        assert!(!may_match("/*.php", "/x.html"));
+        assert!(may_match("/a$", "/a"));
+        assert!(may_match("*.png", "/a.png"));
+        assert!(!may_match("fish", "/fish"));
+    }
+}

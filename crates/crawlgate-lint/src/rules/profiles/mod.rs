@@ -1,0 +1,6 @@
+//! Profile rules (`R4xx`): where the google, rfc9309 and legacy readings disagree.
+
+pub(crate) mod comparison;
+pub(crate) mod legacy_choice;
+pub(crate) mod legacy_differs;
+pub(crate) mod rfc9309_differs;

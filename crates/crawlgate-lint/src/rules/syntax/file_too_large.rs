@@ -1,0 +1,81 @@
+//! `R014` file-too-large: the file is larger than 500 KiB, and what is past the limit is lost
+
+use crate::diagnostic::{Code, Diagnostic};
+use crate::{Category, Context, RuleInfo};
+use crawlgate::Severity;
+
+/// The rule's registration.
+pub(crate) static RULE: RuleInfo = RuleInfo {
+    code: Code::FileTooLarge,
+    name: "file-too-large",
+    severity: Severity::Error,
+    category: Category::Syntax,
+    summary: "the file is larger than 500 KiB, and what is past the limit is lost",
+    docs: r#"## What it does
+
+Reports files larger than 500 KiB (512,000 bytes) and says which lines are
+past the limit, and how many rules and user-agent lines are among them.
+
+## Why it matters
+
+Google reads only the first 500 KiB; a line cut by the limit is dropped.
+Rules past the limit do not exist for it.
+
+## Example
+
+```text
+User-agent: *
+Disallow: /page-000000/
+… (21,600 rules, 518 KB)
+```
+
+## Use instead
+
+```text
+Fewer, broader rules: Disallow: /page-
+```
+"#,
+    check,
+};
+
+fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
+    for d in cx.robots.diagnostics() {
+        if d.code != crawlgate::Code::FileTooLarge {
+            continue;
+        }
+        let first = d.span.line;
+        let last = cx.lines().len() as u32;
+        let mut lost_rules = 0;
+        let mut lost_agents = 0;
+        for n in first..=last {
+            let text = cx.line_bytes(n);
+            let start = text
+                .iter()
+                .position(|&b| b != b' ' && b != b'\t')
+                .unwrap_or(text.len());
+            let text = &text[start..];
+            let starts = |word: &[u8]| {
+                text.len() >= word.len() && text[..word.len()].eq_ignore_ascii_case(word)
+            };
+            if starts(b"allow") || starts(b"disallow") {
+                lost_rules += 1;
+            } else if starts(b"user-agent") {
+                lost_agents += 1;
+            }
+        }
+        let mut d = Diagnostic::from_parser(Code::FileTooLarge, d);
+        let count = last - first + 1;
+        d.message = format!(
+            "{}: lines {first}–{last} ({count} line{}, with {lost_rules} allow/disallow and \
+             {lost_agents} user-agent line{}) are lost",
+            d.message,
+            if count == 1 { "" } else { "s" },
+            if lost_agents == 1 { "" } else { "s" },
+        )
+        .into();
+        out.push(d);
+    }
+}
+
+#[cfg(test)]
+crate::testing::fixture_tests!(FileTooLarge);

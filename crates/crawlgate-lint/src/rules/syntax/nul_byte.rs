@@ -1,0 +1,79 @@
+//! `R016` nul-byte: a NUL byte, which ends the content of its line
+
+use crate::diagnostic::{Code, Diagnostic};
+use crate::{Category, Context, RuleInfo};
+use crawlgate::Severity;
+
+/// The rule's registration.
+pub(crate) static RULE: RuleInfo = RuleInfo {
+    code: Code::NulByte,
+    name: "nul-byte",
+    severity: Severity::Warning,
+    category: Category::Syntax,
+    summary: "a NUL byte, which ends the content of its line",
+    docs: r#"## What it does
+
+Reports NUL bytes; a file saved as UTF-16 (every other byte NUL) is one
+finding, not one per line.
+
+## Why it matters
+
+Google's reference parser works on C strings: the rest of the line after a
+NUL is ignored. A UTF-16 file is full of them.
+
+## Example
+
+```text
+User-agent: *
+Disallow: /a<NUL>/b
+```
+
+## Use instead
+
+```text
+User-agent: *
+Disallow: /a/b
+```
+"#,
+    check,
+};
+
+/// Whether the bytes look like UTF-16 text: a UTF-16 byte order mark, or
+/// every other byte NUL in the first line.
+fn looks_like_utf16(source: &[u8]) -> bool {
+    if source.starts_with(&[0xFF, 0xFE]) || source.starts_with(&[0xFE, 0xFF]) {
+        return true;
+    }
+    let head = &source[..source.len().min(64)];
+    head.len() >= 8 && head.iter().skip(1).step_by(2).all(|&b| b == 0)
+}
+
+fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
+    let mut nuls = cx
+        .robots
+        .diagnostics()
+        .iter()
+        .filter(|d| d.code == crawlgate::Code::NulByte)
+        .map(|d| Diagnostic::from_parser(Code::NulByte, d));
+    let Some(mut first) = nuls.next() else {
+        return;
+    };
+    if !looks_like_utf16(cx.source) {
+        out.push(first);
+        out.extend(nuls);
+        return;
+    }
+    // One finding for a UTF-16 file, not one per line.
+    let more = nuls.count();
+    let d = &mut first;
+    d.message = format!(
+        "the file is UTF-16, not UTF-8: every other byte is NUL, which ends the content of \
+         its line, so crawlers read nothing useful ({} more line(s) with NUL bytes)",
+        more
+    )
+    .into();
+    out.push(first.with_fix("save the file as UTF-8", None));
+}
+
+#[cfg(test)]
+crate::testing::fixture_tests!(NulByte);
