@@ -1,8 +1,9 @@
-//! Classifying a table of captures given as Arrow: the same rows a survey
-//! writes, for callers that read their inputs themselves (Python, Spark's
-//! `mapInArrow`).
+//! The survey's rows as Arrow record batches, for callers that write them
+//! themselves (Python, Spark's `mapInArrow`): [`survey_inputs`] reads
+//! inputs (WARC files, folders, tables) as `crawlgate survey` does;
+//! [`survey_batch`] classifies captures the caller has read.
 //!
-//! The input columns, by name:
+//! The input columns of [`survey_batch`], by name:
 //!
 //! * `host`: text: the site;
 //! * `robots_txt`: binary or text: the body (at most 500 KiB of it are
@@ -26,7 +27,9 @@ use crawlgate_fetch::HttpResponse;
 use rayon::prelude::*;
 
 use crate::capture::{checked_host, Capture, Payload, BODY_LIMIT};
+use crate::input::Input;
 use crate::output::{record_batch, schema};
+use crate::run::read_inputs;
 use crate::survey::Survey;
 
 /// Why a batch cannot be classified.
@@ -236,6 +239,50 @@ pub fn survey_batch(batch: &RecordBatch, survey: &Survey) -> Result<RecordBatch,
     record_batch(&rows, survey.crawlers(), &schema(survey.crawlers())).map_err(BatchError::Arrow)
 }
 
+/// Reads `inputs` as `crawlgate survey` does (streaming, on one thread,
+/// while the sites are classified on every core) and hands the rows to
+/// `emit` as record batches in the survey's [schema](crate::output::schema),
+/// in input order, at most [`CHUNK_SITES`](crate::CHUNK_SITES) rows each;
+/// stops early when `emit` returns an error, and returns it.
+///
+/// ```
+/// use crawlgate_survey::{batch::survey_inputs, input::Input, CrawlerSet, Survey};
+///
+/// let dir = tempfile::tempdir()?;
+/// std::fs::write(dir.path().join("a.example"), "User-agent: *\nDisallow: /\n")?;
+/// let survey = Survey::new(CrawlerSet::from_tokens(["GPTBot"])?);
+/// let mut rows = 0;
+/// survey_inputs(&[Input::Folder(dir.path().to_owned())], &survey, &mut |batch| {
+///     rows += batch.num_rows();
+///     Ok::<_, crawlgate_survey::batch::BatchError>(())
+/// })?;
+/// assert_eq!(rows, 1);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn survey_inputs<E: From<BatchError>>(
+    inputs: &[Input],
+    survey: &Survey,
+    emit: &mut dyn FnMut(RecordBatch) -> Result<(), E>,
+) -> Result<(), E> {
+    let table_schema = schema(survey.crawlers());
+    std::thread::scope(|scope| {
+        let (sender, receiver) = std::sync::mpsc::sync_channel(2);
+        scope.spawn(move || read_inputs(inputs, &sender));
+        // Returning early drops the receiver, which stops the reader.
+        for chunk in receiver {
+            let rows: Vec<_> = chunk
+                .captures
+                .into_par_iter()
+                .map(|capture| survey.observe(capture))
+                .collect();
+            let batch = record_batch(&rows, survey.crawlers(), &table_schema)
+                .map_err(|e| E::from(BatchError::Arrow(e)))?;
+            emit(batch)?;
+        }
+        Ok(())
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -296,6 +343,72 @@ mod tests {
         assert!(errors.value(2).starts_with("not a host name"));
         assert_eq!(errors.value(3), "no robots_txt");
         assert_eq!(sources.value(3), "w@4");
+    }
+
+    #[test]
+    fn inputs_give_the_rows_of_their_captures_and_an_emit_error_stops_reading() {
+        let dir = tempfile::tempdir().unwrap();
+        let bodies = [
+            ("a.example", "User-agent: GPTBot\nDisallow: /\n"),
+            ("b.example", "User-agent: *\nDisallow: /private\n"),
+            ("c.example", ""),
+        ];
+        for (host, body) in bodies {
+            std::fs::write(dir.path().join(host), body).unwrap();
+        }
+        let input = [Input::Folder(dir.path().to_owned())];
+        let mut batches = Vec::new();
+        survey_inputs(&input, &survey(), &mut |b| {
+            batches.push(b);
+            Ok::<_, BatchError>(())
+        })
+        .unwrap();
+        let given = RecordBatch::try_from_iter([
+            (
+                "host",
+                Arc::new(StringArray::from(bodies.map(|(h, _)| h).to_vec())) as ArrayRef,
+            ),
+            (
+                "robots_txt",
+                Arc::new(StringArray::from(bodies.map(|(_, b)| b).to_vec())) as ArrayRef,
+            ),
+        ])
+        .unwrap();
+        let facts = |batches: &[RecordBatch]| {
+            let mut facts = Vec::new();
+            for b in batches {
+                let text = |name: &str| b.column_by_name(name).unwrap().as_string::<i32>().clone();
+                let (host, gptbot, star, outcome) = (
+                    text("host"),
+                    text("class_gptbot"),
+                    text("class_star"),
+                    text("outcome"),
+                );
+                for i in 0..b.num_rows() {
+                    facts.push(
+                        [
+                            host.value(i),
+                            gptbot.value(i),
+                            star.value(i),
+                            outcome.value(i),
+                        ]
+                        .map(str::to_owned),
+                    );
+                }
+            }
+            facts.sort();
+            facts
+        };
+        let read = facts(&batches);
+        assert_eq!(read.len(), 3);
+        assert_eq!(read, facts(&[survey_batch(&given, &survey()).unwrap()]));
+        let mut calls = 0;
+        let stopped = survey_inputs(&input, &survey(), &mut |_| {
+            calls += 1;
+            Err(BatchError::MissingColumn("stop"))
+        });
+        assert!(matches!(stopped, Err(BatchError::MissingColumn("stop"))));
+        assert_eq!(calls, 1);
     }
 
     #[test]

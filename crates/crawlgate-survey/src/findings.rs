@@ -1,9 +1,9 @@
 //! The linter's findings on a site's file, counted: by severity and by
 //! code.
 
-use crawlgate_lint::{lint_parsed, LintOptions};
 use crawlgate::{Profile, RobotsTxt, Severity};
 use crawlgate_lint::Code;
+use crawlgate_lint::{lint_parsed, LintOptions};
 
 /// Every code a row counts, in column order.
 pub fn codes() -> &'static [Code] {

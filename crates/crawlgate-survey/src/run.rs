@@ -77,9 +77,9 @@ pub enum SurveyError {
 }
 
 /// A chunk of captures and the input bytes read when it closed.
-struct Chunk {
-    captures: Vec<Capture>,
-    bytes: u64,
+pub(crate) struct Chunk {
+    pub(crate) captures: Vec<Capture>,
+    pub(crate) bytes: u64,
 }
 
 fn body_bytes(capture: &Capture) -> usize {
@@ -205,7 +205,7 @@ fn write_report(path: &Path, page: &str) -> Result<(), SurveyError> {
 }
 
 /// Reads every input into chunks; stops when the receiver is gone.
-fn read_inputs(inputs: &[Input], sender: &mpsc::SyncSender<Chunk>) {
+pub(crate) fn read_inputs(inputs: &[Input], sender: &mpsc::SyncSender<Chunk>) {
     let mut chunk = Chunk {
         captures: Vec::with_capacity(CHUNK_SITES),
         bytes: 0,
