@@ -2,7 +2,7 @@
 
 use clap::{Parser, Subcommand, ValueEnum};
 
-use crate::commands::{batch, check, completions, explain, fetch, lint, man, serve, test};
+use crate::commands::{batch, check, completions, explain, fetch, lint, man, serve, survey, test};
 
 const EXIT_STATUS: &str = "\
 Exit status:
@@ -51,6 +51,8 @@ pub enum Command {
     Fetch(fetch::Args),
     /// Decide many (robots.txt, user-agent, URL) triples: JSON lines in, JSON lines out.
     Batch(batch::Args),
+    /// Who may crawl what across many sites: folders, tables, WARC files or live fetches to Parquet, CSV, JSON lines and an HTML report.
+    Survey(survey::Args),
     /// Serve the API for crawler fleets and the robots.txt tester page (http://127.0.0.1:8080/).
     Serve(serve::Args),
     /// Print shell completions (bash, zsh, fish, elvish, powershell).

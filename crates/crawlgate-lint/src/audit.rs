@@ -230,7 +230,7 @@ fn table() -> &'static Table {
     TABLE_CELL.get_or_init(|| parse_table(TABLE).0)
 }
 
-/// The table's version (`2026.11.1`): it changes whenever the table does.
+/// The table's version (`2026.11.2`): it changes whenever the table does.
 pub fn table_version() -> &'static str {
     table().version
 }
@@ -320,7 +320,7 @@ mod tests {
     fn the_table_is_well_formed_and_large_enough() {
         let (table, bad) = parse_table(TABLE);
         assert!(bad.is_empty(), "malformed lines: {bad:?}");
-        assert!(table.crawlers.len() >= 100, "{}", table.crawlers.len());
+        assert!(table.crawlers.len() >= 200, "{}", table.crawlers.len());
         assert_ne!(table.version, "unversioned");
         let mut seen = HashSet::new();
         for c in &table.crawlers {
@@ -342,6 +342,37 @@ mod tests {
                 table.crawlers.iter().any(|c| c.purpose == purpose),
                 "{purpose}"
             );
+        }
+    }
+
+    /// The names of the ai.robots.txt list that are no product tokens are
+    /// listed at the end of the table as `#   NAME -> READ`: READ must be
+    /// what a group `User-agent: NAME` is read as, and `(in the table)` true.
+    #[test]
+    fn names_that_are_not_tokens_are_read_as_the_table_says() {
+        let listed: Vec<(&str, &str)> = TABLE
+            .lines()
+            .filter_map(|l| l.strip_prefix("#   ")?.split_once(" -> "))
+            .collect();
+        assert!(listed.len() >= 20, "{listed:?}");
+        for (name, read) in listed {
+            assert!(!crawlgate::is_product_token(name), "{name} is a token");
+            let (read, in_table) = match read.strip_suffix(" (in the table)") {
+                Some(read) => (read, true),
+                None => (read, false),
+            };
+            let robots = RobotsTxt::parse(format!("User-agent: {name}\nDisallow: /\n").as_bytes());
+            assert_eq!(
+                robots.for_agent(read).selection(),
+                SelectionKind::Specific,
+                "{name}"
+            );
+            assert_eq!(
+                robots.for_agent(name).selection(),
+                SelectionKind::Nothing,
+                "{name}"
+            );
+            assert_eq!(find(read).is_some(), in_table, "{name} -> {read}");
         }
     }
 

@@ -3,8 +3,8 @@
 //! The `crawlgate._crawlgate` extension module behind the `crawlgate`
 //! Python package: the core's parser and decisions ([`robots`],
 //! [`verdict`], [`extensions`]), the linter ([`lint`]), the fetch policy
-//! of `crawlgate-fetch` ([`policy`]) and Arrow batch decisions ([`batch`],
-//! [`arrow`]). The Python package adds the Protego drop-in, the Scrapy
+//! of `crawlgate-fetch` ([`policy`]), Arrow batch decisions ([`batch`],
+//! [`arrow`]) and the survey's per-site rows ([`survey`]). The Python package adds the Protego drop-in, the Scrapy
 //! components and `crawlgate.arrow` on top, in Python, without logic of
 //! their own.
 //!
@@ -18,6 +18,7 @@ pub mod input;
 pub mod lint;
 pub mod policy;
 pub mod robots;
+pub mod survey;
 pub mod verdict;
 
 use pyo3::prelude::*;
@@ -58,6 +59,9 @@ fn _crawlgate(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(policy::robots_url, m)?)?;
     m.add_function(wrap_pyfunction!(arrow::decide_record_batch, m)?)?;
     m.add_function(wrap_pyfunction!(arrow::decide_table, m)?)?;
+    m.add_function(wrap_pyfunction!(survey::survey_schema, m)?)?;
+    m.add_function(wrap_pyfunction!(survey::survey_record_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(survey::survey_paths, m)?)?;
     m.add("MAX_BYTES", crawlgate::MAX_BYTES)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

@@ -8,6 +8,7 @@ pub mod fetch;
 pub mod lint;
 pub mod man;
 pub mod serve;
+pub mod survey;
 pub mod test;
 
 use std::io::IsTerminal;
@@ -29,6 +30,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Test(args) => test::run(args),
         Command::Fetch(args) => fetch::run(args),
         Command::Batch(args) => batch::run(args),
+        Command::Survey(args) => survey::run(args),
         Command::Serve(args) => serve::run(args),
         Command::Completions(args) => completions::run(args),
         Command::Man(args) => man::run(args),

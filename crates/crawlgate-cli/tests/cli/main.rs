@@ -13,6 +13,7 @@ mod inputs;
 mod pipes;
 mod serve;
 mod snapshots;
+mod survey;
 mod terminal;
 mod test_cmd;
 

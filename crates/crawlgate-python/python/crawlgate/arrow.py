@@ -21,6 +21,14 @@ With PySpark::
     answers = df.select("robots_txt", "user_agent", "url").mapInArrow(
         decide_batches, f"{INPUT_SCHEMA}, {SPARK_SCHEMA}"
     )
+
+The survey's rows (``crawlgate survey``: one row per site, a class per
+crawler, in the same schema as its Parquet table): ``survey_paths(paths)``
+reads WARC files, folders and tables as the command does;
+``survey(data)`` classifies captures already read (columns ``host``,
+``robots_txt``, optionally ``status``, ``content_type``, ``source``);
+``survey_schema()`` is the schema. ``crawlers`` is a list of product tokens
+(or ``*``), the command's default set when ``None``.
 """
 
 from __future__ import annotations
@@ -29,7 +37,15 @@ from typing import Any, Iterable, Iterator
 
 from . import _crawlgate
 
-__all__ = ["INPUT_SCHEMA", "SPARK_SCHEMA", "decide", "decide_batches"]
+__all__ = [
+    "INPUT_SCHEMA",
+    "SPARK_SCHEMA",
+    "decide",
+    "decide_batches",
+    "survey",
+    "survey_paths",
+    "survey_schema",
+]
 
 #: The input columns, as a Spark DDL schema.
 INPUT_SCHEMA = "robots_txt binary, user_agent string, url string"
@@ -59,3 +75,29 @@ def decide_batches(batches: Iterable[Any], profile: str = "google") -> Iterator[
     PySpark's ``DataFrame.mapInArrow``."""
     for batch in batches:
         yield decide(batch, profile)
+
+
+def survey_schema(crawlers: list[str] | None = None) -> Any:
+    """The ``pyarrow.Schema`` of the survey's rows for these crawlers."""
+    return _crawlgate.survey_schema(crawlers)
+
+
+def survey(data: Any, crawlers: list[str] | None = None) -> Any:
+    """One survey row per capture of a ``pyarrow.RecordBatch`` (a
+    ``pyarrow.RecordBatch`` back) or ``pyarrow.Table`` (a ``pyarrow.Table``
+    back)."""
+    import pyarrow as pa
+
+    if isinstance(data, pa.RecordBatch):
+        return _crawlgate.survey_record_batch(data, crawlers)
+    if isinstance(data, pa.Table):
+        batches = [_crawlgate.survey_record_batch(b, crawlers) for b in data.to_batches()]
+        return pa.Table.from_batches(batches, schema=survey_schema(crawlers))
+    raise TypeError(f"crawlgate.arrow.survey expects a pyarrow.RecordBatch or a pyarrow.Table, not {type(data).__name__}")
+
+
+def survey_paths(paths: Iterable[Any], crawlers: list[str] | None = None) -> Any:
+    """The survey's rows of WARC files (``.warc``, ``.warc.gz``), folders
+    of files named by host, or ``.jsonl`` / ``.csv`` tables, as a
+    ``pyarrow.Table``; a damaged record is an error row with its reason."""
+    return _crawlgate.survey_paths([str(p) for p in paths], crawlers)

@@ -53,7 +53,13 @@ fn one_slip(token: &str, known: &str) -> bool {
     }
     let (a, b) = (token.as_bytes(), known.as_bytes());
     if a.len() != b.len() {
-        return a.len().min(b.len()) >= 6;
+        // A letter more or less in front is another name (`BSpider`,
+        // `vspider` beside `Spider`), not a slip of the hand.
+        let first_letter_differs = match (a.first(), b.first()) {
+            (Some(x), Some(y)) => !x.eq_ignore_ascii_case(y),
+            _ => true,
+        };
+        return a.len().min(b.len()) >= 6 && !first_letter_differs;
     }
     let differ: Vec<usize> = (0..a.len())
         .filter(|&i| !a[i].eq_ignore_ascii_case(&b[i]))
@@ -127,6 +133,9 @@ mod slip_tests {
         assert!(!one_slip("Roverbot", "rogerbot"));
         assert!(!one_slip("discobot", "Discordbot"));
         assert!(!one_slip("gptbot", "GPTBot"));
+        assert!(!one_slip("BSpider", "Spider"));
+        assert!(!one_slip("vspider", "Spider"));
+        assert!(one_slip("Spidder", "Spider"));
     }
 }
 

@@ -1,0 +1,221 @@
+//! Which crawlers a survey asks about: each gets a class column and a line
+//! column in every row.
+
+use std::fmt;
+
+use crawlgate_lint::audit::{self, Crawler, Purpose};
+
+/// The product token that stands for every crawler without a group of its
+/// own.
+pub const ANY: &str = "*";
+
+/// One crawler of a survey.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SurveyedCrawler {
+    /// Its product token, as given (`GPTBot`), or `*`.
+    pub token: String,
+    /// The stem of its columns (`gptbot`: `class_gptbot`, `line_gptbot`):
+    /// the token lowercased with `-` as `_`, and `star` for `*`.
+    pub column: String,
+    /// Its entry in the crawler table, when it has one.
+    pub known: Option<&'static Crawler>,
+}
+
+impl SurveyedCrawler {
+    /// The name of its class column.
+    pub fn class_column(&self) -> String {
+        format!("class_{}", self.column)
+    }
+
+    /// The name of its line column.
+    pub fn line_column(&self) -> String {
+        format!("line_{}", self.column)
+    }
+}
+
+/// Why a list of crawlers cannot be surveyed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum CrawlerSetError {
+    /// A name that is neither a product token nor `*`.
+    #[error("`{0}` is not a product token (letters, `-` and `_` only) nor `*`: robots.txt groups cannot name it")]
+    NotAToken(String),
+    /// Two names whose columns would have one name.
+    #[error("`{0}` and `{1}` would share the column `class_{2}`")]
+    SameColumn(String, String, String),
+    /// No crawler at all.
+    #[error("no crawler to survey")]
+    Empty,
+}
+
+/// The crawlers of a survey, in column order.
+///
+/// ```
+/// use crawlgate_survey::CrawlerSet;
+///
+/// let set = CrawlerSet::default_set();
+/// assert!(set.iter().any(|c| c.token == "GPTBot"));
+/// assert_eq!(set.iter().last().unwrap().column, "star");
+///
+/// let mine = CrawlerSet::from_tokens(["GPTBot", "*"]).unwrap();
+/// assert_eq!(mine.iter().map(|c| c.class_column()).collect::<Vec<_>>(), ["class_gptbot", "class_star"]);
+/// assert!(CrawlerSet::from_tokens(["GPTBot/1.0"]).is_err());
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CrawlerSet {
+    crawlers: Vec<SurveyedCrawler>,
+}
+
+/// Whether a crawler of the table works for AI: training, AI search, an
+/// assistant fetching for a user, or building datasets (mostly used for
+/// training).
+pub fn is_ai(crawler: &Crawler) -> bool {
+    matches!(
+        crawler.purpose,
+        Purpose::AiTraining | Purpose::AiSearch | Purpose::AiUser | Purpose::Dataset
+    )
+}
+
+impl CrawlerSet {
+    /// Googlebot and Bingbot, every AI crawler of the crawler table (see
+    /// [`is_ai`]) in table order, then `*`.
+    pub fn default_set() -> CrawlerSet {
+        let tokens = ["Googlebot", "Bingbot"]
+            .into_iter()
+            .chain(
+                audit::crawlers()
+                    .iter()
+                    .filter(|c| is_ai(c))
+                    .map(|c| c.token),
+            )
+            .chain([ANY]);
+        CrawlerSet::from_tokens(tokens).expect("the crawler table holds product tokens")
+    }
+
+    /// Every crawler of the crawler table, then `*`.
+    pub fn all_known() -> CrawlerSet {
+        let tokens = audit::crawlers().iter().map(|c| c.token).chain([ANY]);
+        CrawlerSet::from_tokens(tokens).expect("the crawler table holds product tokens")
+    }
+
+    /// The crawlers named, in order; a name given twice (in any case) is
+    /// kept once.
+    pub fn from_tokens<'a>(
+        tokens: impl IntoIterator<Item = &'a str>,
+    ) -> Result<CrawlerSet, CrawlerSetError> {
+        let mut crawlers: Vec<SurveyedCrawler> = Vec::new();
+        for token in tokens {
+            let token = token.trim();
+            if token != ANY && !crawlgate::is_product_token(token) {
+                return Err(CrawlerSetError::NotAToken(token.to_owned()));
+            }
+            if crawlers.iter().any(|c| c.token.eq_ignore_ascii_case(token)) {
+                continue;
+            }
+            let column = column_stem(token);
+            if let Some(other) = crawlers.iter().find(|c| c.column == column) {
+                return Err(CrawlerSetError::SameColumn(
+                    other.token.clone(),
+                    token.to_owned(),
+                    column,
+                ));
+            }
+            crawlers.push(SurveyedCrawler {
+                token: token.to_owned(),
+                known: audit::find(token),
+                column,
+            });
+        }
+        if crawlers.is_empty() {
+            return Err(CrawlerSetError::Empty);
+        }
+        Ok(CrawlerSet { crawlers })
+    }
+
+    /// The crawlers, in column order.
+    pub fn iter(&self) -> std::slice::Iter<'_, SurveyedCrawler> {
+        self.crawlers.iter()
+    }
+
+    /// How many.
+    pub fn len(&self) -> usize {
+        self.crawlers.len()
+    }
+
+    /// Never true: a set holds at least one crawler.
+    pub fn is_empty(&self) -> bool {
+        self.crawlers.is_empty()
+    }
+
+    /// The crawler whose column stem is `column`.
+    pub fn by_column(&self, column: &str) -> Option<&SurveyedCrawler> {
+        self.crawlers.iter().find(|c| c.column == column)
+    }
+}
+
+impl fmt::Display for CrawlerSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, crawler) in self.crawlers.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            f.write_str(&crawler.token)?;
+        }
+        Ok(())
+    }
+}
+
+/// `GPTBot` → `gptbot`, `Claude-Web` → `claude_web`, `*` → `star`.
+fn column_stem(token: &str) -> String {
+    if token == ANY {
+        return "star".to_owned();
+    }
+    token
+        .chars()
+        .map(|c| match c {
+            '-' => '_',
+            c => c.to_ascii_lowercase(),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_default_set_is_the_ai_crawlers_with_two_search_engines_and_star() {
+        let set = CrawlerSet::default_set();
+        let tokens: Vec<&str> = set.iter().map(|c| c.token.as_str()).collect();
+        assert_eq!(&tokens[..2], ["Googlebot", "Bingbot"]);
+        assert_eq!(tokens.last(), Some(&"*"));
+        let ai = audit::crawlers().iter().filter(|c| is_ai(c)).count();
+        assert_eq!(set.len(), ai + 3);
+        assert!(tokens.contains(&"CCBot") && tokens.contains(&"ClaudeBot"));
+        assert!(
+            !tokens.contains(&"AhrefsBot"),
+            "an SEO tool is not an AI crawler"
+        );
+        assert!(set.iter().all(|c| c.token == "*" || c.known.is_some()));
+    }
+
+    #[test]
+    fn names_are_checked_and_kept_once() {
+        let set = CrawlerSet::from_tokens(["gptbot", "GPTBot", "My_Bot"]).unwrap();
+        assert_eq!(set.len(), 2);
+        assert_eq!(set.by_column("my_bot").unwrap().token, "My_Bot");
+        assert!(set.by_column("gptbot").unwrap().known.is_some());
+        assert_eq!(
+            CrawlerSet::from_tokens(["my-bot", "my_bot"]).unwrap_err(),
+            CrawlerSetError::SameColumn("my-bot".into(), "my_bot".into(), "my_bot".into())
+        );
+        assert!(matches!(
+            CrawlerSet::from_tokens(["Googlebot Image"]),
+            Err(CrawlerSetError::NotAToken(_))
+        ));
+        assert_eq!(
+            CrawlerSet::from_tokens([]).unwrap_err(),
+            CrawlerSetError::Empty
+        );
+    }
+}

@@ -1,0 +1,170 @@
+//! A folder of robots.txt files, one per site, each named by its host.
+
+use std::fs::File;
+use std::io::Read;
+use std::path::Path;
+
+use crate::capture::{checked_host, Capture, Payload, BODY_LIMIT};
+use crate::input::Flow;
+
+/// The host a file name stands for: the name, without a `.robots.txt` or
+/// `.txt` ending.
+fn host_part(name: &str) -> &str {
+    name.strip_suffix(".robots.txt")
+        .or_else(|| name.strip_suffix(".txt"))
+        .unwrap_or(name)
+}
+
+/// Files and links of a folder that are surveyed (hidden entries are not).
+fn surveyed(entry: &std::fs::DirEntry) -> bool {
+    !entry.file_name().to_string_lossy().starts_with('.')
+        && entry.file_type().is_ok_and(|t| !t.is_dir())
+}
+
+/// How many entries are surveyed.
+pub(crate) fn count(path: &Path) -> Option<u64> {
+    let entries = std::fs::read_dir(path).ok()?;
+    Some(entries.flatten().filter(surveyed).count() as u64)
+}
+
+pub(crate) fn read(path: &Path, emit: &mut dyn FnMut(Capture, u64) -> Flow) {
+    let entries = match std::fs::read_dir(path) {
+        Ok(entries) => entries,
+        Err(e) => {
+            let source = path.display().to_string();
+            emit(
+                Capture::error(None, source, format!("cannot list the folder: {e}")),
+                0,
+            );
+            return;
+        }
+    };
+    let mut bytes = 0u64;
+    for entry in entries {
+        let capture = match entry {
+            Ok(entry) if !surveyed(&entry) => continue,
+            Ok(entry) => {
+                let capture = read_entry(&entry.path(), &entry.file_name().to_string_lossy());
+                if let Payload::File { size, .. } = &capture.payload {
+                    bytes += size;
+                }
+                capture
+            }
+            Err(e) => Capture::error(
+                None,
+                path.display().to_string(),
+                format!("cannot list the folder further: {e}"),
+            ),
+        };
+        if emit(capture, bytes) == Flow::Stop {
+            return;
+        }
+    }
+}
+
+fn read_entry(path: &Path, name: &str) -> Capture {
+    let source = path.display().to_string();
+    let host = match checked_host(host_part(name)) {
+        Ok(host) => host,
+        Err(why) => {
+            return Capture::error(None, source, format!("the file name is no host: {why}"))
+        }
+    };
+    // `metadata` does not open the file, so a FIFO cannot block here.
+    let metadata = match std::fs::metadata(path) {
+        Ok(m) => m,
+        Err(e) => return Capture::error(Some(host), source, format!("cannot read the file: {e}")),
+    };
+    if !metadata.is_file() {
+        return Capture::error(
+            Some(host),
+            source,
+            "not a regular file (a pipe or device is not read)",
+        );
+    }
+    let mut body = Vec::new();
+    let read =
+        File::open(path).and_then(|file| file.take(BODY_LIMIT as u64).read_to_end(&mut body));
+    match read {
+        Ok(_) => Capture {
+            host: Some(host),
+            source,
+            payload: Payload::File {
+                size: metadata.len().max(body.len() as u64),
+                body,
+            },
+        },
+        Err(e) => Capture::error(Some(host), source, format!("cannot read the file: {e}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read_all(path: &Path) -> Vec<Capture> {
+        let mut out = Vec::new();
+        read(path, &mut |c, _| {
+            out.push(c);
+            Flow::Continue
+        });
+        out.sort_by(|a, b| a.source.cmp(&b.source));
+        out
+    }
+
+    #[test]
+    fn files_are_read_by_host_and_bad_names_are_error_rows() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("Example.com"), "User-agent: *\n").unwrap();
+        std::fs::write(dir.path().join("b.example.txt"), "x").unwrap();
+        std::fs::write(dir.path().join("not a host"), "x").unwrap();
+        std::fs::write(dir.path().join(".hidden"), "x").unwrap();
+        std::fs::create_dir(dir.path().join("sub")).unwrap();
+        let captures = read_all(dir.path());
+        assert_eq!(captures.len(), 3);
+        assert_eq!(count(dir.path()), Some(3));
+        let hosts: Vec<Option<&str>> = captures.iter().map(|c| c.host.as_deref()).collect();
+        assert_eq!(hosts, [Some("example.com"), Some("b.example"), None]);
+        assert!(matches!(&captures[2].payload, Payload::Error(why) if why.contains("no host")));
+        assert!(matches!(
+            &captures[0].payload,
+            Payload::File { size: 14, .. }
+        ));
+    }
+
+    #[test]
+    fn big_files_are_read_up_to_the_limit() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("big.example"), vec![b'#'; 2 * BODY_LIMIT]).unwrap();
+        let captures = read_all(dir.path());
+        match &captures[0].payload {
+            Payload::File { body, size } => {
+                assert_eq!((body.len(), *size), (BODY_LIMIT, 2 * BODY_LIMIT as u64));
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn special_files_are_not_opened() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("fifo.example");
+        let status = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let captures = read_all(dir.path());
+        assert!(
+            matches!(&captures[0].payload, Payload::Error(why) if why.contains("not a regular file"))
+        );
+    }
+
+    #[test]
+    fn a_missing_folder_is_one_error_row() {
+        let captures = read_all(Path::new("/no/such/folder"));
+        assert_eq!(captures.len(), 1);
+        assert!(matches!(&captures[0].payload, Payload::Error(why) if why.contains("cannot list")));
+    }
+}

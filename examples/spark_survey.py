@@ -1,0 +1,74 @@
+"""Who may crawl what, on Spark: the rows of `crawlgate survey` over WARC files.
+
+    python examples/spark_survey.py OUT WARC [WARC ...] [--crawler NAME ...]
+
+Spreads the WARC files (Common Crawl's `robotstxt` subset, or any WARC of
+robots.txt responses) over the Spark workers; each worker reads its files
+with `crawlgate.arrow.survey_paths` inside `DataFrame.mapInArrow`, which
+reads the records, takes the HTTP status into account and classifies every
+site for every crawler in Rust, as `crawlgate survey` does; the rows are
+written to the Parquet folder OUT in the schema of `crawlgate survey -o
+x.parquet` (one row per site, a `class_X` and `line_X` column per crawler;
+a damaged record is a row with its `error`). Prints the share of sites
+blocking each crawler. The WARC paths must be readable by every worker (a
+local or shared file system). Runs on a local Spark session (`local[2]`)
+unless SPARK_MASTER says otherwise.
+"""
+
+from __future__ import annotations
+
+import argparse
+import pathlib
+import sys
+from typing import Any, Iterator
+
+from pyspark.sql import DataFrame, SparkSession
+from pyspark.sql import functions as F
+from pyspark.sql.pandas.types import from_arrow_schema
+
+from crawlgate.arrow import survey_paths, survey_schema
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from spark_robots import session  # noqa: E402  (the same local session)
+
+
+def survey(spark: SparkSession, warcs: list[str], crawlers: list[str] | None = None) -> DataFrame:
+    """One row per site of the WARC files, in `crawlgate survey`'s schema
+    (`crawlers`: product tokens, the command's default set when None)."""
+    paths = [str(pathlib.Path(w).resolve()) for w in warcs]
+    files = spark.createDataFrame([(p,) for p in paths], "path string")
+    # One task per file, as many at once as there are cores.
+    files = files.repartition(max(1, min(len(paths), spark.sparkContext.defaultParallelism * 4)), "path")
+
+    def rows(batches: Iterator[Any]) -> Iterator[Any]:
+        for batch in batches:
+            for path in batch.column("path").to_pylist():
+                yield from survey_paths([path], crawlers).to_batches()
+
+    return files.mapInArrow(rows, from_arrow_schema(survey_schema(crawlers)))
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("out")
+    parser.add_argument("warcs", nargs="+")
+    parser.add_argument("--crawler", action="append", dest="crawlers")
+    args = parser.parse_args(argv)
+    spark = session("crawlgate survey")
+    spark.sparkContext.setLogLevel("ERROR")
+    survey(spark, args.warcs, args.crawlers).write.mode("overwrite").parquet(args.out)
+    table = spark.read.parquet(args.out)
+    classes = [c for c in table.columns if c.startswith("class_")]
+    sites = table.count()
+    shares = table.select(
+        *[F.sum((F.col(c) == "blocked").cast("int")).alias(c[len("class_"):]) for c in classes]
+    ).first()
+    print(f"{sites} sites in {args.out}")
+    for crawler in sorted(shares.asDict(), key=lambda c: -(shares[c] or 0)):
+        print(f"{crawler:32} blocked on {shares[crawler] or 0:7} sites ({100 * (shares[crawler] or 0) / max(sites, 1):.1f} %)")
+    spark.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
