@@ -1,8 +1,8 @@
 //! `lint`: linting any bytes never panics, whatever the profile, and every
 //! output format renders; the JSON and SARIF outputs are valid JSON.
 
-use crawlgate_lint::{lint, render, LintOptions};
 use crawlgate::Profile;
+use crawlgate_lint::{lint, render, LintOptions};
 
 /// Lints `data` with every rule on (both profile comparisons and the crawler
 /// audit) under every profile, and renders the report in every format.
