@@ -270,3 +270,33 @@ fn usage_errors_are_clear() {
     let csv = std::fs::read_to_string(files.path().join("out.csv")).unwrap();
     assert!(csv.starts_with("host,source,error,status,outcome,"));
 }
+
+/// Under `--profile bing` the whole file is read as Bing reads it: the group
+/// of Bingbot and Googlebot ends at the `Crawl-delay` line, so the file that
+/// blocks both under Google's reading leaves them free.
+#[test]
+fn the_bing_reading_classifies_bingbot_by_its_own_group() {
+    let files = Files::new();
+    let body = "User-agent: Bingbot\nUser-agent: Googlebot\nCrawl-delay: 1\nUser-agent: *\nCrawl-delay: 30\nDisallow: /\n";
+    let line = serde_json::json!({"host": "shop.example", "robots_txt": body});
+    files.write("sites.jsonl", format!("{line}\n"));
+    let class_of = |profile: &str| {
+        let out = format!("{profile}.jsonl");
+        let output = crawlgate()
+            .current_dir(files.path())
+            .args(["survey", "sites.jsonl", "-o", &out, "--no-progress"])
+            .args(["--crawler", "Bingbot", "--crawler", "Googlebot"])
+            .args(["--profile", profile])
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{}", stderr_of(&output));
+        let rows = rows_of(&files.path().join(&out));
+        assert_eq!(rows.len(), 1);
+        (
+            rows[0]["class_bingbot"].as_str().unwrap().to_owned(),
+            rows[0]["class_googlebot"].as_str().unwrap().to_owned(),
+        )
+    };
+    assert_eq!(class_of("google"), ("blocked".into(), "blocked".into()));
+    assert_eq!(class_of("bing"), ("allowed".into(), "allowed".into()));
+}
