@@ -24,7 +24,7 @@ pub struct QueryArgs {
     #[arg(short, long, value_name = "TOKEN")]
     pub agent: String,
 
-    /// How to read robots.txt: google (default), rfc9309 or legacy.
+    /// How to read robots.txt: google (default), rfc9309, legacy or bing.
     #[arg(long, default_value = "google", value_parser = parse_profile)]
     pub profile: Profile,
 

@@ -60,7 +60,7 @@ pub struct Args {
     /// JSON-lines file to read; standard input when absent or `-`.
     pub input: Option<PathBuf>,
 
-    /// How to read robots.txt: google (default), rfc9309 or legacy.
+    /// How to read robots.txt: google (default), rfc9309, legacy or bing.
     #[arg(long, default_value = "google", value_parser = parse_profile)]
     pub profile: Profile,
 

@@ -78,7 +78,7 @@ pub struct Args {
     #[arg(long, value_enum, default_value = "human")]
     pub format: Format,
 
-    /// How to read robots.txt: google (default), rfc9309 or legacy.
+    /// How to read robots.txt: google (default), rfc9309, legacy or bing.
     #[arg(long, default_value = "google", value_parser = parse_profile)]
     pub profile: Profile,
 

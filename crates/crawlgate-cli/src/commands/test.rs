@@ -59,7 +59,7 @@ pub struct Args {
     #[arg(value_name = "EXPECTATIONS")]
     pub expectations: String,
 
-    /// How to read robots.txt: google (default), rfc9309 or legacy.
+    /// How to read robots.txt: google (default), rfc9309, legacy or bing.
     #[arg(long, default_value = "google", value_parser = parse_profile)]
     pub profile: Profile,
 

@@ -185,7 +185,7 @@ pub fn parse_profile(name: Option<&str>) -> Result<Profile, ApiError> {
             Profile::named(name).ok_or_else(|| {
                 ApiError::invalid(
                     "profile",
-                    format!("{name:?} is not a profile; use google, rfc9309 or legacy"),
+                    format!("{name:?} is not a profile; use google, rfc9309, legacy or bing"),
                 )
             })
         }
