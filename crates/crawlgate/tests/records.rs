@@ -1,4 +1,4 @@
-//! Extension records (SPEC §7) and parse diagnostics, through the public API.
+//! Extension records (docs/behaviour.md, RFC 9309 §2.2.4) and parse diagnostics, through the public API.
 
 use crawlgate::{Code, ExtensionKind, Preference, Profile, RobotsTxt, Severity};
 
@@ -49,7 +49,7 @@ fn crawl_delay_per_group_with_decimals() {
 
 #[test]
 fn crawl_delay_of_merged_groups_is_the_first() {
-    // SPEC §4 trap: `a` shares the `*` group, and sees both delays.
+    // The merged-groups trap (docs/behaviour.md): `a` shares the `*` group, and sees both delays.
     let robots = RobotsTxt::parse(
         b"User-agent: a\nCrawl-delay: 1\nUser-agent: *\nCrawl-delay: 30\nDisallow: /\n",
     );

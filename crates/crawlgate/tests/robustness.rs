@@ -1,5 +1,5 @@
 //! Input safety: arbitrary bytes never panic, hostile patterns and huge
-//! files stay linear, the size limits cut where SPEC §2–§3 say, and the
+//! files stay linear, the size limits cut where RFC 9309 §2.5 and Google say, and the
 //! canonical rendering re-parses to the same decisions.
 
 mod common;
