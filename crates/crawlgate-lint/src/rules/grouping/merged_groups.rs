@@ -69,6 +69,16 @@ const LISTED_PER_BYTE: u64 = 64;
 /// rest once the list is long: "… and 40 more". The first name is always
 /// shown.
 fn names(agents: &[UserAgent<'_>], budget: &Budget) -> String {
+    names_of(agents.iter().copied(), agents.len(), budget)
+}
+
+/// [`names`] of the `total` crawlers `agents` yields, taken only as far as
+/// the list goes: a message names a few, whatever the size of the group.
+fn names_of<'a>(
+    agents: impl Iterator<Item = UserAgent<'a>>,
+    total: usize,
+    budget: &Budget,
+) -> String {
     let mut listed: Vec<String> = Vec::new();
     let mut bytes = 0;
     for ua in agents {
@@ -84,7 +94,7 @@ fn names(agents: &[UserAgent<'_>], budget: &Budget) -> String {
         };
         bytes += shown.len() + 2;
         if !listed.is_empty() && (bytes > MAX_LISTED || !budget.spend(shown.len() + 2)) {
-            listed.push(format!("{} more", agents.len() - listed.len()));
+            listed.push(format!("{} more", total - listed.len()));
             break;
         }
         listed.push(shown);
@@ -151,6 +161,10 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             })
             .map(|e| e.line())
             .collect();
+        // Which crawlers Bing's reading is for, and which not, by index:
+        // each message then costs what it names, not the size of the group.
+        let (bing_idx, other_idx): (Vec<usize>, Vec<usize>) =
+            (0..agents.len()).partition(|&i| Profile::BING.reads_for(agents[i].token()));
         for i in 1..agents.len() {
             let Some((sep_line, sep_key)) = between[i] else {
                 continue;
@@ -161,16 +175,25 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 "Disallow:\n{}",
                 String::from_utf8_lossy(&cx.source[span.bytes.clone()])
             );
+            // `delays` is in line order.
             let bing_ends = delays
-                .iter()
-                .find(|&&l| l > agents[i - 1].line() && l < agents[i].line());
+                .get(delays.partition_point(|&l| l <= agents[i - 1].line()))
+                .filter(|&&l| l < agents[i].line());
             let message = match bing_ends {
                 None => format!(
                     "`{sep_key}` (line {sep_line}) does not end a group: {} share one group, \
                      so all of them {shared}",
                     names(&agents[..end], &budget)
                 ),
-                Some(delay) => bing_message(*delay, &agents[..i], &agents[..end], &shared, &budget),
+                Some(delay) => bing_message(
+                    *delay,
+                    &agents[..end],
+                    i,
+                    &bing_idx[..bing_idx.partition_point(|&j| j < i)],
+                    &other_idx[..other_idx.partition_point(|&j| j < i)],
+                    &shared,
+                    &budget,
+                ),
             };
             out.push(cx.diagnostic(Code::MergedGroups, span, message).with_fix(
                 format!(
@@ -192,49 +215,51 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
 /// of Google's list: their own reading does not put them in the group.
 fn bing_message(
     delay: u32,
-    before: &[UserAgent<'_>],
     merged: &[UserAgent<'_>],
+    before: usize,
+    bing_before: &[usize],
+    others_before: &[usize],
     shared: &str,
     budget: &Budget,
 ) -> String {
-    let bing = Profile::BING;
-    let bing_before: Vec<UserAgent<'_>> = before
-        .iter()
-        .filter(|ua| bing.reads_for(ua.token()))
-        .copied()
-        .collect();
-    let google_side: Vec<UserAgent<'_>> = merged
-        .iter()
-        .filter(|ua| !bing_before.iter().any(|b| b.line() == ua.line()))
-        .copied()
-        .collect();
+    let bing_before_count = bing_before.len();
+    let bing_side = || bing_before.iter().map(|&j| merged[j]);
+    // Google's side: the merged crawlers but Bing's before the line.
+    let google_side = || {
+        others_before
+            .iter()
+            .map(|&j| merged[j])
+            .chain(merged[before..].iter().copied())
+    };
+    let google_count = merged.len() - bing_before_count;
     let head = format!("`Crawl-delay` (line {delay}) ends a group for Bing but not for Google");
-    let mut text = match google_side.as_slice() {
-        [one] => format!(
+    let mut text = if google_count == 1 {
+        format!(
             "{head}: in Google's reading the user-agent lines before it join the group of {}, \
              whose crawlers {shared}",
-            names(std::slice::from_ref(one), budget)
-        ),
-        more => format!(
+            names_of(google_side(), 1, budget)
+        )
+    } else {
+        format!(
             "{head}: in Google's reading {} share one group, so all of them {shared}",
-            names(more, budget)
-        ),
+            names_of(google_side(), google_count, budget)
+        )
     };
-    if bing_before.is_empty() {
+    if bing_before_count == 0 {
         text.push_str(&format!(
             "; Bing's reading keeps {} in a group of its own",
-            names(before, budget)
+            names(&merged[..before], budget)
         ));
     } else {
         text.push_str(&format!(
             "; {} {} Bing's reading, which gives {} a group of its own, without these rules",
-            names(&bing_before, budget),
-            if bing_before.len() == 1 {
+            names_of(bing_side(), bing_before_count, budget),
+            if bing_before_count == 1 {
                 "follows"
             } else {
                 "follow"
             },
-            if bing_before.len() == 1 { "it" } else { "them" },
+            if bing_before_count == 1 { "it" } else { "them" },
         ));
     }
     text
