@@ -67,17 +67,22 @@ mod tests {
 
     #[test]
     fn findings_are_counted_by_severity_and_code() {
-        let body =
-            b"<!DOCTYPE html>\n<html><body>nope</body></html>\nUser-agent: *\nDissallow: /x\n";
+        let body = b"User-agent: *\nDissallow: /x\nDisallow: private\n";
         let robots = RobotsTxt::parse(body);
         let counts = LintCounts::of(body, &robots, Profile::GOOGLE);
-        assert_eq!(counts.count(Code::HtmlPage), 1);
         assert_eq!(counts.count(Code::MisspelledField), 1);
+        assert_eq!(counts.count(Code::PathNotAbsolute), 1);
         assert_eq!(
             counts.errors + counts.warnings + counts.infos,
             counts.by_code.iter().sum::<u32>()
         );
         assert!(counts.errors >= 1 && counts.warnings >= 1);
+        // An HTML page is reported once, without its lines' findings.
+        let page =
+            b"<!DOCTYPE html>\n<html><body>nope</body></html>\nUser-agent: *\nDissallow: /x\n";
+        let counts = LintCounts::of(page, &RobotsTxt::parse(page), Profile::GOOGLE);
+        assert_eq!(counts.count(Code::HtmlPage), 1);
+        assert_eq!(counts.count(Code::MisspelledField), 0);
         assert_eq!(column(Code::HtmlPage), "lint_r017");
     }
 }
