@@ -256,7 +256,7 @@ def test_parsing_releases_the_gil() -> None:
         (lambda: RobotsTxt(42), TypeError, "RobotsTxt() body must be bytes or str, not int"),
         (lambda: RobotsTxt(None), TypeError, "must be bytes or str, not NoneType"),
         (lambda: RobotsTxt(["User-agent: *"]), TypeError, "not list"),
-        (lambda: RobotsTxt(b"", profile="bing"), ValueError, "unknown profile `bing`"),
+        (lambda: RobotsTxt(b"", profile="yandex"), ValueError, "unknown profile `yandex`"),
         (lambda: RobotsTxt(b"", profile=3), TypeError, "profile"),
         (lambda: RobotsTxt("User-agent: *\nDisallow: /\ud800\n"), ValueError, "cannot be encoded as UTF-8"),
         (lambda: RobotsTxt(b"").is_allowed(1, "bot"), TypeError, "url must be str or bytes, not int"),

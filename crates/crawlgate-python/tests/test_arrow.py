@@ -128,5 +128,13 @@ def test_bad_input_is_a_clear_error(data, error, message) -> None:
 
 
 def test_unknown_profile() -> None:
-    with pytest.raises(ValueError, match="unknown profile `bing`"):
-        decide(table_of(ROWS), profile="bing")
+    with pytest.raises(ValueError, match="unknown profile `yandex`"):
+        decide(table_of(ROWS), profile="yandex")
+
+
+def test_the_bing_reading_is_a_profile() -> None:
+    # Bing ends Bingbot's group at the Crawl-delay line; Google does not.
+    body = b"User-agent: Bingbot\nUser-agent: Googlebot\nCrawl-delay: 1\nUser-agent: *\nCrawl-delay: 30\nDisallow: /\n"
+    rows = [(body, "Bingbot", "https://example.com/page")]
+    assert decide(table_of(rows), profile="google").column("allowed").to_pylist() == [False]
+    assert decide(table_of(rows), profile="bing").column("allowed").to_pylist() == [True]
