@@ -522,7 +522,7 @@ mod tests {
     }
 
     /// Wide and deep trees: a node with more children than a word holds
-    /// (looked up through its table), labels past 8 and 16 bytes, globs
+    /// (looked up through its set of first bytes), labels past 8 and 16 bytes, globs
     /// hanging at several depths, exact rules ending inside labels.
     #[test]
     fn wide_and_deep_trees_find_what_scanning_finds() {

@@ -47,20 +47,24 @@ pub(crate) struct Glob {
     pub anchored: bool,
 }
 
+/// A node of the tree: what a walk reads at each step, in one cache line
+/// (a walk along a path meets a new node at every step, most of them not
+/// in cache when a crawler asks about many sites in turn). The masks of the
+/// words below follow from the lengths, so they are not stored.
 #[derive(Clone, Copy, Debug)]
+#[repr(C, align(64))]
 pub(crate) struct Node {
-    /// The label's first (up to) 8 bytes, little-endian, and the mask of
-    /// those present: one comparison checks a short label; and the next 8.
+    /// The label's first (up to) 8 bytes, little-endian and zero-padded:
+    /// one comparison checks a short label; and the next 8.
     head: u64,
-    mask: u64,
     head2: u64,
-    mask2: u64,
-    /// For up to 8 children, the first bytes of their labels and the mask
-    /// of those present: one comparison finds a child among them. For
-    /// more, `child_bytes` is where the node's table of children by first
-    /// byte starts in `tables`.
+    /// For up to 8 children, the first bytes of their labels: one
+    /// comparison finds a child among them. For more, the index of the
+    /// node's set of first bytes in `wide`.
     child_bytes: u64,
-    child_mask: u64,
+    /// The bytes from the root to the end of this node's label, as a set
+    /// (see [`scan::byte_set`]).
+    pub bytes_above: u64,
     /// The length of the edge into the node, and where its bytes past the
     /// first 16 (compared as `head` and `head2`) start in `long_labels`.
     label_len: u32,
@@ -72,15 +76,31 @@ pub(crate) struct Node {
     pub prefix: u32,
     /// The best exact rule whose head ends at this node.
     pub exact: u32,
-    /// The globs whose head ends here, best first: a range of `globs`.
-    globs: (u32, u32),
     /// The nearest node at or above this one that has globs.
     pub glob_node: u32,
-    /// The bytes from the root to the end of this node's label, as a set
-    /// (see [`scan::byte_set`]).
-    pub bytes_above: u64,
-    /// The nearest node strictly above this one that has globs.
-    glob_above: u32,
+}
+
+// One cache line, no more.
+const _: () = assert!(std::mem::size_of::<Node>() == 64);
+
+/// Where a node's globs are, read only when a walk tries globs.
+#[derive(Clone, Copy, Debug)]
+struct GlobLink {
+    /// The globs whose head ends at the node, best first: a range of
+    /// `globs`.
+    globs: (u32, u32),
+    /// The nearest node strictly above the node that has globs.
+    above: u32,
+}
+
+/// A mask of the lowest `n` bytes of a word (all eight from 8 on).
+#[inline(always)]
+fn low_bytes(n: u32) -> u64 {
+    if n >= 8 {
+        u64::MAX
+    } else {
+        (1u64 << (8 * n)) - 1
+    }
 }
 
 /// The tree, its nodes in breadth-first order (so a node's children are
@@ -91,10 +111,15 @@ pub(crate) struct PrefixTree {
     /// The bytes of labels past their first 16, back to back, then 8 bytes
     /// of padding, so that they are read eight bytes at a time.
     long_labels: Box<[u8]>,
-    /// For each node with more than 8 children, 256 entries: the child
-    /// whose label starts with each byte, or `NONE`.
-    tables: Box<[u32]>,
+    /// For each node with more than 8 children, the set of the first bytes
+    /// of their labels (children are in the order of those bytes): a
+    /// child's place among its siblings is the number of bytes in the set
+    /// below its own. 32 bytes a node, where a table of children by byte
+    /// would take a kilobyte and a cache miss of its own.
+    wide: Box<[[u64; 4]]>,
     globs: Box<[Glob]>,
+    /// One per node when the tree holds globs, else none.
+    links: Box<[GlobLink]>,
     /// Where walks start: the root's only child when the root holds no
     /// rule (all heads then start with its label, often `/`), else the
     /// root.
@@ -219,12 +244,21 @@ impl PrefixTree {
     pub(crate) fn heap_size(&self) -> usize {
         std::mem::size_of_val(&*self.nodes)
             + std::mem::size_of_val(&*self.long_labels)
-            + std::mem::size_of_val(&*self.tables)
+            + std::mem::size_of_val(&*self.wide)
             + std::mem::size_of_val(&*self.globs)
+            + std::mem::size_of_val(&*self.links)
     }
 
     /// Puts each glob on its node, best first.
     fn attach_globs(&mut self, mut glob_heads: Vec<(u32, Glob)>) {
+        if glob_heads.is_empty() {
+            return;
+        }
+        let unlinked = GlobLink {
+            globs: (0, 0),
+            above: NONE,
+        };
+        self.links = vec![unlinked; self.nodes.len()].into_boxed_slice();
         glob_heads.sort_unstable_by_key(|&(node, glob)| (node, glob.rank));
         let mut i = 0;
         while i < glob_heads.len() {
@@ -233,7 +267,7 @@ impl PrefixTree {
             while i < glob_heads.len() && glob_heads[i].0 == node {
                 i += 1;
             }
-            self.nodes[node as usize].globs = (start as u32, i as u32);
+            self.links[node as usize].globs = (start as u32, i as u32);
         }
         self.globs = glob_heads.into_iter().map(|(_, glob)| glob).collect();
     }
@@ -243,18 +277,19 @@ impl PrefixTree {
     fn inherit(&mut self) {
         for parent in 0..self.nodes.len() {
             let p = self.nodes[parent];
-            let has_globs = p.globs.0 < p.globs.1;
-            let glob_node = if has_globs {
-                parent as u32
-            } else {
-                p.glob_above
+            let glob_node = match self.links.get(parent) {
+                Some(link) if link.globs.0 < link.globs.1 => parent as u32,
+                Some(link) => link.above,
+                None => NONE,
             };
             self.nodes[parent].glob_node = glob_node;
             for child in p.first_child..p.first_child + p.children {
                 let c = &mut self.nodes[child as usize];
                 c.prefix = c.prefix.min(p.prefix);
-                c.glob_above = glob_node;
                 c.bytes_above |= p.bytes_above;
+                if let Some(link) = self.links.get_mut(child as usize) {
+                    link.above = glob_node;
+                }
             }
         }
     }
@@ -284,19 +319,22 @@ impl PrefixTree {
             let index = if node.children <= 8 {
                 // The lowest flag is exact (see `scan::matching`), and
                 // labels of siblings start with different bytes.
-                let hits = scan::matching(node.child_bytes, byte) & node.child_mask;
+                let hits = scan::matching(node.child_bytes, byte) & low_bytes(node.children);
                 if hits == 0 {
                     break;
                 }
                 node.first_child + hits.trailing_zeros() / 8
             } else {
-                match self
-                    .tables
-                    .get(node.child_bytes as usize + usize::from(byte))
-                {
-                    Some(&child) if child != NONE => child,
-                    _ => break,
+                let Some(set) = self.wide.get(node.child_bytes as usize) else {
+                    break;
+                };
+                let (word, bit) = (usize::from(byte >> 6), byte & 63);
+                if set[word] >> bit & 1 == 0 {
+                    break;
                 }
+                let below: u32 = set[..word].iter().map(|w| w.count_ones()).sum::<u32>()
+                    + (set[word] & ((1u64 << bit) - 1)).count_ones();
+                node.first_child + below
             };
             match self.nodes.get(index as usize) {
                 Some(child) if self.label_at(child, bytes, at) => {
@@ -314,8 +352,10 @@ impl PrefixTree {
     fn label_at(&self, node: &Node, bytes: &[u8], at: usize) -> bool {
         let len = node.label_len as usize;
         at + len <= bytes.len()
-            && (scan::word_padded(bytes, at) ^ node.head) & node.mask == 0
-            && (len <= 8 || (scan::word_padded(bytes, at + 8) ^ node.head2) & node.mask2 == 0)
+            && (scan::word_padded(bytes, at) ^ node.head) & low_bytes(node.label_len) == 0
+            && (len <= 8
+                || (scan::word_padded(bytes, at + 8) ^ node.head2) & low_bytes(node.label_len - 8)
+                    == 0)
             && (len <= 16 || self.label_rest_at(node, bytes, at))
     }
 
@@ -346,10 +386,10 @@ impl PrefixTree {
     /// The globs of `node` (best first), and the next node above with globs.
     #[inline]
     pub(crate) fn globs_of(&self, node: u32) -> (&[Glob], u32) {
-        let n = &self.nodes[node as usize];
+        let link = &self.links[node as usize];
         (
-            &self.globs[n.globs.0 as usize..n.globs.1 as usize],
-            n.glob_above,
+            &self.globs[link.globs.0 as usize..link.globs.1 as usize],
+            link.above,
         )
     }
 }
@@ -373,6 +413,16 @@ fn breadth_first(text: &[u8], building: &[Building], with_globs: bool) -> (Prefi
         children[*slot as usize] = i as u32;
         *slot += 1;
     }
+    // Siblings in the order of their first bytes, which the sets of wide
+    // nodes count on (a node split late comes after its siblings).
+    let first_byte = |node: u32| {
+        let label = building[node as usize].label;
+        text.get(label.start as usize).copied().unwrap_or(0)
+    };
+    for parent in 0..building.len() {
+        children[starts[parent] as usize..starts[parent + 1] as usize]
+            .sort_unstable_by_key(|&child| first_byte(child));
+    }
     let mut order: Vec<u32> = Vec::with_capacity(building.len());
     let mut nodes: Vec<Node> = Vec::with_capacity(building.len());
     let mut firsts: Vec<u8> = Vec::with_capacity(building.len());
@@ -385,8 +435,8 @@ fn breadth_first(text: &[u8], building: &[Building], with_globs: bool) -> (Prefi
         let first_child = order.len() as u32;
         order.extend_from_slice(&children[starts[old] as usize..starts[old + 1] as usize]);
         let label = &text[b.label.range()];
-        let (head, mask) = word_of(text, b.label);
-        let (head2, mask2) = if label.len() > 8 {
+        let head = word_of(text, b.label);
+        let head2 = if label.len() > 8 {
             word_of(
                 text,
                 Str {
@@ -395,43 +445,38 @@ fn breadth_first(text: &[u8], building: &[Building], with_globs: bool) -> (Prefi
                 },
             )
         } else {
-            (0, 0)
+            0
         };
         nodes.push(Node {
             head,
-            mask,
             head2,
-            mask2,
             child_bytes: 0,
-            child_mask: 0,
             label_len: label.len() as u32,
             label_start: long_labels.len() as u32,
             first_child,
             children: order.len() as u32 - first_child,
             prefix: b.prefix,
             exact: b.exact,
-            globs: (0, 0),
             glob_node: NONE,
-            glob_above: NONE,
             bytes_above: if with_globs { scan::byte_set(label) } else { 0 },
         });
         firsts.push(label.first().copied().unwrap_or(0));
         long_labels.extend_from_slice(label.get(16..).unwrap_or_default());
         next += 1;
     }
-    let mut tables = Vec::new();
+    let mut wide = Vec::new();
     for node in &mut nodes {
         let children =
             &firsts[node.first_child as usize..(node.first_child + node.children) as usize];
         if children.len() <= 8 {
-            (node.child_bytes, node.child_mask) = head_of(children);
+            node.child_bytes = head_of(children);
         } else {
-            let table = tables.len();
-            tables.resize(table + 256, NONE);
-            for (child, &byte) in (node.first_child..).zip(children) {
-                tables[table + usize::from(byte)] = child;
+            let mut set = [0u64; 4];
+            for &byte in children {
+                set[usize::from(byte >> 6)] |= 1 << (byte & 63);
             }
-            node.child_bytes = table as u64;
+            node.child_bytes = wide.len() as u64;
+            wide.push(set);
         }
     }
     long_labels.extend_from_slice(&[0; 8]);
@@ -442,8 +487,9 @@ fn breadth_first(text: &[u8], building: &[Building], with_globs: bool) -> (Prefi
     let tree = PrefixTree {
         nodes: nodes.into_boxed_slice(),
         long_labels: long_labels.into_boxed_slice(),
-        tables: tables.into_boxed_slice(),
+        wide: wide.into_boxed_slice(),
         globs: Box::default(),
+        links: Box::default(),
         start: 0,
     };
     (tree, renumbered)
@@ -461,7 +507,7 @@ fn sorted(text: &[u8], spans: impl ExactSizeIterator<Item = Str> + Clone) -> Vec
             start: span.start + depth.min(span.len),
             len: span.len.saturating_sub(depth),
         };
-        u64::from_be_bytes(word_of(text, rest).0.to_le_bytes())
+        u64::from_be_bytes(word_of(text, rest).to_le_bytes())
     };
     let mut order: Vec<(u64, u32)> = (0..spans.len() as u32).map(|i| (key(i, 0), i)).collect();
     // Runs still to sort: (start, end, depth).
@@ -501,28 +547,22 @@ fn common_prefix(a: &[u8], b: &[u8]) -> usize {
     len
 }
 
-/// The first up to 8 bytes of `span` of the text as a little-endian word
-/// (zero-padded), and the mask of the bytes present.
+/// The first up to 8 bytes of `span` of the text as a little-endian word,
+/// zero-padded.
 #[inline]
-fn word_of(text: &[u8], span: Str) -> (u64, u64) {
-    let mask = match span.len {
-        0 => 0,
-        len if len >= 8 => u64::MAX,
-        len => (1 << (8 * len)) - 1,
-    };
-    (scan::word_padded(text, span.start as usize) & mask, mask)
+fn word_of(text: &[u8], span: Str) -> u64 {
+    scan::word_padded(text, span.start as usize) & low_bytes(span.len)
 }
 
-/// The first up to 8 bytes as a little-endian word (zero-padded), and the
-/// mask of the bytes present.
+/// The first up to 8 bytes as a little-endian word, zero-padded.
 #[inline]
-fn head_of(bytes: &[u8]) -> (u64, u64) {
+fn head_of(bytes: &[u8]) -> u64 {
     if let Some(first) = bytes.first_chunk::<8>() {
-        return (u64::from_le_bytes(*first), u64::MAX);
+        return u64::from_le_bytes(*first);
     }
     let mut word = 0u64;
     for (i, &b) in bytes.iter().enumerate() {
         word |= u64::from(b) << (8 * i);
     }
-    (word, (1u64 << (8 * bytes.len())) - 1)
+    word
 }
