@@ -13,11 +13,13 @@
 //!   next to the ways crawlgate answers one question without a view
 //!   (`RobotsTxt::decide`, `decide_once`).
 //!
-//! `cargo bench -p crawlgate --bench peers`
+//! `cargo bench -p crawlgate-bench --bench peers`; with `--features spider`
+//! it also runs the robots.txt parser of the `spider` crawler, which the
+//! default build leaves out (it builds a whole web crawler).
 //!
 //! Files on which a peer panics are left out for every crate (the count is
 //! printed), so all crates read exactly the same bytes. The crates that
-//! take `&str` (`robots_txt`, `robotstxt`) get the body through
+//! take `&str` (`robots_txt`, `robotstxt`, `spider`) get the body through
 //! `String::from_utf8_lossy`, inside the measurement, as a crawler holding
 //! the body would.
 
@@ -31,6 +33,9 @@ use std::time::Duration;
 use criterion::{criterion_group, criterion_main, BenchmarkGroup, BenchmarkId, Criterion};
 use criterion::{measurement::WallTime, Throughput};
 use url::{Position, Url};
+
+#[cfg(feature = "spider")]
+use spider::packages::robotparser::parser::RobotFileParser;
 
 mod corpus;
 
@@ -49,6 +54,18 @@ fn robotxt_allowed(robots: &robotxt::Robots, url: &str) -> bool {
     Url::parse(url).map_or(true, |parsed| robots.is_url_allowed(&parsed))
 }
 
+/// `spider`'s parser, as its own `read` fills it from a response: marked as
+/// just fetched (until then it refuses every URL), then given the text. It
+/// keeps every group and picks the crawler's on each question; it takes
+/// absolute URLs.
+#[cfg(feature = "spider")]
+fn spider_parse(text: &str) -> Box<RobotFileParser> {
+    let mut parser = RobotFileParser::new();
+    parser.modified();
+    parser.parse_str(text);
+    parser
+}
+
 fn peers_survive(e: &Entry, urls: &[String]) -> bool {
     catch_unwind(AssertUnwindSafe(|| {
         let robot = texting_robots::Robot::new(e.agent, &e.bytes).ok();
@@ -56,6 +73,8 @@ fn peers_survive(e: &Entry, urls: &[String]) -> bool {
         let parsed = robots_txt::Robots::from_str_lossy(&e.text);
         let matcher =
             robots_txt::matcher::SimpleMatcher::new(&parsed.choose_section(e.agent).rules);
+        #[cfg(feature = "spider")]
+        let spider = spider_parse(&e.text);
         for url in urls {
             if let Some(robot) = &robot {
                 robot.allowed(url);
@@ -63,6 +82,8 @@ fn peers_survive(e: &Entry, urls: &[String]) -> bool {
             robotxt_allowed(&robots, url);
             robots_txt_allowed(&matcher, url);
             robotstxt::DefaultMatcher::default().one_agent_allowed_by_robots(&e.text, e.agent, url);
+            #[cfg(feature = "spider")]
+            spider.can_fetch(e.agent, url);
         }
     }))
     .is_ok()
@@ -132,6 +153,14 @@ fn parse_and_view(c: &mut Criterion, corpus: &Corpus) {
         b.iter(|| {
             for e in entries {
                 let _ = black_box(texting_robots::Robot::new(e.agent, &e.bytes));
+            }
+        })
+    });
+    #[cfg(feature = "spider")]
+    group.bench_function("spider", |b| {
+        b.iter(|| {
+            for e in entries {
+                black_box(&spider_parse(&String::from_utf8_lossy(&e.bytes)));
             }
         })
     });
@@ -214,6 +243,21 @@ fn answers(c: &mut Criterion, corpus: &Corpus) {
             }
         })
     });
+    drop(texting);
+
+    #[cfg(feature = "spider")]
+    {
+        let spider: Vec<_> = entries.iter().map(|e| spider_parse(&e.text)).collect();
+        group.bench_function("spider", |b| {
+            b.iter(|| {
+                for (parser, e) in spider.iter().zip(entries) {
+                    for url in corpus.urls(e) {
+                        black_box(parser.can_fetch(e.agent, url));
+                    }
+                }
+            })
+        });
+    }
     group.finish();
 }
 
@@ -287,6 +331,15 @@ fn one_question(c: &mut Criterion, corpus: &Corpus) {
                         corpus.first_question(e),
                     ),
                 );
+            }
+        })
+    });
+    #[cfg(feature = "spider")]
+    group.bench_function("spider", |b| {
+        b.iter(|| {
+            for e in entries {
+                let parser = spider_parse(&String::from_utf8_lossy(&e.bytes));
+                black_box(parser.can_fetch(e.agent, corpus.first_question(e)));
             }
         })
     });

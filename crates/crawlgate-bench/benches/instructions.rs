@@ -5,7 +5,7 @@
 //! where wall time is not):
 //!
 //! ```text
-//! cargo bench -p crawlgate --bench instructions --no-run   # prints the binary
+//! cargo bench -p crawlgate-bench --bench instructions --no-run   # prints the binary
 //! valgrind --tool=callgrind --collect-atstart=no --toggle-collect='*workload_*' \
 //!     target/release/deps/instructions-… answers
 //! ```

@@ -4,7 +4,7 @@
 //! heap of a file kept for many questions ([`crawlgate::CompiledRobotsTxt`])
 //! once its crawler's rules are compiled.
 //!
-//! `cargo bench -p crawlgate --bench heap`
+//! `cargo bench -p crawlgate-bench --bench heap`
 
 // A global allocator is unsafe to implement; this one only counts bytes.
 #![allow(unsafe_code)]
