@@ -400,11 +400,15 @@ impl<'a> AgentView<'a> {
         if self.selection.kind == SelectionKind::Nothing {
             return true; // no group: everything is allowed
         }
-        match self.compiled_answer(url) {
-            Some(Some(entry)) => self.allows(entry),
-            Some(None) => true,
-            None => self.decide(url).is_allowed(),
+        if let Some(matcher) = self.rules.get().matcher.get() {
+            if matcher.paths_as_given {
+                let url = url.as_bytes();
+                if let Some(from) = url_path::path_start(url) {
+                    return matcher.allows_in_url(self.robots.text.as_bytes(), url, from);
+                }
+            }
         }
+        self.decide(url).is_allowed()
     }
 
     /// The common case once the rules are compiled: the deciding entry
@@ -505,15 +509,6 @@ impl<'a> AgentView<'a> {
         }
         let path = self.matching_path(path);
         self.verdict(find(&path))
-    }
-
-    /// Whether the deciding entry allows: what [`verdict`](Self::verdict)
-    /// says, alone.
-    #[inline]
-    fn allows(&self, entry: &Entry) -> bool {
-        entry.allow
-            || entry.priority == 0
-                && self.robots.profile.precedence == crate::profile::Precedence::LongestMatch
     }
 
     /// The verdict given the deciding entry, if a rule matched.
