@@ -10,6 +10,9 @@
 //! synchronous tests (a spawned process, a blocking client) and
 //! asynchronous ones use it alike. It stops when dropped.
 //!
+//! With the feature `browser`, [`browser`] drives a real headless Chromium
+//! through chromedriver, for tests of pages.
+//!
 //! ```
 //! use std::io::{Read, Write};
 //! use crawlgate_testserver::{Reply, TestServer};
@@ -27,6 +30,8 @@
 
 #![deny(missing_docs)]
 
+#[cfg(feature = "browser")]
+pub mod browser;
 mod reply;
 mod request;
 

@@ -13,7 +13,7 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, BufWriter, IsTerminal, Read, Write};
+use std::io::{self, BufReader, BufWriter, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -22,6 +22,7 @@ use std::time::Duration;
 use anyhow::Context as _;
 use base64::Engine as _;
 use crawlgate::{CompiledRobotsTxt, Profile, RobotsTxt};
+use crawlgate_survey::input::lines::read_line;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
@@ -467,38 +468,6 @@ fn answer_line(
     }
 }
 
-/// Reads one line into `line` (its end included), keeping at most
-/// [`MAX_LINE`] bytes and skipping the rest. Returns the bytes the line
-/// took in the input (0 at the end) and whether it was cut.
-fn read_line(reader: &mut impl BufRead, line: &mut Vec<u8>) -> io::Result<(usize, bool)> {
-    let mut taken = 0;
-    let mut cut = false;
-    loop {
-        let buffer = match reader.fill_buf() {
-            Ok(buffer) => buffer,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        if buffer.is_empty() {
-            return Ok((taken, cut));
-        }
-        let (used, done) = match memchr::memchr(b'\n', buffer) {
-            Some(end) => (end + 1, true),
-            None => (buffer.len(), false),
-        };
-        let room = MAX_LINE.saturating_sub(line.len());
-        if used > room {
-            cut = true;
-        }
-        line.extend_from_slice(&buffer[..used.min(room)]);
-        reader.consume(used);
-        taken += used;
-        if done {
-            return Ok((taken, cut));
-        }
-    }
-}
-
 /// Runs `crawlgate batch`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let (reader, size, stream): (Box<dyn Read>, Option<u64>, Option<FileId>) = match &args.input {
@@ -538,14 +507,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut line = Vec::new();
     let mut key = Vec::new();
     loop {
-        line.clear();
-        let (read, cut) = read_line(&mut reader, &mut line).context("cannot read the input")?;
-        if read == 0 {
+        let read = read_line(&mut reader, &mut line, MAX_LINE).context("cannot read the input")?;
+        if read.taken == 0 {
             break;
         }
         tally.lines += 1;
         let number = tally.lines;
-        if cut {
+        if read.cut {
             *tally.errors.entry(ErrorKind::LineTooLong).or_default() += 1;
             write_error(
                 &mut out,
@@ -559,19 +527,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 // A UTF-8 byte order mark some editors put at the start of a file.
                 content = content.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(content);
             }
-            if let [rest @ .., b'\n'] = content {
-                content = rest;
-            }
-            if let [rest @ .., b'\r'] = content {
-                content = rest;
-            }
             answer_line(
                 content, number, &mut cache, &files, &mut key, &mut tally, &mut out,
             )
             .context("cannot write the output")?;
         }
         if let Some(bar) = &progress {
-            bar.inc(read as u64);
+            bar.inc(read.taken as u64);
         }
     }
     out.flush().context("cannot write the output")?;

@@ -1,10 +1,12 @@
 //! Reading a text file line by line, never keeping more than a bound of
-//! one line.
+//! one line, so a huge line cannot exhaust memory. The survey's readers use
+//! it, and so does `crawlgate batch` for its requests.
 
 use std::io::{self, BufRead};
 
-/// One line as read.
-pub(crate) struct Line {
+/// One line as [`read_line`] read it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Line {
     /// How many bytes it took in the input, its end included (0 at the end
     /// of the input).
     pub taken: usize,
@@ -13,12 +15,22 @@ pub(crate) struct Line {
 }
 
 /// Reads one line into `line` (cleared first, without its `\n` or `\r\n`),
-/// keeping at most `max` bytes and skipping the rest.
-pub(crate) fn read_line(
-    reader: &mut impl BufRead,
-    line: &mut Vec<u8>,
-    max: usize,
-) -> io::Result<Line> {
+/// keeping at most `max` bytes and skipping the rest. The bound counts the
+/// line's end: a line of `max` bytes and its `\n` is cut.
+///
+/// ```
+/// use crawlgate_survey::input::lines::{read_line, Line};
+///
+/// let mut input = &b"short\r\nmuch too long\n"[..];
+/// let mut line = Vec::new();
+/// assert_eq!(read_line(&mut input, &mut line, 8)?, Line { taken: 7, cut: false });
+/// assert_eq!(line, b"short");
+/// assert_eq!(read_line(&mut input, &mut line, 8)?, Line { taken: 14, cut: true });
+/// assert_eq!(line, b"much too");
+/// assert_eq!(read_line(&mut input, &mut line, 8)?.taken, 0);
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub fn read_line(reader: &mut impl BufRead, line: &mut Vec<u8>, max: usize) -> io::Result<Line> {
     line.clear();
     let mut taken = 0;
     let mut cut = false;
@@ -31,7 +43,7 @@ pub(crate) fn read_line(
         if buffer.is_empty() {
             break;
         }
-        let (used, done) = match buffer.iter().position(|&b| b == b'\n') {
+        let (used, done) = match memchr::memchr(b'\n', buffer) {
             Some(end) => (end + 1, true),
             None => (buffer.len(), false),
         };

@@ -7,7 +7,7 @@
 //! capture with the reason, and reading goes on with the next site.
 
 mod folder;
-mod lines;
+pub mod lines;
 mod live;
 mod table;
 pub mod warc;
