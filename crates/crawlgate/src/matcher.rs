@@ -52,10 +52,11 @@ pub(crate) struct Matcher {
     /// a lookup can read the path straight from the URL.
     pub paths_as_given: bool,
     /// Whether the entry of each rank allows, a bit each: a yes-or-no
-    /// answer reads one word for all of a view's rules instead of the
-    /// deciding entry (a cache miss of its own when a crawler asks about
-    /// many sites in turn).
-    allows: Box<[u64]>,
+    /// answer reads a word instead of the deciding entry (a cache miss of
+    /// its own when a crawler asks about many sites in turn). The first 64
+    /// ranks, all of most views, sit here; the others in `allows_rest`.
+    allows: u64,
+    allows_rest: Box<[u64]>,
 }
 
 impl Matcher {
@@ -119,18 +120,20 @@ impl Matcher {
                 (head_span, head, rank)
             })
             .collect();
-        let mut allows = vec![0u64; entries.len().div_ceil(64)];
+        let mut allows = vec![0u64; entries.len().div_ceil(64).max(1)];
         for (rank, entry) in entries.iter().enumerate() {
             if entry.allows(robots.profile.precedence) {
                 allows[rank / 64] |= 1 << (rank % 64);
             }
         }
+        let allows_rest = allows.split_off(1);
         Matcher {
             tree: PrefixTree::build(text, heads),
             segments: segments.into_boxed_slice(),
             entries,
             paths_as_given: paths_as_given(&robots.profile),
-            allows: allows.into_boxed_slice(),
+            allows: allows[0],
+            allows_rest: allows_rest.into_boxed_slice(),
         }
     }
 
@@ -139,7 +142,7 @@ impl Matcher {
         std::mem::size_of::<Matcher>()
             + std::mem::size_of_val(&*self.entries)
             + std::mem::size_of_val(&*self.segments)
-            + std::mem::size_of_val(&*self.allows)
+            + std::mem::size_of_val(&*self.allows_rest)
             + self.tree.heap_size()
     }
 
@@ -194,9 +197,11 @@ impl Matcher {
     #[inline(always)]
     pub(crate) fn allows_in_url(&self, text: &[u8], url: &[u8], from: usize) -> bool {
         let rank = self.rank::<true>(text, url, from) as usize;
-        self.allows
-            .get(rank / 64)
-            .is_none_or(|word| word >> (rank % 64) & 1 == 1)
+        let word = match rank / 64 {
+            0 => Some(&self.allows),
+            n => self.allows_rest.get(n - 1),
+        };
+        word.is_none_or(|word| word >> (rank % 64) & 1 == 1)
     }
 
     /// The best entry for the path `bytes[from..]`; with `IN_URL`, the path
