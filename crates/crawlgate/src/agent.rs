@@ -65,7 +65,7 @@ impl RobotsTxt {
     }
 
     fn select_by_token(&self, agent: &str) -> Selected<'_> {
-        let text = self.text.as_bytes();
+        let text = self.text.as_slice();
         let found = self
             .audiences
             .binary_search_by(|a| cmp_ignore_case(&text[a.token.range()], agent.as_bytes()));

@@ -404,7 +404,7 @@ impl<'a> AgentView<'a> {
             if matcher.paths_as_given {
                 let url = url.as_bytes();
                 if let Some(from) = url_path::path_start(url) {
-                    return matcher.allows_in_url(self.robots.text.as_bytes(), url, from);
+                    return matcher.allows_in_url(self.robots.text.as_slice(), url, from);
                 }
             }
         }
@@ -422,7 +422,7 @@ impl<'a> AgentView<'a> {
         }
         let url = url.as_bytes();
         let from = url_path::path_start(url)?;
-        Some(matcher.first_match_in_url(self.robots.text.as_bytes(), url, from))
+        Some(matcher.first_match_in_url(self.robots.text.as_slice(), url, from))
     }
 
     /// Decides a path as extracted from a URL (`/p;params?query`, starting
@@ -445,7 +445,7 @@ impl<'a> AgentView<'a> {
             None => self.matcher(),
         };
         matcher
-            .first_match(self.robots.text.as_bytes(), path)
+            .first_match(self.robots.text.as_slice(), path)
             .copied()
     }
 
@@ -550,7 +550,7 @@ impl<'a> AgentView<'a> {
         let matcher = self.matcher();
         let path = self.target(url);
         matcher
-            .all_matches(self.robots.text.as_bytes(), &path)
+            .all_matches(self.robots.text.as_slice(), &path)
             .map(|e| RuleMatch {
                 rule: Rule {
                     robots: self.robots,

@@ -62,7 +62,7 @@ pub(crate) struct Matcher {
 impl Matcher {
     /// Compiles the rules of `groups`.
     pub(crate) fn compile(robots: &RobotsTxt, groups: &[u32]) -> Matcher {
-        let text = robots.text.as_bytes();
+        let text = robots.text.as_slice();
         let rules: usize = groups
             .iter()
             .map(|&g| robots.groups[g as usize].rules.len())
@@ -151,7 +151,7 @@ impl Matcher {
     /// for a question or a few. Always the entry
     /// [`first_match`](Self::first_match) of the compiled matcher finds.
     pub(crate) fn scan(robots: &RobotsTxt, groups: &[u32], path: &[u8]) -> Option<Entry> {
-        let text = robots.text.as_bytes();
+        let text = robots.text.as_slice();
         let precedence = robots.profile.precedence;
         let mut best: Option<Entry> = None;
         // Where the best match so far stands: rules that cannot beat it, or
@@ -397,7 +397,7 @@ fn each_entry(
     mut each: impl FnMut(Entry),
 ) {
     let wildcards = robots.profile.wildcards;
-    let text = robots.text.as_bytes();
+    let text = robots.text.as_slice();
     let mut push = |pattern: Str, rule: u32, allow: bool, alias: bool| {
         push_entry(
             text,
@@ -538,7 +538,7 @@ mod tests {
                 let robots = RobotsTxt::parse_with(body.as_bytes(), profile);
                 let groups = robots.global_groups.clone();
                 let compiled = Matcher::compile(&robots, &groups);
-                let text = robots.text.as_bytes();
+                let text = robots.text.as_slice();
                 for _ in 0..8 {
                     let path = format!("/{}", rng.text(PATH, 6));
                     let found = |e: &super::Entry| (e.rule, e.alias, e.allow);
@@ -593,7 +593,7 @@ mod tests {
         let robots = RobotsTxt::parse(body.as_bytes());
         let groups = robots.global_groups.clone();
         let compiled = Matcher::compile(&robots, &groups);
-        let text = robots.text.as_bytes();
+        let text = robots.text.as_slice();
         const PIECES: &[&str] = &[
             "/a-long-directory-name",
             "/with/more/",

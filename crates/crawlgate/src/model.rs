@@ -221,7 +221,12 @@ pub(crate) enum Misspelling {
 #[derive(Clone)]
 pub struct RobotsTxt {
     pub(crate) profile: Profile,
-    pub(crate) text: String,
+    /// The values of the file's lines back to back (normalised where rules
+    /// need it), which every record points into. Valid UTF-8 by
+    /// construction: the parser only cuts validated input at ASCII bytes,
+    /// and writes ASCII or replacement characters itself. Each piece handed
+    /// out as `&str` is checked then, so parsing skips a pass over it all.
+    pub(crate) text: Vec<u8>,
     pub(crate) agents: Vec<AgentRecord>,
     pub(crate) rules: Vec<RuleRecord>,
     pub(crate) extensions: Vec<ExtensionRecord>,
@@ -258,7 +263,7 @@ impl fmt::Debug for RobotsTxt {
 
 impl RobotsTxt {
     pub(crate) fn str(&self, s: Str) -> &str {
-        &self.text[s.range()]
+        std::str::from_utf8(&self.text[s.range()]).unwrap_or("\u{FFFD}")
     }
 
     /// The profile this file was parsed with.

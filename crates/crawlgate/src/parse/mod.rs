@@ -602,7 +602,11 @@ impl<'a> Builder<'a> {
         shrink(&mut self.groups);
         shrink(&mut self.sitemaps);
         shrink(&mut self.findings);
-        let text = into_string(self.text);
+        let text = self.text;
+        debug_assert!(
+            std::str::from_utf8(&text).is_ok(),
+            "the text arena holds UTF-8"
+        );
         // Audiences: the groups naming each product token, case-insensitively.
         let mut named: Vec<(Str, u32)> = Vec::new();
         let mut global_groups = Vec::new();
@@ -625,7 +629,7 @@ impl<'a> Builder<'a> {
                 global_groups.push(g as u32);
             }
         }
-        let token = |s: Str| &text.as_bytes()[s.range()];
+        let token = |s: Str| &text[s.range()];
         named.sort_by(|a, b| cmp_ignore_case(token(a.0), token(b.0)).then(a.1.cmp(&b.1)));
         let mut audiences: Vec<Audience> = Vec::new();
         let mut audience_groups: Vec<u32> = Vec::with_capacity(named.len());
@@ -674,27 +678,5 @@ impl<'a> Builder<'a> {
 fn shrink<T>(v: &mut Vec<T>) {
     if (v.capacity() - v.len()) * std::mem::size_of::<T>() > 64 {
         v.shrink_to_fit();
-    }
-}
-
-/// The arena only ever receives valid UTF-8; should that ever not hold, bad
-/// bytes become `?` so that offsets stay valid.
-fn into_string(mut text: Vec<u8>) -> String {
-    match String::from_utf8(text) {
-        Ok(s) => s,
-        Err(e) => {
-            text = e.into_bytes();
-            let mut offset = 0;
-            let mut bad = Vec::new();
-            for chunk in text.utf8_chunks() {
-                offset += chunk.valid().len();
-                bad.extend(offset..offset + chunk.invalid().len());
-                offset += chunk.invalid().len();
-            }
-            for i in bad {
-                text[i] = b'?';
-            }
-            String::from_utf8(text).unwrap_or_default()
-        }
     }
 }
