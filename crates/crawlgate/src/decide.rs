@@ -400,15 +400,12 @@ impl<'a> AgentView<'a> {
         if self.selection.kind == SelectionKind::Nothing {
             return true; // no group: everything is allowed
         }
-        if let Some(matcher) = self.rules.get().matcher.get() {
-            if matcher.paths_as_given {
-                let url = url.as_bytes();
-                if let Some(from) = url_path::path_start(url) {
-                    return matcher.allows_in_url(self.robots.text.as_slice(), url, from);
-                }
+        match self.compiled_path(url) {
+            Some((matcher, url, from)) => {
+                matcher.allows_in_url(self.robots.text.as_slice(), url, from)
             }
+            None => self.decide(url).is_allowed(),
         }
-        self.decide(url).is_allowed()
     }
 
     /// The common case once the rules are compiled: the deciding entry
@@ -416,13 +413,22 @@ impl<'a> AgentView<'a> {
     /// profile needs the general way.
     #[inline(always)]
     fn compiled_answer(&self, url: &str) -> Option<Option<&Entry>> {
+        let (matcher, url, from) = self.compiled_path(url)?;
+        Some(matcher.first_match_in_url(self.robots.text.as_slice(), url, from))
+    }
+
+    /// The compiled rules and where the path of `url` starts, when they
+    /// can read it in place: compiled already, a profile that matches
+    /// paths as given, a crawler with groups and an `http(s)://` URL or a
+    /// path.
+    #[inline(always)]
+    fn compiled_path<'u>(&self, url: &'u str) -> Option<(&Matcher, &'u [u8], usize)> {
         let matcher = self.rules.get().matcher.get()?;
         if !matcher.paths_as_given || self.selection.kind == SelectionKind::Nothing {
             return None;
         }
         let url = url.as_bytes();
-        let from = url_path::path_start(url)?;
-        Some(matcher.first_match_in_url(self.robots.text.as_slice(), url, from))
+        Some((matcher, url, url_path::path_start(url)?))
     }
 
     /// Decides a path as extracted from a URL (`/p;params?query`, starting
