@@ -67,9 +67,43 @@ pub(crate) fn matching(word: u64, byte: u8) -> u64 {
     x.wrapping_sub(ONES) & !x & HIGHS
 }
 
+/// A mask with the high bit of exactly the bytes of `word` equal to
+/// `byte`: a byte of `x = word ^ byte…` is zero iff adding `0x7F` to its low
+/// seven bits does not reach its high bit and that bit is clear. No borrow
+/// crosses bytes, so every flag is exact.
+#[inline(always)]
+pub(crate) fn exactly(word: u64, byte: u8) -> u64 {
+    const LOWS: u64 = !HIGHS;
+    let x = word ^ (ONES * u64::from(byte));
+    !(((x & LOWS) + LOWS) | x) & HIGHS
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn exact_flags_are_every_match_and_nothing_else() {
+        let mut rng = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..20_000 {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            // Few distinct bytes, so that matches next to each other are common.
+            let bytes = rng
+                .to_le_bytes()
+                .map(|b| [0, 1, 0x7F, 0x80, 0xFF, b'#'][b as usize % 6]);
+            let word = u64::from_le_bytes(bytes);
+            for byte in [0, 1, 0x7F, 0x80, 0xFF, b'#'] {
+                let expected = bytes
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, &b)| b == byte)
+                    .fold(0, |m, (i, _)| m | 0x80 << (8 * i));
+                assert_eq!(exactly(word, byte), expected, "{bytes:?} {byte}");
+            }
+        }
+    }
 
     #[test]
     fn lowest_flag_is_the_first_match() {

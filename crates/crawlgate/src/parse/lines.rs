@@ -3,9 +3,8 @@
 //! prefix of one) at the very start is skipped; only the first
 //! `max_line_bytes` bytes of a line are read.
 
-use memchr::{memchr2, memchr3};
-
 use super::split;
+use crate::scan;
 
 const BOM: [u8; 3] = [0xEF, 0xBB, 0xBF];
 
@@ -68,6 +67,11 @@ pub(crate) struct Lines<'a> {
     done: bool,
     max_line_bytes: usize,
     comments: bool,
+    /// Where the 64-byte block that `stops` describes starts.
+    base: usize,
+    /// The bytes of that block a line search stops at (CR, LF and, with
+    /// `comments`, `#`), a bit each, those before `pos` cleared.
+    stops: u64,
 }
 
 impl<'a> Lines<'a> {
@@ -87,7 +91,25 @@ impl<'a> Lines<'a> {
             done: false,
             max_line_bytes,
             comments,
+            base: start,
+            stops: block_stops(input.get(start..).unwrap_or_default(), comments),
         }
+    }
+
+    /// The next byte a line search stops at, from `pos` on.
+    #[inline(always)]
+    fn next_stop(&mut self) -> Option<usize> {
+        while self.stops == 0 {
+            self.base += 64;
+            let block = self.input.get(self.base..).filter(|b| !b.is_empty())?;
+            // The LF of a CR LF that ends the block before is behind `pos`.
+            let behind = self.pos.saturating_sub(self.base);
+            self.stops = block_stops(block, self.comments)
+                & u64::MAX.checked_shl(behind as u32).unwrap_or(0);
+        }
+        let at = self.base + self.stops.trailing_zeros() as usize;
+        self.stops &= self.stops - 1;
+        Some(at)
     }
 }
 
@@ -100,30 +122,31 @@ impl<'a> Iterator for Lines<'a> {
             return None;
         }
         let start = self.pos;
-        let rest = &self.input[start..];
-        // Most lines hold no `#`: one search finds the end or the comment.
-        let (comment, end) = if !self.comments {
-            (NOT_SEARCHED, memchr2(b'\n', b'\r', rest))
-        } else {
-            match memchr3(b'\n', b'\r', b'#', rest) {
-                Some(hash) if rest[hash] == b'#' => {
-                    (hash, memchr2(b'\n', b'\r', &rest[hash..]).map(|i| i + hash))
-                }
-                end => (usize::MAX, end),
+        let input = self.input;
+        // One pass over the bytes finds the line's end and its comment.
+        let mut comment = usize::MAX;
+        let end = loop {
+            match self.next_stop() {
+                Some(at) if input[at] == b'#' => comment = comment.min(at - start),
+                end => break end,
             }
         };
         let (len, terminator, bare_cr) = match end {
-            Some(i) if rest[i] == b'\r' => {
-                if rest.get(i + 1) == Some(&b'\n') {
-                    (i, 2, false)
+            Some(i) if input[i] == b'\r' => {
+                if input.get(i + 1) == Some(&b'\n') {
+                    // The LF is the next stop: it ends nothing.
+                    if i + 1 < self.base + 64 {
+                        self.stops &= self.stops - 1;
+                    }
+                    (i - start, 2, false)
                 } else {
-                    (i, 1, true)
+                    (i - start, 1, true)
                 }
             }
-            Some(i) => (i, 1, false),
+            Some(i) => (i - start, 1, false),
             None => {
                 self.done = true;
-                (rest.len(), 0, false)
+                (input.len() - start, 0, false)
             }
         };
         self.pos = start + len + terminator;
@@ -132,7 +155,7 @@ impl<'a> Iterator for Lines<'a> {
         Some(Line {
             number: self.number,
             start,
-            bytes: &rest[..read],
+            bytes: &input[start..start + read],
             cut: len - read,
             bare_cr,
             comment: if self.comments {
@@ -143,6 +166,63 @@ impl<'a> Iterator for Lines<'a> {
         })
     }
 }
+
+/// The bytes among the first 64 of `bytes` that a line search stops at:
+/// CR, LF and, with `comments`, `#`, a bit each (bit `i` for byte `i`).
+/// Lines are a few dozen bytes: classifying 64 at a time and walking the
+/// bits beats starting a search for every line.
+#[inline(always)]
+fn block_stops(bytes: &[u8], comments: bool) -> u64 {
+    let third = if comments { b'#' } else { b'\n' };
+    match bytes.first_chunk::<64>() {
+        Some(block) => classify(block, third),
+        None => {
+            let mut block = [0u8; 64];
+            block[..bytes.len()].copy_from_slice(bytes);
+            classify(&block, third)
+        }
+    }
+}
+
+/// The bytes of `block` that are CR, LF or `third`, a bit each: SSE2,
+/// sixteen bytes a step.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[inline(always)]
+fn classify(block: &[u8; 64], third: u8) -> u64 {
+    use safe_arch::{
+        cmp_eq_mask_i8_m128i, load_unaligned_m128i, move_mask_i8_m128i, set_splat_i8_m128i,
+    };
+    let [lf, cr, third] = [b'\n', b'\r', third].map(|b| set_splat_i8_m128i(b as i8));
+    let mut stops = 0;
+    for (k, chunk) in block.chunks_exact(16).enumerate() {
+        let v = load_unaligned_m128i(chunk.try_into().expect("16 bytes"));
+        let hits = cmp_eq_mask_i8_m128i(v, lf)
+            | cmp_eq_mask_i8_m128i(v, cr)
+            | cmp_eq_mask_i8_m128i(v, third);
+        stops |= u64::from(move_mask_i8_m128i(hits) as u16) << (16 * k);
+    }
+    stops
+}
+
+/// The bytes of `block` that are CR, LF or `third`, a bit each: eight
+/// bytes a step.
+#[cfg_attr(all(target_arch = "x86_64", target_feature = "sse2"), allow(dead_code))]
+#[inline(always)]
+fn classify_words(block: &[u8; 64], third: u8) -> u64 {
+    let mut stops = 0;
+    for (k, chunk) in block.chunks_exact(8).enumerate() {
+        let word = u64::from_le_bytes(chunk.try_into().expect("8 bytes"));
+        let hits =
+            scan::exactly(word, b'\n') | scan::exactly(word, b'\r') | scan::exactly(word, third);
+        // The high bit of each byte, gathered into the top byte.
+        let bits = ((hits >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u8;
+        stops |= u64::from(bits) << (8 * k);
+    }
+    stops
+}
+
+#[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+use classify_words as classify;
 
 #[cfg(test)]
 mod tests {
@@ -226,9 +306,10 @@ mod tests {
                     rng ^= rng << 13;
                     rng ^= rng >> 7;
                     rng ^= rng << 17;
-                    match rng % (4 + round % 40) {
+                    match rng % (5 + round % 40) {
                         0 => b'\n',
                         1 => b'\r',
+                        2 => b'#',
                         _ => b'a' + (rng % 3) as u8,
                     }
                 })
@@ -256,6 +337,50 @@ mod tests {
                 .map(|l| l.bytes)
                 .collect();
             assert_eq!(got, expected, "{:?}", String::from_utf8_lossy(&input));
+            // Each line's comment starts at its first `#`, found in the
+            // same pass or when asked.
+            for comments in [true, false] {
+                let before: Vec<&[u8]> = Lines::new(&input, 0, usize::MAX, comments)
+                    .map(|l| l.before_comment())
+                    .collect();
+                let cut: Vec<&[u8]> = expected
+                    .iter()
+                    .map(|l| &l[..l.iter().position(|&b| b == b'#').unwrap_or(l.len())])
+                    .collect();
+                assert_eq!(before, cut);
+            }
+            // Started inside the input, lines are those of the rest.
+            let from = input.len() / 3;
+            let rest: Vec<&[u8]> = Lines::new(&input, from, usize::MAX, true)
+                .map(|l| l.bytes)
+                .collect();
+            let again: Vec<&[u8]> = Lines::new(&input[from..], 0, usize::MAX, true)
+                .map(|l| l.bytes)
+                .collect();
+            assert_eq!(rest, again);
+        }
+    }
+
+    #[test]
+    fn both_classifiers_find_every_stop() {
+        let mut rng = 0x2545_F491_4F6C_DD1Du64;
+        for _ in 0..5_000 {
+            let mut block = [0u8; 64];
+            for b in &mut block {
+                rng ^= rng << 13;
+                rng ^= rng >> 7;
+                rng ^= rng << 17;
+                *b = [b'\n', b'\r', b'#', b'a', 0x8A, 0x8D, 0xA3, 0][rng as usize % 8];
+            }
+            for third in [b'#', b'\n'] {
+                let expected = block
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, &b)| b == b'\n' || b == b'\r' || b == third)
+                    .fold(0u64, |m, (i, _)| m | 1 << i);
+                assert_eq!(classify(&block, third), expected);
+                assert_eq!(classify_words(&block, third), expected);
+            }
         }
     }
 
