@@ -12,6 +12,8 @@
 //!
 //! With a workload's name as argument it runs that one; without (as under
 //! `cargo bench`), every workload once, printing what each answered.
+//! `CRAWLGATE_BENCH_MIN_BYTES` and `CRAWLGATE_BENCH_MAX_BYTES` (exclusive)
+//! keep only the corpus files of those sizes.
 
 #![allow(missing_docs)]
 
@@ -266,7 +268,17 @@ fn main() {
             WORKLOADS.iter().map(|(n, _)| *n).collect::<Vec<_>>()
         );
     }
-    let (corpus, _) = corpus::load(|_, _| true);
+    // Files of some sizes only: where per-file costs weigh (small files)
+    // and where per-byte costs do (large ones).
+    let size = |name: &str, default: usize| match std::env::var(name) {
+        Ok(v) => v
+            .parse()
+            .unwrap_or_else(|_| panic!("{name} must be a number of bytes, not {v:?}")),
+        Err(_) => default,
+    };
+    let min = size("CRAWLGATE_BENCH_MIN_BYTES", 0);
+    let max = size("CRAWLGATE_BENCH_MAX_BYTES", usize::MAX);
+    let (corpus, _) = corpus::load(|e, _| (min..max).contains(&e.bytes.len()));
     for (name, run) in WORKLOADS {
         if wanted.is_empty() || wanted.iter().any(|w| w == name) {
             println!("{name}: {}", run(&corpus));
