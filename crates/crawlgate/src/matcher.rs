@@ -217,6 +217,7 @@ impl Matcher {
     /// [`lookup`](Self::lookup) takes it), or [`NONE`].
     #[inline(always)]
     fn rank<const IN_URL: bool>(&self, text: &[u8], bytes: &[u8], from: usize) -> u32 {
+        self.tree.prefetch();
         let (node, at) = self.tree.descend(bytes, from);
         let mut best = node.prefix;
         if node.exact < best && (at == bytes.len() || IN_URL && matches!(bytes[at], b'#' | 0)) {

@@ -93,6 +93,13 @@ struct GlobLink {
     above: u32,
 }
 
+/// How many nodes (the first in breadth-first order, one line each) a
+/// lookup asks for before it walks. Measured on the corpus with another
+/// program sweeping 64 MiB on the other core: 4 nodes +7%, 8 +15%, 16 +14%;
+/// with nothing else running, 8 cost up to 3% and 16 up to 5%.
+#[cfg(target_arch = "x86_64")]
+const PREFETCHED_NODES: usize = 8;
+
 /// A mask of the lowest `n` bytes of a word (all eight from 8 on).
 #[inline(always)]
 fn low_bytes(n: u32) -> u64 {
@@ -290,6 +297,26 @@ impl PrefixTree {
                 if let Some(link) = self.links.get_mut(child as usize) {
                     link.above = glob_node;
                 }
+            }
+        }
+    }
+
+    /// Asks the memory for the lines a walk is likely to read, all at
+    /// once: the top of the tree and the first lines of the globs' tables.
+    /// A crawler asking about many sites in turn finds them out of cache,
+    /// and a walk reads them one after the other, each waiting for the last.
+    #[inline(always)]
+    pub(crate) fn prefetch(&self) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            for node in self.nodes.iter().take(PREFETCHED_NODES) {
+                safe_arch::prefetch_t0(node);
+            }
+            if let Some(link) = self.links.first() {
+                safe_arch::prefetch_t0(link);
+            }
+            if let Some(glob) = self.globs.first() {
+                safe_arch::prefetch_t0(glob);
             }
         }
     }
