@@ -94,9 +94,9 @@ struct GlobLink {
 }
 
 /// How many nodes (the first in breadth-first order, one line each) a
-/// lookup asks for before it walks. Measured on the corpus with another
-/// program sweeping 64 MiB on the other core: 4 nodes +7%, 8 +15%, 16 +14%;
-/// with nothing else running, 8 cost up to 3% and 16 up to 5%.
+/// lookup asks for before it walks. Measured on the corpus's answers with
+/// another program sweeping 64 MiB on the other core: 4 nodes +7%, 8 +15%,
+/// 16 +14%; with nothing else running, 8 cost up to 4% and 16 up to 5%.
 #[cfg(target_arch = "x86_64")]
 const PREFETCHED_NODES: usize = 8;
 
