@@ -92,7 +92,7 @@ pub use scope::{robots_url_for, Origin, Scheme, ScopeError};
 pub use verdict::{Basis, ExplainedVerdict, GroupLines, RuleRef};
 
 /// The Rust examples of the README files (this crate's, the workspace's, the
-/// core crate's and the command's), compiled and run as doctests: each is a
+/// core crate's and the command's) and of the library guide, compiled and run as doctests: each is a
 /// whole program a user can paste.
 #[cfg(doctest)]
 mod readme_examples {
@@ -104,6 +104,8 @@ mod readme_examples {
     struct Core;
     #[doc = include_str!("../../crawlgate-cli/README.md")]
     struct Cli;
+    #[doc = include_str!("../../../docs/library.md")]
+    struct LibraryGuide;
 }
 
 #[cfg(test)]

@@ -222,6 +222,7 @@ fn readme_rust_examples_are_whole_programs() {
         "crates/crawlgate/README.md",
         "crates/crawlgate-fetch/README.md",
         "crates/crawlgate-cli/README.md",
+        "docs/library.md",
     ] {
         let text = std::fs::read_to_string(root.join(readme)).unwrap();
         let mut parts = text.split("```");
