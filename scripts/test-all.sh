@@ -95,8 +95,8 @@ if cargo +nightly --version >/dev/null 2>&1 && cargo fuzz --version >/dev/null 2
 else
   step "no fuzzing run: it needs the nightly toolchain and cargo-fuzz (the replay above and the proptest suites stand in; see scripts/fuzz.sh)"
 fi
-step "the examples of docs/behaviour.md against the crawlgate binary"
-python3 scripts/doc-examples.py
+step "the examples of docs/behaviour.md and docs/cli.md against the crawlgate binary"
+python3 scripts/doc-examples.py docs/behaviour.md docs/cli.md
 step "the Python package (scripts/test-python.sh)"
 bash scripts/test-python.sh
 step "all passed"

@@ -112,6 +112,7 @@ mod prefix_tree;
 mod profile;
 mod render;
 mod scan;
+mod search_console;
 mod token;
 mod url_path;
 mod urllib;
@@ -127,7 +128,10 @@ pub use extension::{
 pub use model::{Extension, Group, InputStats, RobotsTxt, Rule, RuleKind, Sitemap, UserAgent};
 pub use once::{decide_once, decide_once_with, OnceVerdict};
 pub use pattern::Pattern;
-pub use profile::{GroupSelection, Precedence, Profile, UnknownProfile, MAX_BYTES};
+pub use profile::{
+    GroupSelection, Precedence, Profile, UnknownProfile, GOOGLE_MAX_LINE_BYTES, MAX_BYTES,
+};
+pub use search_console::{LineKind, ReportTag, ReportedLine, SearchConsoleReport, UNUSED_KEYS};
 pub use token::{is_product_token, product_token};
 pub use url_path::path_of;
 
