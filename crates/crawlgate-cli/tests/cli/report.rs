@@ -246,7 +246,7 @@ fn a_url_is_fetched_as_google_does_and_its_lines_shown() {
             "fetched  {robots}: HTTP 200, {} bytes: conditional (robots.txt fetched and parsed), took ",
             MIXED.len()
         ),
-        "  5  unused ".to_owned(),
+        "\n 5  unused ".to_owned(),
         format!("  {robots}:5  Crawl-delay: 10\n"),
     ] {
         assert!(text.contains(&expected), "missing {expected:?} in\n{text}");
@@ -304,7 +304,7 @@ fn bad_input_gets_an_answer_or_a_clear_error() {
     let output = crawlgate().args(["report"]).arg(&path).output().unwrap();
     let text = stdout_of(&output);
     assert!(
-        text.contains("  2  disallow, too long  Disallow: /aaa"),
+        text.contains("\n2  disallow, too long  Disallow: /aaa"),
         "{text}"
     );
     assert!(text.contains("… (70011 characters)"), "{text}");
