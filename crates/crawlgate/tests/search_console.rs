@@ -322,7 +322,9 @@ fn edges_agree_with_the_library() {
     let mut past_comment = b"allow: /".to_vec();
     past_comment.resize(8 + 16_700, b'a');
     past_comment.extend_from_slice(b"#c");
-    let cases: Vec<(&str, Vec<u8>, (u32, u32), &str)> = vec![
+    // Name, input, (valid, unused), the library's tokens.
+    type Case = (&'static str, Vec<u8>, (u32, u32), &'static str);
+    let cases: Vec<Case> = vec![
         // 16,663 bytes are read; the 16,664th sets the flag ("over 2083 × 8
         // bytes" in the library's comment is one byte off: the buffer of
         // 2083 × 8 bytes keeps its last for the NUL).
@@ -404,5 +406,39 @@ fn counts_are_the_sums_of_the_lines() {
             of(&[UserAgent, Allow, Disallow, Sitemap])
         );
         assert_eq!(report.unused_directives(), of(&[Unused, Unknown]));
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 2000, ..Default::default() })]
+
+    /// Any bytes: no panic, one entry per physical line (CR, LF and CR LF
+    /// each end one; a BOM is skipped), numbered in order, each span inside
+    /// the input and after the one before, each key inside its line.
+    #[test]
+    fn any_bytes_give_one_entry_per_line(
+        bytes in proptest::collection::vec(
+            proptest::prop_oneof![
+                proptest::prelude::any::<u8>(),
+                proptest::sample::select(b"\r\n#: \t\0\xEF\xBB\xBFaDdisluw".to_vec()),
+            ],
+            0..600,
+        )
+    ) {
+        let report = SearchConsoleReport::of(&bytes);
+        let body = bytes.strip_prefix(b"\xEF\xBB\xBF".as_slice()).unwrap_or(&bytes);
+        let ends = body.iter().filter(|&&b| b == b'\n' || b == b'\r').count()
+            - body.windows(2).filter(|w| w == b"\r\n").count();
+        proptest::prop_assert_eq!(report.lines().len(), ends + 1);
+        let mut at = 0;
+        for (i, line) in report.lines().iter().enumerate() {
+            proptest::prop_assert_eq!(line.number as usize, i + 1);
+            proptest::prop_assert!(at <= line.bytes.start && line.bytes.end <= bytes.len());
+            at = line.bytes.end;
+            if let Some(key) = &line.key {
+                proptest::prop_assert!(line.bytes.start <= key.bytes.start && key.bytes.end <= line.bytes.end);
+                proptest::prop_assert!(line.kind.is_directive());
+            }
+        }
     }
 }

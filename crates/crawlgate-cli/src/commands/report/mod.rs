@@ -130,8 +130,7 @@ impl<'a> Reported<'a> {
 /// after `max` characters with the length said.
 pub fn shown(text: &str, max: usize) -> String {
     let mut out = String::new();
-    let mut count = 0;
-    for c in text.chars() {
+    for (count, c) in text.chars().enumerate() {
         if count == max {
             out.push_str(&format!("… ({} characters)", text.chars().count()));
             return out;
@@ -141,7 +140,6 @@ pub fn shown(text: &str, max: usize) -> String {
         } else {
             out.push(c);
         }
-        count += 1;
     }
     out
 }

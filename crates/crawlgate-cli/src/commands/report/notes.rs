@@ -180,7 +180,10 @@ mod tests {
     use super::*;
     use crawlgate::SearchConsoleReport;
 
-    fn notes(file: &str) -> Vec<(u32, Option<String>, Option<(&'static str, String)>)> {
+    /// Per line: its number, Google's words, and what another reading says.
+    type Notes = Vec<(u32, Option<String>, Option<(&'static str, String)>)>;
+
+    fn notes(file: &str) -> Notes {
         let report = SearchConsoleReport::of(file.as_bytes());
         let readings = Readings::of(file.as_bytes());
         report
