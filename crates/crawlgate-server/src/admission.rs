@@ -38,14 +38,15 @@ async fn admitted(state: &AppState, request: Request, next: Next) -> Result<Resp
         .get(CONTENT_LENGTH)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.parse::<u64>().ok());
+    let deadline = tokio::time::Instant::now() + limits.body_timeout;
     if declared.is_some_and(|n| n > max as u64) {
-        return Err(ApiError::body_too_large(max).into_response());
+        let (_, body) = request.into_parts();
+        return Err(too_large(body, max, deadline).await);
     }
 
     let (mut parts, mut body) = request.into_parts();
     let budget = state.budget();
     let mut hold = budget.body();
-    let deadline = tokio::time::Instant::now() + limits.body_timeout;
     let timed_out = || ApiError::body_timeout(limits.body_timeout).into_response();
     let mut bytes: Vec<u8> = Vec::new();
     loop {
@@ -64,7 +65,8 @@ async fn admitted(state: &AppState, request: Request, next: Next) -> Result<Resp
         };
         let len = bytes.len() + data.len();
         if len > max {
-            return Err(ApiError::body_too_large(max).into_response());
+            drop(bytes);
+            return Err(too_large(body, max, deadline).await);
         }
         if len > bytes.capacity() {
             // Grown as a vector grows (doubling), with the memory counted
@@ -96,4 +98,20 @@ async fn admitted(state: &AppState, request: Request, next: Next) -> Result<Resp
             .insert(IGNORED_PARAMETERS_HEADER, names);
     }
     Ok(response)
+}
+
+/// The 413 answer, once the rest of an oversized body is read and dropped
+/// (up to four times the limit, within the body timeout): a client that
+/// sends its body before reading the answer then gets to read it, instead
+/// of a reset connection. Past that, the connection is closed.
+async fn too_large(mut body: Body, max: usize, deadline: tokio::time::Instant) -> Response {
+    let mut left = max.saturating_mul(4);
+    while let Ok(Some(Ok(frame))) = tokio::time::timeout_at(deadline, body.frame()).await {
+        let len = frame.data_ref().map_or(0, |d| d.len());
+        if len > left {
+            break;
+        }
+        left -= len;
+    }
+    ApiError::body_too_large(max).into_response()
 }

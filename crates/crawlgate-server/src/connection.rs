@@ -25,6 +25,9 @@ use tower::ServiceExt;
 use crate::allowance::ClientAddr;
 use crate::config::Limits;
 
+/// The largest request head read.
+const MAX_HEAD_BYTES: usize = 128 << 10;
+
 /// How long in-flight requests may take to finish once shutdown is asked.
 const DRAIN: Duration = Duration::from_secs(10);
 
@@ -39,6 +42,9 @@ pub async fn serve(
     let mut http = hyper::server::conn::http1::Builder::new();
     http.timer(TokioTimer::new())
         .header_read_timeout(limits.header_timeout)
+        // A request head (target and headers) of at most 128 KiB: past it,
+        // 431 (and past 64 KiB of target, 414).
+        .max_buf_size(MAX_HEAD_BYTES)
         .keep_alive(true);
     let graceful = GracefulShutdown::new();
     let send_timeout = limits.send_timeout;

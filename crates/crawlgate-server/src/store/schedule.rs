@@ -189,9 +189,11 @@ mod tests {
         let now = SystemTime::UNIX_EPOCH + Duration::from_secs(1_700_000_000);
         let six_days = now + Duration::from_secs(6 * 86_400);
         let horizon = Duration::from_secs(600);
+        // Read as at now + 600 s: the next slot (now + 601 s) fits two
+        // seconds from now.
         assert_eq!(
             plan_slot(Some(six_days), &p, now, horizon),
-            Err(now + Duration::from_secs(1))
+            Err(now + Duration::from_secs(2))
         );
         // A visit-time window hours away is past the horizon: refused, with
         // the time from which it can be reserved.
