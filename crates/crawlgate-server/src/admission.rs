@@ -38,7 +38,7 @@ async fn admitted(state: &AppState, request: Request, next: Next) -> Result<Resp
         .get(CONTENT_LENGTH)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.parse::<u64>().ok());
-    let deadline = tokio::time::Instant::now() + limits.body_timeout;
+    let mut deadline = tokio::time::Instant::now() + limits.body_timeout;
     if declared.is_some_and(|n| n > max as u64) {
         let (_, body) = request.into_parts();
         return Err(too_large(body, max, deadline).await);
@@ -69,16 +69,29 @@ async fn admitted(state: &AppState, request: Request, next: Next) -> Result<Resp
             return Err(too_large(body, max, deadline).await);
         }
         if len > bytes.capacity() {
-            // Grown as a vector grows (doubling), with the memory counted
-            // before it is taken: twice, for the copy that decoding the
-            // JSON makes of it while the request waits.
-            let capacity = len.max(bytes.capacity() * 2).min(max).max(len);
-            if tokio::time::timeout_at(deadline, hold.grow_to(capacity.saturating_mul(2)))
-                .await
-                .is_err()
+            // Grown as a vector grows (doubling, but never past the declared
+            // length), with the memory counted before it is taken: twice,
+            // for the copy that decoding the JSON makes of it while the
+            // request waits. Waiting for that memory is the server's doing,
+            // not the client's: it is bounded by the queue timeout (503),
+            // and the body timeout is moved on by as long.
+            let ceiling = declared.map_or(max, |n| (n as usize).min(max));
+            let capacity = len.max((bytes.capacity() * 2).min(ceiling));
+            let waiting = tokio::time::Instant::now();
+            if tokio::time::timeout(
+                limits.queue_timeout,
+                hold.grow_to(capacity.saturating_mul(2)),
+            )
+            .await
+            .is_err()
             {
-                return Err(timed_out());
+                return Err(ApiError::busy(
+                    "the server is busy: no memory for the body within the queue timeout; ask again",
+                    limits.queue_timeout.as_secs().max(1),
+                )
+                .into_response());
             }
+            deadline += waiting.elapsed();
             bytes.reserve_exact(capacity - bytes.len());
         }
         bytes.extend_from_slice(&data);

@@ -50,7 +50,9 @@ async fn forty_eight_large_lints_stay_within_the_memory_budget() {
     let mut text = String::new();
     let mut n = 0;
     while text.len() < (1 << 20) - 64 {
-        text.push_str(&format!("Disallow: /\"q{n}\"/*.php$\nAllow: /a{n}\n"));
+        text.push_str(&format!(
+            "Disallow: /\"q{n}\"/\"a\"/*.php$\nAllow: /\"\"\"{n}\"\"\"\t\n"
+        ));
         if n % 50 == 0 {
             text.push_str("User-agent: bot\n");
         }
