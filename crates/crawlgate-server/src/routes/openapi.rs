@@ -150,8 +150,15 @@ fn exact_requests(doc: &mut Value, limits: &Limits) {
     lint["legacy"] =
         json!({"type": "boolean", "description": "Also compare with the legacy reading."});
 
+    // In a batch, a URL that is not one is that pair's error, not the
+    // request's: any non-empty string is accepted.
     let pair = &mut schemas["Pair"];
-    pair["properties"]["url"] = url_schema(limits);
+    pair["properties"]["url"] = json!({
+        "type": "string",
+        "minLength": 1,
+        "maxLength": limits.max_url_chars,
+        "description": "The absolute URL (http or https); anything else is answered with an error for this pair.",
+    });
     pair["properties"]["agent"] = json!({"type": "string", "maxLength": limits.max_agent_chars});
     pair["additionalProperties"] = json!(false);
     let batch = &mut schemas["AllowedBatch"];
@@ -168,7 +175,11 @@ fn exact_requests(doc: &mut Value, limits: &Limits) {
             continue;
         };
         for operation in operations.values_mut() {
-            let Some(parameters) = operation["parameters"].as_array_mut() else {
+            // `get_mut`: indexing would add a null `parameters`.
+            let Some(parameters) = operation
+                .get_mut("parameters")
+                .and_then(Value::as_array_mut)
+            else {
                 continue;
             };
             for parameter in parameters {
@@ -221,7 +232,10 @@ fn every_error(doc: &mut Value) {
             continue;
         };
         for operation in operations.values_mut() {
-            let Some(responses) = operation["responses"].as_object_mut() else {
+            let Some(responses) = operation
+                .get_mut("responses")
+                .and_then(Value::as_object_mut)
+            else {
                 continue;
             };
             for (status, description) in common {

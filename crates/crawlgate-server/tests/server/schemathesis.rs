@@ -88,6 +88,11 @@ async fn schemathesis_finds_nothing_and_reaches_the_verdicts() {
     let report = dir.path().join("report");
     let mut command = Command::new(&st);
     command
+        .arg("--config-file")
+        .arg(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/server/schemathesis.toml"
+        ))
         .arg("run")
         .arg(server.url("/openapi.json"))
         .args(["--checks", "all"])
