@@ -89,7 +89,7 @@ async fn forty_eight_large_lints_stay_within_the_memory_budget() {
         .collect();
     let answers: Vec<_> = futures_util::future::join_all(requests).await;
     let took = started.elapsed();
-    let first = answers[0].as_ref().unwrap().clone();
+    let first = *answers[0].as_ref().unwrap();
     for answer in &answers {
         let answer = answer.as_ref().unwrap();
         assert_eq!(answer.0, 200);

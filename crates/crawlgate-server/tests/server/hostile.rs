@@ -97,7 +97,7 @@ async fn slow_and_idle_clients_hold_no_slot_and_are_dropped() {
     for n in 0..2_000 {
         let mut stream = TcpStream::connect(&addr).await.unwrap();
         let kind = match n % 5 {
-            0 | 1 | 2 => {
+            0..=2 => {
                 stream
                     .write_all(b"POST /v1/lint HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{\"robots_")
                     .await
