@@ -277,6 +277,14 @@ at /openapi.json. Every flag can also be set with its CRAWLGATE_* variable.";
 /// let config = cli.serve.into_config().unwrap();
 /// assert_eq!(config.bind.port(), 9000);
 /// assert!(config.targets.allow_private && !config.targets.allow_link_local);
+///
+/// let cli = Cli::parse_from(["serve", "--memory-budget", "1G", "--body-timeout", "500ms"]);
+/// let config = cli.serve.into_config().unwrap();
+/// assert_eq!(config.limits.memory_budget, 1 << 30);
+/// assert_eq!(config.limits.body_timeout.as_millis(), 500);
+/// let cli = Cli::parse_from(["serve", "--politeness-horizon", "30s"]);
+/// let error = cli.serve.into_config().unwrap_err();
+/// assert_eq!(error.flag, "politeness-horizon"); // shorter than the 60 s crawl-delay cap
 /// ```
 #[derive(clap::Args, Clone, Debug)]
 #[command(after_help = SERVE_EXAMPLES)]
@@ -343,6 +351,11 @@ pub struct ServeArgs {
     /// Largest request body (bytes; K, M, G suffixes: KiB, MiB, GiB).
     #[arg(long, env = "CRAWLGATE_MAX_BODY", default_value = "4M", value_parser = parse_size)]
     pub max_body: usize,
+
+    /// Longest request target, path and query string (bytes; at most 64K,
+    /// hyper's own limit).
+    #[arg(long, env = "CRAWLGATE_MAX_TARGET", default_value = "32K", value_parser = parse_size)]
+    pub max_target: usize,
 
     /// Requests handled at once; a request takes its slot once its body
     /// has arrived.
@@ -485,6 +498,13 @@ impl ServeArgs {
         limits.max_fetches_per_client =
             at_least_one("max-fetches-per-client", self.max_fetches_per_client)?;
         limits.max_body_bytes = at_least_one("max-body", self.max_body)?;
+        if !(1 << 10..=64 << 10).contains(&self.max_target) {
+            return Err(ConfigError {
+                flag: "max-target",
+                problem: "must be between 1K and 64K".to_owned(),
+            });
+        }
+        limits.max_uri_bytes = self.max_target;
         limits.max_concurrent_requests = at_least_one("max-requests", self.max_requests)?;
         limits.queue_timeout = positive("queue-timeout", self.queue_timeout)?;
         limits.header_timeout = positive("header-timeout", self.header_timeout)?;
