@@ -38,6 +38,7 @@ pub fn app(state: AppState) -> Router {
         .route("/openapi.json", get(openapi::document))
         .route("/", get(tester::page))
         .route("/assets/{name}", get(tester::asset))
+        .route("/favicon.ico", get(tester::favicon))
         .route_layer(middleware::from_fn_with_state(state.clone(), track))
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(limits.max_body_bytes))
