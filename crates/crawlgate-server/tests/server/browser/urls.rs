@@ -99,6 +99,24 @@ async fn hostile_url_lists_are_reported_not_dropped() {
     let urls: Vec<&str> = rows.iter().map(|r| r.url.as_str()).collect();
     assert_rows_match_library(&rows[..1], ROBOTS, "mybot", &urls[..1]);
     assert_rows_match_library(&rows[999..], ROBOTS, "mybot", &urls[999..]);
+
+    // A 70,000-character crawler name: said to be past the limit, nothing
+    // asked.
+    page.paste("agent", &"b".repeat(70_000)).await;
+    page.settled().await;
+    let said = page
+        .eval(
+            "return [document.getElementById('test-status').textContent, document.querySelectorAll('#verdicts tbody tr').length];",
+            vec![],
+        )
+        .await;
+    assert_eq!(
+        said,
+        json!([
+            "The crawler's name is 70,000 bytes; this server takes names of at most 256 bytes.",
+            0
+        ])
+    );
     page.close().await;
 }
 
