@@ -29,9 +29,9 @@ function limit(name, fallback, min = 1) {
 }
 const LIMITS = {
   urls: limit("maxUrls", 1000),
-  urlBytes: limit("maxUrlBytes", 8192),
-  agentBytes: limit("maxAgentBytes", 256),
-  robotsBytes: limit("maxRobotsBytes", 1 << 20),
+  urlChars: limit("maxUrlChars", 8192),
+  agentChars: limit("maxAgentChars", 256),
+  robotsChars: limit("maxRobotsChars", 1 << 20),
   bodyBytes: limit("maxBodyBytes", 4 << 20),
   refreshSeconds: limit("refreshSeconds", 10, 0),
 };
@@ -63,6 +63,8 @@ const state = {
 
 const encoder = new TextEncoder();
 const utf8Length = (text) => encoder.encode(text).length;
+// Characters as the server counts them (Unicode scalar values).
+const charCount = (text) => [...text].length;
 const number = (n) => n.toLocaleString("en");
 
 function lineHeight() {
@@ -306,9 +308,10 @@ function goToLine(line, focus) {
 // --- Asking the server ---
 
 class ApiError extends Error {
-  constructor(message, status) {
+  constructor(message, status, code = "") {
     super(message);
     this.status = status;
+    this.code = code;
   }
 }
 
@@ -328,7 +331,7 @@ async function api(path, body, signal) {
   const json = await response.json().catch(() => ({}));
   if (!response.ok) {
     const e = json.error || {};
-    throw new ApiError(`HTTP ${response.status}: ${e.field ? e.field + ": " : ""}${e.problem || response.statusText}`, response.status);
+    throw new ApiError(`HTTP ${response.status}: ${e.field ? e.field + ": " : ""}${e.problem || response.statusText}`, response.status, e.code || "");
   }
   return json;
 }
@@ -350,10 +353,9 @@ function planUrls(text, robotsBytes) {
     const url = raw.trim();
     if (!url) return;
     const line = i + 1;
-    const bytes = utf8Length(url);
-    if (bytes > LIMITS.urlBytes) skipped.long.push(line);
+    if (url.length > LIMITS.urlChars && charCount(url) > LIMITS.urlChars) skipped.long.push(line);
     else if (tested.length >= LIMITS.urls) skipped.count.push(line);
-    else if (bytes + 8 > room) skipped.body.push(line);
+    else if (utf8Length(url) + 8 > room) skipped.body.push(line);
     else {
       room -= utf8Length(JSON.stringify(url)) + 1;
       tested.push({ url, line });
@@ -372,7 +374,7 @@ function renderUrlNotes(plan) {
   const { long, count, body } = plan.skipped;
   const parts = [];
   if (count.length) parts.push(`${number(count.length)} past the limit of ${number(LIMITS.urls)} URLs per test (line${count.length > 1 ? "s" : ""} ${lineList(count)})`);
-  if (long.length) parts.push(`${number(long.length)} longer than ${number(LIMITS.urlBytes)} bytes (line${long.length > 1 ? "s" : ""} ${lineList(long)})`);
+  if (long.length) parts.push(`${number(long.length)} longer than ${number(LIMITS.urlChars)} characters (line${long.length > 1 ? "s" : ""} ${lineList(long)})`);
   if (body.length) parts.push(`${number(body.length)} that would make the request larger than ${number(LIMITS.bodyBytes)} bytes (line${body.length > 1 ? "s" : ""} ${lineList(body)})`);
   const skipped = long.length + count.length + body.length;
   notes.hidden = skipped === 0;
@@ -416,10 +418,11 @@ async function run() {
   renderFileOrigin(site);
   const name = agent.value.trim();
   const status = $("test-status");
-  const problem = textBytes > LIMITS.robotsBytes
-    ? `The file is ${number(textBytes)} bytes; this server tests files of at most ${number(LIMITS.robotsBytes)} bytes (crawlers read the first ${number(PARSED_BYTES)}).`
-    : utf8Length(name) > LIMITS.agentBytes
-      ? `The crawler's name is ${number(utf8Length(name))} bytes; this server takes names of at most ${number(LIMITS.agentBytes)} bytes.`
+  const textChars = text.length > LIMITS.robotsChars ? charCount(text) : 0;
+  const problem = textChars > LIMITS.robotsChars
+    ? `The file is ${number(textChars)} characters long; this server tests files of at most ${number(LIMITS.robotsChars)} characters (crawlers read the first ${number(PARSED_BYTES)} bytes).`
+    : charCount(name) > LIMITS.agentChars
+      ? `The crawler's name is ${number(charCount(name))} characters long; this server takes names of at most ${number(LIMITS.agentChars)}.`
       : null;
   if (problem) {
     state.verdicts = [];
@@ -681,7 +684,9 @@ function renderHistory(data) {
 
 function showFetchError(what, error) {
   const kept = state.panel ? ` The panels below still show ${state.panel.origin}.` : "";
-  const hint = error.status === 429 ? ` Wait ${LIMITS.refreshSeconds} s between two refetches of a site.` : "";
+  // A 429 is a refetch too soon (rate_limited) or this client's quota of
+  // new sites (fetch_limit, its problem says which).
+  const hint = error.status === 429 && error.code === "rate_limited" ? ` Wait ${LIMITS.refreshSeconds} s between two refetches of a site.` : "";
   fetchError.replaceChildren(
     el("p", {}, `${what}: ${error.message}.${hint}${kept} The editor keeps its text.`),
   );
@@ -953,7 +958,7 @@ $("download").addEventListener("click", () => {
   setTimeout(() => URL.revokeObjectURL(link.href), 1000);
 });
 
-$("url-limits").textContent = `At most ${number(LIMITS.urls)} URLs per test, each at most ${number(LIMITS.urlBytes)} bytes; files of at most ${number(LIMITS.robotsBytes)} bytes. URLs past a limit are listed, not tested.`;
+$("url-limits").textContent = `At most ${number(LIMITS.urls)} URLs per test, each at most ${number(LIMITS.urlChars)} characters; files of at most ${number(LIMITS.robotsChars)} characters. URLs past a limit are listed, not tested.`;
 for (const input of [robots, urls, agent]) input.addEventListener("input", schedule);
 profile.addEventListener("change", schedule);
 state.lineCount = countLines(robots.value);

@@ -41,9 +41,10 @@ pub async fn page(State(state): State<AppState>) -> Response {
 fn page_with(limits: &Limits) -> String {
     let slots = [
         ("{{max_urls}}", limits.max_pairs),
-        ("{{max_url_bytes}}", limits.max_url_bytes),
-        ("{{max_agent_bytes}}", limits.max_agent_bytes),
-        ("{{max_robots_bytes}}", limits.max_robots_bytes),
+        ("{{max_url_chars}}", limits.max_url_chars),
+        ("{{max_agent_chars}}", limits.max_agent_chars),
+        // The server counts `robots_txt` in characters too.
+        ("{{max_robots_chars}}", limits.max_robots_bytes),
         ("{{max_body_bytes}}", limits.max_body_bytes),
         (
             "{{refresh_seconds}}",
@@ -130,7 +131,7 @@ mod tests {
         let page = page_with(&limits);
         assert!(!page.contains("{{"), "an unfilled slot");
         assert!(page.contains(r#"data-max-urls="7""#));
-        assert!(page.contains(&format!(r#"data-max-url-bytes="{}""#, limits.max_url_bytes)));
+        assert!(page.contains(&format!(r#"data-max-url-chars="{}""#, limits.max_url_chars)));
     }
 
     #[test]

@@ -283,6 +283,13 @@ async fn errors_keep_the_editor_and_the_panels() {
         error[1].as_str().unwrap().contains("refreshed less than"),
         "{error}"
     );
+    assert!(
+        error[1]
+            .as_str()
+            .unwrap()
+            .contains("Wait 10 s between two refetches of a site."),
+        "{error}"
+    );
     assert_eq!(page.eval(PANELS, vec![]).await, panels);
     assert_eq!(page.eval(EDITOR, vec![]).await, OWN);
     page.shot("tester-429.png").await;

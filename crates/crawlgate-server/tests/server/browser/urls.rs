@@ -6,7 +6,7 @@ use crawlgate_fetch::Origin;
 use serde_json::json;
 
 use super::{assert_rows_match_library, Tester};
-use crate::support::{serving, Reply};
+use crate::support::{post, serving, Reply};
 
 const ROBOTS: &str = "User-agent: *\nDisallow: /private/\nAllow: /private/press/\n";
 
@@ -18,7 +18,7 @@ async fn urls_past_the_limits_are_reported() {
     let page = Tester::open(
         |config| {
             config.limits.max_pairs = 4;
-            config.limits.max_url_bytes = 64;
+            config.limits.max_url_chars = 64;
         },
         1280,
         1000,
@@ -34,7 +34,7 @@ async fn urls_past_the_limits_are_reported() {
         stated
             .as_str()
             .unwrap()
-            .starts_with("At most 4 URLs per test, each at most 64 bytes"),
+            .starts_with("At most 4 URLs per test, each at most 64 characters"),
         "{stated}"
     );
     page.paste("robots", ROBOTS).await;
@@ -64,7 +64,7 @@ async fn urls_past_the_limits_are_reported() {
     assert_eq!(
         notes[3],
         "3 of 7 URLs not tested: 2 past the limit of 4 URLs per test (lines 7, 8); \
-         1 longer than 64 bytes (line 3)."
+         1 longer than 64 characters (line 3)."
     );
     page.shot("tester-url-limits.png").await;
 
@@ -73,6 +73,84 @@ async fn urls_past_the_limits_are_reported() {
     page.rows(2).await;
     let notes = page.wait_for("no notes", NOTES, vec![]).await;
     assert_eq!(notes[0], true, "{notes}");
+    page.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn limits_count_characters_as_the_server_does() {
+    let page = Tester::open(
+        |config| {
+            config.limits.max_url_chars = 64;
+            config.limits.max_robots_bytes = 256;
+        },
+        1280,
+        1000,
+    )
+    .await;
+    let stated = page
+        .eval(
+            "return document.getElementById('url-limits').textContent;",
+            vec![],
+        )
+        .await;
+    assert!(
+        stated
+            .as_str()
+            .unwrap()
+            .contains("each at most 64 characters; files of at most 256 characters"),
+        "{stated}"
+    );
+    // 200 two-byte characters: 400 bytes but 225 characters, which the
+    // server takes; so does the page.
+    let robots = format!("User-agent: *\nDisallow: /{}\n", "é".repeat(200));
+    let fits = format!("/{}", "é".repeat(63));
+    let long = format!("/{}", "é".repeat(64));
+    page.paste("robots", &robots).await;
+    page.type_into("agent", "mybot").await;
+    page.paste("urls", &format!("{fits}\n{long}")).await;
+    let rows = page.rows(1).await;
+    assert_rows_match_library(&rows, &robots, "mybot", &[&fits]);
+    let notes = page.wait_for("the notes", NOTES, vec![]).await;
+    assert_eq!(
+        notes[3],
+        "1 of 2 URLs not tested: 1 longer than 64 characters (line 2)."
+    );
+    // The API agrees on both sides of each limit.
+    let check = page.server.url("/v1/check");
+    let ask =
+        |robots: &str, url: &str| json!({"robots_txt": robots, "agent": "mybot", "urls": [url]});
+    assert_eq!(post(&check, &ask(&robots, &fits)).await.0, 200);
+    let (status, body) = post(&check, &ask(&robots, &long)).await;
+    assert_eq!(
+        (status, &body["error"]["field"]),
+        (400, &json!("urls[0]")),
+        "{body}"
+    );
+
+    // 257 characters: past the limit, said so, nothing asked.
+    let over = format!("User-agent: *\nDisallow: /{}\n", "é".repeat(231));
+    assert_eq!(over.chars().count(), 257);
+    let (status, body) = post(&check, &ask(&over, &fits)).await;
+    assert_eq!(
+        (status, &body["error"]["field"]),
+        (400, &json!("robots_txt")),
+        "{body}"
+    );
+    page.paste("robots", &over).await;
+    page.settled().await;
+    let said = page
+        .eval(
+            "return [document.getElementById('test-status').textContent, document.querySelectorAll('#verdicts tbody tr').length];",
+            vec![],
+        )
+        .await;
+    assert_eq!(
+        said,
+        json!([
+            "The file is 257 characters long; this server tests files of at most 256 characters (crawlers read the first 512,000 bytes).",
+            0
+        ])
+    );
     page.close().await;
 }
 
@@ -93,7 +171,7 @@ async fn hostile_url_lists_are_reported_not_dropped() {
         notes[3],
         "99,000 of 100,000 URLs not tested: 98,999 past the limit of 1,000 URLs per test \
          (lines 1,002, 1,003, 1,004, 1,005, 1,006 and 98,994 more); \
-         1 longer than 8,192 bytes (line 3)."
+         1 longer than 8,192 characters (line 3)."
     );
     // The first and last tested rows say what the library says.
     let urls: Vec<&str> = rows.iter().map(|r| r.url.as_str()).collect();
@@ -113,7 +191,7 @@ async fn hostile_url_lists_are_reported_not_dropped() {
     assert_eq!(
         said,
         json!([
-            "The crawler's name is 70,000 bytes; this server takes names of at most 256 bytes.",
+            "The crawler's name is 70,000 characters long; this server takes names of at most 256.",
             0
         ])
     );
