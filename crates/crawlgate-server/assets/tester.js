@@ -67,6 +67,17 @@ const utf8Length = (text) => encoder.encode(text).length;
 const charCount = (text) => [...text].length;
 const number = (n) => n.toLocaleString("en");
 
+// A long URL or rule as shown in a cell: its start and end, and its length
+// (the whole is in the URL list or the editor); a 70,000-character rule
+// would make its row taller than the page.
+const SHOWN_CHARS = 240;
+function shorten(text) {
+  if (text.length <= SHOWN_CHARS) return text;
+  const chars = [...text];
+  if (chars.length <= SHOWN_CHARS) return text;
+  return `${chars.slice(0, 160).join("")}…${chars.slice(-60).join("")} (${number(chars.length)} characters)`;
+}
+
 function lineHeight() {
   return parseFloat(getComputedStyle(robots).lineHeight) || 20;
 }
@@ -178,6 +189,8 @@ function queueDraw() {
 }
 
 function draw() {
+  // Room for the largest line number (100,000 lines take six digits).
+  gutter.style.width = `${Math.max(4, String(state.lineCount).length) + 1.5}ch`;
   const lh = lineHeight();
   const pad = padding();
   const top = robots.scrollTop;
@@ -519,9 +532,9 @@ function renderVerdicts(site) {
         "data-input-line": tested ? String(tested.line) : null,
       },
       el("td", { class: "url", "data-label": "URL" },
-        el("button", { type: "button", onclick: () => select(i), "aria-pressed": String(i === state.selected) }, v.url), elsewhere),
+        el("button", { type: "button", onclick: () => select(i), "aria-pressed": String(i === state.selected) }, shorten(v.url)), elsewhere),
       el("td", { "data-label": "Verdict" }, verdictWord(v)),
-      el("td", { "data-label": "Deciding line" }, v.rule ? el("code", {}, `${v.rule.line}: ${v.rule.text}`) : el("span", { class: "muted" }, v.fetch_outcome || BASES[v.basis] || v.basis)),
+      el("td", { "data-label": "Deciding line" }, v.rule ? el("code", {}, `${v.rule.line}: ${shorten(v.rule.text)}`) : el("span", { class: "muted" }, v.fetch_outcome || BASES[v.basis] || v.basis)),
       el("td", { "data-label": "Group" }, groups),
       el("td", { class: "others", "data-label": "Other readings" },
         pair || (others.length ? el("span", { class: "differs" }, others.join("; ")) : el("span", { class: "muted" }, "same"))),

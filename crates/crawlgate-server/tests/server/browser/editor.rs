@@ -232,3 +232,120 @@ return [p.textContent, r.left >= 0 && r.top >= 0 && r.right <= innerWidth && r.b
     }
     page.close().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hostile_file_of_100_000_lines_is_answered_and_drawn_lazily() {
+    // A 70,000-byte rule, then 100,000 lines of garbage, misspelt rules,
+    // control characters and comments: 0.9 MB, past the 500 KiB crawlers
+    // read.
+    let mut robots = format!("User-agent: *\nDisallow: /{}\n", "x".repeat(70_000));
+    for i in 0..100_000 {
+        robots.push_str(&match i % 4 {
+            0 => format!("junk{i}\n"),
+            1 => format!("Disalow: /d{i}\n"),
+            2 => "\u{0}\u{1} \u{fffd}\n".to_owned(),
+            _ => "#\n".to_owned(),
+        });
+    }
+    let page = Tester::open(|_| {}, 1280, 1000).await;
+    page.type_into("agent", "mybot").await;
+    let long_url = format!("/{}", "x".repeat(8_000));
+    let urls = ["/d1/page", "/d99997/x", long_url.as_str(), "/junk0"];
+    page.paste("urls", &urls.join("\n")).await;
+    page.paste("robots", &robots).await;
+    page.settled().await;
+    let rows = page
+        .wait_within(
+            "verdicts on the hostile file",
+            super::ROWS_SHOWN,
+            vec![json!(urls.len())],
+            std::time::Duration::from_secs(120),
+        )
+        .await;
+    let rows: Vec<super::Row> = serde_json::from_value(rows).unwrap();
+    // What the library says, the 500 KiB cut included (the last misspelt
+    // rule is past it).
+    assert_rows_match_library(&rows, &robots, "mybot", &urls);
+    // The 8,001-character URL is shown by its ends and its length.
+    let shown = page
+        .eval(
+            "return document.querySelector('#verdicts tbody tr:nth-child(3) td.url button').textContent;",
+            vec![],
+        )
+        .await;
+    assert_eq!(
+        shown,
+        format!("/{}…{} (8,001 characters)", "x".repeat(159), "x".repeat(60))
+    );
+
+    // The findings: counted as the API counts them, the first 500 listed.
+    let (status, linted) = post(
+        &page.server.url("/v1/lint"),
+        &json!({"robots_txt": robots, "profile": "google"}),
+    )
+    .await;
+    assert_eq!(status, 200);
+    let counts = &linted["counts"];
+    let total = linted["diagnostics"].as_array().unwrap().len();
+    assert!(total > 500, "{total} findings");
+    let shown = page
+        .eval(
+            "const items = [...document.querySelectorAll('#diagnostics li')];
+return [document.getElementById('lint-count').textContent, items.length, items[items.length - 1].textContent,
+  document.getElementById('size').textContent];",
+            vec![],
+        )
+        .await;
+    assert_eq!(
+        shown,
+        json!([
+            format!(
+                "({} errors, {} warnings, {} infos)",
+                counts["errors"], counts["warnings"], counts["infos"]
+            ),
+            501,
+            format!("… and {} more", total - 500),
+            format!(
+                "{} bytes, 100,003 lines (crawlers read the first 512,000 bytes)",
+                group_thousands(robots.len())
+            ),
+        ])
+    );
+
+    // The margin draws the visible lines only, at the top and at the end.
+    let drawn = "const g = [...document.querySelectorAll('#gutter div')];
+return [g.length + document.querySelectorAll('#line-marks .cell').length, g.length && g[g.length - 1].textContent,
+  Math.min(...g.map(d => d.offsetLeft))];";
+    let top = page.eval(drawn, vec![]).await;
+    assert!(top[0].as_u64().unwrap() < 400, "{top}");
+    page.eval(
+        "const r = document.getElementById('robots'); r.scrollTop = r.scrollHeight; r.dispatchEvent(new Event('scroll'));",
+        vec![],
+    )
+    .await;
+    let bottom = page
+        .wait_for(
+            "the last lines drawn",
+            &format!("const d = (() => {{ {drawn} }})(); return d[1] === '100003' && d;"),
+            vec![],
+        )
+        .await;
+    assert!(bottom[0].as_u64().unwrap() < 400, "{bottom}");
+    // Six-digit line numbers fit in the gutter, none cut at its left.
+    assert!(bottom[2].as_f64().unwrap() >= 0.0, "{bottom}");
+    page.shot("tester-hostile-file.png").await;
+    page.close().await;
+}
+
+/// `n` written with commas every three digits, as the page writes numbers.
+fn group_thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
