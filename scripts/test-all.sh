@@ -110,7 +110,7 @@ suite "cargo test (the server's tests start Redis and Chromium themselves and in
 suite "fuzz regressions and seeds, replayed on stable (fuzz/)" \
   cargo test --manifest-path fuzz/Cargo.toml --no-default-features --locked
 suite "fuzzing" fuzz_run
-suite "the examples of the documentation against the crawlgate binary" python3 scripts/doc-examples.py
+suite "the examples of the documentation against the crawlgate binary" python3 scripts/doc-examples.py docs/behaviour.md docs/cli.md
 suite "the Python package (scripts/test-python.sh)" bash scripts/test-python.sh
 if [ "${#failed[@]}" -gt 0 ]; then
   step "FAILED: ${#failed[@]} suite(s):"
