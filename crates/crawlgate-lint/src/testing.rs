@@ -4,7 +4,9 @@
 //! that profile.
 
 use crate::diagnostic::Code;
-use crate::{lint, LintOptions, LintReport};
+use crate::linter::lint;
+use crate::options::LintOptions;
+use crate::report::LintReport;
 use crawlgate::Profile;
 
 pub(crate) fn fixture_path(code: Code, which: &str) -> String {
@@ -55,17 +57,17 @@ pub(crate) fn assert_clean(code: Code) {
 
 /// The two fixture tests of a rule.
 macro_rules! fixture_tests {
-    ($code:ident) => {
+    ($($code:tt)+) => {
         #[cfg(test)]
         mod fixture_tests {
             #[test]
             fn fires_on_its_fixture() {
-                crate::testing::assert_fires(crate::diagnostic::Code::$code);
+                crate::testing::assert_fires(crate::diagnostic::Code::$($code)+);
             }
 
             #[test]
             fn clean_fixture_stays_clean() {
-                crate::testing::assert_clean(crate::diagnostic::Code::$code);
+                crate::testing::assert_clean(crate::diagnostic::Code::$($code)+);
             }
         }
     };

@@ -119,7 +119,7 @@ mod urllib;
 pub use agent::SelectionKind;
 pub use compiled::CompiledRobotsTxt;
 pub use decide::{AgentView, Reason, RuleMatch, Verdict};
-pub use diagnostic::{Code, Diagnostic, Fix, Severity, Span};
+pub use diagnostic::{code_number, Code, Diagnostic, Fix, Severity, Span};
 pub use extension::{
     ContentSignal, ContentUsage, CrawlDelay, ExtensionKind, Preference, RequestRate, TimeOfDay,
     VisitTime,

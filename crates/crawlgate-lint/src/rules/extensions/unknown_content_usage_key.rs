@@ -1,20 +1,16 @@
 //! `R307` unknown-content-usage-key: a `Content-Usage` key outside the vocabulary
 
+use crate::context::Context;
 use crate::diagnostic::{Code, Diagnostic};
-use crate::rules::offset_in;
+use crate::rule::RuleInfo;
+use crate::spans::offset_in;
 use crate::spelling::closest;
-use crate::{Category, Context, RuleInfo};
 use crawlgate::extension::CONTENT_USAGE_KEYS;
-use crawlgate::Severity;
 
 /// The rule's registration.
-pub(crate) static RULE: RuleInfo = RuleInfo {
-    code: Code::UnknownContentUsageKey,
-    name: "unknown-content-usage-key",
-    severity: Severity::Warning,
-    category: Category::Extensions,
-    summary: "a `Content-Usage` key outside the vocabulary",
-    docs: r#"## What it does
+pub(crate) static RULE: RuleInfo = RuleInfo::new(
+    Code::UnknownContentUsageKey,
+    r#"## What it does
 
 Reports `Content-Usage` keys other than those of the AI-preferences
 vocabulary (`train-ai`, `search`).
@@ -39,7 +35,7 @@ Content-Usage: train-ai=n
 ```
 "#,
     check,
-};
+);
 
 fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for ext in cx.robots.extensions() {

@@ -2,21 +2,18 @@
 
 use crate::budget::{Budget, LookupCost};
 use crate::context::generic_agent;
+use crate::context::Context;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::inclusion::sample_paths;
-use crate::rules::{and_list, quote_rule};
-use crate::{Category, Context, RuleInfo};
+use crate::rule::RuleInfo;
+use crate::wording::{and_list, quote_rule};
 use crawlgate::{GroupSelection, Rule, Severity};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// The rule's registration.
-pub(crate) static RULE: RuleInfo = RuleInfo {
-    code: Code::DropsStarRules,
-    name: "drops-star-rules",
-    severity: Severity::Warning,
-    category: Category::Grouping,
-    summary: "a crawler with a group of its own no longer obeys the `*` rules",
-    docs: r#"## What it does
+pub(crate) static RULE: RuleInfo = RuleInfo::new(
+    Code::DropsStarRules,
+    r#"## What it does
 
 Reports, for each crawler with a group of its own, the `*` disallow rules it
 no longer obeys: paths the `*` group blocks that this crawler may fetch. It
@@ -61,7 +58,7 @@ Allow: /cart/help/
 ```
 "#,
     check,
-};
+);
 
 /// Tokens for which the `*` group never applied: Google's AdsBot crawlers
 /// ignore it (Google's documentation of its special-case crawlers), and the

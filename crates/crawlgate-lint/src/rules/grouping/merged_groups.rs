@@ -1,21 +1,16 @@
 //! `R101` merged-groups: non-rule lines between user-agent lines silently merge what look like separate groups
 
 use crate::budget::Budget;
+use crate::context::Context;
 use crate::diagnostic::{Code, Diagnostic};
-use crate::rules::{and_list, lines_phrase, quote_rule};
-use crate::{Category, Context, RuleInfo};
-use crawlgate::Severity;
+use crate::rule::RuleInfo;
+use crate::wording::{and_list, lines_phrase, quote_rule};
 use crawlgate::{ExtensionKind, Group, Profile, Rule, UserAgent};
 
 /// The rule's registration.
-pub(crate) static RULE: RuleInfo = RuleInfo {
-    code: Code::MergedGroups,
-    name: "merged-groups",
-    severity: Severity::Warning,
-    category: Category::Grouping,
-    summary:
-        "non-rule lines between user-agent lines silently merge what look like separate groups",
-    docs: r#"## What it does
+pub(crate) static RULE: RuleInfo = RuleInfo::new(
+    Code::MergedGroups,
+    r#"## What it does
 
 Reports user-agent lines that are separated from the user-agent lines above
 them only by non-rule lines (`Crawl-delay`, `Sitemap`, `Host`…). The message
@@ -51,7 +46,7 @@ Disallow: /
 ```
 "#,
     check,
-};
+);
 
 /// Longest user-agent value quoted in full.
 const MAX_NAME: usize = 128;

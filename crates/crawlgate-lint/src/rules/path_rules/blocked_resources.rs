@@ -1,20 +1,16 @@
 //! `R206` blocked-resources: CSS or JavaScript disallowed for Googlebot
 
 use crate::budget::{Budget, LookupCost};
+use crate::context::Context;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::inclusion::sample_paths;
-use crate::rules::quote_rule;
-use crate::{Category, Context, RuleInfo};
-use crawlgate::Severity;
+use crate::rule::RuleInfo;
+use crate::wording::quote_rule;
 
 /// The rule's registration.
-pub(crate) static RULE: RuleInfo = RuleInfo {
-    code: Code::BlockedResources,
-    name: "blocked-resources",
-    severity: Severity::Warning,
-    category: Category::Rules,
-    summary: "CSS or JavaScript disallowed for Googlebot",
-    docs: r#"## What it does
+pub(crate) static RULE: RuleInfo = RuleInfo::new(
+    Code::BlockedResources,
+    r#"## What it does
 
 Reports disallow rules that visibly target stylesheets or scripts (their
 pattern names `.css` or `.js`, or ends in a folder named `css`, `js`,
@@ -40,7 +36,7 @@ Disallow: /*.json$
 ```
 "#,
     check,
-};
+);
 
 /// Whether a pattern names `.css` or `.js`, or a stylesheet or script
 /// folder.

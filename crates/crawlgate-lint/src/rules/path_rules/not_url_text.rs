@@ -1,17 +1,13 @@
 //! `R208` not-url-text: a rule with a raw space or an HTML entity (`&amp;`), which URLs never hold
 
+use crate::context::Context;
 use crate::diagnostic::{Code, Diagnostic};
-use crate::{Category, Context, RuleInfo};
-use crawlgate::Severity;
+use crate::rule::RuleInfo;
 
 /// The rule's registration.
-pub(crate) static RULE: RuleInfo = RuleInfo {
-    code: Code::NotUrlText,
-    name: "not-url-text",
-    severity: Severity::Warning,
-    category: Category::Rules,
-    summary: "a rule with a raw space or an HTML entity (`&amp;`), which URLs never hold",
-    docs: r#"## What it does
+pub(crate) static RULE: RuleInfo = RuleInfo::new(
+    Code::NotUrlText,
+    r#"## What it does
 
 Reports allow and disallow rules holding a space or a tab inside their
 path, or the HTML entity `&amp;`.
@@ -42,7 +38,7 @@ Disallow: /*?view=print&page=
 ```
 "#,
     check,
-};
+);
 
 fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for rule in cx.robots.rules() {

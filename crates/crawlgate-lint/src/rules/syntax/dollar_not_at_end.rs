@@ -1,17 +1,13 @@
 //! `R007` dollar-not-at-end: `$` that is not the last character of a rule, so it is a literal `$`
 
+use crate::context::Context;
 use crate::diagnostic::{Code, Diagnostic};
-use crate::{Category, Context, RuleInfo};
-use crawlgate::Severity;
+use crate::rule::RuleInfo;
 
 /// The rule's registration.
-pub(crate) static RULE: RuleInfo = RuleInfo {
-    code: Code::DollarNotAtEnd,
-    name: "dollar-not-at-end",
-    severity: Severity::Warning,
-    category: Category::Syntax,
-    summary: "`$` that is not the last character of a rule, so it is a literal `$`",
-    docs: r#"## What it does
+pub(crate) static RULE: RuleInfo = RuleInfo::new(
+    Code::DollarNotAtEnd,
+    r#"## What it does
 
 Reports rule values with a `$` anywhere but at the very end, unless a
 letter, digit or `{` (`%7B`) follows it (`/Optus-$30SIM`, `/*$revision`,
@@ -39,7 +35,7 @@ Disallow: /*.php$
 ```
 "#,
     check,
-};
+);
 
 fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     if !cx.profile().wildcards {
