@@ -59,10 +59,16 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             }
         }
         let count = last - first + 1;
+        // The parser ends with "(N bytes from line L on)": say which lines.
+        let bytes = d.span.bytes.len();
+        let head = d
+            .message
+            .strip_suffix(&format!(" ({bytes} bytes from line {first} on)"))
+            .unwrap_or(&d.message)
+            .to_owned();
         d.message = format!(
-            "{}: lines {first}–{last} ({count} line{}, with {lost_rules} allow/disallow and \
-             {lost_agents} user-agent line{}) are lost",
-            d.message,
+            "{head} ({bytes} bytes: lines {first}–{last}, {count} line{}, with {lost_rules} \
+             allow/disallow and {lost_agents} user-agent line{}, are lost)",
             if count == 1 { "" } else { "s" },
             if lost_agents == 1 { "" } else { "s" },
         )

@@ -15,7 +15,7 @@ pub(crate) static RULE: RuleInfo = RuleInfo::new(
 Reports lines whose field name is neither a robots.txt field (`User-agent`,
 `Allow`, `Disallow`, `Sitemap`) nor a known extension (`Crawl-delay`,
 `Request-rate`, `Visit-time`, `Host`, `Clean-param`, `Content-Usage`,
-`Content-Signal`). A near miss of a known name is a warning with the name it
+`Content-Signal`, `License`). A near miss of a known name is a warning with the name it
 probably meant; any other unknown field is reported as information.
 
 ## Why it matters
@@ -55,6 +55,7 @@ const FIELDS: &[&str] = &[
     "Clean-param",
     "Content-Usage",
     "Content-Signal",
+    "License",
 ];
 
 fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
