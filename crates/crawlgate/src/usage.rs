@@ -155,13 +155,14 @@ impl<'a> AgentView<'a> {
             unknown_keys: Vec::new(),
             content_signal: self.groups().find_map(|g| g.content_signal()),
         };
+        let mut seen = std::collections::HashSet::new();
         for record in &records {
             preferences.train_ai = most_restrictive(preferences.train_ai, record.get("train-ai"));
             preferences.search = most_restrictive(preferences.search, record.get("search"));
             for entry in record.entries().unwrap_or_default() {
-                if !CONTENT_USAGE_KEYS.contains(&entry.key)
-                    && !preferences.unknown_keys.contains(&entry.key)
-                {
+                // A set, not a search of the list: a line may hold
+                // thousands of keys.
+                if !CONTENT_USAGE_KEYS.contains(&entry.key) && seen.insert(entry.key) {
                     preferences.unknown_keys.push(entry.key);
                 }
             }

@@ -1,6 +1,8 @@
 //! `R314` repeated-preference-key: a key given twice, with different values,
 //! in one `Content-Usage` or `Content-Signal` line
 
+use std::collections::HashMap;
+
 use crawlgate::extension::DictionaryEntry;
 
 use crate::context::Context;
@@ -43,20 +45,25 @@ Content-Usage: train-ai=n, search=y
 /// The first key that `entries` gives again with another value: (the key,
 /// the entry that counts, the value dropped).
 fn repeated<'a>(entries: &[DictionaryEntry<'a>]) -> Vec<(DictionaryEntry<'a>, &'a str)> {
-    let mut out: Vec<(DictionaryEntry<'a>, &'a str)> = Vec::new();
+    // One pass for each key's last entry, one for the first earlier value
+    // that differs from it: linear in the line (a line may hold thousands
+    // of keys).
+    let mut last: HashMap<&str, usize> = HashMap::new();
     for (i, entry) in entries.iter().enumerate() {
-        let last = entries.iter().rposition(|e| e.key == entry.key) == Some(i);
-        if !last || out.iter().any(|(e, _)| e.key == entry.key) {
-            continue;
-        }
-        if let Some(earlier) = entries[..i]
-            .iter()
-            .find(|e| e.key == entry.key && e.value != entry.value)
-        {
-            out.push((*entry, earlier.value));
+        last.insert(entry.key, i);
+    }
+    let mut differing: HashMap<&str, &'a str> = HashMap::new();
+    for entry in entries {
+        if entry.value != entries[last[entry.key]].value {
+            differing.entry(entry.key).or_insert(entry.value);
         }
     }
-    out
+    entries
+        .iter()
+        .enumerate()
+        .filter(|&(i, entry)| last[entry.key] == i)
+        .filter_map(|(_, entry)| differing.get(entry.key).map(|&dropped| (*entry, dropped)))
+        .collect()
 }
 
 fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
