@@ -101,6 +101,7 @@ pub(crate) fn extension_note_with(
         },
         ExtensionKind::Host => "preferred mirror (Yandex)".to_owned(),
         ExtensionKind::CleanParam => "parameters to ignore (Yandex)".to_owned(),
+        ExtensionKind::License => "licence for the whole file (RSL), not for this group".to_owned(),
         _ => "unknown field".to_owned(),
     }
 }
@@ -146,6 +147,29 @@ pub fn render_extensions(view: &AgentView<'_>, name: &str, p: Palette, out: &mut
             p.dim(&pad(reference, ref_width)),
             sitemap.url()
         );
+    }
+    // Licences (RSL), only when the file has some.
+    let licenses: Vec<_> = view.robots().licenses().collect();
+    if !licenses.is_empty() {
+        let _ = writeln!(out, "\n{}", p.heading("Licences (for every crawler, RSL)"));
+        let refs: Vec<String> = licenses.iter().map(|l| line_ref(name, l.line)).collect();
+        let ref_width = width(refs.iter());
+        for (license, reference) in licenses.iter().zip(&refs) {
+            let note = if license.is_absolute() {
+                String::new()
+            } else {
+                format!(
+                    "  {}",
+                    p.dim("not an absolute URL: crawlers cannot find it")
+                )
+            };
+            let _ = writeln!(
+                out,
+                "  {}  {}{note}",
+                p.dim(&pad(reference, ref_width)),
+                license.url
+            );
+        }
     }
 }
 
