@@ -132,7 +132,7 @@ fn lowercase_kind<S: Serializer>(kind: &RuleKind, s: S) -> Result<S::Ok, S::Erro
 /// assert_eq!((choice.reading, choice.kind, choice.token), ("crawler", "none", None));
 /// assert_eq!(choice.crawler, Some("AdsBot-Google"));
 /// assert_eq!(choice.source.unwrap().title, "Google's crawler documentation");
-/// assert!(choice.why.contains("AdsBot-Google ignores the * group"));
+/// assert!(choice.why.contains("no group names AdsBot-Google, and it ignores the * group"));
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct ChoiceRef {

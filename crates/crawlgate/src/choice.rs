@@ -158,7 +158,7 @@ impl<'a> GroupChoice<'a> {
             (_, Some(_)) => format!("{subject} obeys its own group at {lines}"),
             (_, None) => match crawler {
                 Some(c) if !c.obeys_star && c.kind != CrawlerKind::ControlToken => format!(
-                    "no group names {unnamed}, and {subject} ignores the * group{source}: nothing is disallowed"
+                    "no group names {unnamed}, and it ignores the * group{source}: nothing is disallowed"
                 ),
                 _ => format!(
                     "no group names {unnamed} and there is no * group: nothing is disallowed"

@@ -133,7 +133,9 @@ fn conformance() {
                     ));
                 }
                 if let Some(want) = case.crawl_delay_line {
-                    let got = view(&robots, &case.agent, crawler_reading).crawl_delay().map_or(0, |d| d.line);
+                    let got = view(&robots, &case.agent, crawler_reading)
+                        .crawl_delay()
+                        .map_or(0, |d| d.line);
                     if got != want {
                         failures.push(format!(
                             "{full} [{profile_name}] agent={:?}: expected crawl delay at line {want}, got {got}",
@@ -153,11 +155,16 @@ fn conformance() {
                             kept.decide_for_crawler(&case.agent, url),
                         )
                     } else {
-                        (first.decide(&case.agent, url), kept.decide(&case.agent, url))
+                        (
+                            first.decide(&case.agent, url),
+                            kept.decide(&case.agent, url),
+                        )
                     };
                     let verdict = view(&robots, &case.agent, crawler_reading).decide(url);
                     for other in [scanned, shared] {
-                        if (other.is_allowed(), other.line()) != (verdict.is_allowed(), verdict.line()) {
+                        if (other.is_allowed(), other.line())
+                            != (verdict.is_allowed(), verdict.line())
+                        {
                             failures.push(format!(
                                 "{full} [{profile_name}] agent={:?} url={url:?}: {other:?} differs from the compiled view's {verdict:?}",
                                 case.agent

@@ -38,8 +38,17 @@ fn every_token_is_valid_and_every_entry_has_a_purpose_and_a_source() {
         }
         assert!(Purpose::ALL.contains(&c.purpose), "{}", c.name);
         assert!(sources.contains(c.source.key), "{}", c.name);
-        assert!(!c.source.title.is_empty() && !c.checked.is_empty(), "{}", c.name);
-        assert!(c.source_url().starts_with("http"), "{}: {}", c.name, c.source_url());
+        assert!(
+            !c.source.title.is_empty() && !c.checked.is_empty(),
+            "{}",
+            c.name
+        );
+        assert!(
+            c.source_url().starts_with("http"),
+            "{}: {}",
+            c.name,
+            c.source_url()
+        );
         assert!(!c.operator.is_empty() && !c.note.is_empty(), "{}", c.name);
         // A name that is a token is the crawler's own token; one that is
         // not is read as its leading letters, as a `User-agent` line is.
@@ -102,7 +111,9 @@ fn every_name_of_the_ai_robots_txt_list_is_known() {
             let named = robots.for_crawler(name).selection() == SelectionKind::Specific;
             assert_eq!(
                 named,
-                crawler.tokens().any(|t| t.eq_ignore_ascii_case(read_as(name))),
+                crawler
+                    .tokens()
+                    .any(|t| t.eq_ignore_ascii_case(read_as(name))),
                 "{name} ({})",
                 crawler.name
             );
@@ -112,7 +123,10 @@ fn every_name_of_the_ai_robots_txt_list_is_known() {
     // The list's 166 names are the registry's AI crawlers; a few of them
     // are search engines, link previews or tools here (Applebot,
     // GoogleOther, facebookexternalhit, Scrapy), the rest work for AI.
-    let ai = registry::crawlers().iter().filter(|c| c.purpose.is_ai()).count();
+    let ai = registry::crawlers()
+        .iter()
+        .filter(|c| c.purpose.is_ai())
+        .count();
     assert!(ai >= 145, "{ai} crawlers work for AI");
     let listed: HashSet<String> = names.iter().map(|n| n.to_ascii_lowercase()).collect();
     let not_ai: Vec<&str> = registry::crawlers()
@@ -130,18 +144,39 @@ fn the_crawlers_the_issue_names_are_known_with_their_rules() {
         (c.tokens().collect::<Vec<_>>(), c.obeys_star, c.kind)
     };
     use CrawlerKind::*;
-    assert_eq!(rules("Googlebot-Image"), (vec!["Googlebot-Image", "Googlebot"], true, Crawler));
-    assert_eq!(rules("Googlebot-Video"), (vec!["Googlebot-Video", "Googlebot"], true, Crawler));
-    assert_eq!(rules("Googlebot-News"), (vec!["Googlebot-News", "Googlebot"], true, Crawler));
-    for special in ["AdsBot-Google", "AdsBot-Google-Mobile", "Mediapartners-Google", "APIs-Google"] {
+    assert_eq!(
+        rules("Googlebot-Image"),
+        (vec!["Googlebot-Image", "Googlebot"], true, Crawler)
+    );
+    assert_eq!(
+        rules("Googlebot-Video"),
+        (vec!["Googlebot-Video", "Googlebot"], true, Crawler)
+    );
+    assert_eq!(
+        rules("Googlebot-News"),
+        (vec!["Googlebot-News", "Googlebot"], true, Crawler)
+    );
+    for special in [
+        "AdsBot-Google",
+        "AdsBot-Google-Mobile",
+        "Mediapartners-Google",
+        "APIs-Google",
+    ] {
         assert_eq!(rules(special), (vec![special], false, Crawler));
     }
-    assert_eq!(rules("Applebot"), (vec!["Applebot", "Googlebot"], true, Crawler));
+    assert_eq!(
+        rules("Applebot"),
+        (vec!["Applebot", "Googlebot"], true, Crawler)
+    );
     assert_eq!(rules("Bingbot"), (vec!["Bingbot", "msnbot"], true, Crawler));
     for control in ["Google-Extended", "Applebot-Extended"] {
         assert_eq!(rules(control).2, ControlToken, "{control}");
     }
-    for user in ["FeedFetcher-Google", "Google-Read-Aloud", "Google-Site-Verification"] {
+    for user in [
+        "FeedFetcher-Google",
+        "Google-Read-Aloud",
+        "Google-Site-Verification",
+    ] {
         assert_eq!(rules(user).2, UserTriggered, "{user}");
         assert!(registry::find(user).unwrap().ignores_robots_txt(), "{user}");
     }
@@ -161,7 +196,10 @@ fn the_crawlers_the_issue_names_are_known_with_their_rules() {
     ] {
         assert!(registry::find(name).is_some(), "{name}");
     }
-    assert!(registry::find("Bingbot").unwrap().star_crawl_delay.is_some());
+    assert!(registry::find("Bingbot")
+        .unwrap()
+        .star_crawl_delay
+        .is_some());
 }
 
 /// Every crawler of the registry, on a file naming each of its tokens in
@@ -185,7 +223,12 @@ fn every_crawler_is_read_by_its_rules() {
                 assert!(view.is_allowed(&format!("/t{i}")), "{}", c.name);
                 continue;
             }
-            assert_eq!(choice.token(), Some(*token), "{} with groups from {token}", c.name);
+            assert_eq!(
+                choice.token(),
+                Some(*token),
+                "{} with groups from {token}",
+                c.name
+            );
             assert!(!view.is_allowed(&format!("/t{i}")), "{}", c.name);
             assert!(view.is_allowed("/star"), "{}", c.name);
         }

@@ -2,8 +2,6 @@
 
 use serde::Serialize;
 
-use crawlgate::SelectionKind;
-
 use crate::audit::{table_version, AuditEntry};
 use crate::render::LintedFile;
 use crate::rule_info;
@@ -69,14 +67,26 @@ pub fn json(files: &[LintedFile<'_>]) -> String {
 #[derive(Serialize)]
 struct AuditCrawler<'a> {
     token: &'static str,
+    name: &'static str,
     operator: &'static str,
     purpose: &'static str,
     obeys: &'static str,
+    kind: &'static str,
     selection: &'static str,
+    selected_token: Option<&'a str>,
+    why: &'a str,
+    source: AuditSource,
     group_lines: &'a [u32],
     root_allowed: bool,
     deciding_line: Option<u32>,
     deciding_rule: Option<&'a str>,
+}
+
+#[derive(Serialize)]
+struct AuditSource {
+    title: &'static str,
+    url: &'static str,
+    checked: &'static str,
 }
 
 #[derive(Serialize)]
@@ -86,29 +96,38 @@ struct Audit<'a> {
 }
 
 /// The crawler audit as a JSON object: `{"table_version", "crawlers": [{"token",
-/// "operator", "purpose", "obeys", "selection", "group_lines", "root_allowed",
-/// "deciding_line", "deciding_rule"}]}`.
+/// "name", "operator", "purpose", "obeys", "kind", "selection", "selected_token",
+/// "why", "source", "group_lines", "root_allowed", "deciding_line",
+/// "deciding_rule"}]}`: `selection` is how the crawler reading chose its
+/// groups (`own`, `fallback`, `*`, `none`, `ignores-robots-txt`,
+/// `control-token`), `selected_token` the token whose groups apply.
 ///
 /// ```
 /// use crawlgate::RobotsTxt;
 /// use crawlgate_lint::{audit, render};
 /// let robots = RobotsTxt::parse(b"User-agent: GPTBot\nDisallow: /\n");
 /// let json = render::audit_json(&audit::audit(&robots));
-/// assert!(json.contains("{\"token\":\"GPTBot\",\"operator\":\"OpenAI\""));
-/// assert!(json.contains("\"selection\":\"own\",\"group_lines\":[1],\"root_allowed\":false"));
+/// assert!(json.contains("{\"token\":\"GPTBot\",\"name\":\"GPTBot\",\"operator\":\"OpenAI\""));
+/// assert!(json.contains("\"selection\":\"own\",\"selected_token\":\"GPTBot\""));
+/// assert!(json.contains("\"group_lines\":[1],\"root_allowed\":false"));
 /// ```
 pub fn audit_json(entries: &[AuditEntry]) -> String {
     let crawlers = entries
         .iter()
         .map(|e| AuditCrawler {
             token: e.crawler.token,
+            name: e.crawler.name,
             operator: e.crawler.operator,
             purpose: e.crawler.purpose.as_str(),
             obeys: e.crawler.obeys.as_str(),
-            selection: match e.selection {
-                SelectionKind::Specific => "own",
-                SelectionKind::Global => "*",
-                SelectionKind::Nothing => "none",
+            kind: e.crawler.kind.as_str(),
+            selection: e.choice.as_str(),
+            selected_token: e.token.as_deref(),
+            why: &e.why,
+            source: AuditSource {
+                title: e.crawler.source.title,
+                url: e.crawler.source_url(),
+                checked: e.crawler.checked,
             },
             group_lines: &e.group_lines,
             root_allowed: e.root_allowed,
