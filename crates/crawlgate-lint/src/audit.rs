@@ -29,7 +29,7 @@
 
 use std::sync::OnceLock;
 
-use crawlgate::{ChoiceKind, RobotsTxt, SelectionKind};
+use crawlgate::{ChoiceKind, Reading, RobotsTxt, SelectionKind};
 
 pub use crawlgate::registry::{crawlers, Crawler, CrawlerKind, Obeys, Purpose};
 
@@ -70,6 +70,9 @@ pub(crate) fn table_letter_counts() -> &'static [[u8; 27]] {
 pub struct AuditEntry {
     /// The crawler.
     pub crawler: &'static Crawler,
+    /// How it was read: as the crawler (its operator's rules) or as its
+    /// one product token (Google's library's reading).
+    pub reading: Reading,
     /// How its groups were found (by a token, `*`, or none).
     pub selection: SelectionKind,
     /// How the crawler reading chose them: its own token, a fallback, `*`,
@@ -92,18 +95,49 @@ pub struct AuditEntry {
 /// What the file says to every known crawler, in table order, each read
 /// as its operator documents (the crawler reading).
 pub fn audit(robots: &RobotsTxt) -> Vec<AuditEntry> {
+    audit_with(robots, Reading::Crawler)
+}
+
+/// What the file says to every known crawler, in table order, under
+/// `reading`: [`Reading::Crawler`] reads each as its operator documents
+/// ([`RobotsTxt::for_crawler`]); [`Reading::OneToken`] reads its product
+/// token exactly as Google's library does ([`RobotsTxt::for_agent`]: no
+/// fallbacks, `*` always obeyed, robots.txt always applies).
+///
+/// ```
+/// use crawlgate::{ChoiceKind, Reading, RobotsTxt};
+/// use crawlgate_lint::audit::audit_with;
+///
+/// let robots = RobotsTxt::parse(b"User-agent: *\nDisallow: /\n");
+/// let adsbot = |reading| {
+///     audit_with(&robots, reading).into_iter().find(|e| e.crawler.name == "AdsBot-Google").unwrap()
+/// };
+/// // AdsBot-Google ignores `*` (Google's crawler documentation)…
+/// assert!(adsbot(Reading::Crawler).root_allowed);
+/// // …but its token alone, read as Google's library reads it, gets `*`.
+/// let one = adsbot(Reading::OneToken);
+/// assert_eq!((one.choice, one.root_allowed), (ChoiceKind::Star, false));
+/// ```
+pub fn audit_with(robots: &RobotsTxt, reading: Reading) -> Vec<AuditEntry> {
     crawlers()
         .iter()
         .map(|crawler| {
-            let view = robots.for_crawler(crawler.name);
+            let view = match reading {
+                Reading::Crawler => robots.for_crawler(crawler.name),
+                Reading::OneToken => robots.for_agent(crawler.token),
+            };
             let verdict = view.decide_path("/");
             let choice = view.group_choice();
             AuditEntry {
                 crawler,
+                reading,
                 selection: view.selection(),
                 choice: choice.kind(),
                 token: choice.token().map(str::to_owned),
-                why: choice.explain(crawler.name),
+                why: choice.explain(match reading {
+                    Reading::Crawler => crawler.name,
+                    Reading::OneToken => crawler.token,
+                }),
                 group_lines: view.groups().map(|g| g.first_line()).collect(),
                 root_allowed: verdict.is_allowed(),
                 deciding_line: verdict.line(),
@@ -116,6 +150,39 @@ pub fn audit(robots: &RobotsTxt) -> Vec<AuditEntry> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_one_token_audit_is_google_s_library_s_reading_of_each_token() {
+        let robots = RobotsTxt::parse(
+            b"User-agent: Googlebot\nDisallow: /g\n\nUser-agent: msnbot\nAllow: /\n\nUser-agent: *\nDisallow: /\n",
+        );
+        for entry in audit_with(&robots, Reading::OneToken) {
+            let token = entry.crawler.token;
+            let verdict = robots.decide(token, "/");
+            assert_eq!(entry.reading, Reading::OneToken);
+            assert_eq!(
+                (entry.root_allowed, entry.deciding_line),
+                (verdict.is_allowed(), verdict.line()),
+                "{token}"
+            );
+            assert!(entry.why.starts_with(token), "{token}: {}", entry.why);
+        }
+        // The two readings differ where the registry has a rule: Bingbot
+        // follows msnbot, AdsBot-Google ignores `*`, Googlebot-Image
+        // follows Googlebot.
+        let crawler = audit(&robots);
+        let one = audit_with(&robots, Reading::OneToken);
+        let differ: Vec<&str> = crawler
+            .iter()
+            .zip(&one)
+            .filter(|(a, b)| a.root_allowed != b.root_allowed)
+            .map(|(a, _)| a.crawler.name)
+            .collect();
+        for name in ["Bingbot", "AdsBot-Google", "Googlebot-Image", "Applebot"] {
+            assert!(differ.contains(&name), "{name} in {differ:?}");
+        }
+        assert!(!differ.contains(&"GPTBot"));
+    }
 
     #[test]
     fn audit_follows_the_crawler_reading() {

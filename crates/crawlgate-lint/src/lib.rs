@@ -48,7 +48,7 @@ pub(crate) mod testing;
 
 use std::fmt;
 
-use crawlgate::{InputStats, Profile, RobotsTxt};
+use crawlgate::{InputStats, Profile, Reading, RobotsTxt};
 
 pub(crate) use context::Context;
 
@@ -180,6 +180,10 @@ pub struct LintOptions {
     pub compare_legacy: bool,
     /// Fill [`LintReport::audit`]: how each known crawler reads the file.
     pub audit: bool,
+    /// How the audit reads each crawler: as its operator documents
+    /// ([`Reading::Crawler`], the default) or as its one product token,
+    /// exactly as Google's library does ([`Reading::OneToken`]).
+    pub audit_reading: Reading,
 }
 
 impl Default for LintOptions {
@@ -189,6 +193,7 @@ impl Default for LintOptions {
             compare_profiles: true,
             compare_legacy: false,
             audit: false,
+            audit_reading: Reading::Crawler,
         }
     }
 }
@@ -203,6 +208,23 @@ impl LintOptions {
     /// Options that also run the crawler audit.
     pub fn with_audit(mut self, audit: bool) -> Self {
         self.audit = audit;
+        self
+    }
+
+    /// Options whose audit reads each crawler under `reading`
+    /// ([`audit::audit_with`]).
+    ///
+    /// ```
+    /// use crawlgate::Reading;
+    /// use crawlgate_lint::{lint, LintOptions};
+    ///
+    /// let options = LintOptions::default().with_audit(true).with_audit_reading(Reading::OneToken);
+    /// let audit = lint(b"User-agent: *\nDisallow: /\n", &options).audit.unwrap();
+    /// let adsbot = audit.iter().find(|e| e.crawler.name == "AdsBot-Google").unwrap();
+    /// assert!(!adsbot.root_allowed); // read as one token, it gets `*`
+    /// ```
+    pub fn with_audit_reading(mut self, reading: Reading) -> Self {
+        self.audit_reading = reading;
         self
     }
 
@@ -335,7 +357,9 @@ pub fn lint_parsed(source: &[u8], robots: &RobotsTxt, options: &LintOptions) -> 
     // Rules report in their own order; the output is by place, then code
     // (findings equal in all three keep a deterministic order).
     diagnostics.sort_unstable_by_key(|d| (d.span.line, d.span.column, d.code));
-    let audit = options.audit.then(|| audit::audit(robots));
+    let audit = options
+        .audit
+        .then(|| audit::audit_with(robots, options.audit_reading));
     LintReport {
         profile: robots.profile(),
         diagnostics,

@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use crawlgate::{ChoiceKind, Severity};
+use crawlgate::{ChoiceKind, Reading, Severity};
 
 use crate::audit::{table_version, AuditEntry};
 use crate::diagnostic::Diagnostic;
@@ -151,9 +151,13 @@ pub fn audit_table(entries: &[AuditEntry], color: bool) -> String {
         paint.paint(
             "1",
             &format!(
-                "crawler audit ({} known crawlers, table {})",
+                "crawler audit ({} known crawlers, table {}, {})",
                 entries.len(),
-                table_version()
+                table_version(),
+                match entries.first().map(|e| e.reading) {
+                    Some(Reading::OneToken) => "each token read as one token (--one-token)",
+                    _ => "each read as its operator documents",
+                }
             )
         )
     );

@@ -1,5 +1,6 @@
 //! JSON output, for scripts: one object per finding, and the crawler audit.
 
+use crawlgate::Reading;
 use serde::Serialize;
 
 use crate::audit::{table_version, AuditEntry};
@@ -92,15 +93,19 @@ struct AuditSource {
 #[derive(Serialize)]
 struct Audit<'a> {
     table_version: &'static str,
+    reading: &'static str,
     crawlers: Vec<AuditCrawler<'a>>,
 }
 
-/// The crawler audit as a JSON object: `{"table_version", "crawlers": [{"token",
+/// The crawler audit as a JSON object: `{"table_version", "reading",
+/// "crawlers": [{"token",
 /// "name", "operator", "purpose", "obeys", "kind", "selection", "selected_token",
 /// "why", "source", "group_lines", "root_allowed", "deciding_line",
 /// "deciding_rule"}]}`: `selection` is how the crawler reading chose its
 /// groups (`own`, `fallback`, `*`, `none`, `ignores-robots-txt`,
 /// `control-token`), `selected_token` the token whose groups apply.
+/// `reading` is `crawler` (each read as its operator documents) or
+/// `one-token` (each product token read as Google's library reads it).
 ///
 /// ```
 /// use crawlgate::RobotsTxt;
@@ -110,6 +115,7 @@ struct Audit<'a> {
 /// assert!(json.contains("{\"token\":\"GPTBot\",\"name\":\"GPTBot\",\"operator\":\"OpenAI\""));
 /// assert!(json.contains("\"selection\":\"own\",\"selected_token\":\"GPTBot\""));
 /// assert!(json.contains("\"group_lines\":[1],\"root_allowed\":false"));
+/// assert!(json.contains("\"reading\":\"crawler\""));
 /// ```
 pub fn audit_json(entries: &[AuditEntry]) -> String {
     let crawlers = entries
@@ -137,6 +143,11 @@ pub fn audit_json(entries: &[AuditEntry]) -> String {
         .collect();
     to_string(&Audit {
         table_version: table_version(),
+        // One audit reads every crawler the same way.
+        reading: entries
+            .first()
+            .map_or(Reading::Crawler, |e| e.reading)
+            .as_str(),
         crawlers,
     })
 }

@@ -211,7 +211,10 @@ mod tests {
         );
         assert_eq!(json["unused_global_groups"][0]["first_line"], 7);
         assert_eq!(json["never_matching_rules"][0]["text"], "Disallow: p");
-        assert_eq!(json["crawl_delay"], json!({"seconds": 2.0, "line": 2}));
+        assert_eq!(
+            json["crawl_delay"],
+            json!({"seconds": 2.0, "line": 2, "from_star_group": false, "source": null})
+        );
         let url = &json["urls"][0];
         assert_eq!(url["url"], "/p/1");
         assert_eq!(url["allowed"], false);
