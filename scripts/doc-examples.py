@@ -28,11 +28,13 @@ lines that follow, up to the next `$ ` line or the end of the block.
 Standard error is not compared unless the command redirects it (`2>&1`).
 
 The binary is target/debug/crawlgate, built with `cargo build -p
-crawlgate-cli` first, or $CRAWLGATE_BIN when set. With --update, the
+crawlgate-cli` first (in the target directory `cargo metadata` names), or
+$CRAWLGATE_BIN when set. With --update, the
 expected outputs are rewritten from what the commands print (review the
 diff before committing). Exits 1 when an example's output differs.
 """
 
+import json
 import os
 import re
 import subprocess
@@ -110,7 +112,11 @@ def binary():
     if os.environ.get("CRAWLGATE_BIN"):
         return os.path.abspath(os.environ["CRAWLGATE_BIN"])
     subprocess.run(["cargo", "build", "--quiet", "-p", "crawlgate-cli"], cwd=ROOT, check=True)
-    target = os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target"))
+    metadata = subprocess.run(
+        ["cargo", "metadata", "--format-version", "1", "--no-deps"],
+        cwd=ROOT, check=True, capture_output=True, text=True,
+    )
+    target = json.loads(metadata.stdout)["target_directory"]
     return os.path.join(target, "debug", "crawlgate")
 
 

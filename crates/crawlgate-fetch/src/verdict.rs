@@ -245,7 +245,8 @@ pub struct ExplainedVerdict {
     /// How the crawler's groups were chosen, and why; `None` when no
     /// rules were read.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub choice: Option<ChoiceRef>,
+    /// (Boxed: most verdicts are moved around far more than read.)
+    pub choice: Option<Box<ChoiceRef>>,
     /// The groups whose rules applied (merged when several name the
     /// crawler); empty when no group applies or no rules were read.
     #[serde(skip)]
@@ -290,7 +291,7 @@ impl ExplainedVerdict {
     /// `name` as asked.
     pub fn named(verdict: &Verdict<'_>, name: &str) -> ExplainedVerdict {
         ExplainedVerdict {
-            choice: Some(ChoiceRef::new(&verdict.group_choice(), name)),
+            choice: Some(Box::new(ChoiceRef::new(&verdict.group_choice(), name))),
             ..ExplainedVerdict::from(verdict)
         }
     }
@@ -349,11 +350,11 @@ impl From<&Verdict<'_>> for ExplainedVerdict {
                 .rule()
                 .map(|rule| RuleRef::new(rule, verdict.via_index_alias())),
             fetch_outcome: None,
-            choice: Some({
+            choice: Some(Box::new({
                 // Named as the registry or the file writes it.
                 let choice = verdict.group_choice();
                 ChoiceRef::with_why(&choice, choice.to_string())
-            }),
+            })),
             groups: verdict
                 .groups()
                 .map(|g| GroupLines {
