@@ -514,6 +514,15 @@ Disallow: /more
                     "text": "Disallow: /private",
                     "via_index_alias": false,
                 },
+                // The one-token reading says so too: `c`'s own group.
+                "choice": {
+                    "reading": "one-token",
+                    "kind": "own",
+                    "token": "c",
+                    "crawler": null,
+                    "why": "c obeys its own group at lines 4–7",
+                    "source": null,
+                },
             })
         );
         assert_eq!(
