@@ -215,15 +215,16 @@ pub struct GroupLines {
 /// assert_eq!(verdict.rule.as_ref().unwrap().text, "Allow: /p");
 /// assert_eq!(verdict.groups, [GroupLines { first_line: 1, last_line: 3 }]);
 /// assert_eq!(verdict.to_string(), "allowed by line 2 (Allow: /p)");
-/// assert_eq!(
-///     serde_json::to_string(&verdict).unwrap(),
-///     r#"{"allowed":true,"basis":"rule","rule":{"line":2,"kind":"allow","value":"/p","text":"Allow: /p","via_index_alias":false}}"#
-/// );
+/// let json = serde_json::to_string(&verdict).unwrap();
+/// assert!(json.starts_with(
+///     r#"{"allowed":true,"basis":"rule","rule":{"line":2,"kind":"allow","value":"/p","text":"Allow: /p","via_index_alias":false},"choice":{"reading":"one-token","kind":"*","token":"*""#
+/// ), "{json}");
 /// ```
 ///
 /// Serialized as `allowed`, `basis`, `rule` (or `null`) and, when the fetch
 /// outcome decided, `fetch_outcome`: the sentence that says why
-/// ([`OutcomeReason`]'s `Display`). `groups` is not serialized, so the JSON
+/// ([`OutcomeReason`]'s `Display`); `choice` ([`ChoiceRef`]) when rules
+/// were read. `groups` is not serialized, so the JSON
 /// form stays the one `crawlgate check --json` prints; a caller that wants
 /// it serializes it beside the verdict.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
