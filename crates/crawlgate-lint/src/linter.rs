@@ -81,7 +81,9 @@ pub fn lint_parsed(source: &[u8], robots: &RobotsTxt, options: &LintOptions) -> 
     // Rules report in their own order; the output is by place, then code
     // (findings equal in all three keep a deterministic order).
     diagnostics.sort_unstable_by_key(|d| (d.span.line, d.span.column, d.code));
-    let audit = options.audit.then(|| audit::audit(robots));
+    let audit = options
+        .audit
+        .then(|| audit::audit_with(robots, options.audit_reading));
     LintReport {
         profile: robots.profile(),
         diagnostics,

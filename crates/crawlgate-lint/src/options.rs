@@ -1,6 +1,6 @@
 //! What to lint and how: the profile, the comparisons, the audit.
 
-use crawlgate::Profile;
+use crawlgate::{Profile, Reading};
 
 /// What to lint and how.
 ///
@@ -32,6 +32,10 @@ pub struct LintOptions {
     pub compare_legacy: bool,
     /// Fill [`LintReport::audit`](crate::LintReport::audit): how each known crawler reads the file.
     pub audit: bool,
+    /// How the audit reads each crawler: as its operator documents
+    /// ([`Reading::Crawler`], the default) or as its one product token,
+    /// exactly as Google's library does ([`Reading::OneToken`]).
+    pub audit_reading: Reading,
 }
 
 impl Default for LintOptions {
@@ -41,6 +45,7 @@ impl Default for LintOptions {
             compare_profiles: true,
             compare_legacy: false,
             audit: false,
+            audit_reading: Reading::Crawler,
         }
     }
 }
@@ -55,6 +60,23 @@ impl LintOptions {
     /// Options that also run the crawler audit.
     pub fn with_audit(mut self, audit: bool) -> Self {
         self.audit = audit;
+        self
+    }
+
+    /// Options whose audit reads each crawler under `reading`
+    /// ([`audit_with`](crate::audit::audit_with)).
+    ///
+    /// ```
+    /// use crawlgate::Reading;
+    /// use crawlgate_lint::{lint, LintOptions};
+    ///
+    /// let options = LintOptions::default().with_audit(true).with_audit_reading(Reading::OneToken);
+    /// let audit = lint(b"User-agent: *\nDisallow: /\n", &options).audit.unwrap();
+    /// let adsbot = audit.iter().find(|e| e.crawler.name == "AdsBot-Google").unwrap();
+    /// assert!(!adsbot.root_allowed); // read as one token, it gets `*`
+    /// ```
+    pub fn with_audit_reading(mut self, reading: Reading) -> Self {
+        self.audit_reading = reading;
         self
     }
 

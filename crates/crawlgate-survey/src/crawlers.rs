@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use crawlgate_lint::audit::{self, Crawler, Purpose};
+use crawlgate_lint::audit::{self, Crawler};
 
 /// The product token that stands for every crawler without a group of its
 /// own.
@@ -66,14 +66,10 @@ pub struct CrawlerSet {
     crawlers: Vec<SurveyedCrawler>,
 }
 
-/// Whether a crawler of the table works for AI: training, AI search, an
-/// assistant fetching for a user, or building datasets (mostly used for
-/// training).
+/// Whether a crawler of the table works for AI: training (datasets
+/// included), AI search, an assistant fetching for a user.
 pub fn is_ai(crawler: &Crawler) -> bool {
-    matches!(
-        crawler.purpose,
-        Purpose::AiTraining | Purpose::AiSearch | Purpose::AiUser | Purpose::Dataset
-    )
+    crawler.purpose.is_ai()
 }
 
 impl CrawlerSet {

@@ -97,6 +97,7 @@
 #![forbid(unsafe_code)]
 
 mod agent;
+mod choice;
 mod compiled;
 mod decide;
 mod diagnostic;
@@ -110,6 +111,7 @@ mod parse;
 mod pattern;
 mod prefix_tree;
 mod profile;
+pub mod registry;
 mod render;
 mod scan;
 mod search_console;
@@ -118,7 +120,8 @@ mod url_path;
 mod urllib;
 mod usage;
 
-pub use agent::SelectionKind;
+pub use agent::{ChoiceKind, Reading, SelectionKind};
+pub use choice::GroupChoice;
 pub use compiled::CompiledRobotsTxt;
 pub use decide::{AgentView, Reason, RuleMatch, Verdict};
 pub use diagnostic::{code_number, Code, Diagnostic, Fix, Severity, Span};

@@ -2,9 +2,13 @@
 //!
 //! Input is JSON lines, one request per line:
 //! `{"id"?: any, "robots_txt" | "robots_txt_b64" | "robots_file": …,
-//! "user_agent": string, "url": string}`.
+//! "user_agent" | "crawler": string, "url": string}`: `user_agent` is read
+//! as one product token, as Google's library reads it (what pipelines
+//! compare with it), `crawler` as the crawler a person names (the crawler
+//! reading).
 //! Output is one line per input line, in order:
-//! `{"id": …, "allowed": bool, "line": number|null, "rule": string|null}`,
+//! `{"id": …, "allowed": bool, "line": number|null, "rule": string|null}`
+//! (and, for a `crawler`, `"choice"` and `"token"`),
 //! or `{"id": …, "error": "…"}` for a line that cannot be answered; then a
 //! summary on standard error. Bodies that repeat are parsed once, in a cache
 //! bounded by bytes.
@@ -39,10 +43,16 @@ Examples:
     | crawlgate batch
 
 Each input line is one request, with exactly one of robots_txt (text),
-robots_txt_b64 (exact bytes, base64) or robots_file (a path):
+robots_txt_b64 (exact bytes, base64) or robots_file (a path), and exactly one
+of user_agent (one product token, read exactly as Google's library reads it)
+or crawler (a crawler's name, read as its operator documents: Googlebot-Image
+follows a Googlebot group, AdsBot-Google ignores `*`…):
   {\"id\"?: any, \"robots_txt\": string, \"user_agent\": string, \"url\": string}
+  {\"id\"?: any, \"robots_txt\": string, \"crawler\": string, \"url\": string}
 Each output line answers the input line at the same position:
   {\"id\"?, \"allowed\": bool, \"line\": number|null, \"rule\": string|null}
+  (for a crawler, also \"choice\": own|fallback|*|none|ignores-robots-txt|
+  control-token and \"token\": the token whose groups decided, or null)
   {\"id\"?, \"error\": string}    (the run goes on)
 (\"id\" is echoed as given, when given.)
 A summary (lines, decisions, errors by kind) follows on standard error.
@@ -112,10 +122,36 @@ struct Request<'a> {
     robots_txt_b64: Option<Cow<'a, str>>,
     #[serde(borrow, default)]
     robots_file: Option<Cow<'a, str>>,
-    #[serde(borrow)]
-    user_agent: Cow<'a, str>,
+    #[serde(borrow, default)]
+    user_agent: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    crawler: Option<Cow<'a, str>>,
     #[serde(borrow)]
     url: Cow<'a, str>,
+}
+
+/// Who a request asks about: one product token, or a crawler by name.
+enum Asked<'r> {
+    Token(&'r str),
+    Crawler(&'r str),
+}
+
+impl<'a> Request<'a> {
+    /// The agent asked about: exactly one of `user_agent` and `crawler`.
+    fn asked(&self) -> Result<Asked<'_>, Refusal> {
+        match (&self.user_agent, &self.crawler) {
+            (Some(token), None) => Ok(Asked::Token(token)),
+            (None, Some(name)) => Ok(Asked::Crawler(name)),
+            (None, None) => Err(refuse(
+                ErrorKind::NoAgent,
+                "give user_agent (one product token) or crawler (a crawler's name)",
+            )),
+            (Some(_), Some(_)) => Err(refuse(
+                ErrorKind::ConflictingFields,
+                "give one of user_agent and crawler, not both",
+            )),
+        }
+    }
 }
 
 /// Only the id, to echo it in an error line.
@@ -136,6 +172,8 @@ enum ErrorKind {
     LineTooLong,
     /// None of robots_txt, robots_txt_b64, robots_file.
     NoRobotsTxt,
+    /// Neither user_agent nor crawler.
+    NoAgent,
     /// More than one of them.
     ConflictingFields,
     /// robots_txt or robots_txt_b64 that cannot be read.
@@ -151,6 +189,7 @@ impl ErrorKind {
             ErrorKind::EmptyLine => "empty line",
             ErrorKind::LineTooLong => "line too long",
             ErrorKind::NoRobotsTxt => "no robots.txt given",
+            ErrorKind::NoAgent => "no agent given",
             ErrorKind::ConflictingFields => "conflicting fields",
             ErrorKind::InvalidBody => "invalid robots_txt or robots_txt_b64",
             ErrorKind::RobotsFile => "robots_file not read",
@@ -474,10 +513,13 @@ fn write_answer(
     out: &mut impl Write,
     id: Option<&RawValue>,
     robots: &CompiledRobotsTxt,
-    agent: &str,
+    asked: &Asked<'_>,
     url: &str,
 ) -> io::Result<bool> {
-    let verdict = robots.decide(agent, url);
+    let verdict = match asked {
+        Asked::Token(agent) => robots.decide(agent, url),
+        Asked::Crawler(name) => robots.decide_for_crawler(name, url),
+    };
     out.write_all(b"{")?;
     if let Some(id) = id {
         out.write_all(b"\"id\":")?;
@@ -493,10 +535,15 @@ fn write_answer(
         Some(rule) => {
             write!(out, ",\"line\":{},\"rule\":", rule.line())?;
             serde_json::to_writer(&mut *out, &rule.to_string())?;
-            out.write_all(b"}\n")?;
         }
-        None => out.write_all(b",\"line\":null,\"rule\":null}\n")?,
+        None => out.write_all(b",\"line\":null,\"rule\":null")?,
     }
+    if let Asked::Crawler(_) = asked {
+        let choice = verdict.group_choice();
+        write!(out, ",\"choice\":\"{}\",\"token\":", choice.kind())?;
+        serde_json::to_writer(&mut *out, &choice.token())?;
+    }
+    out.write_all(b"}\n")?;
     Ok(verdict.is_allowed())
 }
 
@@ -579,6 +626,17 @@ fn answer_line(
             return write_error(out, id, &format!("input line {number}: {what}"));
         }
     };
+    let asked = match request.asked() {
+        Ok(asked) => asked,
+        Err(refusal) => {
+            *tally.errors.entry(refusal.kind).or_default() += 1;
+            return write_error(
+                out,
+                request.id,
+                &format!("input line {number}: {}", refusal.message),
+            );
+        }
+    };
     let slot = match cache.robots_for(&request, files, key) {
         Ok(slot) => slot,
         Err(refusal) => {
@@ -592,7 +650,7 @@ fn answer_line(
     };
     match &slot.cached {
         Ok(robots) => {
-            let allowed = write_answer(out, request.id, robots, &request.user_agent, &request.url)?;
+            let allowed = write_answer(out, request.id, robots, &asked, &request.url)?;
             cache.answered(&slot, key.len());
             *if allowed {
                 &mut tally.allowed

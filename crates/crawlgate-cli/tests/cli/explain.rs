@@ -120,7 +120,14 @@ Disallow: /
 #[test]
 fn says_why_the_star_group_is_used_and_names_near_misses() {
     let robots = "User-agent: googlebot\nDisallow: /a\n\nUser-agent: *\nDisallow: /\n";
+    // The crawler reading: Googlebot-News follows the Googlebot group.
     let text = stdout_of(&explain(robots, &["-a", "googlebot-news"]));
+    assert!(
+        text.contains("Googlebot-News obeys the Googlebot group at lines 1–2: no group names Googlebot-News (Google's crawler documentation)."),
+        "{text}"
+    );
+    // Read as one token, it is a near miss.
+    let text = stdout_of(&explain(robots, &["-a", "googlebot-news", "--one-token"]));
     assert!(
         text.contains("No group names `googlebot-news`, so it obeys the `*` group at lines 4–5:"),
         "{text}"
@@ -318,7 +325,7 @@ fn input_errors() {
 
 #[test]
 fn not_a_product_token_warns() {
-    let output = explain(SAMPLE, &["-a", "Googlebot/2.1"]);
+    let output = explain(SAMPLE, &["-a", "Googlebot/2.1", "--one-token"]);
     assert_eq!(output.status.code(), Some(0));
     assert!(stderr_of(&output).contains("`Googlebot/2.1` is not a product token"));
     assert!(

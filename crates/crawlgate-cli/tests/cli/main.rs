@@ -6,6 +6,7 @@
 
 mod batch;
 mod check;
+mod crawlers;
 mod explain;
 mod fetch;
 mod general;

@@ -6,7 +6,7 @@ use axum::extract::{Path, State};
 use axum::http::header::{CACHE_CONTROL, CONTENT_SECURITY_POLICY, CONTENT_TYPE};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use crawlgate_lint::audit::{crawlers as known_crawlers, Purpose};
+use crawlgate_lint::audit::crawlers as known_crawlers;
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -109,10 +109,7 @@ pub async fn crawlers() -> Json<Vec<KnownCrawler>> {
                 token: c.token,
                 operator: c.operator,
                 purpose: c.purpose.as_str(),
-                ai: matches!(
-                    c.purpose,
-                    Purpose::AiTraining | Purpose::AiSearch | Purpose::AiUser | Purpose::Dataset
-                ),
+                ai: c.purpose.is_ai(),
             })
             .collect(),
     )

@@ -111,7 +111,7 @@ pub(crate) fn extension_note_with(
 pub fn render_extensions(view: &AgentView<'_>, name: &str, p: Palette, out: &mut String) {
     let extensions: Vec<Extension<'_>> = view.groups().flat_map(|g| g.extensions()).collect();
     let _ = writeln!(out, "{}", p.heading("Extensions in these groups"));
-    if extensions.is_empty() {
+    if extensions.is_empty() && view.star_crawl_delay().is_none() {
         let _ = writeln!(out, "  none");
     }
     let refs: Vec<String> = extensions
@@ -132,6 +132,24 @@ pub fn render_extensions(view: &AgentView<'_>, name: &str, p: Palette, out: &mut
             p.dim(&pad(reference, ref_width)),
             pad(text, text_width),
             p.dim(&extension_note_with(ext, view, &firsts))
+        );
+    }
+    // Bingbot (bing profile): `*`'s Crawl-delay still applies beside its
+    // own group.
+    if let Some((delay, source)) = view.star_crawl_delay() {
+        let who = view
+            .group_choice()
+            .crawler()
+            .map_or("this crawler", |c| c.name);
+        let _ = writeln!(
+            out,
+            "  {}  Crawl-delay: {}  {}",
+            p.dim(&line_ref(name, delay.line)),
+            delay.seconds,
+            p.dim(&format!(
+                "from the * group: {who} still waits {} s between requests although a group of its own replaces `*` ({})",
+                delay.seconds, source.title
+            ))
         );
     }
     let _ = writeln!(out, "\n{}", p.heading("Sitemaps (for every crawler)"));

@@ -8,6 +8,7 @@ use crate::diagnostic::{Code, Diagnostic};
 use crate::inclusion::sample_paths;
 use crate::rule::RuleInfo;
 use crate::wording::{and_list, quote_rule};
+use crawlgate::registry::CrawlerKind;
 use crawlgate::{GroupSelection, Rule, Severity};
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -85,10 +86,12 @@ fn often_apart(label: &str) -> Option<&'static str> {
     if crawler.note.contains("retired") {
         return Some("it no longer crawls, so this changes nothing today");
     }
+    if crawler.kind == CrawlerKind::UserTriggered {
+        return Some("it fetches for a user, who often gets more access on purpose");
+    }
     match crawler.purpose {
         Purpose::Ads => Some("ad crawlers often get more access on purpose"),
-        Purpose::Social => Some("link-preview crawlers often get more access on purpose"),
-        Purpose::AiUser => Some("it fetches for a user, who often gets more access on purpose"),
+        Purpose::LinkPreview => Some("link-preview crawlers often get more access on purpose"),
         _ => None,
     }
 }
