@@ -1,38 +1,46 @@
-"""crawlgate for Scrapy (2.11 and later).
+"""crawlgate_robots for Scrapy (2.11 and later).
 
-Two components, switched on in ``settings.py``::
+One setting, safe on every supported Scrapy version::
 
-    ROBOTSTXT_PARSER = "crawlgate.scrapy.RobotParser"
     DOWNLOADER_MIDDLEWARES = {
         "scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware": None,
-        "crawlgate.scrapy.RobotsTxtMiddleware": 100,
+        "crawlgate_robots.scrapy.RobotsTxtMiddleware": 100,
     }
 
-``RobotParser`` is Scrapy's robots.txt parser contract answered by
-crawlgate's Google reading; it works with the stock middleware.
-
-``RobotsTxtMiddleware`` replaces the stock middleware, which parses
-whatever body comes back (a 503 error page, a 500 with an empty body) as
-"allow everything". It applies the HTTP rules of RFC 9309 and Google
-(crawlgate's ``FetchPolicy``): 2xx parse the body (the first 500 KiB);
-redirects followed for up to 5 hops, past that or on a loop as a 404; 4xx
-allow everything; 429, 5xx and network errors disallow everything until a
-retry (after 1 minute for a 503, with backoff otherwise, or as
-``Retry-After`` says) gets an answer; answers are kept for 24 hours or as
-``Cache-Control`` says. It honours ``ROBOTSTXT_OBEY``,
+``RobotsTxtMiddleware`` replaces the stock middleware. It applies the HTTP
+rules of RFC 9309 and Google (crawlgate's ``FetchPolicy``): 2xx parse the
+body (the first 500 KiB); redirects followed for up to 5 hops, past that or
+on a loop as a 404; 4xx allow everything; 429, 5xx and network errors
+disallow everything until a retry (after 1 minute for a 503, with backoff
+otherwise, or as ``Retry-After`` says) gets an answer; answers are kept for
+24 hours or as ``Cache-Control`` says. Every request waits for its
+origin's answer, however many arrive at once. A request refused because
+robots.txt could not be fetched is scheduled again once the retry is due
+(at most ``CRAWLGATE_ROBOTSTXT_RESCHEDULE_TIMES`` times, 3 by default, and
+only when the wait is at most ``CRAWLGATE_ROBOTSTXT_RESCHEDULE_MAX_WAIT``
+seconds, 600 by default). It honours ``ROBOTSTXT_OBEY``,
 ``ROBOTSTXT_USER_AGENT`` and the ``dont_obey_robotstxt`` request meta key,
 and logs each outcome and the rule behind each refusal.
+
+``RobotParser`` is Scrapy's robots.txt parser contract answered by
+crawlgate's Google reading (``ROBOTSTXT_PARSER``). With the stock
+middleware it gives Google's reading of the rules but Scrapy's handling of
+HTTP (any body is parsed: a 503 error page allows everything), and from
+Scrapy 2.14 on the stock middleware lets the requests that arrive while
+robots.txt is being fetched through unchecked; the parser logs a warning
+there.
 """
 
 from __future__ import annotations
 
 import logging
 import time
-from typing import TYPE_CHECKING, Any, Optional, Union
+from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 from urllib.parse import urljoin, urlsplit
 
+import scrapy
 from scrapy import signals
-from scrapy.exceptions import IgnoreRequest, NotConfigured
+from scrapy.exceptions import DontCloseSpider, IgnoreRequest, NotConfigured
 from scrapy.http import Request, Response
 from scrapy.robotstxt import RobotParser as _ScrapyRobotParser
 from scrapy.utils.defer import maybe_deferred_to_future
@@ -48,17 +56,40 @@ try:  # Scrapy 2.8+
 except ImportError:  # pragma: no cover - older Scrapy
     NO_CALLBACK = None
 
-__all__ = ["RobotParser", "RobotsTxtMiddleware"]
+__all__ = ["RescheduledByRobotsTxt", "RobotParser", "RobotsTxtMiddleware"]
 
 logger = logging.getLogger(__name__)
 
 # Redirect hops followed before the chain is given up (RFC 9309 §2.3.1.2).
 MAX_REDIRECTS = 5
 
+# From this Scrapy version on, the stock middleware hands the parser it is
+# still fetching to the first waiting request only: the others get none and
+# pass unchecked (scrapy/downloadermiddlewares/robotstxt.py awaits one
+# Deferred from several requests).
+STOCK_MIDDLEWARE_RACE_SINCE = (2, 14)
+
+# Settings of the rescheduling of requests refused while robots.txt could
+# not be fetched, and their defaults.
+RESCHEDULE_TIMES = "CRAWLGATE_ROBOTSTXT_RESCHEDULE_TIMES"
+RESCHEDULE_MAX_WAIT = "CRAWLGATE_ROBOTSTXT_RESCHEDULE_MAX_WAIT"
+DEFAULT_RESCHEDULE_TIMES = 3
+DEFAULT_RESCHEDULE_MAX_WAIT = 600.0
+# The request meta key counting a request's reschedules.
+RESCHEDULES_META = "crawlgate_robotstxt_reschedules"
+
+
+def _scrapy_version() -> tuple[int, ...]:
+    parts = []
+    for part in scrapy.__version__.split(".")[:2]:
+        digits = "".join(c for c in part if c.isdigit())
+        parts.append(int(digits or 0))
+    return tuple(parts)
+
 
 class RobotParser(_ScrapyRobotParser):
     """Scrapy's ``RobotParser`` answered by crawlgate (``ROBOTSTXT_PARSER =
-    "crawlgate.scrapy.RobotParser"``). The body is parsed as bytes, as
+    "crawlgate_robots.scrapy.RobotParser"``). The body is parsed as bytes, as
     served; the User-Agent is reduced to its product token."""
 
     def __init__(self, robotstxt_body: Union[bytes, str, RobotsTxt], spider: Any = None) -> None:
@@ -69,7 +100,23 @@ class RobotParser(_ScrapyRobotParser):
             self.robots = RobotsTxt(robotstxt_body or b"")
 
     @classmethod
-    def from_crawler(cls, crawler: "Crawler", robotstxt_body: bytes) -> "RobotParser":
+    def from_crawler(cls, crawler: Crawler, robotstxt_body: bytes) -> RobotParser:
+        # Only the stock middleware builds the parser this way (ours passes
+        # the parsed file): warn once per crawl where it is not safe.
+        if (
+            crawler is not None
+            and _scrapy_version() >= STOCK_MIDDLEWARE_RACE_SINCE
+            and not getattr(crawler, "_crawlgate_robotstxt_warned", False)
+        ):
+            crawler._crawlgate_robotstxt_warned = True  # type: ignore[attr-defined]
+            logger.warning(
+                "ROBOTSTXT_PARSER = crawlgate_robots.scrapy.RobotParser with Scrapy %(version)s's stock "
+                "RobotsTxtMiddleware: requests that arrive while robots.txt is being fetched pass unchecked, "
+                "and a 5xx robots.txt allows everything; set DOWNLOADER_MIDDLEWARES = "
+                '{"scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware": None, '
+                '"crawlgate_robots.scrapy.RobotsTxtMiddleware": 100} instead',
+                {"version": scrapy.__version__},
+            )
         spider = getattr(crawler, "spider", None) if crawler else None
         return cls(robotstxt_body, spider)
 
@@ -78,6 +125,13 @@ class RobotParser(_ScrapyRobotParser):
 
     def crawl_delay(self, user_agent: Union[str, bytes]) -> Optional[float]:
         return self.robots.crawl_delay(crawler_token(user_agent))
+
+
+class RescheduledByRobotsTxt(IgnoreRequest):
+    """A request refused while its origin's robots.txt could not be fetched
+    (a 5xx, a 429 or a network error): a copy of it is scheduled for when
+    the fetch is retried. A request's errback sees this exception for the
+    refused request; its callback gets the copy's response."""
 
 
 # Network failures, by the kind FetchPolicy knows: Twisted's exceptions
@@ -107,24 +161,50 @@ def _header(response: Response, name: bytes) -> Optional[str]:
     return ", ".join(v.decode("latin-1") for v in values)
 
 
+def _call_later(delay: float, func: Callable[[], None]) -> Callable[[], None]:
+    """Runs ``func`` after ``delay`` seconds on Scrapy's event loop; returns
+    a function that cancels it."""
+    try:  # Scrapy 2.14+: asyncio or Twisted, whichever runs
+        from scrapy.utils.asyncio import call_later
+    except ImportError:  # pragma: no cover - Scrapy before 2.14
+        from twisted.internet import reactor
+
+        call = reactor.callLater(delay, func)  # type: ignore[attr-defined]
+        return lambda: call.cancel() if call.active() else None
+    handle = call_later(delay, func)
+    return handle.cancel
+
+
 class RobotsTxtMiddleware:
     """Obeys robots.txt with the HTTP rules of RFC 9309 and Google: see the
     module documentation."""
 
     DOWNLOAD_PRIORITY = 1000
 
-    def __init__(self, crawler: "Crawler") -> None:
-        if not crawler.settings.getbool("ROBOTSTXT_OBEY"):
+    def __init__(self, crawler: Crawler) -> None:
+        settings = crawler.settings
+        if not settings.getbool("ROBOTSTXT_OBEY"):
             raise NotConfigured
         self.crawler = crawler
-        self._default_useragent = crawler.settings.get("USER_AGENT")
-        self._robotstxt_useragent = crawler.settings.get("ROBOTSTXT_USER_AGENT")
+        self._default_useragent: Optional[str] = settings.get("USER_AGENT")
+        self._robotstxt_useragent: Optional[str] = settings.get("ROBOTSTXT_USER_AGENT")
+        self._reschedule_times = settings.getint(RESCHEDULE_TIMES, DEFAULT_RESCHEDULE_TIMES)
+        self._reschedule_max_wait = settings.getfloat(RESCHEDULE_MAX_WAIT, DEFAULT_RESCHEDULE_MAX_WAIT)
+        if self._reschedule_times < 0 or not self._reschedule_max_wait >= 0:
+            raise ValueError(
+                f"{RESCHEDULE_TIMES} and {RESCHEDULE_MAX_WAIT} must not be negative "
+                f"(got {self._reschedule_times} and {self._reschedule_max_wait})"
+            )
         self._policy = FetchPolicy()
         self._outcomes: dict[str, Optional[FetchOutcome]] = {}
-        self._waiting: dict[str, list[Deferred]] = {}
+        self._waiting: dict[str, list[Deferred[Optional[FetchOutcome]]]] = {}
+        # Cancellers of the reschedules not yet due, by request.
+        self._rescheduled: dict[int, Callable[[], None]] = {}
+        crawler.signals.connect(self._spider_idle, signal=signals.spider_idle)
+        crawler.signals.connect(self._spider_closed, signal=signals.spider_closed)
 
     @classmethod
-    def from_crawler(cls, crawler: "Crawler") -> "RobotsTxtMiddleware":
+    def from_crawler(cls, crawler: Crawler) -> RobotsTxtMiddleware:
         return cls(crawler)
 
     async def process_request(self, request: Request, spider: Any = None) -> None:
@@ -141,17 +221,62 @@ class RobotsTxtMiddleware:
         verdict = outcome.decide(request.url, agent)
         if verdict.allowed:
             return None
-        self.crawler.stats.inc_value("robotstxt/forbidden")
+        stats = self.crawler.stats
+        assert stats is not None
         if verdict.rule is not None:
             why = f"line {verdict.line}: {verdict.rule} (for {agent})"
         else:
             why = f"{outcome.kind.replace('_', ' ')}: {outcome.explanation}"
+        if outcome.reason == "server_error" and self._reschedule(request, outcome):
+            raise RescheduledByRobotsTxt(f"Rescheduled by robots.txt: {why}")
+        stats.inc_value("robotstxt/forbidden")
         logger.debug(
             "Forbidden by robots.txt: %(request)s (%(why)s)",
             {"request": request, "why": why},
             extra={"spider": self.crawler.spider},
         )
         raise IgnoreRequest(f"Forbidden by robots.txt: {why}")
+
+    def _reschedule(self, request: Request, outcome: FetchOutcome) -> bool:
+        """Schedules a copy of ``request`` for when robots.txt is fetched
+        again; false when the limits say to refuse it for good."""
+        stats = self.crawler.stats
+        assert stats is not None
+        done = int(request.meta.get(RESCHEDULES_META, 0))
+        # Just after the retry is due, so that the copy finds it stale.
+        wait = max(outcome.expires_at - time.time(), 0.0) + 0.05
+        if done >= self._reschedule_times:
+            stats.inc_value("robotstxt/reschedule/max_reached")
+            return False
+        if wait > self._reschedule_max_wait:
+            stats.inc_value("robotstxt/reschedule/wait_too_long")
+            return False
+        copy = request.replace(dont_filter=True, meta={**request.meta, RESCHEDULES_META: done + 1})
+        key = id(copy)
+
+        def due() -> None:
+            self._rescheduled.pop(key, None)
+            engine = self.crawler.engine
+            if engine is not None and getattr(engine, "spider", None) is not None:
+                engine.crawl(copy)
+
+        self._rescheduled[key] = _call_later(wait, due)
+        stats.inc_value("robotstxt/reschedule/count")
+        logger.debug(
+            "Rescheduled %(request)s in %(wait).1f s, when robots.txt is fetched again (%(done)d of %(most)d)",
+            {"request": request, "wait": wait, "done": done + 1, "most": self._reschedule_times},
+            extra={"spider": self.crawler.spider},
+        )
+        return True
+
+    def _spider_idle(self, spider: Any = None) -> None:
+        if self._rescheduled:
+            raise DontCloseSpider
+
+    def _spider_closed(self, spider: Any = None) -> None:
+        for cancel in self._rescheduled.values():
+            cancel()
+        self._rescheduled.clear()
 
     def _agent_of(self, request: Request) -> Union[str, bytes]:
         if self._robotstxt_useragent:
@@ -160,11 +285,13 @@ class RobotsTxtMiddleware:
 
     async def _outcome_for(self, robots: str, request: Request) -> Optional[FetchOutcome]:
         if robots in self._outcomes:
-            outcome = self._outcomes[robots]
-            if outcome is None or outcome.is_fresh(time.time()):
-                return outcome
+            known = self._outcomes[robots]
+            if known is None or known.is_fresh(time.time()):
+                return known
         if robots in self._waiting:
-            waiter: Deferred = Deferred()
+            # One Deferred per waiting request: a Deferred awaited twice
+            # gives the second waiter None.
+            waiter: Deferred[Optional[FetchOutcome]] = Deferred()
             self._waiting[robots].append(waiter)
             return await maybe_deferred_to_future(waiter)
         self._waiting[robots] = []
@@ -173,8 +300,8 @@ class RobotsTxtMiddleware:
             outcome = await self._fetch(robots, request, self._outcomes.get(robots))
         finally:
             self._outcomes[robots] = outcome
-            for waiter in self._waiting.pop(robots):
-                waiter.callback(outcome)
+            for each in self._waiting.pop(robots):
+                each.callback(outcome)
         return outcome
 
     async def _fetch(
@@ -185,6 +312,7 @@ class RobotsTxtMiddleware:
         (another middleware raised ``IgnoreRequest``): nothing is obeyed,
         as with the stock middleware."""
         stats = self.crawler.stats
+        assert stats is not None
         url = robots
         seen = {url}
         hops = 0
@@ -211,6 +339,7 @@ class RobotsTxtMiddleware:
             stats.inc_value(f"robotstxt/response_status_count/{response.status}")
             if 300 <= response.status < 400:
                 stop = None
+                target = url
                 location = response.headers.get(b"Location")
                 if not location:
                     stop = "missing_location"
@@ -227,7 +356,7 @@ class RobotsTxtMiddleware:
                     seen.add(target)
                     url = target
                     continue
-                outcome = self._policy.on_redirect_stop(stop, previous=previous, now=time.time())
+                outcome = self._policy.on_redirect_stop(stop, previous=previous, now=time.time())  # type: ignore[arg-type]
                 return self._decided(robots, outcome, f"redirect not followed ({stop})")
 
             outcome = self._policy.on_response(
@@ -249,9 +378,14 @@ class RobotsTxtMiddleware:
             return self._decided(robots, outcome, f"HTTP {response.status} from {url}")
 
     def _decided(self, robots: str, outcome: FetchOutcome, what: str) -> FetchOutcome:
-        self.crawler.stats.inc_value(f"robotstxt/outcome/{outcome.reason}")
-        log = logger.info if outcome.kind == "conditional" else logger.warning
-        log(
+        stats = self.crawler.stats
+        assert stats is not None
+        stats.inc_value(f"robotstxt/outcome/{outcome.reason}")
+        # A file, or none (4xx, redirects given up), is the normal course of
+        # a crawl; a server error or an old copy in use is worth a warning.
+        settled = outcome.reason in ("fetched", "not_found", "redirects_not_followed", "soft_not_found")
+        logger.log(
+            logging.DEBUG if settled else logging.WARNING,
             "robots.txt %(robots)s: %(what)s: %(kind)s (%(why)s); next fetch in %(ttl)d s",
             {
                 "robots": robots,
@@ -280,6 +414,8 @@ class RobotsTxtMiddleware:
             **kwargs,
         )
         engine = self.crawler.engine
+        assert engine is not None
         if hasattr(engine, "download_async"):  # Scrapy 2.14+
-            return await engine.download_async(request)
+            response: Response = await engine.download_async(request)
+            return response
         return await maybe_deferred_to_future(engine.download(request))
