@@ -134,7 +134,10 @@ sdist_dir=$(mktemp -d)
 cp "$sdist" "$sdist_dir/"
 rm -rf "$work/sdist-venv"
 python3 -m venv "$work/sdist-venv" || fail "could not create $work/sdist-venv"
-(cd "$sdist_dir" && "$work/sdist-venv/bin/python" -m pip install --quiet "./$(basename "$sdist")") ||
+# The same target triple as the wheel's build, so that the crates it
+# compiled are reused (maturin --zig builds under target/<triple>/).
+(cd "$sdist_dir" && CARGO_BUILD_TARGET=x86_64-unknown-linux-gnu \
+  "$work/sdist-venv/bin/python" -m pip install --quiet "./$(basename "$sdist")") ||
   echo "test-python: the sdist did not install (see pip's message above); tests/test_packaging.py fails" >&2
 rm -rf "$sdist_dir"
 export CRAWLGATE_SDIST_PYTHON=$work/sdist-venv/bin/python

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterator
 
 import pytest
+import scrapy
 
 import crawlgate_robots
 
@@ -291,6 +292,8 @@ class Origin:
     answer: Callable[[str, int], Answer]
     requested: list[tuple[float, str]] = field(default_factory=list)
     base: str = ""
+    robots_asked: int = 0
+    lock: threading.Lock = field(default_factory=threading.Lock)
 
     def pages_fetched(self) -> set[str]:
         return {p for _, p in self.requested if not p.startswith("/robots")}
@@ -353,20 +356,17 @@ def lab() -> Iterator[list[Origin]]:
     origins = [Origin(name, answer) for name, answer in LAB]
     servers = []
     for origin in origins:
-        robots_asked = 0
-        lock = threading.Lock()
 
         def handler_for(origin: Origin) -> type[http.server.BaseHTTPRequestHandler]:
             class Handler(http.server.BaseHTTPRequestHandler):
                 def do_GET(self) -> None:  # noqa: N802 - http.server's name
-                    nonlocal robots_asked
                     origin.requested.append((time.monotonic(), self.path))
                     if self.path.startswith("/robots"):
                         time.sleep(ROBOTS_DELAY)
-                        with lock:
+                        with origin.lock:
                             if self.path == "/robots.txt":
-                                robots_asked += 1
-                            count = robots_asked
+                                origin.robots_asked += 1
+                            count = origin.robots_asked
                         status, headers, body = origin.answer(self.path, count)
                     elif self.path in PAGES:
                         status, headers, body = 200, HTML, b"<html><body>page</body></html>"
@@ -455,7 +455,7 @@ def test_the_parser_alone_is_safe_only_before_scrapy_2_14(lab, tmp_path) -> None
     # or a 429 allows everything.
     assert by_name["server-error"].pages_fetched() == set(PAGES) == by_name["rate-limited"].pages_fetched()
     warning = "requests that arrive while robots.txt is being fetched pass unchecked"
-    if crawlgate_robots.scrapy._scrapy_version() >= (2, 14):
+    if tuple(int(part) for part in scrapy.__version__.split(".")[:2]) >= (2, 14):
         # The stock middleware hands the parser to one waiting request; the
         # others pass unchecked. The parser says so.
         assert disobeyed != [], "Scrapy's stock middleware no longer races: update docs/python.md"

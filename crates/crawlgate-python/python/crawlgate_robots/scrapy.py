@@ -35,13 +35,14 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import TYPE_CHECKING, Any, Callable, Optional, Union
+from typing import TYPE_CHECKING, Any, Callable, Literal, Optional, Union, cast
 from urllib.parse import urljoin, urlsplit
 
 import scrapy
 from scrapy import signals
 from scrapy.exceptions import DontCloseSpider, IgnoreRequest, NotConfigured
 from scrapy.http import Request, Response
+from scrapy.http.request import NO_CALLBACK
 from scrapy.robotstxt import RobotParser as _ScrapyRobotParser
 from scrapy.utils.defer import maybe_deferred_to_future
 from twisted.internet.defer import Deferred
@@ -50,11 +51,6 @@ from . import MAX_BYTES, FetchOutcome, FetchPolicy, RobotsTxt, crawler_token, ro
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
-
-try:  # Scrapy 2.8+
-    from scrapy.http.request import NO_CALLBACK
-except ImportError:  # pragma: no cover - older Scrapy
-    NO_CALLBACK = None
 
 __all__ = ["RescheduledByRobotsTxt", "RobotParser", "RobotsTxtMiddleware"]
 
@@ -137,7 +133,9 @@ class RescheduledByRobotsTxt(IgnoreRequest):
 # Network failures, by the kind FetchPolicy knows: Twisted's exceptions
 # (Scrapy before 2.14) and Scrapy's own (2.14 and later), by class name so
 # that no version's missing name breaks the import.
-_NETWORK_ERRORS = [
+NetworkKind = Literal["dns", "connect", "timeout", "connection_reset", "invalid_response", "broken_body", "other"]
+RedirectStop = Literal["too_many_redirects", "loop", "missing_location", "invalid_location", "unsupported_scheme"]
+_NETWORK_ERRORS: list[tuple[tuple[str, ...], NetworkKind]] = [
     (("DNSLookupError", "CannotResolveHostError"), "dns"),
     (("TimeoutError", "TCPTimedOutError", "DownloadTimeoutError"), "timeout"),
     (("ConnectionRefusedError", "ConnectError", "DownloadConnectionRefusedError", "TunnelError"), "connect"),
@@ -146,7 +144,7 @@ _NETWORK_ERRORS = [
 ]
 
 
-def _network_kind(exc: BaseException) -> str:
+def _network_kind(exc: BaseException) -> NetworkKind:
     names = {cls.__name__ for cls in type(exc).__mro__}
     for candidates, kind in _NETWORK_ERRORS:
         if names.intersection(candidates):
@@ -169,7 +167,7 @@ def _call_later(delay: float, func: Callable[[], None]) -> Callable[[], None]:
     except ImportError:  # pragma: no cover - Scrapy before 2.14
         from twisted.internet import reactor
 
-        call = reactor.callLater(delay, func)  # type: ignore[attr-defined]
+        call = cast(Any, reactor).callLater(delay, func)
         return lambda: call.cancel() if call.active() else None
     handle = call_later(delay, func)
     return handle.cancel
@@ -338,7 +336,7 @@ class RobotsTxtMiddleware:
             stats.inc_value("robotstxt/response_count")
             stats.inc_value(f"robotstxt/response_status_count/{response.status}")
             if 300 <= response.status < 400:
-                stop = None
+                stop: Optional[RedirectStop] = None
                 target = url
                 location = response.headers.get(b"Location")
                 if not location:
@@ -356,7 +354,7 @@ class RobotsTxtMiddleware:
                     seen.add(target)
                     url = target
                     continue
-                outcome = self._policy.on_redirect_stop(stop, previous=previous, now=time.time())  # type: ignore[arg-type]
+                outcome = self._policy.on_redirect_stop(stop, previous=previous, now=time.time())
                 return self._decided(robots, outcome, f"redirect not followed ({stop})")
 
             outcome = self._policy.on_response(
@@ -399,9 +397,6 @@ class RobotsTxtMiddleware:
         return outcome
 
     async def _download(self, url: str) -> Response:
-        kwargs: dict[str, Any] = {}
-        if NO_CALLBACK is not None:
-            kwargs["callback"] = NO_CALLBACK
         request = Request(
             url,
             priority=self.DOWNLOAD_PRIORITY,
@@ -411,7 +406,7 @@ class RobotsTxtMiddleware:
                 "dont_retry": True,
                 "handle_httpstatus_all": True,
             },
-            **kwargs,
+            callback=NO_CALLBACK,
         )
         engine = self.crawler.engine
         assert engine is not None
