@@ -2,7 +2,9 @@
 # Runs every test of the project, as CI does: formatting, lints (warnings are
 # errors), unit, integration, conformance, property and differential tests
 # (against the robotstxt crate and Python's urllib.robotparser), doc tests,
-# the server's tests on loopback with a real Redis and headless Chromium, the
+# the server's tests on loopback with a real Redis, headless Chromium and
+# schemathesis (Google's compliance suite through the API, hostile clients,
+# the memory budget), the
 # fuzz targets' regressions and seeds (on stable), the examples of
 # docs/behaviour.md, and the Python package's suites (Protego, real Scrapy
 # crawls, PySpark in local mode).
@@ -104,7 +106,7 @@ fuzz_run() {
 suite "cargo fmt --check" cargo fmt --all --check
 suite "cargo fmt --check (fuzz/)" cargo fmt --manifest-path fuzz/Cargo.toml --check
 suite "cargo clippy (warnings are errors)" cargo clippy --workspace --all-targets --locked -- -D warnings
-suite "cargo test (the server's tests start Redis and Chromium themselves)" cargo test --workspace --locked
+suite "cargo test (the server's tests start Redis and Chromium themselves and install schemathesis from PyPI under target/)" cargo test --workspace --locked
 suite "fuzz regressions and seeds, replayed on stable (fuzz/)" \
   cargo test --manifest-path fuzz/Cargo.toml --no-default-features --locked
 suite "fuzzing" fuzz_run
