@@ -110,6 +110,13 @@ suite "cargo test (the server's tests start Redis and Chromium themselves and in
 suite "fuzz regressions and seeds, replayed on stable (fuzz/)" \
   cargo test --manifest-path fuzz/Cargo.toml --no-default-features --locked
 suite "fuzzing" fuzz_run
+# The crawlgate binary that `cargo test` built for the CLI's tests: building it
+# again with `cargo build -p crawlgate-cli` would resolve features differently
+# and recompile most of the tree (about 9 minutes here).
+target_dir=$(cargo metadata --format-version 1 --no-deps | python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')
+if [ -x "$target_dir/debug/crawlgate" ]; then
+  export CRAWLGATE_BIN="$target_dir/debug/crawlgate"
+fi
 suite "the examples of the documentation against the crawlgate binary" python3 scripts/doc-examples.py
 suite "the Python package (scripts/test-python.sh)" bash scripts/test-python.sh
 if [ "${#failed[@]}" -gt 0 ]; then

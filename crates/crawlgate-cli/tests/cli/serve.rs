@@ -97,7 +97,10 @@ fn serve_rejects_unusable_limits() {
         (vec!["--body-timeout", "soon"], "--body-timeout"),
         (vec!["--politeness-horizon", "5s"], "--politeness-horizon"),
         (vec!["--max-target", "1M"], "--max-target"),
-        (vec!["--max-fetches-per-client", "0"], "--max-fetches-per-client"),
+        (
+            vec!["--max-fetches-per-client", "0"],
+            "--max-fetches-per-client",
+        ),
     ] {
         let output = Command::new(assert_cmd::cargo::cargo_bin("crawlgate"))
             .arg("serve")
