@@ -105,7 +105,7 @@ def test_the_tests_run_on_the_installed_wheel_without_rust(wheel) -> None:
 
 def test_the_sizes_docs_state(wheel) -> None:
     text = DOCS.read_text(encoding="utf-8")
-    found = re.search(r"the wheel is ([\d.]+) MB \(the extension module ([\d.]+) MB unpacked\)", text)
+    found = re.search(r"the wheel is ([\d.]+) MB \(the extension module ([\d.]+) MB unpacked\)", text, re.IGNORECASE)
     assert found, "docs/python.md states no wheel size"
     with zipfile.ZipFile(wheel) as archive:
         extension = archive.getinfo(extension_member(archive)).file_size
@@ -135,7 +135,8 @@ def test_the_extras_name_what_they_need() -> None:
         assert minimum, f"PySpark names no minimum {package} version"
         lower = re.search(r">=\s*([\d.]+)", extras["spark"][package])
         assert lower, extras["spark"]
-        as_tuple = lambda v: tuple(int(p) for p in v.split("."))  # noqa: E731
+        # Padded: "2.2" is "2.2.0".
+        as_tuple = lambda v: tuple(int(p) for p in (v.split(".") + ["0", "0"])[:3])  # noqa: E731
         assert as_tuple(lower.group(1)) >= as_tuple(minimum.group(1)), (package, lower.group(1), minimum.group(1))
 
 
@@ -170,3 +171,16 @@ def test_the_sdist_installs_without_the_repository(sdist, corpus) -> None:
     assert pathlib.Path(where).is_relative_to(python.parent.parent), where
     assert version == crawlgate_robots.__version__
     assert answers == [crawlgate_robots.RobotsTxt(body).is_allowed("/search", "Googlebot") for _, body in files]
+
+
+def test_the_readme_example_runs(wheel) -> None:
+    # The README is the project's page on PyPI (the wheel's METADATA
+    # carries it): its example runs against the installed package.
+    version = crawlgate_robots.__version__
+    with zipfile.ZipFile(wheel) as archive:
+        metadata = archive.read(f"crawlgate_robots-{version}.dist-info/METADATA").decode()
+    readme = (REPO / "crates" / "crawlgate-python" / "README.md").read_text(encoding="utf-8")
+    assert readme.strip() in metadata
+    (example,) = re.findall(r"```python\n(.*?)```", readme, flags=re.S)
+    assert "import crawlgate_robots" in example
+    exec(compile(example, "README.md", "exec"), {})
