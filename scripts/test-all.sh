@@ -117,7 +117,7 @@ target_dir=$(cargo metadata --format-version 1 --no-deps | python3 -c 'import js
 if [ -x "$target_dir/debug/crawlgate" ]; then
   export CRAWLGATE_BIN="$target_dir/debug/crawlgate"
 fi
-suite "the examples of the documentation against the crawlgate binary" python3 scripts/doc-examples.py
+suite "the examples of the documentation against the crawlgate binary" python3 scripts/doc-examples.py docs/behaviour.md docs/cli.md
 suite "the Python package (scripts/test-python.sh)" bash scripts/test-python.sh
 if [ "${#failed[@]}" -gt 0 ]; then
   step "FAILED: ${#failed[@]} suite(s):"

@@ -42,6 +42,7 @@ pub fn app(state: AppState) -> Router {
         .route("/openapi.json", get(openapi::document))
         .route("/", get(tester::page))
         .route("/assets/{name}", get(tester::asset))
+        .route("/favicon.ico", get(tester::favicon))
         .method_not_allowed_fallback(method_not_allowed)
         .route_layer(middleware::from_fn_with_state(state.clone(), track))
         .fallback(not_found)
