@@ -1,8 +1,8 @@
 //! The regression corpus of hostile inputs: long lines, many lines, long
 //! agents, long URLs, deep percent-encoding, many groups, many stars,
 //! garbage bytes, 100,000 lines, huge extension lines, through the built
-//! binary on every command (check, explain, test, lint, batch, fetch against
-//! loopback) in every format and profile.
+//! binary on every command (check, explain, test, lint, report, batch, fetch
+//! against loopback) in every format and profile.
 //!
 //! Every run has a generous timeout that reports a hang, must not panic,
 //! must stay under [`MAX_RSS`] of peak memory (the child's own, from
@@ -325,6 +325,16 @@ fn invocations(
         Vec::new(),
     ));
     for format in [&[][..], &["--json"][..]] {
+        let mut args = strings(&["report", "robots.txt"]);
+        args.extend(strings(format));
+        all.push((format!("report {}", format.join(" ")), args, Vec::new()));
+    }
+    all.push((
+        "report URL".into(),
+        strings(&["report", &server.url("/"), "--allow-private", "--json"]),
+        Vec::new(),
+    ));
+    for format in [&[][..], &["--json"][..]] {
         let mut args = strings(&["test", "robots.txt", "-", "--verbose"]);
         args.extend(strings(format));
         let expectations: String = urls.iter().map(|u| format!("allow bot {u}\n")).collect();
@@ -505,6 +515,7 @@ fn time_grows_linearly_with_the_input() {
                             | "lint google human"
                             | "lint --audit --legacy"
                             | "test "
+                            | "report --json"
                             | "batch"
                     )
                 })

@@ -57,6 +57,9 @@ struct Row<'a> {
     /// The `*` rules the crawler passes over, when no rule of its own
     /// group matched (one profile only).
     passed_over: Option<&'a PassedOver>,
+    /// The usage preferences that apply to the URL (first profile), when
+    /// the file states any for the crawler there; for `--json`.
+    preferences: Option<serde_json::Value>,
 }
 
 /// The rules of `User-agent: *` groups that a crawler named by groups of
@@ -201,11 +204,19 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 .map(|reading| reading.decide(&query.agent, &target.url))
                 .collect();
             let no_match = verdicts[0].basis == Basis::NoMatchingRule;
+            let preferences = query
+                .json
+                .then(|| readings[target.source][0].robots())
+                .flatten()
+                .and_then(|robots| robots.for_agent(&query.agent).preferences(&target.url))
+                .filter(|p| !p.is_empty())
+                .map(|p| crate::preferences::to_json(&p));
             Row {
                 url: target.url.clone(),
                 source: &plan.sources[target.source],
                 passed_over: passed_over[target.source].as_ref().filter(|_| no_match),
                 verdicts,
+                preferences,
             }
         })
         .collect::<Vec<_>>();
@@ -384,6 +395,9 @@ struct JsonResult<'a> {
     /// Only when no rule matched and `*` rules were passed over.
     #[serde(skip_serializing_if = "Option::is_none")]
     star_rules_passed_over: Option<&'a PassedOver>,
+    /// Only when the file states usage preferences for the crawler here.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    preferences: Option<&'a serde_json::Value>,
 }
 
 #[derive(Serialize)]
@@ -409,6 +423,7 @@ fn json<'a>(report: &'a Report<'a>) -> JsonReport<'a> {
                 decided: (!many).then(|| &row.verdicts[0]),
                 agree: many.then(|| row.agree()),
                 star_rules_passed_over: row.passed_over,
+                preferences: row.preferences.as_ref(),
                 verdicts: many.then(|| {
                     report
                         .profiles
@@ -445,6 +460,7 @@ mod tests {
                     .map(|&p| source.read(p).decide("bot", url))
                     .collect(),
                 passed_over: None,
+                preferences: None,
             })
             .collect();
         Report {

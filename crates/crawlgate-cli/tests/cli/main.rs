@@ -11,6 +11,7 @@ mod fetch;
 mod general;
 mod inputs;
 mod pipes;
+mod report;
 mod serve;
 mod snapshots;
 mod survey;

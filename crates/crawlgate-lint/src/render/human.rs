@@ -7,8 +7,8 @@ use crawlgate::{SelectionKind, Severity};
 
 use crate::audit::{table_version, AuditEntry};
 use crate::diagnostic::Diagnostic;
-use crate::render::{span_in_line, SourceText};
-use crate::LintReport;
+use crate::render::source::{span_in_line, SourceText};
+use crate::report::LintReport;
 
 /// Widest part of a source line shown around the span.
 const MAX_SHOWN: usize = 120;

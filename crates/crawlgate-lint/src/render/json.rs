@@ -5,8 +5,8 @@ use serde::Serialize;
 use crawlgate::SelectionKind;
 
 use crate::audit::{table_version, AuditEntry};
-use crate::render::LintedFile;
-use crate::rule_info;
+use crate::render::source::LintedFile;
+use crate::rules::rule_info;
 
 /// One finding as JSON.
 #[derive(Serialize)]

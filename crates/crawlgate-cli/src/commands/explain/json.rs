@@ -61,6 +61,11 @@ fn json_url(reading: &Reading<'_>, view: Option<&AgentView<'_>>, agent: &str, ur
                     None => Value::Null,
                 },
             );
+            map.insert(
+                "preferences".into(),
+                view.preferences(url)
+                    .map_or(Value::Null, |p| crate::preferences::to_json(&p)),
+            );
         }
     }
     value
@@ -97,7 +102,7 @@ pub fn to_json(reading: &Reading<'_>, agent: &str, urls: &[String]) -> Value {
         .into_iter()
         .map(|r| RuleRef::new(r, false))
         .collect();
-    json!({
+    let mut explained = json!({
         "robots": reading.loaded.name,
         "agent": agent,
         "profile": robots.profile().name,
@@ -129,7 +134,16 @@ pub fn to_json(reading: &Reading<'_>, agent: &str, urls: &[String]) -> Value {
         "content_usage": view.content_usage_records().iter().map(|u| json!({"line": u.line, "path": u.path, "preferences": u.preferences})).collect::<Vec<_>>(),
         "sitemaps": view.sitemaps().map(|s| json!({"line": s.line(), "url": s.url()})).collect::<Vec<_>>(),
         "urls": urls.iter().map(|u| json_url(reading, Some(&view), agent, u)).collect::<Vec<_>>(),
-    })
+    });
+    // Licences (RSL 1.0), only when the file has some.
+    let licenses: Vec<Value> = robots
+        .licenses()
+        .map(|l| json!({"line": l.line, "url": l.url, "absolute": l.is_absolute()}))
+        .collect();
+    if let (false, Value::Object(map)) = (licenses.is_empty(), &mut explained) {
+        map.insert("licenses".into(), Value::Array(licenses));
+    }
+    explained
 }
 
 /// The explanation when the fetch outcome leaves no rules to read.

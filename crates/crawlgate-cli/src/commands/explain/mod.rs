@@ -11,6 +11,8 @@ mod rules;
 mod selection;
 mod text;
 
+pub(crate) use extensions::{extension_note_with, FirstValid};
+
 use std::io::Write as _;
 use std::process::ExitCode;
 

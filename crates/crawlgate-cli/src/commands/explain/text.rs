@@ -11,7 +11,7 @@ use super::extensions::render_extensions;
 use super::groups::render_groups;
 use super::rules::{render_rule_rows, render_rules};
 use crate::fetching::fetch_summary;
-use crate::output::{line_ref, Palette};
+use crate::output::Palette;
 use crate::source::Reading;
 
 /// The whole explanation, for `agent` and each of `urls`.
@@ -115,13 +115,10 @@ fn render_url(
         );
         render_rule_rows(&matches, name, "    ", 0, p, out);
     }
-    if let Some(usage) = view.content_usage(url) {
-        let _ = writeln!(
-            out,
-            "  content usage: {}  {}",
-            usage.preferences,
-            p.dim(&format!("({})", line_ref(name, usage.line)))
-        );
+    if let Some(preferences) = view.preferences(url) {
+        for (said, from) in crate::preferences::text_lines(&preferences, name) {
+            let _ = writeln!(out, "  {said}  {}", p.dim(&from));
+        }
     }
 }
 
@@ -159,7 +156,7 @@ mod tests {
         assert_eq!(sections[4], "Sitemaps (for every crawler)\n  none");
         assert_eq!(
             sections[5],
-            "/p/q/1  allowed\n  2 matching rules, the first decides:\n    4  r:3  Allow: /p/q\n    2  r:2  Disallow: /p\n  content usage: train-ai=n  (r:4)"
+            "/p/q/1  allowed\n  2 matching rules, the first decides:\n    4  r:3  Allow: /p/q\n    2  r:2  Disallow: /p\n  content usage: train-ai=n, search=unknown  (r:4)"
         );
         // Usage preferences are for URLs that may be fetched.
         assert_eq!(
