@@ -6,15 +6,22 @@ verdict with the deciding rule and its line); ``for_agent(agent)`` compiles
 one crawler's reading for many URLs. ``lint(body)`` reports what crawlers
 will do with a file, ``FetchPolicy`` says what an HTTP answer for robots.txt
 means, ``product_token(user_agent_header)`` extracts the name robots.txt
-compares.
+compares. ``PROFILES`` names the readings (``google``, the default,
+``rfc9309``, ``legacy``, ``bing``).
 
-Submodules: ``crawlgate.protego`` (a drop-in for Protego),
-``crawlgate.scrapy`` (Scrapy's robots.txt parser and middleware) and
-``crawlgate.arrow`` (Arrow batch decisions for Spark, Polars, DuckDB).
+The distribution is ``crawlgate-robots`` on PyPI (``crawlgate`` there is
+an unrelated project); the Rust crates behind it are named ``crawlgate``.
+
+Submodules: ``crawlgate_robots.protego`` (a drop-in for Protego),
+``crawlgate_robots.scrapy`` (Scrapy's robots.txt parser and middleware) and
+``crawlgate_robots.arrow`` (Arrow batch decisions for Spark, Polars, DuckDB).
 """
+
+from typing import Union
 
 from ._crawlgate import (
     MAX_BYTES,
+    PROFILES,
     AgentView,
     ContentUsage,
     Diagnostic,
@@ -33,6 +40,7 @@ from ._crawlgate import (
 
 __all__ = [
     "MAX_BYTES",
+    "PROFILES",
     "AgentView",
     "ContentUsage",
     "Diagnostic",
@@ -51,7 +59,7 @@ __all__ = [
 ]
 
 
-def crawler_token(user_agent: "str | bytes") -> str:
+def crawler_token(user_agent: Union[str, bytes]) -> str:
     """The name to look up in robots.txt for a crawler identified by
     ``user_agent``: a product token is kept as given (``Googlebot``), a full
     ``User-Agent`` header is reduced to its product token

@@ -1,6 +1,6 @@
 """A drop-in for Protego, answered by crawlgate's Google reading.
 
-``from crawlgate.protego import Protego`` replaces ``from protego import
+``from crawlgate_robots.protego import Protego`` replaces ``from protego import
 Protego``: ``Protego.parse(content)``, ``can_fetch(url, user_agent)``,
 ``crawl_delay``, ``request_rate``, ``visit_time``, ``sitemaps`` and
 ``preferred_host`` keep Protego's signatures and return types.
@@ -114,4 +114,4 @@ class Protego:
         return None
 
     def __repr__(self) -> str:
-        return f"<crawlgate.protego.Protego {self._robots!r}>"
+        return f"<crawlgate_robots.protego.Protego {self._robots!r}>"

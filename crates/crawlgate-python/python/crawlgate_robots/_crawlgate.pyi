@@ -4,9 +4,13 @@ import datetime
 from typing import Iterable, Literal, Optional, Union
 
 _Text = Union[str, bytes]
-_Profile = Literal["google", "rfc9309", "rfc", "legacy"]
+# The readings, as `crawlgate::Profile::ALL` names them (a Rust test checks
+# these two lists against it); `rfc` is accepted for `rfc9309`.
+_ProfileName = Literal["google", "rfc9309", "legacy", "bing"]
+_Profile = Literal["google", "rfc9309", "rfc", "legacy", "bing"]
 
 MAX_BYTES: int
+PROFILES: tuple[_ProfileName, ...]
 __version__: str
 
 class Verdict:
@@ -98,7 +102,7 @@ class RobotsTxt:
     @property
     def extensions(self) -> list[tuple[str, str, int]]: ...
     @property
-    def profile(self) -> Literal["google", "rfc9309", "legacy"]: ...
+    def profile(self) -> _ProfileName: ...
     def is_allowed(self, url: _Text, agent: _Text) -> bool: ...
     def decide(self, url: _Text, agent: _Text) -> Verdict: ...
     def is_allowed_many(self, urls: Iterable[_Text], agent: _Text) -> list[bool]: ...
