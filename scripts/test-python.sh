@@ -2,14 +2,12 @@
 # Builds the crawlgate-robots Python package as it is published and runs
 # the Python suites against the installed package:
 #
-# 1. the wheel: maturin with zig as the linker, manylinux2014 (glibc 2.17)
-#    x86_64, abi3 for CPython 3.9 and later, stripped, with the licences;
-#    and the sdist;
-# 2. the wheel installed into a virtual environment of the pinned
-#    requirements (crates/crawlgate-python/requirements-test.txt), and the
-#    sdist, copied to an empty folder, installed into a virtual environment
-#    of its own from there (pip builds it, as a user without the
-#    repository would);
+# 1. the sdist, and the wheel pip builds from it alone in an empty folder:
+#    maturin with zig as the linker, manylinux2014 (glibc 2.17) x86_64,
+#    abi3 for CPython 3.9 and later, stripped, with the licences;
+# 2. that wheel installed into a virtual environment of the pinned
+#    requirements (crates/crawlgate-python/requirements-test.txt), and
+#    alone into a virtual environment of its own;
 # 3. pytest over the whole suite with the installed wheel and no Rust
 #    toolchain on PATH (the API and its errors, the wheel's tags, Arrow and
 #    Polars batches, the Protego drop-in against Protego and Protego's own
@@ -102,18 +100,39 @@ venv "$work/build-venv" "$crate/requirements-build.txt"
 venv "$work/venv" "$crate/requirements-test.txt"
 venv "$work/venv-scrapy-2.11" "$crate/requirements-scrapy-2.11.txt"
 
-step "building the wheel (maturin --zig, manylinux2014, abi3, stripped) and the sdist"
+# One release build, from the sdist: maturin makes the sdist, and pip builds
+# the wheel from it alone in an empty folder (the repository out of reach),
+# through maturin's PEP 517 backend with the pinned maturin and zig
+# (MATURIN_PEP517_ARGS: zig as the linker, manylinux2014). Every suite then
+# runs on that wheel, so the sdist is proven to build and install. (A second,
+# isolated build would compile every crate again in release mode: about ten
+# minutes of CI for the same code.)
+step "building the sdist, then the wheel from it in an empty folder (maturin --zig, manylinux2014, abi3, stripped)"
 rm -rf "$work/dist"
-PATH="$work/build-venv/bin:$PATH" maturin build --quiet --release --locked --zig \
-  --compatibility manylinux2014 --strip --manifest-path "$crate/Cargo.toml" --out "$work/dist" ||
-  fail "maturin could not build the wheel (see its message above)"
+mkdir -p "$work/dist"
 PATH="$work/build-venv/bin:$PATH" maturin sdist --manifest-path "$crate/Cargo.toml" --out "$work/dist" ||
   fail "maturin could not build the sdist (see its message above)"
-wheel=$(ls "$work"/dist/crawlgate_robots-*.whl)
 sdist=$(ls "$work"/dist/crawlgate_robots-*.tar.gz)
+sdist_dir=$(mktemp -d)
+cp "$sdist" "$sdist_dir/"
+(cd "$sdist_dir" && PATH="$work/build-venv/bin:$PATH" \
+  MATURIN_PEP517_ARGS="--zig --compatibility manylinux2014 --locked" \
+  "$work/build-venv/bin/python" -m pip wheel --quiet --no-deps --no-build-isolation \
+  "./$(basename "$sdist")" -w "$work/dist") ||
+  fail "pip could not build the wheel from the sdist (see its message above)"
+rm -rf "$sdist_dir"
+wheel=$(ls "$work"/dist/crawlgate_robots-*.whl)
 "$work/build-venv/bin/auditwheel" show "$wheel" >"$work/dist/auditwheel.txt" ||
   fail "auditwheel could not read $wheel"
 export CRAWLGATE_WHEEL=$wheel CRAWLGATE_SDIST=$sdist CRAWLGATE_AUDITWHEEL=$work/dist/auditwheel.txt
+
+# The wheel built from the sdist, in a virtual environment of its own with
+# nothing else installed.
+rm -rf "$work/sdist-venv"
+python3 -m venv "$work/sdist-venv" || fail "could not create $work/sdist-venv"
+"$work/sdist-venv/bin/python" -m pip install --quiet --no-deps "$wheel" ||
+  fail "could not install $wheel into $work/sdist-venv"
+export CRAWLGATE_SDIST_PYTHON=$work/sdist-venv/bin/python
 
 # The wheel with every extra: pip checks that the pinned packages satisfy
 # them, and downloads nothing more.
@@ -125,22 +144,6 @@ for dir in "$work/venv" "$work/venv-scrapy-2.11"; do
 done
 "$work/venv/bin/python" -m pip install --quiet "$wheel[$extras]" ||
   fail "the pinned requirements do not satisfy the extras [$extras] (see pip's message above)"
-
-# The sdist, from an empty folder, into a virtual environment of its own:
-# pip builds it with maturin from PyPI (build isolation) and the Rust
-# toolchain; only Cargo's cache of compiled crates is shared.
-step "installing the sdist from an empty folder (pip builds it)"
-sdist_dir=$(mktemp -d)
-cp "$sdist" "$sdist_dir/"
-rm -rf "$work/sdist-venv"
-python3 -m venv "$work/sdist-venv" || fail "could not create $work/sdist-venv"
-# The same target triple as the wheel's build, so that the crates it
-# compiled are reused (maturin --zig builds under target/<triple>/).
-(cd "$sdist_dir" && CARGO_BUILD_TARGET=x86_64-unknown-linux-gnu \
-  "$work/sdist-venv/bin/python" -m pip install --quiet "./$(basename "$sdist")") ||
-  echo "test-python: the sdist did not install (see pip's message above); tests/test_packaging.py fails" >&2
-rm -rf "$sdist_dir"
-export CRAWLGATE_SDIST_PYTHON=$work/sdist-venv/bin/python
 
 # Protego's own tests, from its sdist on PyPI (checked against its hash).
 step "downloading Protego's sdist for its own tests"
