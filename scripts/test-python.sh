@@ -154,9 +154,16 @@ rm -rf "$work/protego-sdist"
 CRAWLGATE_PROTEGO_SDIST=$(ls "$work"/protego-sdist/protego-*.tar.gz)
 export CRAWLGATE_PROTEGO_SDIST
 
-step "building the crawlgate command (for the Spark and survey tests)"
-cargo build --quiet --locked -p crawlgate-cli || fail "cargo could not build crawlgate-cli"
-export CRAWLGATE_CLI=$target/debug/crawlgate
+# The crawlgate command for the Spark and survey tests: $CRAWLGATE_BIN when
+# set (test-all.sh passes the one `cargo test` built), else built here.
+if [ -n "${CRAWLGATE_BIN:-}" ]; then
+  [ -x "$CRAWLGATE_BIN" ] || fail "CRAWLGATE_BIN=$CRAWLGATE_BIN is not an executable"
+  export CRAWLGATE_CLI=$CRAWLGATE_BIN
+else
+  step "building the crawlgate command (for the Spark and survey tests)"
+  cargo build --quiet --locked -p crawlgate-cli || fail "cargo could not build crawlgate-cli"
+  export CRAWLGATE_CLI=$target/debug/crawlgate
+fi
 
 # PATH without the Rust toolchain: the tests run on the installed wheel
 # alone (tests/test_packaging.py checks that cargo and rustc are absent).
