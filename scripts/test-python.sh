@@ -116,7 +116,7 @@ sdist=$(ls "$work"/dist/crawlgate_robots-*.tar.gz)
 sdist_dir=$(mktemp -d)
 cp "$sdist" "$sdist_dir/"
 (cd "$sdist_dir" && PATH="$work/build-venv/bin:$PATH" \
-  MATURIN_PEP517_ARGS="--zig --compatibility manylinux2014 --locked" \
+  MATURIN_PEP517_ARGS="--zig --compatibility manylinux2014" \
   "$work/build-venv/bin/python" -m pip wheel --quiet --no-deps --no-build-isolation \
   "./$(basename "$sdist")" -w "$work/dist") ||
   fail "pip could not build the wheel from the sdist (see its message above)"
