@@ -540,7 +540,6 @@ pub fn identify(name: &str) -> Option<&'static Crawler> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::collections::HashSet;
 
     #[test]
     fn every_line_reads() {
@@ -569,31 +568,6 @@ mod tests {
         assert!(bad[1].why.contains("unknown purpose"), "{bad:?}");
         assert!(bad[2].why.contains("is `D`"), "{bad:?}");
         assert!(bad[3].why.contains("no @source `t`"), "{bad:?}");
-    }
-
-    #[test]
-    fn names_are_unique_and_tokens_of_tokens_too() {
-        let mut names = HashSet::new();
-        let mut tokens = HashSet::new();
-        for c in crawlers() {
-            // An alias may be its own entry's name in another case (how a
-            // list writes it); no two entries share a name.
-            let own: HashSet<String> = std::iter::once(c.name)
-                .chain(c.aliases.iter().copied())
-                .map(str::to_ascii_lowercase)
-                .collect();
-            for name in own {
-                assert!(names.insert(name.clone()), "`{name}` names two entries");
-            }
-            // Names that are no tokens may share what they are read as.
-            if c.name_is_token() {
-                assert!(
-                    tokens.insert(c.token.to_ascii_lowercase()),
-                    "`{}` twice",
-                    c.token
-                );
-            }
-        }
     }
 
     #[test]
