@@ -78,7 +78,9 @@ def test_the_drafts_reading() -> None:
     # Googlebot-Image follows the Googlebot group (crawler reading).
     image = robots.preferences("/x", "Googlebot-Image")
     assert image is not None and image["search"] == "disallowed" and image["content_signal"] is None
-    assert robots.preferences("/x", "Googlebot-Image", reading="one-token")["search"] == "allowed"  # type: ignore[index]
+    # One token: the `*` group, whose records say nothing of search.
+    star = robots.preferences("/x", "Googlebot-Image", reading="one-token")
+    assert star is not None and (star["train_ai"], star["search"]) == ("disallowed", "unknown")
     assert robots.licenses == [
         {"line": 9, "url": "https://example.com/license.xml", "absolute": True},
         {"line": 10, "url": "/relative.xml", "absolute": False},
