@@ -18,8 +18,9 @@ reference reading (RFC 9309 plus Google's leniencies); the differences on
 a real-world corpus, by class, are listed in the project README:
 
 * a crawler obeys the group naming its exact product token (``googlebot``
-  does not obey a ``googlebot-news`` group, nor ``googlebot-news`` a
-  ``googlebot`` one); a full User-Agent header is reduced to its token;
+  does not obey a ``googlebot-news`` group), or, when no group names it,
+  the fallbacks its operator documents (``googlebot-news`` obeys a
+  ``googlebot`` group); a full User-Agent header is read as its crawler;
 * only an allow/disallow line ends a group (a ``Crawl-delay`` between two
   ``User-agent`` lines does not), and ``User-agent: Googlebot Image`` names
   ``googlebot``;
