@@ -605,8 +605,11 @@ function renderChoice() {
   choice.dataset.kind = c.kind;
   choice.dataset.reading = c.reading;
   choice.dataset.token = c.token || "";
+  // The sentence names its source at its end: that name becomes the link.
+  const cited = c.source && c.why.endsWith(` (${c.source.title})`);
+  const why = cited ? c.why.slice(0, -(c.source.title.length + 3)) : c.why;
   choice.replaceChildren(
-    `${c.why}${c.reading === "one-token" ? " (one product token)" : ""}`,
+    `${why}${c.reading === "one-token" ? " (one product token)" : ""}`,
     ...(c.source ? [" (", el("a", { href: c.source.url, rel: "noopener" }, c.source.title), ")"] : []),
   );
   choice.hidden = false;

@@ -47,7 +47,7 @@ async fn googlebot_image_obeys_the_googlebot_group_and_the_toggle_reads_one_toke
     assert_eq!(shown[3], "false");
     assert_eq!(shown[4], decided["rule"]["line"].to_string());
     assert_eq!(shown[4], "8");
-    page.shot("crawler-reading").await;
+    page.shot("tester-crawler-reading.png").await;
 
     // The one-token reading: Googlebot-Image is one token and obeys `*`.
     page.click("#one-token").await;
@@ -179,6 +179,6 @@ return m.length >= 8 && [m.map(d => [Number(d.dataset.line), d.dataset.kind, d.d
     assert_eq!(prefs[1], from_api["search"]);
     assert_eq!(prefs[2], from_api["content_signal"]["value"]);
     assert!(prefs[3].as_str().unwrap().contains("line 6"), "{prefs}");
-    page.shot("search-console-marks").await;
+    page.shot("tester-search-console.png").await;
     page.close().await;
 }
