@@ -388,3 +388,50 @@ async fn crawlers_show_the_registry() {
     let ads = list.iter().find(|c| c["name"] == "AdsBot-Google").unwrap();
     assert_eq!(ads["obeys_star"], false);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_description_states_the_readings_and_the_report() {
+    let (_dir, server) = server().await;
+    let (status, doc) = get(&server.url("/openapi.json")).await;
+    assert_eq!(status, 200);
+    let schemas = &doc["components"]["schemas"];
+    for schema in ["CheckRequest", "AllowedBatch"] {
+        assert_eq!(
+            schemas[schema]["properties"]["reading"]["enum"],
+            json!(["crawler", "one-token", null]),
+            "{schema}"
+        );
+    }
+    let parameters = doc["paths"]["/v1/allowed"]["get"]["parameters"]
+        .as_array()
+        .unwrap();
+    let reading = parameters.iter().find(|p| p["name"] == "reading").unwrap();
+    assert_eq!(reading["required"], false);
+    assert_eq!(reading["schema"]["enum"], json!(["crawler", "one-token"]));
+    let report = &doc["paths"]["/v1/report"]["post"];
+    assert!(report["requestBody"]["content"]["application/json"]["example"].is_object());
+    assert!(report["responses"]["200"].is_object());
+    // The report takes no profile: its schema says so, and so does the route.
+    assert!(schemas["ReportRequest"]["properties"]
+        .get("profile")
+        .is_none());
+    let (status, body) = post(
+        &server.url("/v1/report"),
+        &json!({"robots_txt": "", "profile": "google"}),
+    )
+    .await;
+    assert_eq!(status, 400, "{body}");
+
+    // A 70,000-character reading is refused, and quoted only in part.
+    let long = "x".repeat(70_000);
+    let (status, body) = post(
+        &server.url("/v1/check"),
+        &json!({"robots_txt": "", "agent": "a", "urls": ["/"], "reading": long}),
+    )
+    .await;
+    assert_eq!(
+        (status, body["error"]["field"].clone()),
+        (400, json!("reading"))
+    );
+    assert!(body["error"]["problem"].as_str().unwrap().len() < 200);
+}
