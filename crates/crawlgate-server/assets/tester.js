@@ -127,7 +127,7 @@ function originOf(text) {
 
 // Strongest last: it is drawn on top.
 const ORDER = ["group", "lint-info", "lint-warning", "lint-error", "decide", "selected"];
-const SYMBOLS = { selected: "▶", decide: "◆", "lint-error": "✖", "lint-warning": "▲", "lint-info": "●" };
+const SYMBOLS = { selected: "▶", decide: "◆", "lint-error": "✖", "lint-warning": "▲", "lint-info": "●", "search-console": "S" };
 const SEVERITY = { error: "error", warning: "warning", info: "note" };
 
 // line → { kinds: Set, notes: [{kind, text}] }, for the lines that have any.
@@ -177,6 +177,9 @@ function marksOf(line) {
     const range = group.first_line === group.last_line ? `line ${group.first_line}` : `lines ${group.first_line}–${group.last_line}`;
     notes.push({ kind: "group", text: `In the group ${agent.value.trim()} obeys (${range})` });
   }
+  // What Search Console's report flags on the line.
+  const sc = state.reportLines.get(line);
+  if (sc && sc.flagged) notes.push({ kind: "search-console", text: scTitle(sc) });
   kinds.sort((a, b) => ORDER.indexOf(a) - ORDER.indexOf(b));
   return { kinds, notes };
 }
@@ -187,7 +190,8 @@ const SC_LETTERS = { "user-agent": "U", allow: "A", disallow: "D", sitemap: "S",
 
 function scTitle(sc) {
   const flags = [sc.typo && "typo", sc.missing_colon && "missing colon", sc.too_long && "too long"].filter(Boolean);
-  return `Search Console: ${sc.kind}${flags.length ? " (" + flags.join(", ") + ")" : ""}`;
+  const unused = sc.kind === "unused" && sc.known_as ? `, Google knows ${sc.known_as} and does not use it` : "";
+  return `Search Console: ${sc.kind}${unused}${flags.length ? " (" + flags.join(", ") + ")" : ""}`;
 }
 
 function renderReport() {

@@ -136,6 +136,41 @@ return m.length >= 8 && [m.map(d => [Number(d.dataset.line), d.dataset.kind, d.d
         report.valid_directives(),
         report.unused_directives()
     )));
+    // A flagged line's notes say what Search Console says of it.
+    let notes = page
+        .eval(
+            "return [2, 3, 4, 5].map(n => noteList(n).map(li => li.textContent).join(' | '));",
+            vec![],
+        )
+        .await;
+    assert!(
+        notes[0]
+            .as_str()
+            .unwrap()
+            .contains("Search Console: disallow (typo)"),
+        "{notes}"
+    );
+    assert!(
+        notes[1]
+            .as_str()
+            .unwrap()
+            .contains("Search Console: disallow (missing colon)"),
+        "{notes}"
+    );
+    assert!(
+        notes[2]
+            .as_str()
+            .unwrap()
+            .contains("Search Console: unused, Google knows crawl-delay and does not use it"),
+        "{notes}"
+    );
+    assert!(
+        notes[3]
+            .as_str()
+            .unwrap()
+            .contains("Search Console: unknown"),
+        "{notes}"
+    );
     // The legend names every class.
     let legend = page
         .eval(
