@@ -24,7 +24,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::input::{Resume, Skip};
 use crate::output::{
-    record_batch, rows_of_batch, write_atomically, Layout, OutputFormat, TableWriter,
+    record_batch_of, rows_of_batch, write_atomically, Layout, OutputFormat, TableWriter,
 };
 use crate::row::SiteRow;
 
@@ -444,8 +444,8 @@ impl RunWriter {
 
     fn write(&mut self, part: &[Keyed]) -> Result<(), CheckpointError> {
         let path = &self.path;
-        let plain: Vec<SiteRow> = part.iter().map(|k| k.row.clone()).collect();
-        let batch = record_batch(&plain, &self.table).map_err(|e| io_error(path, e))?;
+        let plain: Vec<&SiteRow> = part.iter().map(|k| &k.row).collect();
+        let batch = record_batch_of(&plain, &self.table).map_err(|e| io_error(path, e))?;
         let mut seqs = Int64Builder::with_capacity(part.len());
         let mut dates = Int64Builder::with_capacity(part.len());
         for k in part {

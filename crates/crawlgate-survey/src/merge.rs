@@ -123,15 +123,21 @@ impl Merged {
     }
 }
 
-/// Scheme, host, port and path of a URL, for telling whether two name the
-/// same resource.
+/// Scheme, host, port, path and query of a URL (not its fragment, which
+/// is never sent), for telling whether two name the same resource:
+/// `/robots.txt?x` is another URL than `/robots.txt`.
 fn resource(url: &str) -> Option<(String, String, Option<u16>, String)> {
     let parsed = url::Url::parse(url).ok()?;
+    let mut path = parsed.path().to_owned();
+    if let Some(query) = parsed.query() {
+        path.push('?');
+        path.push_str(query);
+    }
     Some((
         parsed.scheme().to_owned(),
         parsed.host_str()?.to_ascii_lowercase(),
         parsed.port_or_known_default(),
-        parsed.path().to_owned(),
+        path,
     ))
 }
 

@@ -187,6 +187,15 @@ fn int64(n: u64) -> i64 {
 /// The rows as one record batch of `schema` (made by [`schema`] for the
 /// rows' crawlers and paths).
 pub fn record_batch(rows: &[SiteRow], schema: &SchemaRef) -> Result<RecordBatch, ArrowError> {
+    let refs: Vec<&SiteRow> = rows.iter().collect();
+    record_batch_of(&refs, schema)
+}
+
+/// [`record_batch`] of rows held elsewhere.
+pub(crate) fn record_batch_of(
+    rows: &[&SiteRow],
+    schema: &SchemaRef,
+) -> Result<RecordBatch, ArrowError> {
     let n = rows.len();
     let text = |get: &dyn Fn(&SiteRow) -> Option<&str>| -> ArrayRef {
         let mut b = StringBuilder::with_capacity(n, n * 8);
@@ -361,10 +370,16 @@ impl Layout {
     }
 }
 
-/// A column of a batch, by name, cast to `kind` (Spark may write large
-/// strings, string views or 64-bit integers).
-fn column(batch: &RecordBatch, name: &str, kind: &DataType) -> Result<Option<ArrayRef>, String> {
-    let Some(array) = batch.column_by_name(name) else {
+/// A column of a batch, by name (through `index`, the batch's columns by
+/// name), cast to `kind` (Spark may write large strings, string views or
+/// 64-bit integers).
+fn column(
+    batch: &RecordBatch,
+    index: &HashMap<&str, usize>,
+    name: &str,
+    kind: &DataType,
+) -> Result<Option<ArrayRef>, String> {
+    let Some(array) = index.get(name).map(|&i| batch.column(i)) else {
         return Ok(None);
     };
     if array.data_type() == kind {
@@ -408,9 +423,16 @@ impl Ints {
 /// Spark with its schema): the inverse of [`record_batch`]. A value that
 /// is not a word of its column is an error.
 pub fn rows_of_batch(batch: &RecordBatch, layout: &Layout) -> Result<Vec<SiteRow>, String> {
-    let text = |name: &str| column(batch, name, &DataType::Utf8).map(Texts);
-    let int = |name: &str| column(batch, name, &DataType::Int64).map(Ints);
-    let boolean = |name: &str| column(batch, name, &DataType::Boolean);
+    let schema = batch.schema();
+    let index: HashMap<&str, usize> = schema
+        .fields()
+        .iter()
+        .enumerate()
+        .map(|(i, f)| (f.name().as_str(), i))
+        .collect();
+    let text = |name: &str| column(batch, &index, name, &DataType::Utf8).map(Texts);
+    let int = |name: &str| column(batch, &index, name, &DataType::Int64).map(Ints);
+    let boolean = |name: &str| column(batch, &index, name, &DataType::Boolean);
     let host = text("host")?;
     let source = text("source")?;
     let offset = int("offset")?;
@@ -433,7 +455,7 @@ pub fn rows_of_batch(batch: &RecordBatch, layout: &Layout) -> Result<Vec<SiteRow
     let groups = int("groups")?;
     let rules = int("rules")?;
     let sitemaps = int("sitemaps")?;
-    let crawl_delay = column(batch, "crawl_delay", &DataType::Float64)?;
+    let crawl_delay = column(batch, &index, "crawl_delay", &DataType::Float64)?;
     let content_usage = text("content_usage")?;
     let content_signal = text("content_signal")?;
     let lint_errors = int("lint_errors")?;
