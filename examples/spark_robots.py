@@ -4,7 +4,7 @@
 
 Reads every file of FOLDER (one robots.txt per site, named after the site),
 asks for each site, crawler and path whether the crawler may fetch it, with
-`crawlgate.arrow.decide_batches` inside `DataFrame.mapInArrow` (parsed and
+`crawlgate_robots.arrow.decide_batches` inside `DataFrame.mapInArrow` (parsed and
 decided in Rust, each file once per batch), and prints, per crawler and
 path, how many sites allow and disallow it (Spark's binaryFile source
 leaves out empty files, which allow everything). Runs on a local Spark session
@@ -20,7 +20,7 @@ import sys
 from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F
 
-from crawlgate.arrow import INPUT_SCHEMA, SPARK_SCHEMA, decide_batches
+from crawlgate_robots.arrow import INPUT_SCHEMA, SPARK_SCHEMA, decide_batches
 
 CRAWLERS = ["Googlebot", "bingbot", "GPTBot", "ClaudeBot", "CCBot", "Applebot"]
 PATHS = ["/", "/search", "/wp-admin/", "/api/"]
@@ -28,7 +28,7 @@ PATHS = ["/", "/search", "/wp-admin/", "/api/"]
 
 def session(app: str = "crawlgate robots.txt audit") -> SparkSession:
     """A Spark session (local, 2 cores, by default) whose Python workers run
-    this interpreter, where crawlgate is installed."""
+    this interpreter, where crawlgate-robots is installed."""
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     return (
         SparkSession.builder.master(os.environ.get("SPARK_MASTER", "local[2]"))

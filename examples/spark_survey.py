@@ -4,7 +4,7 @@
 
 Spreads the WARC files (Common Crawl's `robotstxt` subset, or any WARC of
 robots.txt responses) over the Spark workers; each worker reads its files
-with `crawlgate.arrow.survey_paths` inside `DataFrame.mapInArrow`, which
+with `crawlgate_robots.arrow.survey_paths` inside `DataFrame.mapInArrow`, which
 reads the records, takes the HTTP status into account and classifies every
 site for every crawler in Rust, as `crawlgate survey` does; the rows are
 written to the Parquet folder OUT in the schema of `crawlgate survey -o
@@ -26,7 +26,7 @@ from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F
 from pyspark.sql.pandas.types import from_arrow_schema
 
-from crawlgate.arrow import survey_paths, survey_schema
+from crawlgate_robots.arrow import survey_paths, survey_schema
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from spark_robots import session  # noqa: E402  (the same local session)

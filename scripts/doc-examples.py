@@ -27,12 +27,15 @@ the `crawlgate` binary first on PATH; its standard output must equal the
 lines that follow, up to the next `$ ` line or the end of the block.
 Standard error is not compared unless the command redirects it (`2>&1`).
 
-The binary is target/debug/crawlgate, built with `cargo build -p
-crawlgate-cli` first, or $CRAWLGATE_BIN when set. With --update, the
+The binary is debug/crawlgate in Cargo's target directory (as `cargo
+metadata` names it: $CARGO_TARGET_DIR, a build.target-dir setting, or
+target/), built with `cargo build -p crawlgate-cli` first, or
+$CRAWLGATE_BIN when set. With --update, the
 expected outputs are rewritten from what the commands print (review the
 diff before committing). Exits 1 when an example's output differs.
 """
 
+import json
 import os
 import re
 import subprocess
@@ -106,12 +109,22 @@ def commands(body):
     return out
 
 
+def target_dir():
+    """Where Cargo builds: `cargo metadata` knows every way it is set."""
+    done = subprocess.run(
+        ["cargo", "metadata", "--format-version", "1", "--no-deps"],
+        cwd=ROOT,
+        check=True,
+        stdout=subprocess.PIPE,
+    )
+    return json.loads(done.stdout)["target_directory"]
+
+
 def binary():
     if os.environ.get("CRAWLGATE_BIN"):
         return os.path.abspath(os.environ["CRAWLGATE_BIN"])
     subprocess.run(["cargo", "build", "--quiet", "-p", "crawlgate-cli"], cwd=ROOT, check=True)
-    target = os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target"))
-    return os.path.join(target, "debug", "crawlgate")
+    return os.path.join(target_dir(), "debug", "crawlgate")
 
 
 def check(path, crawlgate, update):

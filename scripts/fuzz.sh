@@ -28,7 +28,7 @@ seconds=${1:-60}
 [[ "$seconds" =~ ^[1-9][0-9]*$ ]] ||
   fail "SECONDS must be a positive whole number, got '$seconds' (usage: scripts/fuzz.sh [SECONDS] [TARGET...])"
 shift $(($# > 0 ? 1 : 0))
-all_targets=(parse decide render lint)
+all_targets=(parse decide render lint search_console)
 targets=("${@:-${all_targets[@]}}")
 for target in "${targets[@]}"; do
   [[ " ${all_targets[*]} " == *" $target "* ]] || fail "unknown target '$target' (targets: ${all_targets[*]})"

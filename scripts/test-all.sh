@@ -2,7 +2,9 @@
 # Runs every test of the project, as CI does: formatting, lints (warnings are
 # errors), unit, integration, conformance, property and differential tests
 # (against the robotstxt crate and Python's urllib.robotparser), doc tests,
-# the server's tests on loopback with a real Redis and headless Chromium, the
+# the server's tests on loopback with a real Redis, headless Chromium and
+# schemathesis (Google's compliance suite through the API, hostile clients,
+# the memory budget), the
 # fuzz targets' regressions and seeds (on stable), the examples of
 # docs/behaviour.md, and the Python package's suites (Protego, real Scrapy
 # crawls, PySpark in local mode).
@@ -80,23 +82,46 @@ for component in rustfmt clippy; do
   fi
 done
 
-step "cargo fmt --check"
-cargo fmt --all --check
-cargo fmt --manifest-path fuzz/Cargo.toml --check
-step "cargo clippy (warnings are errors)"
-cargo clippy --workspace --all-targets --locked -- -D warnings
-step "cargo test (the server's tests start Redis and Chromium themselves)"
-cargo test --workspace --locked
-step "fuzz regressions and seeds, replayed on stable (fuzz/)"
-cargo test --manifest-path fuzz/Cargo.toml --no-default-features --locked
-if cargo +nightly --version >/dev/null 2>&1 && cargo fuzz --version >/dev/null 2>&1; then
-  step "fuzzing every target for ${CRAWLGATE_FUZZ_SECONDS:-60} s (nightly and cargo-fuzz are here)"
-  bash scripts/fuzz.sh "${CRAWLGATE_FUZZ_SECONDS:-60}"
-else
-  step "no fuzzing run: it needs the nightly toolchain and cargo-fuzz (the replay above and the proptest suites stand in; see scripts/fuzz.sh)"
+# Each suite runs even when one before it failed, so that one failure never
+# hides another; the script fails at the end, naming every failed suite.
+failed=()
+suite() {
+  local name=$1
+  shift
+  step "$name"
+  if ! "$@"; then
+    echo "test-all: FAILED: $name" >&2
+    failed+=("$name")
+  fi
+}
+fuzz_run() {
+  if cargo +nightly --version >/dev/null 2>&1 && cargo fuzz --version >/dev/null 2>&1; then
+    step "fuzzing every target for ${CRAWLGATE_FUZZ_SECONDS:-60} s (nightly and cargo-fuzz are here)"
+    bash scripts/fuzz.sh "${CRAWLGATE_FUZZ_SECONDS:-60}"
+  else
+    step "no fuzzing run: it needs the nightly toolchain and cargo-fuzz (the replay above and the proptest suites stand in; see scripts/fuzz.sh)"
+  fi
+}
+
+suite "cargo fmt --check" cargo fmt --all --check
+suite "cargo fmt --check (fuzz/)" cargo fmt --manifest-path fuzz/Cargo.toml --check
+suite "cargo clippy (warnings are errors)" cargo clippy --workspace --all-targets --locked -- -D warnings
+suite "cargo test (the server's tests start Redis and Chromium themselves and install schemathesis from PyPI under target/)" cargo test --workspace --locked --no-fail-fast
+suite "fuzz regressions and seeds, replayed on stable (fuzz/)" \
+  cargo test --manifest-path fuzz/Cargo.toml --no-default-features --locked
+suite "fuzzing" fuzz_run
+# The crawlgate binary that `cargo test` built for the CLI's tests: building it
+# again with `cargo build -p crawlgate-cli` would resolve features differently
+# and recompile most of the tree (about 9 minutes here).
+target_dir=$(cargo metadata --format-version 1 --no-deps | python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')
+if [ -x "$target_dir/debug/crawlgate" ]; then
+  export CRAWLGATE_BIN="$target_dir/debug/crawlgate"
 fi
-step "the examples of docs/behaviour.md against the crawlgate binary"
-python3 scripts/doc-examples.py
-step "the Python package (scripts/test-python.sh)"
-bash scripts/test-python.sh
+suite "the examples of the documentation against the crawlgate binary" python3 scripts/doc-examples.py docs/behaviour.md docs/cli.md
+suite "the Python package (scripts/test-python.sh)" bash scripts/test-python.sh
+if [ "${#failed[@]}" -gt 0 ]; then
+  step "FAILED: ${#failed[@]} suite(s):"
+  printf '  %s\n' "${failed[@]}" >&2
+  exit 1
+fi
 step "all passed"

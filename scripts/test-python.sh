@@ -1,24 +1,39 @@
 #!/usr/bin/env bash
-# Builds the crawlgate Python package (crates/crawlgate-python, maturin)
-# and runs its pytest suites: the API and its errors, Arrow batches, the
-# Protego drop-in against Protego on the corpus, real Scrapy crawls against
-# a local HTTP server (on the pinned Scrapy and again on Scrapy 2.11), and
-# PySpark in local mode against `crawlgate batch`.
+# Builds the crawlgate-robots Python package as it is published and runs
+# the Python suites against the installed package:
 #
-# Everything goes under target/: a virtual environment with the pinned
-# requirements (crates/crawlgate-python/requirements-test.txt), a second
-# one for Scrapy 2.11, the wheel. Installs python3-venv and a Java runtime
-# with apt-get when they are missing and it runs as root; otherwise a
-# missing piece stops it with a message saying what to install.
-set -euo pipefail
+# 1. the sdist, and the wheel pip builds from it alone in an empty folder:
+#    maturin with zig as the linker, manylinux2014 (glibc 2.17) x86_64,
+#    abi3 for CPython 3.9 and later, stripped, with the licences;
+# 2. that wheel installed into a virtual environment of the pinned
+#    requirements (crates/crawlgate-python/requirements-test.txt), and
+#    alone into a virtual environment of its own;
+# 3. pytest over the whole suite with the installed wheel and no Rust
+#    toolchain on PATH (the API and its errors, the wheel's tags, Arrow and
+#    Polars batches, the Protego drop-in against Protego and Protego's own
+#    tests, real Scrapy crawls against servers on 127.0.0.1, PySpark in
+#    local mode against `crawlgate batch`, mypy --strict), then the Scrapy
+#    suite again on Scrapy 2.11. Each suite runs even when one before it
+#    failed; the script fails at the end, naming each failed suite.
+#
+# Everything goes under the Cargo target directory (found with `cargo
+# metadata`: $CARGO_TARGET_DIR or target/), in python/. Installs
+# python3-venv and a Java runtime with apt-get when they are missing and it
+# runs as root; otherwise a missing piece stops it with a message saying
+# what to install.
+set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 started=$(date +%s)
-crate=crates/crawlgate-python
+crate=$root/crates/crawlgate-python
 
 fail() {
   echo "test-python: error: $*" >&2
   exit 2
+}
+
+step() {
+  echo "test-python: [$(($(date +%s) - started)) s] $*"
 }
 
 can_apt() {
@@ -56,36 +71,134 @@ fi
 CRAWLGATE_CORPUS=$(bash scripts/corpus.sh) || fail "the robots.txt corpus is needed (see the message above)"
 export CRAWLGATE_CORPUS
 
-venv() {
-  local dir=$1 requirements=$2
-  if [ ! -x "$dir/bin/python" ]; then
-    echo "test-python: creating $dir"
-    python3 -m venv "$dir"
-    "$dir/bin/python" -m pip install --quiet --upgrade pip
-  fi
-  echo "test-python: installing $requirements into $dir"
-  "$dir/bin/python" -m pip install --quiet -r "$requirements" ||
-    fail "could not install $requirements into $dir (see pip's message above)"
-}
-venv target/python-venv "$crate/requirements-test.txt"
-venv target/python-venv-scrapy-2.11 "$crate/requirements-scrapy-2.11.txt"
+# The build's folder, wherever Cargo puts it ($CARGO_TARGET_DIR, a
+# build.target-dir setting, or target/).
+target=$(cargo metadata --format-version 1 --no-deps --locked |
+  python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])') ||
+  fail "cargo metadata could not say where the build goes (see its message above)"
+work=$target/python
+mkdir -p "$work"
+export CARGO_TARGET_DIR=$target
+export CRAWLGATE_TARGET=$target
 
-echo "test-python: building the wheel (maturin, release)"
-rm -rf target/python-wheels
-PATH="$root/target/python-venv/bin:$PATH" target/python-venv/bin/python -m pip wheel --quiet \
-  --no-build-isolation --no-deps "./$crate" -w target/python-wheels
-wheel=$(ls target/python-wheels/crawlgate-*.whl)
-for dir in target/python-venv target/python-venv-scrapy-2.11; do
-  "$dir/bin/python" -m pip install --quiet --force-reinstall --no-deps "$wheel"
+# A virtual environment with a requirements file installed; made again
+# when the file changes.
+venv() {
+  local dir=$1 requirements=$2 stamp
+  stamp=$(sha256sum "$requirements" | cut -d' ' -f1)
+  if [ ! -x "$dir/bin/python" ] || [ "$(cat "$dir/.requirements" 2>/dev/null)" != "$stamp" ]; then
+    echo "test-python: creating $dir from $requirements"
+    rm -rf "$dir"
+    python3 -m venv "$dir" || fail "could not create $dir"
+    "$dir/bin/python" -m pip install --quiet --upgrade pip || fail "could not upgrade pip in $dir"
+    "$dir/bin/python" -m pip install --quiet -r "$requirements" ||
+      fail "could not install $requirements into $dir (see pip's message above)"
+    echo "$stamp" >"$dir/.requirements"
+  fi
+}
+venv "$work/build-venv" "$crate/requirements-build.txt"
+venv "$work/venv" "$crate/requirements-test.txt"
+venv "$work/venv-scrapy-2.11" "$crate/requirements-scrapy-2.11.txt"
+
+# One release build, from the sdist: maturin makes the sdist, and pip builds
+# the wheel from it alone in an empty folder (the repository out of reach),
+# through maturin's PEP 517 backend with the pinned maturin and zig
+# (MATURIN_PEP517_ARGS: zig as the linker, manylinux2014). Every suite then
+# runs on that wheel, so the sdist is proven to build and install. (A second,
+# isolated build would compile every crate again in release mode: about ten
+# minutes of CI for the same code.)
+step "building the sdist, then the wheel from it in an empty folder (maturin --zig, manylinux2014, abi3, stripped)"
+rm -rf "$work/dist"
+mkdir -p "$work/dist"
+PATH="$work/build-venv/bin:$PATH" maturin sdist --manifest-path "$crate/Cargo.toml" --out "$work/dist" ||
+  fail "maturin could not build the sdist (see its message above)"
+sdist=$(ls "$work"/dist/crawlgate_robots-*.tar.gz)
+sdist_dir=$(mktemp -d)
+cp "$sdist" "$sdist_dir/"
+(cd "$sdist_dir" && PATH="$work/build-venv/bin:$PATH" \
+  MATURIN_PEP517_ARGS="--zig --compatibility manylinux2014" \
+  "$work/build-venv/bin/python" -m pip wheel --quiet --no-deps --no-build-isolation \
+  "./$(basename "$sdist")" -w "$work/dist") ||
+  fail "pip could not build the wheel from the sdist (see its message above)"
+rm -rf "$sdist_dir"
+wheel=$(ls "$work"/dist/crawlgate_robots-*.whl)
+"$work/build-venv/bin/auditwheel" show "$wheel" >"$work/dist/auditwheel.txt" ||
+  fail "auditwheel could not read $wheel"
+export CRAWLGATE_WHEEL=$wheel CRAWLGATE_SDIST=$sdist CRAWLGATE_AUDITWHEEL=$work/dist/auditwheel.txt
+
+# The wheel built from the sdist, in a virtual environment of its own with
+# nothing else installed.
+rm -rf "$work/sdist-venv"
+python3 -m venv "$work/sdist-venv" || fail "could not create $work/sdist-venv"
+"$work/sdist-venv/bin/python" -m pip install --quiet --no-deps "$wheel" ||
+  fail "could not install $wheel into $work/sdist-venv"
+export CRAWLGATE_SDIST_PYTHON=$work/sdist-venv/bin/python
+
+# The wheel with every extra: pip checks that the pinned packages satisfy
+# them, and downloads nothing more.
+extras="arrow,spark,polars,duckdb,scrapy"
+for dir in "$work/venv" "$work/venv-scrapy-2.11"; do
+  "$dir/bin/python" -m pip uninstall --quiet --yes crawlgate crawlgate-robots >/dev/null 2>&1
+  "$dir/bin/python" -m pip install --quiet --force-reinstall --no-deps "$wheel" ||
+    fail "could not install $wheel into $dir"
+done
+"$work/venv/bin/python" -m pip install --quiet "$wheel[$extras]" ||
+  fail "the pinned requirements do not satisfy the extras [$extras] (see pip's message above)"
+
+# Protego's own tests, from its sdist on PyPI (checked against its hash).
+step "downloading Protego's sdist for its own tests"
+rm -rf "$work/protego-sdist"
+"$work/venv/bin/python" -m pip download --quiet --no-deps --no-binary :all: --require-hashes \
+  -r "$crate/requirements-protego-sdist.txt" -d "$work/protego-sdist" ||
+  fail "could not download Protego's sdist (see pip's message above)"
+CRAWLGATE_PROTEGO_SDIST=$(ls "$work"/protego-sdist/protego-*.tar.gz)
+export CRAWLGATE_PROTEGO_SDIST
+
+# The crawlgate command for the Spark and survey tests: $CRAWLGATE_BIN when
+# set (test-all.sh passes the one `cargo test` built), else built here.
+if [ -n "${CRAWLGATE_BIN:-}" ]; then
+  [ -x "$CRAWLGATE_BIN" ] || fail "CRAWLGATE_BIN=$CRAWLGATE_BIN is not an executable"
+  export CRAWLGATE_CLI=$CRAWLGATE_BIN
+else
+  step "building the crawlgate command (for the Spark and survey tests)"
+  cargo build --quiet --locked -p crawlgate-cli || fail "cargo could not build crawlgate-cli"
+  export CRAWLGATE_CLI=$target/debug/crawlgate
+fi
+
+# PATH without the Rust toolchain: the tests run on the installed wheel
+# alone (tests/test_packaging.py checks that cargo and rustc are absent).
+no_rust=""
+IFS=: read -r -a path_dirs <<<"$PATH"
+for dir in "${path_dirs[@]}"; do
+  if [ -n "$dir" ] && [ ! -e "$dir/cargo" ] && [ ! -e "$dir/rustc" ]; then
+    no_rust="${no_rust:+$no_rust:}$dir"
+  fi
 done
 
-echo "test-python: building the crawlgate command (for the Spark test)"
-cargo build --quiet -p crawlgate-cli
-export CRAWLGATE_CLI="$root/target/debug/crawlgate"
-
-cd "$crate"
-echo "test-python: pytest (Scrapy $(../../target/python-venv/bin/python -c 'import scrapy; print(scrapy.__version__)'))"
-../../target/python-venv/bin/python -m pytest -q -p no:cacheprovider tests
-echo "test-python: pytest tests/test_scrapy.py (Scrapy $(../../target/python-venv-scrapy-2.11/bin/python -c 'import scrapy; print(scrapy.__version__)'))"
-../../target/python-venv-scrapy-2.11/bin/python -m pytest -q -p no:cacheprovider tests/test_scrapy.py
-echo "test-python: all passed in $(($(date +%s) - started)) s"
+failed=()
+suite() {
+  local name=$1
+  shift
+  step "$name"
+  if ! (cd "$crate" && export PATH="$no_rust" && "$@"); then
+    echo "test-python: FAILED: $name" >&2
+    failed+=("$name")
+  fi
+}
+pytest_in() {
+  local dir=$1
+  shift
+  "$dir/bin/python" -m pytest -q -p no:cacheprovider "$@"
+}
+scrapy_of() {
+  "$1/bin/python" -c 'import scrapy; print(scrapy.__version__)'
+}
+suite "pytest, the whole suite (Scrapy $(scrapy_of "$work/venv"))" pytest_in "$work/venv" tests
+suite "pytest tests/test_scrapy.py (Scrapy $(scrapy_of "$work/venv-scrapy-2.11"))" \
+  pytest_in "$work/venv-scrapy-2.11" tests/test_scrapy.py
+if [ "${#failed[@]}" -gt 0 ]; then
+  step "FAILED: ${#failed[@]} suite(s):"
+  printf '  %s\n' "${failed[@]}" >&2
+  exit 1
+fi
+step "all passed"

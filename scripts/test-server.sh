@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Runs the tests of crawlgate-server (`crawlgate serve`): the API on
-# loopback, two instances on a real Redis, restarts of the embedded store,
-# and the tester page in headless Chromium. Installs what they need with
+# loopback, Google's compliance suite through /v1/check, schemathesis (from
+# PyPI, into a virtual environment under target/) over /openapi.json, slow,
+# idle and greedy clients, the memory budget, two instances on a real
+# Redis, restarts of the embedded store, and the tester page in headless
+# Chromium. Installs what they need with
 # apt-get when it is missing (chromium, chromium-driver, redis-server), and
 # stops with a clear message when it cannot: a missing piece is a failure,
 # never a skipped test.
@@ -29,6 +32,7 @@ missing=()
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 command -v chromedriver >/dev/null 2>&1 || missing+=(chromium-driver)
 command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
+python3 -c "import ensurepip, venv" >/dev/null 2>&1 || missing+=(python3-venv)
 if [ "${#missing[@]}" -gt 0 ]; then
   if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
     echo "test-server: installing ${missing[*]}"

@@ -15,6 +15,8 @@
 //!   rendering and the same decisions.
 //! * [`lint::check`]: linting never panics, and every output format
 //!   (human, JSON, SARIF) renders; the JSON ones are valid JSON.
+//! * [`search_console::check`]: Search Console's line view has one entry
+//!   per line and agrees with the model on what both read.
 //!
 //! ```
 //! crawlgate_fuzz::parse::check(b"User-agent: *\nDisallow: /private\n");
@@ -26,6 +28,7 @@ pub mod input;
 pub mod lint;
 pub mod parse;
 pub mod render;
+pub mod search_console;
 
 /// A check: panics when crawlgate breaks a promise for these bytes.
 pub type Check = fn(&[u8]);
@@ -37,4 +40,5 @@ pub const TARGETS: &[(&str, Check)] = &[
     ("decide", decide::check),
     ("render", render::check),
     ("lint", lint::check),
+    ("search_console", search_console::check),
 ];

@@ -185,3 +185,8 @@ fn real_world_corpus_passes_render() {
 fn real_world_corpus_passes_lint() {
     corpus_through("lint");
 }
+
+#[test]
+fn real_world_corpus_passes_search_console() {
+    corpus_through("search_console");
+}

@@ -2,7 +2,9 @@
 
 use clap::{Parser, Subcommand, ValueEnum};
 
-use crate::commands::{batch, check, completions, explain, fetch, lint, man, serve, survey, test};
+use crate::commands::{
+    batch, check, completions, explain, fetch, lint, man, report, serve, survey, test,
+};
 
 const EXIT_STATUS: &str = "\
 Exit status:
@@ -45,6 +47,8 @@ pub enum Command {
     Explain(explain::Args),
     /// Find what breaks real crawlers before deploying a robots.txt.
     Lint(lint::Args),
+    /// What Search Console will say of each line: classified exactly as Google's robots.txt report does.
+    Report(report::Args),
     /// Check a file of `allow|disallow AGENT URL` expectations (for CI).
     Test(test::Args),
     /// Fetch a site's robots.txt as Google does and report what happened.

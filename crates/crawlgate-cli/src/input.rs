@@ -59,10 +59,17 @@ pub fn read_path(path: &Path, limit: usize, special: Special) -> anyhow::Result<
         bail!("it is a directory");
     }
     if metadata.is_file() {
-        let bytes = read_bounded(File::open(path)?, limit)?;
+        let file = File::open(path)?;
+        // What was opened is what was looked at: a regular file, not a pipe
+        // or device put in its place meanwhile.
+        let opened = file.metadata()?;
+        if !opened.is_file() || FileId::of(&opened) != FileId::of(&metadata) {
+            bail!("it changed while it was being opened: not read");
+        }
+        let bytes = read_bounded(file, limit)?;
         return Ok(Input {
             bytes,
-            size: Some(metadata.len()),
+            size: Some(opened.len()),
         });
     }
     let timeout = match special {
@@ -133,13 +140,45 @@ impl FileId {
         #[cfg(unix)]
         {
             use std::os::fd::AsFd as _;
-            let stdin = io::stdin().as_fd().try_clone_to_owned().ok()?;
-            FileId::of(&File::from(stdin).metadata().ok()?)
+            FileId::of_fd(io::stdin().as_fd())
         }
         #[cfg(not(unix))]
         {
             None
         }
+    }
+
+    /// The identity of what standard output writes to (a file, a pipe, a
+    /// terminal).
+    pub fn of_stdout() -> Option<FileId> {
+        #[cfg(unix)]
+        {
+            use std::os::fd::AsFd as _;
+            FileId::of_fd(io::stdout().as_fd())
+        }
+        #[cfg(not(unix))]
+        {
+            None
+        }
+    }
+
+    /// The identity of what standard error writes to.
+    pub fn of_stderr() -> Option<FileId> {
+        #[cfg(unix)]
+        {
+            use std::os::fd::AsFd as _;
+            FileId::of_fd(io::stderr().as_fd())
+        }
+        #[cfg(not(unix))]
+        {
+            None
+        }
+    }
+
+    #[cfg(unix)]
+    fn of_fd(fd: std::os::fd::BorrowedFd<'_>) -> Option<FileId> {
+        let owned = fd.try_clone_to_owned().ok()?;
+        FileId::of(&File::from(owned).metadata().ok()?)
     }
 
     fn of(metadata: &std::fs::Metadata) -> Option<FileId> {

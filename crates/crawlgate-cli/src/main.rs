@@ -11,6 +11,7 @@ mod fetching;
 mod input;
 mod load;
 mod output;
+mod preferences;
 mod query;
 mod source;
 mod target;

@@ -136,9 +136,21 @@ pub fn reason(
         ),
         (Basis::Rule, Some(rule)) => quote(rule, ""),
         (Basis::EmptyRule, Some(rule)) => quote(rule, "  (empty rule: allows everything)"),
+        // A rule of the crawler registry (a crawler that ignores `*` or
+        // robots.txt) says why in its own words.
+        (Basis::NoGroup | Basis::IgnoresRobotsTxt, _)
+            if verdict.choice.as_ref().is_some_and(|c| c.crawler.is_some()) =>
+        {
+            verdict
+                .choice
+                .as_ref()
+                .map(|c| c.why.clone())
+                .unwrap_or_default()
+        }
         (Basis::NoGroup, _) => {
             "no rule matched (no group names this crawler and there is no `*` group)".to_owned()
         }
+        (Basis::IgnoresRobotsTxt, _) => "the crawler ignores robots.txt".to_owned(),
         (Basis::RobotsTxtItself, _) => "/robots.txt itself is always allowed".to_owned(),
         (Basis::FullAllow | Basis::FullDisallow, _) => format!(
             "{}: {}",

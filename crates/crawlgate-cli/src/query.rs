@@ -1,8 +1,8 @@
-//! What `check` and `explain` are asked: a robots.txt, URLs, a crawler and
-//! a profile. One set of arguments, flattened into both (each adds the
+//! What `check` and `explain` are asked: a robots.txt, URLs, a crawler (and
+//! how to read its name) and a profile. One set of arguments, flattened into both (each adds the
 //! fetch options last, under their own heading).
 
-use crawlgate::Profile;
+use crawlgate::{Profile, Reading as NameReading};
 
 use crate::commands::parse_profile;
 use crate::source::RobotsArg;
@@ -20,9 +20,18 @@ pub struct QueryArgs {
     #[arg(value_name = "URL")]
     pub urls: Vec<String>,
 
-    /// The crawler's product token, as robots.txt names it (`Googlebot`).
-    #[arg(short, long, value_name = "TOKEN")]
+    /// The crawler: a name the crawler registry knows (`Googlebot-Image`,
+    /// a full User-Agent header), read by its operator's rules, or any
+    /// product token (`mybot`).
+    #[arg(short, long, value_name = "NAME")]
     pub agent: String,
+
+    /// Read --agent as one product token, exactly as Google's library does
+    /// (the one-token reading): no fallback tokens, `*` always obeyed,
+    /// robots.txt always read. By default a crawler of the registry is read
+    /// as its operator documents (the crawler reading).
+    #[arg(long)]
+    pub one_token: bool,
 
     /// How to read robots.txt: google (default), rfc9309, legacy or bing.
     #[arg(long, default_value = "google", value_parser = parse_profile)]
@@ -34,13 +43,27 @@ pub struct QueryArgs {
 }
 
 impl QueryArgs {
+    /// How `--agent` is read.
+    pub fn reading(&self) -> NameReading {
+        reading_of(self.one_token)
+    }
+
     /// Checks the agent (an empty one is an error, a name that is not a
     /// product token a warning) and every URL, then reads `ROBOTS`.
     pub fn validate(&self) -> anyhow::Result<RobotsArg> {
-        check_agent(&self.agent)?;
+        check_agent(&self.agent, self.reading())?;
         let robots = RobotsArg::parse(&self.robots)?;
         check_urls(&self.urls)?;
         Ok(robots)
+    }
+}
+
+/// The reading a `--one-token` flag asks for.
+pub fn reading_of(one_token: bool) -> NameReading {
+    if one_token {
+        NameReading::OneToken
+    } else {
+        NameReading::Crawler
     }
 }
 
@@ -77,6 +100,9 @@ mod tests {
         assert_eq!(query.agent, "mybot");
         assert_eq!(query.profile.name, "rfc9309");
         assert!(query.json);
+        assert_eq!(query.reading(), NameReading::Crawler);
+        let one = parse(&["robots.txt", "-a", "mybot", "--one-token"]).unwrap();
+        assert_eq!(one.reading(), NameReading::OneToken);
         assert!(matches!(query.validate().unwrap(), RobotsArg::File(_)));
     }
 

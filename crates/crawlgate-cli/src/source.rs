@@ -5,7 +5,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use anyhow::{bail, Context as _};
-use crawlgate::{Profile, RobotsTxt};
+use crawlgate::{AgentView, Profile, Reading as NameReading, RobotsTxt};
 use crawlgate_fetch::{ExplainedVerdict, FetchReport, Outcome, Rules};
 
 use crate::input::{read_path, read_stdin, Input, Special};
@@ -217,11 +217,30 @@ impl Reading<'_> {
     /// May `agent` fetch `url`? A fetched file is read as the fetch layer
     /// reads it (`/robots.txt` itself always allowed, full allow and full
     /// disallow without rules); a local one by its rules alone.
+    #[cfg(test)]
     pub fn decide(&self, agent: &str, url: &str) -> ExplainedVerdict {
-        match &self.rules {
-            ReadAs::Local(robots) => ExplainedVerdict::decide(robots, agent, url),
-            ReadAs::Fetched(outcome) => outcome.decide(agent, url),
+        self.decide_as(agent, NameReading::OneToken, url)
+    }
+
+    /// May `agent` fetch `url`, its name read as `how` says (one product
+    /// token, or the crawler a person names)?
+    pub fn decide_as(&self, agent: &str, how: NameReading, url: &str) -> ExplainedVerdict {
+        match (&self.rules, how) {
+            (ReadAs::Local(robots), NameReading::OneToken) => {
+                ExplainedVerdict::decide(robots, agent, url)
+            }
+            (ReadAs::Local(robots), _) => ExplainedVerdict::decide_for_crawler(robots, agent, url),
+            (ReadAs::Fetched(outcome), NameReading::OneToken) => outcome.decide(agent, url),
+            (ReadAs::Fetched(outcome), _) => outcome.decide_for_crawler(agent, url),
         }
+    }
+}
+
+/// The view of `agent` in `robots`, its name read as `how` says.
+pub fn view_as<'r>(robots: &'r RobotsTxt, agent: &str, how: NameReading) -> AgentView<'r> {
+    match how {
+        NameReading::OneToken => robots.for_agent(agent),
+        _ => robots.for_crawler(agent),
     }
 }
 

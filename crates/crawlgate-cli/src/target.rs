@@ -42,10 +42,14 @@ pub fn check_urls<'a>(urls: impl IntoIterator<Item = &'a String>) -> anyhow::Res
 }
 
 /// Why a crawler name given as is will not find its group (RFC 9309
-/// §2.2.1), or
-/// `None` for a product token.
-pub fn agent_warning(agent: &str) -> Option<String> {
+/// §2.2.1), or `None` for a product token, and, in the crawler reading, for
+/// a name the crawler registry knows (a name such as `ChatGPT Agent`, or a
+/// full User-Agent header that names a crawler it knows).
+pub fn agent_warning(agent: &str, reading: crawlgate::Reading) -> Option<String> {
     if crawlgate::is_product_token(agent) {
+        return None;
+    }
+    if reading == crawlgate::Reading::Crawler && crawlgate::registry::identify(agent).is_some() {
         return None;
     }
     let hint: Cow<'_, str> = match crawlgate::product_token(agent) {
@@ -60,12 +64,13 @@ pub fn agent_warning(agent: &str) -> Option<String> {
 }
 
 /// Checks the `--agent` value: empty is an error, a name that is not a
-/// product token is a warning.
-pub fn check_agent(agent: &str) -> anyhow::Result<()> {
+/// product token (nor, in the crawler reading, a crawler the registry
+/// knows) is a warning.
+pub fn check_agent(agent: &str, reading: crawlgate::Reading) -> anyhow::Result<()> {
     if agent.trim().is_empty() {
-        bail!("the agent is empty: give the crawler's product token, e.g. `--agent Googlebot`");
+        bail!("the agent is empty: give the crawler's name or product token, e.g. `--agent Googlebot`");
     }
-    if let Some(warning) = agent_warning(agent) {
+    if let Some(warning) = agent_warning(agent, reading) {
         crate::output::warn(&warning);
     }
     Ok(())
@@ -99,10 +104,15 @@ mod tests {
 
     #[test]
     fn warns_about_names_that_are_not_tokens() {
-        assert_eq!(agent_warning("Googlebot-News"), None);
-        let warning = agent_warning("Googlebot/2.1").unwrap();
+        use crawlgate::Reading::{Crawler, OneToken};
+        assert_eq!(agent_warning("Googlebot-News", OneToken), None);
+        let warning = agent_warning("Googlebot/2.1", OneToken).unwrap();
         assert!(warning.contains("(RFC 9309 §2.2.1)"));
         assert!(warning.contains("its product token is `Googlebot`"));
-        assert!(agent_warning("2.1").unwrap().contains("letters"));
+        assert!(agent_warning("2.1", Crawler).unwrap().contains("letters"));
+        // The crawler reading maps a header to the crawler it names.
+        assert_eq!(agent_warning("Googlebot/2.1", Crawler), None);
+        assert_eq!(agent_warning("ChatGPT Agent", Crawler), None);
+        assert!(agent_warning("Foo Bar", Crawler).is_some());
     }
 }

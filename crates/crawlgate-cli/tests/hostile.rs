@@ -1,8 +1,8 @@
 //! The regression corpus of hostile inputs: long lines, many lines, long
 //! agents, long URLs, deep percent-encoding, many groups, many stars,
 //! garbage bytes, 100,000 lines, huge extension lines, through the built
-//! binary on every command (check, explain, test, lint, batch, fetch against
-//! loopback) in every format and profile.
+//! binary on every command (check, explain, test, lint, report, batch, fetch
+//! against loopback) in every format and profile.
 //!
 //! Every run has a generous timeout that reports a hang, must not panic,
 //! must stay under [`MAX_RSS`] of peak memory (the child's own, from
@@ -46,7 +46,13 @@ struct Run {
     stdout: Vec<u8>,
     stderr: String,
     elapsed: Duration,
+    /// The peak resident memory `wait4` reports. On Linux it includes the
+    /// test process's own peak, which the child shared until its exec: an
+    /// upper bound.
     max_rss: u64,
+    /// The child's own peak resident memory since its exec (`VmHWM`, polled
+    /// every 10 ms until it ended).
+    peak_rss: u64,
 }
 
 /// Runs the binary with `args` in `dir`, `stdin` written to it; kills it
@@ -82,16 +88,26 @@ fn run_within(dir: &Path, args: &[String], stdin: &[u8], limit: Duration) -> Run
     });
     let (done, finished) = mpsc::channel::<()>();
     let pid = child.id().to_string();
+    // Polls the child's high-water mark of resident memory (since its exec)
+    // until it ends, or kills it at the limit.
     let watchdog = std::thread::spawn(move || {
-        if finished.recv_timeout(limit).is_err() {
-            let _ = Command::new("kill").args(["-9", &pid]).status();
-            return true;
+        let status = format!("/proc/{pid}/status");
+        let mut peak = 0;
+        loop {
+            peak = peak.max(high_water_mark(&status));
+            match finished.recv_timeout(Duration::from_millis(10)) {
+                Err(mpsc::RecvTimeoutError::Timeout) if started.elapsed() < limit => {}
+                Err(mpsc::RecvTimeoutError::Timeout) => {
+                    let _ = Command::new("kill").args(["-9", &pid]).status();
+                    return (true, peak);
+                }
+                _ => return (false, peak),
+            }
         }
-        false
     });
     let usage = child.wait4().expect("wait for crawlgate");
     let _ = done.send(());
-    let hung = watchdog.join().unwrap();
+    let (hung, peak_rss) = watchdog.join().unwrap();
     writer.join().unwrap();
     let stdout = reader.join().unwrap();
     let stderr = err_reader.join().unwrap();
@@ -102,7 +118,21 @@ fn run_within(dir: &Path, args: &[String], stdin: &[u8], limit: Duration) -> Run
         stderr,
         elapsed: started.elapsed(),
         max_rss: usage.rusage.maxrss,
+        peak_rss,
     }
+}
+
+/// `VmHWM` of a `/proc/<pid>/status` file, in bytes (0 once the process is
+/// gone).
+fn high_water_mark(status: &str) -> u64 {
+    std::fs::read_to_string(status)
+        .ok()
+        .and_then(|text| {
+            let line = text.lines().find(|l| l.starts_with("VmHWM:"))?;
+            let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+            Some(kib << 10)
+        })
+        .unwrap_or(0)
 }
 
 /// A hostile input, made at a scale.
@@ -295,6 +325,16 @@ fn invocations(
         Vec::new(),
     ));
     for format in [&[][..], &["--json"][..]] {
+        let mut args = strings(&["report", "robots.txt"]);
+        args.extend(strings(format));
+        all.push((format!("report {}", format.join(" ")), args, Vec::new()));
+    }
+    all.push((
+        "report URL".into(),
+        strings(&["report", &server.url("/"), "--allow-private", "--json"]),
+        Vec::new(),
+    ));
+    for format in [&[][..], &["--json"][..]] {
         let mut args = strings(&["test", "robots.txt", "-", "--verbose"]);
         args.extend(strings(format));
         let expectations: String = urls.iter().map(|u| format!("allow bot {u}\n")).collect();
@@ -475,6 +515,7 @@ fn time_grows_linearly_with_the_input() {
                             | "lint google human"
                             | "lint --audit --legacy"
                             | "test "
+                            | "report --json"
                             | "batch"
                     )
                 })
@@ -519,4 +560,197 @@ fn time_grows_linearly_with_the_input() {
         "super-linear:\n{}",
         failures.join("\n")
     );
+}
+
+/// `count` distinct product tokens, every other one written as a full
+/// User-Agent (not a token: `crawlgate test` warns about it once).
+fn distinct_agents(count: usize) -> Vec<String> {
+    (0..count)
+        .map(|i| {
+            let mut name = String::from("bot");
+            let mut n = i;
+            loop {
+                name.push(char::from(b'a' + (n % 26) as u8));
+                n /= 26;
+                if n == 0 {
+                    break;
+                }
+            }
+            if i % 2 == 1 {
+                name.push_str("/1.0");
+            }
+            name
+        })
+        .collect()
+}
+
+/// Makes the arguments and standard input of a run at a scale, in a folder.
+type Make = dyn Fn(usize, &Path) -> (Vec<String>, Vec<u8>);
+
+/// The time of the best of three runs at `n` and at `4n` (input made by
+/// `make`), and their ratio; a ratio past 6 is tried again (twice) before
+/// it counts, since a busy machine can push one run past it.
+fn growth(what: &str, make: &Make, n: usize) -> f64 {
+    let _alone = TIMING.lock().unwrap_or_else(|e| e.into_inner());
+    let (small, large) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let (small_args, small_in) = make(n, small.path());
+    let (large_args, large_in) = make(4 * n, large.path());
+    let mut ratio = f64::INFINITY;
+    for _ in 0..3 {
+        let t1 = best_of_three(small.path(), &small_args, &small_in, HANG, Duration::ZERO)
+            .unwrap_or_else(|| panic!("HANG: {what} at {n}"));
+        let limit = (t1 * 20).max(Duration::from_secs(10));
+        let t4 = best_of_three(large.path(), &large_args, &large_in, limit, t1 * 6);
+        ratio = t4.map_or(f64::INFINITY, |t4| {
+            t4.as_secs_f64() / t1.as_secs_f64().max(1e-6)
+        });
+        eprintln!("{what}: {n} -> {}: {t1:?} -> {t4:?} ({ratio:.1}x)", 4 * n);
+        if ratio <= 6.0 || t4.is_none() {
+            break;
+        }
+    }
+    ratio
+}
+
+#[test]
+fn test_grows_linearly_with_distinct_agents() {
+    let make = |n: usize, dir: &Path| {
+        std::fs::write(
+            dir.join("robots.txt"),
+            "User-agent: botaa\nDisallow: /a\n\nUser-agent: *\nDisallow: /private/\n",
+        )
+        .unwrap();
+        let expectations: String = distinct_agents(n)
+            .iter()
+            .map(|agent| format!("allow {agent} /public\n"))
+            .collect();
+        let args = ["test", "robots.txt", "-"].map(String::from).to_vec();
+        (args, expectations.into_bytes())
+    };
+    // The answers are right at scale, and one warning per distinct agent
+    // that is not a token.
+    let dir = tempfile::tempdir().unwrap();
+    let (args, input) = make(2_000, dir.path());
+    let run = run_within(dir.path(), &args, &input, HANG);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert_eq!(
+        String::from_utf8_lossy(&run.stdout),
+        "2000 passed, 0 failed\n"
+    );
+    assert_eq!(run.stderr.matches("is not a product token").count(), 1_000);
+    let ratio = growth("crawlgate test, distinct agents", &make, 40_000);
+    assert!(
+        ratio <= 6.0,
+        "4x the distinct agents took {ratio:.1}x the time"
+    );
+}
+
+/// JSON lines asking about `n` distinct small bodies, one each.
+fn distinct_small_bodies(n: usize) -> Vec<u8> {
+    let mut input = String::new();
+    for i in 0..n {
+        input.push_str(&format!(
+            "{{\"id\":{i},\"robots_txt\":\"User-agent: *\\nDisallow: /p{i}/\\n\",\"user_agent\":\"bot\",\"url\":\"/p{i}/x\"}}\n"
+        ));
+    }
+    input.into_bytes()
+}
+
+#[test]
+fn batch_grows_linearly_with_distinct_bodies() {
+    let make = |n: usize, _: &Path| (vec!["batch".to_owned()], distinct_small_bodies(n));
+    let ratio = growth("crawlgate batch, distinct bodies", &make, 50_000);
+    assert!(
+        ratio <= 6.0,
+        "4x the distinct bodies took {ratio:.1}x the time"
+    );
+}
+
+/// The peak memory `crawlgate batch` may reach: its documented bound
+/// (`crawlgate batch --help`, docs/cli.md).
+const BATCH_MAX_RSS: u64 = 112 << 20;
+
+#[test]
+fn batch_memory_stays_within_its_documented_bound() {
+    let _alone = TIMING.lock().unwrap_or_else(|e| e.into_inner());
+    let help = run_within(
+        Path::new("."),
+        &["batch".to_owned(), "--help".to_owned()],
+        b"",
+        HANG,
+    );
+    let help = String::from_utf8_lossy(&help.stdout).replace('\n', " ");
+    assert!(
+        help.contains(&format!("at most {} MiB in all", BATCH_MAX_RSS >> 20)),
+        "the help states another bound: {help}"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    // 1. Many small distinct bodies: the fixed cost of an entry dominates.
+    let small = distinct_small_bodies(300_000);
+    // 2. The corpus, each file made distinct, twice over, inline.
+    let mut corpus = String::new();
+    for round in 0..2 {
+        for (i, (_, body)) in crawlgate_corpus::files().iter().enumerate() {
+            let text = format!("{}\n# {round} {i}\n", String::from_utf8_lossy(body));
+            let text = serde_json::to_string(&text).unwrap();
+            corpus.push_str(&format!(
+                "{{\"robots_txt\":{text},\"user_agent\":\"Googlebot\",\"url\":\"/search?q={i}\"}}\n"
+            ));
+        }
+    }
+    // 3. Files of many groups, each asked enough to compile the rules of
+    // ten crawlers: the compiled rules grow what an entry holds.
+    let mut compiled = String::new();
+    let mut groups = String::new();
+    for g in 0..200 {
+        let agent = char::from(b'a' + (g % 26) as u8);
+        groups.push_str(&format!("User-agent: bot{agent}\n"));
+        for r in 0..5 {
+            groups.push_str(&format!(
+                "Disallow: /g{g}/r{r}/*.php$\nAllow: /g{g}/r{r}/open\n"
+            ));
+        }
+    }
+    for f in 0..600 {
+        let name = format!("robots-{f}.txt");
+        std::fs::write(dir.path().join(&name), format!("# file {f}\n{groups}")).unwrap();
+        for agent in 0..10 {
+            for q in 0..5 {
+                compiled.push_str(&format!(
+                    "{{\"robots_file\":\"{name}\",\"user_agent\":\"bot{}\",\"url\":\"/g{agent}/r{q}/x.php\"}}\n",
+                    char::from(b'a' + agent as u8)
+                ));
+            }
+        }
+    }
+    for (what, input) in [
+        ("small distinct bodies", small.as_slice()),
+        ("distinct corpus files", corpus.as_bytes()),
+        ("compiled rules", compiled.as_bytes()),
+    ] {
+        let run = run_within(dir.path(), &["batch".to_owned()], input, HANG);
+        assert_eq!(run.code, Some(0), "{what}: {}", run.stderr);
+        let answers = run.stdout.iter().filter(|&&b| b == b'\n').count();
+        let errors = String::from_utf8_lossy(&run.stdout)
+            .matches("\"error\"")
+            .count();
+        assert_eq!(
+            (answers, errors),
+            (input.iter().filter(|&&b| b == b'\n').count(), 0),
+            "{what}"
+        );
+        eprintln!(
+            "batch, {what}: peak RSS {} MiB in {:?}",
+            run.peak_rss >> 20,
+            run.elapsed
+        );
+        // Measured: the poll saw the process grow past its start.
+        assert!(run.peak_rss > 4 << 20, "{what}: no peak measured");
+        assert!(
+            run.peak_rss <= BATCH_MAX_RSS,
+            "batch, {what}: peak RSS {} MiB, more than the documented {} MiB",
+            run.peak_rss >> 20,
+            BATCH_MAX_RSS >> 20
+        );
+    }
 }

@@ -205,6 +205,91 @@ fn audit_lists_known_crawlers() {
 }
 
 #[test]
+fn audit_reads_crawlers_as_their_operators_document_unless_one_token() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = file(
+        &dir,
+        "robots.txt",
+        "User-agent: Googlebot\nDisallow: /g\n\nUser-agent: msnbot\nAllow: /\n\nUser-agent: *\nDisallow: /\n",
+    );
+    let robots = crawlgate::RobotsTxt::parse(&std::fs::read(&path).unwrap());
+    let audit = |extra: &[&str]| {
+        let (out, code) = stdout_of(
+            crawlgate()
+                .args(["lint", "--audit", "--format", "json"])
+                .args(extra)
+                .arg(&path),
+        );
+        assert_eq!(code, 0, "{out}");
+        let value: Value = serde_json::from_str(&out).expect("JSON");
+        value["audits"][0]["audit"].clone()
+    };
+    // The crawler reading (default): every row is what the library says.
+    let crawler = audit(&[]);
+    assert_eq!(crawler["reading"], "crawler");
+    let rows = crawler["crawlers"].as_array().unwrap();
+    assert_eq!(rows.len(), crawlgate::registry::crawlers().len());
+    for row in rows {
+        let name = row["name"].as_str().unwrap();
+        let view = robots.for_crawler(name);
+        let verdict = view.decide("/");
+        assert_eq!(row["root_allowed"], verdict.is_allowed(), "{name}");
+        assert_eq!(
+            row["selection"],
+            view.group_choice().kind().as_str(),
+            "{name}"
+        );
+        assert_eq!(row["why"], view.group_choice().explain(name), "{name}");
+    }
+    let row = |audit: &Value, name: &str| {
+        audit["crawlers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["name"] == name)
+            .unwrap()
+            .clone()
+    };
+    let bing = row(&crawler, "Bingbot");
+    assert_eq!(
+        (&bing["selection"], &bing["selected_token"]),
+        (&"fallback".into(), &"msnbot".into())
+    );
+    assert_eq!(bing["root_allowed"], true);
+    assert_eq!(row(&crawler, "AdsBot-Google")["root_allowed"], true);
+    // The one-token reading: each crawler's token as Google's library reads it.
+    let one = audit(&["--one-token"]);
+    assert_eq!(one["reading"], "one-token");
+    for row in one["crawlers"].as_array().unwrap() {
+        let token = row["token"].as_str().unwrap();
+        assert_eq!(
+            row["root_allowed"],
+            robots.decide(token, "/").is_allowed(),
+            "{token}"
+        );
+    }
+    assert_eq!(row(&one, "Bingbot")["selection"], "*");
+    assert_eq!(row(&one, "AdsBot-Google")["root_allowed"], false);
+    // Text says which reading the table is.
+    let (text, _) = stdout_of(
+        crawlgate()
+            .args(["lint", "--audit", "--one-token"])
+            .arg(&path),
+    );
+    assert!(
+        text.contains("each token read as one token (--one-token)"),
+        "{text}"
+    );
+    // --one-token without --audit is a usage error.
+    let output = crawlgate()
+        .args(["lint", "--one-token"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+}
+
+#[test]
 fn profile_changes_the_reading() {
     let dir = tempfile::tempdir().unwrap();
     let path = file(&dir, "robots.txt", "User-agent: *\nDisallow: *.pdf\n");

@@ -210,6 +210,7 @@ pub struct RefusedAddress {
 pub struct AddressPolicy {
     allow_non_public: bool,
     allow_link_local: bool,
+    loopback_only: bool,
     allowed_hosts: BTreeSet<String>,
 }
 
@@ -233,6 +234,25 @@ impl AddressPolicy {
     /// [`allow_link_local`](Self::allow_link_local) together.
     pub fn allow_all() -> AddressPolicy {
         AddressPolicy::allow_private().allow_link_local()
+    }
+
+    /// Only loopback addresses (and the hosts of
+    /// [`allow_host`](Self::allow_host)): a fetcher that must never reach
+    /// another machine, such as a test server whose names all resolve to
+    /// `127.0.0.1`.
+    ///
+    /// ```
+    /// use crawlgate_fetch::AddressPolicy;
+    /// let local = AddressPolicy::loopback_only();
+    /// assert!(local.check("site.test", "127.0.0.1".parse().unwrap()).is_ok());
+    /// assert!(local.check("93.184.216.34", "93.184.216.34".parse().unwrap()).is_err());
+    /// assert!(local.check("10.0.0.1", "10.0.0.1".parse().unwrap()).is_err());
+    /// ```
+    pub fn loopback_only() -> AddressPolicy {
+        AddressPolicy {
+            loopback_only: true,
+            ..AddressPolicy::default()
+        }
     }
 
     /// This policy with the non-public addresses of
@@ -272,6 +292,7 @@ impl AddressPolicy {
     pub fn check(&self, host: &str, address: IpAddr) -> Result<(), RefusedAddress> {
         let class = classify(address);
         let allowed = match class {
+            _ if self.loopback_only => class == AddressClass::Loopback,
             AddressClass::Public => true,
             AddressClass::LinkLocal | AddressClass::CloudMetadata => self.allow_link_local,
             _ => self.allow_non_public,

@@ -89,7 +89,7 @@ pub use result::{
     Attempt, FetchResult, HttpResponse, NetworkErrorKind, NetworkFailure, RedirectStop,
 };
 pub use scope::{robots_url_for, Origin, Scheme, ScopeError};
-pub use verdict::{Basis, ExplainedVerdict, GroupLines, RuleRef};
+pub use verdict::{Basis, ChoiceRef, ExplainedVerdict, GroupLines, RuleRef, SourceRef};
 
 /// The Rust examples of the README files (this crate's, the workspace's, the
 /// core crate's and the command's) and of the library guide, compiled and run as doctests: each is a

@@ -232,7 +232,29 @@ impl Outcome {
         match &self.rules {
             Rules::FullAllow => ExplainedVerdict::by_outcome(true, self.reason),
             Rules::FullDisallow => ExplainedVerdict::by_outcome(false, self.reason),
-            Rules::Conditional(copy) => ExplainedVerdict::from(&copy.compiled().decide(agent, url)),
+            Rules::Conditional(copy) => {
+                ExplainedVerdict::named(&copy.compiled().decide(agent, url), agent)
+            }
+        }
+    }
+
+    /// May the crawler a person names fetch `url`, by the crawler reading
+    /// ([`RobotsTxt::for_crawler`](crawlgate::RobotsTxt::for_crawler))? As
+    /// [`decide`](Self::decide), except that a crawler whose operator says
+    /// it ignores robots.txt is allowed whatever the fetch gave: it does
+    /// not read the file at all.
+    pub fn decide_for_crawler(&self, name: &str, url: &str) -> ExplainedVerdict {
+        let ignores = crawlgate::registry::identify(name).is_some_and(|c| c.ignores_robots_txt());
+        if is_robots_txt(url) && !ignores {
+            return ExplainedVerdict::robots_txt_itself();
+        }
+        match &self.rules {
+            Rules::Conditional(copy) => {
+                ExplainedVerdict::named(&copy.compiled().decide_for_crawler(name, url), name)
+            }
+            _ if ignores => ExplainedVerdict::decide_for_crawler(&RobotsTxt::parse(b""), name, url),
+            Rules::FullAllow => ExplainedVerdict::by_outcome(true, self.reason),
+            Rules::FullDisallow => ExplainedVerdict::by_outcome(false, self.reason),
         }
     }
 

@@ -5,7 +5,7 @@
 
 use std::fmt;
 
-use crawlgate::{Reason, RobotsTxt, Rule, RuleKind, Verdict};
+use crawlgate::{GroupChoice, Reason, RobotsTxt, Rule, RuleKind, Verdict};
 use serde::{Deserialize, Serialize, Serializer};
 
 use crate::outcome::OutcomeReason;
@@ -31,6 +31,9 @@ pub enum Basis {
     /// The URL is `/robots.txt` itself, which is always allowed (RFC 9309
     /// §2.2.2).
     RobotsTxtItself,
+    /// The crawler reading: the crawler's operator says it ignores
+    /// robots.txt, so the file does not restrict it.
+    IgnoresRobotsTxt,
     /// The fetch outcome is full allow (a 4xx, redirects given up, or
     /// unreachable for more than 30 days with no copy).
     FullAllow,
@@ -47,6 +50,7 @@ impl From<Reason> for Basis {
             Reason::NoMatchingRule => Basis::NoMatchingRule,
             Reason::NoGroup => Basis::NoGroup,
             Reason::RobotsTxt => Basis::RobotsTxtItself,
+            Reason::IgnoresRobotsTxt => Basis::IgnoresRobotsTxt,
         }
     }
 }
@@ -111,6 +115,77 @@ fn lowercase_kind<S: Serializer>(kind: &RuleKind, s: S) -> Result<S::Ok, S::Erro
     })
 }
 
+/// How the crawler's groups were chosen, as a verdict reports it: the
+/// reading, the kind of choice, the token whose groups decided, the crawler
+/// of the registry and the source of its rule, and the sentence that says
+/// why (see [`GroupChoice`](crawlgate::GroupChoice)).
+///
+/// Serialized as `{"reading", "kind", "token", "crawler", "why", "source"}`;
+/// `source` is `{"title", "url", "checked"}` or `null`.
+///
+/// ```
+/// use crawlgate::RobotsTxt;
+/// use crawlgate_fetch::ChoiceRef;
+///
+/// let robots = RobotsTxt::parse(b"User-agent: *\nDisallow: /\n");
+/// let choice = ChoiceRef::new(&robots.for_crawler("AdsBot-Google").group_choice(), "adsbot-google");
+/// assert_eq!((choice.reading, choice.kind, choice.token), ("crawler", "none", None));
+/// assert_eq!(choice.crawler, Some("AdsBot-Google"));
+/// assert_eq!(choice.source.unwrap().title, "Google's crawler documentation");
+/// assert!(choice.why.contains("no group names AdsBot-Google, and it ignores the * group"));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct ChoiceRef {
+    /// `crawler` (the crawler reading) or `one-token`.
+    pub reading: &'static str,
+    /// `own`, `fallback`, `*`, `none`, `ignores-robots-txt` or
+    /// `control-token`.
+    pub kind: &'static str,
+    /// The token whose groups decided (`*` for the `*` groups), or `null`.
+    pub token: Option<String>,
+    /// The crawler of the registry the name was read as, or `null`.
+    pub crawler: Option<&'static str>,
+    /// Why, in one sentence.
+    pub why: String,
+    /// The document the choice follows, for a crawler of the registry.
+    pub source: Option<SourceRef>,
+}
+
+/// A source of the crawler registry, as a verdict cites it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct SourceRef {
+    /// Its title (`Google's crawler documentation`).
+    pub title: &'static str,
+    /// Its address.
+    pub url: &'static str,
+    /// When the registry's entry was checked against it.
+    pub checked: &'static str,
+}
+
+impl ChoiceRef {
+    /// Quotes `choice`, naming the crawler `name` as asked (a crawler of
+    /// the registry is named as the registry writes it).
+    pub fn new(choice: &GroupChoice<'_>, name: &str) -> ChoiceRef {
+        ChoiceRef::with_why(choice, choice.explain(name))
+    }
+
+    fn with_why(choice: &GroupChoice<'_>, why: String) -> ChoiceRef {
+        let crawler = choice.crawler();
+        ChoiceRef {
+            reading: choice.reading().as_str(),
+            kind: choice.kind().as_str(),
+            token: choice.token().map(str::to_owned),
+            crawler: crawler.map(|c| c.name),
+            why,
+            source: crawler.map(|c| SourceRef {
+                title: c.source.title,
+                url: c.source_url(),
+                checked: c.checked,
+            }),
+        }
+    }
+}
+
 /// The lines one group spans, from its first `user-agent` line to its last
 /// line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -140,15 +215,16 @@ pub struct GroupLines {
 /// assert_eq!(verdict.rule.as_ref().unwrap().text, "Allow: /p");
 /// assert_eq!(verdict.groups, [GroupLines { first_line: 1, last_line: 3 }]);
 /// assert_eq!(verdict.to_string(), "allowed by line 2 (Allow: /p)");
-/// assert_eq!(
-///     serde_json::to_string(&verdict).unwrap(),
-///     r#"{"allowed":true,"basis":"rule","rule":{"line":2,"kind":"allow","value":"/p","text":"Allow: /p","via_index_alias":false}}"#
-/// );
+/// let json = serde_json::to_string(&verdict).unwrap();
+/// assert!(json.starts_with(
+///     r#"{"allowed":true,"basis":"rule","rule":{"line":2,"kind":"allow","value":"/p","text":"Allow: /p","via_index_alias":false},"choice":{"reading":"one-token","kind":"*","token":"*""#
+/// ), "{json}");
 /// ```
 ///
 /// Serialized as `allowed`, `basis`, `rule` (or `null`) and, when the fetch
 /// outcome decided, `fetch_outcome`: the sentence that says why
-/// ([`OutcomeReason`]'s `Display`). `groups` is not serialized, so the JSON
+/// ([`OutcomeReason`]'s `Display`); `choice` ([`ChoiceRef`]) when rules
+/// were read. `groups` is not serialized, so the JSON
 /// form stays the one `crawlgate check --json` prints; a caller that wants
 /// it serializes it beside the verdict.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -167,6 +243,11 @@ pub struct ExplainedVerdict {
         serialize_with = "as_sentence"
     )]
     pub fetch_outcome: Option<OutcomeReason>,
+    /// How the crawler's groups were chosen, and why; `None` when no
+    /// rules were read.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    /// (Boxed: most verdicts are moved around far more than read.)
+    pub choice: Option<Box<ChoiceRef>>,
     /// The groups whose rules applied (merged when several name the
     /// crawler); empty when no group applies or no rules were read.
     #[serde(skip)]
@@ -186,7 +267,34 @@ impl ExplainedVerdict {
     /// included; use [`Outcome::decide`](crate::Outcome::decide) for a
     /// fetched file.
     pub fn decide(robots: &RobotsTxt, agent: &str, url: &str) -> ExplainedVerdict {
-        ExplainedVerdict::from(&robots.decide(agent, url))
+        ExplainedVerdict::named(&robots.decide(agent, url), agent)
+    }
+
+    /// May the crawler a person names fetch `url` under the rules of
+    /// `robots`, by the crawler reading
+    /// ([`RobotsTxt::for_crawler`](crawlgate::RobotsTxt::for_crawler))?
+    ///
+    /// ```
+    /// use crawlgate::RobotsTxt;
+    /// use crawlgate_fetch::{Basis, ExplainedVerdict};
+    ///
+    /// let robots = RobotsTxt::parse(b"User-agent: *\nDisallow: /\n");
+    /// let verdict = ExplainedVerdict::decide_for_crawler(&robots, "AdsBot-Google", "/landing");
+    /// assert!(verdict.allowed);
+    /// assert_eq!(verdict.basis, Basis::NoGroup);
+    /// assert_eq!(verdict.choice.unwrap().kind, "none");
+    /// ```
+    pub fn decide_for_crawler(robots: &RobotsTxt, name: &str, url: &str) -> ExplainedVerdict {
+        ExplainedVerdict::named(&robots.decide_for_crawler(name, url), name)
+    }
+
+    /// The verdict of `verdict`, its choice explained naming the crawler
+    /// `name` as asked.
+    pub fn named(verdict: &Verdict<'_>, name: &str) -> ExplainedVerdict {
+        ExplainedVerdict {
+            choice: Some(Box::new(ChoiceRef::new(&verdict.group_choice(), name))),
+            ..ExplainedVerdict::from(verdict)
+        }
     }
 
     /// `/robots.txt` itself: always allowed, whatever the file says or the
@@ -197,6 +305,7 @@ impl ExplainedVerdict {
             basis: Basis::RobotsTxtItself,
             rule: None,
             fetch_outcome: None,
+            choice: None,
             groups: Vec::new(),
         }
     }
@@ -213,6 +322,7 @@ impl ExplainedVerdict {
             },
             rule: None,
             fetch_outcome: Some(reason),
+            choice: None,
             groups: Vec::new(),
         }
     }
@@ -241,6 +351,11 @@ impl From<&Verdict<'_>> for ExplainedVerdict {
                 .rule()
                 .map(|rule| RuleRef::new(rule, verdict.via_index_alias())),
             fetch_outcome: None,
+            choice: Some(Box::new({
+                // Named as the registry or the file writes it.
+                let choice = verdict.group_choice();
+                ChoiceRef::with_why(&choice, choice.to_string())
+            })),
             groups: verdict
                 .groups()
                 .map(|g| GroupLines {
@@ -264,6 +379,7 @@ impl fmt::Display for ExplainedVerdict {
             (_, Some(reason)) => write!(f, ": {reason}"),
             (Basis::RobotsTxtItself, _) => f.write_str(": /robots.txt is always allowed"),
             (Basis::NoGroup, _) => f.write_str(": no group for this crawler"),
+            (Basis::IgnoresRobotsTxt, _) => f.write_str(": the crawler ignores robots.txt"),
             _ => f.write_str(": no rule matches"),
         }
     }
@@ -398,6 +514,15 @@ Disallow: /more
                     "value": "/private",
                     "text": "Disallow: /private",
                     "via_index_alias": false,
+                },
+                // The one-token reading says so too: `c`'s own group.
+                "choice": {
+                    "reading": "one-token",
+                    "kind": "own",
+                    "token": "c",
+                    "crawler": null,
+                    "why": "c obeys its own group at lines 4–7",
+                    "source": null,
                 },
             })
         );

@@ -6,7 +6,10 @@
 //! cargo run --release -p crawlgate-lint --example lint_corpus [-- DIR]
 //! ```
 //!
-//! `DIR` defaults to the corpus found by `crawlgate-corpus`.
+//! `DIR` defaults to the corpus found by `crawlgate-corpus`. With
+//! `LINT_CORPUS_SHOW=R105,R206` (or `all`) it prints every finding of those
+//! codes with the options of `crawlgate lint` (`file:line: severity[code]
+//! message`), for reading them, instead of the table.
 
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
@@ -21,6 +24,7 @@ fn main() {
     let mut files: Vec<_> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("cannot read the corpus at {dir}: {e}"))
         .map(|entry| entry.expect("a directory entry").path())
+        .filter(|p| !p.to_string_lossy().ends_with(".expected"))
         .collect();
     files.sort();
     let bodies: Vec<Vec<u8>> = files
@@ -29,6 +33,24 @@ fn main() {
         .collect();
     let bytes: usize = bodies.iter().map(Vec::len).sum();
     let options = LintOptions::default();
+    if let Ok(show) = std::env::var("LINT_CORPUS_SHOW") {
+        let codes: Vec<Code> = show.split(',').filter_map(Code::lookup).collect();
+        for (path, body) in files.iter().zip(&bodies) {
+            let name = path.file_name().unwrap_or_default().to_string_lossy();
+            let report = lint(body, &LintOptions::everything().with_audit(false));
+            for d in report
+                .diagnostics
+                .iter()
+                .filter(|d| codes.contains(&d.code))
+            {
+                println!(
+                    "{name}:{}: {}[{}] {}",
+                    d.span.line, d.severity, d.code, d.message
+                );
+            }
+        }
+        return;
+    }
     let everything = LintOptions::everything().with_audit(false);
     let mut counts: BTreeMap<Code, (usize, usize)> = BTreeMap::new();
     let mut parse_time = Duration::ZERO;

@@ -406,6 +406,18 @@ impl<'a> Context<'a> {
         })
     }
 
+    /// The parser's findings of one code, as lint findings.
+    pub(crate) fn parser_findings(
+        &self,
+        code: crawlgate::Code,
+    ) -> impl Iterator<Item = Diagnostic> + 'a {
+        self.robots
+            .diagnostics()
+            .iter()
+            .filter(move |d| d.code == code)
+            .map(Diagnostic::from_parser)
+    }
+
     /// A new diagnostic with the code's default severity.
     pub(crate) fn diagnostic(
         &self,

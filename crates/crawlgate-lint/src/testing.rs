@@ -1,10 +1,13 @@
 //! Fixture helpers for the rule tests: `testdata/lint/<CODE>/fires.robots.txt`
-//! must trigger the rule, `clean.robots.txt` (a near-identical file) must not.
+//! must trigger the rule, `clean.robots.txt` (a near-identical file) must not;
+//! so must every variant `fires-*.robots.txt` and `clean-*.robots.txt`.
 //! A fixture whose first line is `# lint-profile: rfc9309` is linted with
 //! that profile.
 
 use crate::diagnostic::Code;
-use crate::{lint, LintOptions, LintReport};
+use crate::linter::lint;
+use crate::options::LintOptions;
+use crate::report::LintReport;
 use crawlgate::Profile;
 
 pub(crate) fn fixture_path(code: Code, which: &str) -> String {
@@ -15,9 +18,30 @@ pub(crate) fn fixture_path(code: Code, which: &str) -> String {
     )
 }
 
-pub(crate) fn lint_fixture(code: Code, which: &str) -> (Vec<u8>, LintReport) {
-    let path = fixture_path(code, which);
-    let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+/// The fixture files of a code whose names start with `which`
+/// (`fires.robots.txt` and its variants `fires-*.robots.txt`).
+pub(crate) fn fixture_paths(code: Code, which: &str) -> Vec<String> {
+    let first = fixture_path(code, which);
+    let dir = std::path::Path::new(&first)
+        .parent()
+        .expect("a fixture folder")
+        .to_owned();
+    let mut paths: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.expect("an entry").path())
+        .filter(|p| {
+            let name = p.file_name().unwrap_or_default().to_string_lossy();
+            name == format!("{which}.robots.txt")
+                || (name.starts_with(&format!("{which}-")) && name.ends_with(".robots.txt"))
+        })
+        .map(|p| p.to_string_lossy().into_owned())
+        .collect();
+    paths.sort();
+    paths
+}
+
+pub(crate) fn lint_file(path: &str) -> (Vec<u8>, LintReport) {
+    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let mut options = LintOptions::everything().with_audit(false);
     if let Some(rest) = bytes.strip_prefix(b"# lint-profile: ".as_slice()) {
         let name: String = rest
@@ -32,40 +56,45 @@ pub(crate) fn lint_fixture(code: Code, which: &str) -> (Vec<u8>, LintReport) {
 }
 
 pub(crate) fn assert_fires(code: Code) {
-    let (_, report) = lint_fixture(code, "fires");
-    assert!(
-        report.with_code(code).count() > 0,
-        "{code} does not fire on its fixture; got {:#?}",
-        report.diagnostics
-    );
-    for d in report.with_code(code) {
-        assert!(!d.message.is_empty());
-        assert!(d.span.line >= 1 && d.span.column >= 1, "{d:?}");
+    let paths = fixture_paths(code, "fires");
+    assert!(!paths.is_empty(), "{code} has no fires fixture");
+    for path in paths {
+        let (_, report) = lint_file(&path);
+        assert!(
+            report.with_code(code).count() > 0,
+            "{code} does not fire on {path}; got {:#?}",
+            report.diagnostics
+        );
+        for d in report.with_code(code) {
+            assert!(!d.message.is_empty());
+            assert!(d.span.line >= 1 && d.span.column >= 1, "{d:?}");
+        }
     }
 }
 
 pub(crate) fn assert_clean(code: Code) {
-    let (_, report) = lint_fixture(code, "clean");
-    let found: Vec<_> = report.with_code(code).collect();
-    assert!(
-        found.is_empty(),
-        "{code} fires on its clean fixture: {found:#?}"
-    );
+    let paths = fixture_paths(code, "clean");
+    assert!(!paths.is_empty(), "{code} has no clean fixture");
+    for path in paths {
+        let (_, report) = lint_file(&path);
+        let found: Vec<_> = report.with_code(code).collect();
+        assert!(found.is_empty(), "{code} fires on {path}: {found:#?}");
+    }
 }
 
 /// The two fixture tests of a rule.
 macro_rules! fixture_tests {
-    ($code:ident) => {
+    ($($code:tt)+) => {
         #[cfg(test)]
         mod fixture_tests {
             #[test]
             fn fires_on_its_fixture() {
-                crate::testing::assert_fires(crate::diagnostic::Code::$code);
+                crate::testing::assert_fires(crate::diagnostic::Code::$($code)+);
             }
 
             #[test]
             fn clean_fixture_stays_clean() {
-                crate::testing::assert_clean(crate::diagnostic::Code::$code);
+                crate::testing::assert_clean(crate::diagnostic::Code::$($code)+);
             }
         }
     };

@@ -1,4 +1,4 @@
-//! `crawlgate._crawlgate.decide_record_batch` / `decide_table`: Arrow data
+//! `crawlgate_robots._crawlgate.decide_record_batch` / `decide_table`: Arrow data
 //! in and out through the C data interface (no copies), decided by
 //! [`crate::batch`] on all cores with the GIL released.
 

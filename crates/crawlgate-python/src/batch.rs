@@ -194,10 +194,14 @@ fn hash_bytes(bytes: &[u8]) -> u64 {
 }
 
 /// The distinct bodies of the robots.txt column, parsed once each.
+///
+/// Only the values some row refers to are read: a dictionary shared by
+/// many batches (as Arrow and Parquet readers hand them out) costs each
+/// batch the entries it uses, not the whole dictionary.
 struct Bodies<'a> {
     column: Column<'a>,
-    /// Distinct-body index of each value (`u32::MAX` for null values).
-    distinct_of: Vec<u32>,
+    /// Distinct-body index of each row ([`NONE`] for a null row).
+    distinct_of_row: Vec<usize>,
     /// The value each distinct body was first seen at.
     first_unit: Vec<usize>,
     /// Kept with the rules compiled for their crawlers, which every chunk
@@ -205,34 +209,51 @@ struct Bodies<'a> {
     parsed: Vec<CompiledRobotsTxt>,
 }
 
+/// No distinct body: the row is null.
+const NONE: usize = usize::MAX;
+
 impl<'a> Bodies<'a> {
-    fn parse(column: Column<'a>, profile: Profile) -> Bodies<'a> {
+    fn parse(column: Column<'a>, rows: usize, profile: Profile) -> Bodies<'a> {
         let values = column.values;
-        let units = values.array().len();
-        let hashes: Vec<u64> = (0..units)
-            .into_par_iter()
-            .map(|u| {
-                if values.array().is_null(u) {
-                    0
-                } else {
-                    hash_bytes(values.bytes(u))
-                }
-            })
+        // The values the rows use, each once, and which of them each row
+        // uses: every row of a plain column is a value of its own; the rows
+        // of a dictionary column share the entries their keys point to.
+        let mut used: Vec<usize> = Vec::new();
+        let mut used_of_row = vec![NONE; rows];
+        let mut used_of_entry: FxHashMap<usize, usize> = FxHashMap::default();
+        for (row, slot) in used_of_row.iter_mut().enumerate() {
+            let Some(unit) = column.unit(row) else {
+                continue;
+            };
+            *slot = if column.keys.is_some() {
+                *used_of_entry.entry(unit).or_insert_with(|| {
+                    used.push(unit);
+                    used.len() - 1
+                })
+            } else {
+                used.push(unit);
+                used.len() - 1
+            };
+        }
+        let hashes: Vec<u64> = used
+            .par_iter()
+            .map(|&unit| hash_bytes(values.bytes(unit)))
             .collect();
-        let mut by_hash: FxHashMap<u64, u32> = FxHashMap::default();
+        let mut by_hash: FxHashMap<u64, usize> = FxHashMap::default();
         let mut first_unit = Vec::new();
-        let distinct_of = hashes
+        let distinct_of_used: Vec<usize> = used
             .iter()
-            .enumerate()
-            .map(|(unit, &hash)| {
-                if values.array().is_null(unit) {
-                    return u32::MAX;
-                }
+            .zip(&hashes)
+            .map(|(&unit, &hash)| {
                 *by_hash.entry(hash).or_insert_with(|| {
                     first_unit.push(unit);
-                    (first_unit.len() - 1) as u32
+                    first_unit.len() - 1
                 })
             })
+            .collect();
+        let distinct_of_row = used_of_row
+            .into_iter()
+            .map(|slot| distinct_of_used.get(slot).copied().unwrap_or(NONE))
             .collect();
         let parsed = first_unit
             .par_iter()
@@ -240,23 +261,24 @@ impl<'a> Bodies<'a> {
             .collect();
         Bodies {
             column,
-            distinct_of,
+            distinct_of_row,
             first_unit,
             parsed,
         }
     }
 
-    /// The parsed body of a row: the shared one, or `None` when its bytes
-    /// only share a hash with it (then the caller parses them).
+    /// The parsed body of a row: the shared one, or its bytes when they
+    /// only share a hash with it (then the caller parses them); `None` for
+    /// a null row.
     fn of_row(&self, row: usize) -> Option<Result<&CompiledRobotsTxt, &'a [u8]>> {
+        let distinct = *self.distinct_of_row.get(row).filter(|&&d| d != NONE)?;
         let unit = self.column.unit(row)?;
-        let distinct = self.distinct_of[unit];
-        let first = self.first_unit[distinct as usize];
+        let first = self.first_unit[distinct];
         let values = self.column.values;
         if first != unit && values.bytes(first) != values.bytes(unit) {
             return Some(Err(values.bytes(unit)));
         }
-        Some(Ok(&self.parsed[distinct as usize]))
+        Some(Ok(&self.parsed[distinct]))
     }
 }
 
@@ -364,7 +386,7 @@ pub fn decide_batch(batch: &RecordBatch, profile: Profile) -> Result<RecordBatch
             return Err(BatchError::OutputExists(name));
         }
     }
-    let bodies = Bodies::parse(input(batch, ROBOTS_TXT, false)?, profile);
+    let bodies = Bodies::parse(input(batch, ROBOTS_TXT, false)?, batch.num_rows(), profile);
     let agents = input(batch, USER_AGENT, true)?;
     let urls = input(batch, URL, true)?;
     let rows = batch.num_rows();
@@ -433,7 +455,7 @@ mod tests {
     use super::*;
     use arrow_array::builder::{BinaryDictionaryBuilder, StringBuilder};
     use arrow_array::types::Int32Type;
-    use arrow_array::{BinaryArray, LargeBinaryArray};
+    use arrow_array::{BinaryArray, DictionaryArray, LargeBinaryArray};
 
     const SHOP: &[u8] = b"User-agent: *\nDisallow: /private/\nAllow: /private/press/\n\nUser-agent: Googlebot\nDisallow: /search\n";
     const OPEN: &[u8] = b"User-agent: *\nDisallow:\n";
@@ -556,6 +578,31 @@ mod tests {
         assert_eq!(answers(&plain), answers(&dict));
         assert_eq!(answers(&plain), answers(&large));
         assert_eq!(answers(&plain)[0].0, Some(false));
+    }
+
+    #[test]
+    fn only_the_dictionary_entries_the_rows_use_are_parsed() {
+        let mut dictionary = BinaryDictionaryBuilder::<Int32Type>::new();
+        for i in 0..1000 {
+            dictionary.append_value(format!("User-agent: *\nDisallow: /{i}/\n"));
+        }
+        let values = dictionary.finish().values().clone();
+        // Three rows, two entries of the thousand, one row null.
+        let keys = Int32Array::from(vec![Some(7), Some(900), Some(7), None]);
+        let robots: ArrayRef = Arc::new(DictionaryArray::new(keys, values));
+        let column = Column::new(&robots, ROBOTS_TXT, false).unwrap();
+        assert_eq!(Bodies::parse(column, 4, Profile::GOOGLE).parsed.len(), 2);
+
+        let agents = [Some("a"); 4];
+        let urls = [Some("/7/x"), Some("/7/x"), Some("/7/x"), Some("/7/x")];
+        let out = answers(&decide_batch(&batch(robots, &agents, &urls), Profile::GOOGLE).unwrap());
+        let model_7 = model(b"User-agent: *\nDisallow: /7/\n", "a", "/7/x");
+        let model_900 = model(b"User-agent: *\nDisallow: /900/\n", "a", "/7/x");
+        assert_eq!(
+            out,
+            vec![model_7.clone(), model_900, model_7, (None, None, None)]
+        );
+        assert_eq!(out[0].0, Some(false));
     }
 
     #[test]

@@ -12,7 +12,12 @@ fn time_of_day<'py>(py: Python<'py>, time: TimeOfDay) -> PyResult<Bound<'py, PyA
 
 /// `Visit-time: HHMM-HHMM`: crawl only between `start` and `end` (UTC,
 /// `datetime.time`; the window may wrap past midnight).
-#[pyclass(frozen, skip_from_py_object, module = "crawlgate", name = "VisitTime")]
+#[pyclass(
+    frozen,
+    skip_from_py_object,
+    module = "crawlgate_robots",
+    name = "VisitTime"
+)]
 #[derive(Clone, Copy)]
 pub struct PyVisitTime {
     window: VisitTime,
@@ -51,7 +56,7 @@ impl PyVisitTime {
 
     fn __repr__(&self) -> String {
         format!(
-            "<crawlgate.VisitTime {}-{} UTC (line {})>",
+            "<crawlgate_robots.VisitTime {}-{} UTC (line {})>",
             self.window.from, self.window.to, self.window.line
         )
     }
@@ -62,7 +67,7 @@ impl PyVisitTime {
 #[pyclass(
     frozen,
     skip_from_py_object,
-    module = "crawlgate",
+    module = "crawlgate_robots",
     name = "RequestRate"
 )]
 #[derive(Clone, Copy)]
@@ -110,7 +115,7 @@ impl PyRequestRate {
 
     fn __repr__(&self) -> String {
         format!(
-            "<crawlgate.RequestRate {}/{}s (line {})>",
+            "<crawlgate_robots.RequestRate {}/{}s (line {})>",
             self.rate.requests, self.rate.period_seconds, self.rate.line
         )
     }
@@ -122,7 +127,7 @@ impl PyRequestRate {
 #[pyclass(
     frozen,
     skip_from_py_object,
-    module = "crawlgate",
+    module = "crawlgate_robots",
     name = "ContentUsage",
     get_all
 )]
@@ -161,7 +166,7 @@ impl PyContentUsage {
 
     fn __repr__(&self) -> String {
         format!(
-            "<crawlgate.ContentUsage {:?} path={:?} (line {})>",
+            "<crawlgate_robots.ContentUsage {:?} path={:?} (line {})>",
             self.preferences, self.path, self.line
         )
     }

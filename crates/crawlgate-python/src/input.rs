@@ -78,10 +78,15 @@ pub fn text_list(values: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<String>>
     Ok(out)
 }
 
-/// A profile by name: `google`, `rfc9309` or `legacy`.
+/// A profile by name: one of [`profile_names`] (or `rfc` for `rfc9309`).
 pub fn profile_named(name: &str) -> PyResult<Profile> {
     name.parse::<Profile>()
         .map_err(|err| PyValueError::new_err(err.to_string()))
+}
+
+/// The names of the readings, default first: `crawlgate_robots.PROFILES`.
+pub fn profile_names() -> Vec<&'static str> {
+    Profile::ALL.iter().map(|profile| profile.name).collect()
 }
 
 /// The Python type name of a value, for error messages.
@@ -91,4 +96,49 @@ pub fn type_name(value: &Bound<'_, PyAny>) -> String {
         .name()
         .map(|name| name.to_string())
         .unwrap_or_else(|_| "an unknown type".to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The names of a `NAME = Literal["a", "b"]` line of the type stubs.
+    fn stub_literal(name: &str) -> Vec<String> {
+        let stub = include_str!("../python/crawlgate_robots/_crawlgate.pyi");
+        let prefix = format!("{name} = Literal[");
+        let line = stub
+            .lines()
+            .find_map(|line| line.strip_prefix(&prefix))
+            .unwrap_or_else(|| panic!("the stub has no `{prefix}...]` line"));
+        let inner = line.strip_suffix(']').expect("a one-line Literal");
+        inner
+            .split(',')
+            .map(|item| item.trim().trim_matches('"').to_owned())
+            .collect()
+    }
+
+    #[test]
+    fn the_stubs_name_every_profile() {
+        let names: Vec<String> = profile_names().into_iter().map(str::to_owned).collect();
+        // Adding a profile without naming it in the stub fails here.
+        assert_eq!(stub_literal("_ProfileName"), names);
+        let accepted = stub_literal("_Profile");
+        for name in &names {
+            assert!(accepted.contains(name), "`_Profile` lacks {name}");
+        }
+        for name in &accepted {
+            assert!(
+                Profile::named(name).is_some(),
+                "the stub accepts `{name}`, the core does not"
+            );
+        }
+        assert_eq!(
+            accepted
+                .iter()
+                .filter(|n| !names.contains(n))
+                .collect::<Vec<_>>(),
+            ["rfc"],
+            "aliases in the stub"
+        );
+    }
 }

@@ -1,11 +1,11 @@
 //! # crawlgate for Python
 //!
-//! The `crawlgate._crawlgate` extension module behind the `crawlgate`
+//! The `crawlgate_robots._crawlgate` extension module behind the `crawlgate_robots`
 //! Python package: the core's parser and decisions ([`robots`],
 //! [`verdict`], [`extensions`]), the linter ([`lint`]), the fetch policy
 //! of `crawlgate-fetch` ([`policy`]), Arrow batch decisions ([`batch`],
 //! [`arrow`]) and the survey's per-site rows ([`survey`]). The Python package adds the Protego drop-in, the Scrapy
-//! components and `crawlgate.arrow` on top, in Python, without logic of
+//! components and `crawlgate_robots.arrow` on top, in Python, without logic of
 //! their own.
 //!
 //! The pure-Rust part ([`batch::decide_batch`]) is usable and tested
@@ -22,6 +22,7 @@ pub mod survey;
 pub mod verdict;
 
 use pyo3::prelude::*;
+use pyo3::types::PyTuple;
 
 use crate::input::text_arg;
 
@@ -63,6 +64,7 @@ fn _crawlgate(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(survey::survey_record_batch, m)?)?;
     m.add_function(wrap_pyfunction!(survey::survey_paths, m)?)?;
     m.add("MAX_BYTES", crawlgate::MAX_BYTES)?;
+    m.add("PROFILES", PyTuple::new(m.py(), input::profile_names())?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -1,4 +1,4 @@
-//! `RobotsTxt.lint()` and `crawlgate.lint()`: the linter's findings as
+//! `RobotsTxt.lint()` and `crawlgate_robots.lint()`: the linter's findings as
 //! Python objects.
 
 use crawlgate::Profile;
@@ -16,7 +16,7 @@ use crate::input::{body_bytes, profile_named};
 #[pyclass(
     frozen,
     skip_from_py_object,
-    module = "crawlgate",
+    module = "crawlgate_robots",
     name = "Diagnostic",
     get_all
 )]
@@ -62,7 +62,7 @@ impl From<&Diagnostic> for PyDiagnostic {
 impl PyDiagnostic {
     fn __repr__(&self) -> String {
         format!(
-            "<crawlgate.Diagnostic {}:{}: {}[{}] {}>",
+            "<crawlgate_robots.Diagnostic {}:{}: {}[{}] {}>",
             self.line, self.column, self.severity, self.code, self.message
         )
     }

@@ -1,4 +1,4 @@
-//! `crawlgate.FetchPolicy`: what an HTTP answer for robots.txt means
+//! `crawlgate_robots.FetchPolicy`: what an HTTP answer for robots.txt means
 //! (crawlgate-fetch's pure policy), for crawlers that fetch robots.txt
 //! themselves, such as Scrapy.
 
@@ -26,7 +26,7 @@ use crate::verdict::PyVerdict;
 /// `FetchPolicy(profile="google")`. Each method takes the previous outcome
 /// for the same origin (or `None`) and the time as Unix seconds (default:
 /// now), and returns the new `FetchOutcome`.
-#[pyclass(frozen, module = "crawlgate", name = "FetchPolicy")]
+#[pyclass(frozen, module = "crawlgate_robots", name = "FetchPolicy")]
 pub struct PyFetchPolicy {
     policy: FetchPolicy,
 }
@@ -211,7 +211,7 @@ impl PyFetchPolicy {
 /// `not_found`, `redirects_not_followed`, `server_error`, `stale_copy`,
 /// `unreachable_last_copy`, `unreachable_allow_all`, `soft_not_found`) and
 /// `explanation` says it in words.
-#[pyclass(frozen, module = "crawlgate", name = "FetchOutcome")]
+#[pyclass(frozen, module = "crawlgate_robots", name = "FetchOutcome")]
 pub struct PyFetchOutcome {
     entry: CacheEntry,
 }
@@ -330,7 +330,7 @@ impl PyFetchOutcome {
 
     fn __repr__(&self) -> String {
         format!(
-            "<crawlgate.FetchOutcome {} ({}), ttl {} s>",
+            "<crawlgate_robots.FetchOutcome {} ({}), ttl {} s>",
             self.kind(),
             self.explanation(),
             self.entry.ttl().as_secs()

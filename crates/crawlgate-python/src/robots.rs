@@ -1,4 +1,4 @@
-//! `crawlgate.RobotsTxt` and `crawlgate.AgentView`: a parsed file, kept
+//! `crawlgate_robots.RobotsTxt` and `crawlgate_robots.AgentView`: a parsed file, kept
 //! with the rules compiled for the crawlers asked about, and one crawler's
 //! reading of it.
 
@@ -37,7 +37,7 @@ enum Source {
 /// `RobotsTxt(body, profile="google")` parses `bytes` (as served) or `str`.
 /// Parsing never fails: lines that cannot be read are skipped and reported
 /// by `lint()`. The GIL is released while parsing.
-#[pyclass(frozen, module = "crawlgate", name = "RobotsTxt")]
+#[pyclass(frozen, module = "crawlgate_robots", name = "RobotsTxt")]
 pub struct PyRobotsTxt {
     source: Source,
 }
@@ -229,7 +229,7 @@ impl PyRobotsTxt {
     fn __repr__(&self) -> String {
         let robots = self.robots();
         format!(
-            "<crawlgate.RobotsTxt profile={} groups={} rules={} sitemaps={}>",
+            "<crawlgate_robots.RobotsTxt profile={} groups={} rules={} sitemaps={}>",
             robots.profile().name,
             robots.groups().len(),
             robots.rules().len(),
@@ -242,7 +242,7 @@ impl PyRobotsTxt {
 /// asked a few questions and kept inside the `RobotsTxt` (shared with every
 /// view and question of the same groups): the fast way to ask about many
 /// URLs.
-#[pyclass(frozen, module = "crawlgate", name = "AgentView")]
+#[pyclass(frozen, module = "crawlgate_robots", name = "AgentView")]
 pub struct PyAgentView {
     robots: Py<PyRobotsTxt>,
     agent: String,
@@ -333,7 +333,7 @@ impl PyAgentView {
 
     fn __repr__(&self) -> String {
         format!(
-            "<crawlgate.AgentView agent={:?} selection={}>",
+            "<crawlgate_robots.AgentView agent={:?} selection={}>",
             self.agent,
             self.selection()
         )

@@ -1,4 +1,4 @@
-//! `crawlgate._crawlgate.survey_*`: the rows of `crawlgate survey` (one per
+//! `crawlgate_robots._crawlgate.survey_*`: the rows of `crawlgate survey` (one per
 //! site, a class per crawler) as Arrow, computed by `crawlgate-survey` with
 //! the GIL released.
 

@@ -1,4 +1,4 @@
-//! `crawlgate.Verdict`: one answer, with what decided it. Built from
+//! `crawlgate_robots.Verdict`: one answer, with what decided it. Built from
 //! `crawlgate-fetch`'s `ExplainedVerdict`, the one explained verdict every
 //! front end shows, whether a file's rules or a fetch outcome decided.
 
@@ -18,7 +18,7 @@ use pyo3::prelude::*;
 #[pyclass(
     frozen,
     skip_from_py_object,
-    module = "crawlgate",
+    module = "crawlgate_robots",
     name = "Verdict",
     get_all
 )]
@@ -120,9 +120,9 @@ impl PyVerdict {
         };
         match (&self.rule, self.line) {
             (Some(rule), Some(line)) => {
-                format!("<crawlgate.Verdict {verdict} by line {line} ({rule})>")
+                format!("<crawlgate_robots.Verdict {verdict} by line {line} ({rule})>")
             }
-            _ => format!("<crawlgate.Verdict {verdict}: {}>", self.reason),
+            _ => format!("<crawlgate_robots.Verdict {verdict}: {}>", self.reason),
         }
     }
 }

@@ -9,8 +9,8 @@ import threading
 
 import pytest
 
-import crawlgate
-from crawlgate import FetchPolicy, RobotsTxt
+import crawlgate_robots
+from crawlgate_robots import FetchPolicy, RobotsTxt
 
 SHOP = b"""\
 # shop.example
@@ -76,12 +76,12 @@ def test_agent_names_are_compared_as_given(shop: RobotsTxt) -> None:
     full_header = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"
     # As Google's reference does: a full header names no group of its own.
     assert shop.decide("/search", full_header).selection == "global"
-    assert crawlgate.product_token(full_header) == "Googlebot"
-    assert crawlgate.crawler_token(full_header) == "Googlebot"
-    assert crawlgate.crawler_token(b"mybot") == "mybot"
-    assert crawlgate.product_token("   ") is None
-    assert crawlgate.is_product_token("Googlebot-News")
-    assert not crawlgate.is_product_token("Googlebot/2.1")
+    assert crawlgate_robots.product_token(full_header) == "Googlebot"
+    assert crawlgate_robots.crawler_token(full_header) == "Googlebot"
+    assert crawlgate_robots.crawler_token(b"mybot") == "mybot"
+    assert crawlgate_robots.product_token("   ") is None
+    assert crawlgate_robots.is_product_token("Googlebot-News")
+    assert not crawlgate_robots.is_product_token("Googlebot/2.1")
 
 
 def test_for_agent_view(shop: RobotsTxt) -> None:
@@ -141,7 +141,7 @@ def test_bodies_as_bytes_bytearray_and_text() -> None:
     # Non-UTF-8 bytes never break the parse; later lines are still read.
     broken = RobotsTxt(b"\xff\xfe\x00garbage\nUser-agent: *\nDisallow: /x\n")
     assert not broken.is_allowed("/x", "bot")
-    assert crawlgate.MAX_BYTES == 500 * 1024
+    assert crawlgate_robots.MAX_BYTES == 500 * 1024
 
 
 def test_url_and_agent_as_bytes(shop: RobotsTxt) -> None:
@@ -151,7 +151,7 @@ def test_url_and_agent_as_bytes(shop: RobotsTxt) -> None:
 
 def test_lint() -> None:
     body = b"User-agent: *\nSitemap: https://x.example/s.xml\nUser-agent: Googlebot Image\nDisalow: /tmp/\n"
-    findings = crawlgate.lint(body)
+    findings = crawlgate_robots.lint(body)
     codes = {d.code for d in findings}
     assert {"R101", "R103", "R003"} <= codes
     typo = next(d for d in findings if d.code == "R003")
@@ -160,23 +160,23 @@ def test_lint() -> None:
     assert typo.replacement == "Disallow" and "Disallow" in typo.fix
     assert str(typo).startswith("4:1: warning[R003]")
     assert [d.code for d in RobotsTxt(body).lint()] == [d.code for d in findings]
-    assert crawlgate.lint(b"User-agent: *\nDisallow: /x\n") == [] or all(
-        d.severity != "error" for d in crawlgate.lint(b"User-agent: *\nDisallow: /x\n")
+    assert crawlgate_robots.lint(b"User-agent: *\nDisallow: /x\n") == [] or all(
+        d.severity != "error" for d in crawlgate_robots.lint(b"User-agent: *\nDisallow: /x\n")
     )
-    legacy = crawlgate.lint(b"User-agent: *\nDisallow: /*.php$\n", legacy=True)
+    legacy = crawlgate_robots.lint(b"User-agent: *\nDisallow: /*.php$\n", legacy=True)
     assert "R402" in {d.code for d in legacy}
-    assert "R402" not in {d.code for d in crawlgate.lint(b"User-agent: *\nDisallow: /*.php$\n")}
-    strict = crawlgate.lint(b"User-agent: *\nDisallow: *.pdf\n", "rfc9309")
+    assert "R402" not in {d.code for d in crawlgate_robots.lint(b"User-agent: *\nDisallow: /*.php$\n")}
+    strict = crawlgate_robots.lint(b"User-agent: *\nDisallow: *.pdf\n", "rfc9309")
     assert "R006" in {d.code for d in strict}
 
 
 def test_robots_url() -> None:
-    assert crawlgate.robots_url("https://Example.COM:443/a/b?c") == "https://example.com/robots.txt"
-    assert crawlgate.robots_url("http://www.ex\u00e4mple.com:8080/x") == "http://www.xn--exmple-cua.com:8080/robots.txt"
+    assert crawlgate_robots.robots_url("https://Example.COM:443/a/b?c") == "https://example.com/robots.txt"
+    assert crawlgate_robots.robots_url("http://www.ex\u00e4mple.com:8080/x") == "http://www.xn--exmple-cua.com:8080/robots.txt"
     with pytest.raises(ValueError, match="relative URL"):
-        crawlgate.robots_url("/just/a/path")
+        crawlgate_robots.robots_url("/just/a/path")
     with pytest.raises(ValueError, match="no robots.txt"):
-        crawlgate.robots_url("mailto:someone@example.com")
+        crawlgate_robots.robots_url("mailto:someone@example.com")
 
 
 T0 = 1_700_000_000.0
@@ -227,7 +227,7 @@ def test_fetch_policy_rows() -> None:
 
 
 def test_fetch_policy_reads_only_500_kib() -> None:
-    body = b"User-agent: *\n" + b"#" * (crawlgate.MAX_BYTES - 20) + b"\nDisallow: /late\n"
+    body = b"User-agent: *\n" + b"#" * (crawlgate_robots.MAX_BYTES - 20) + b"\nDisallow: /late\n"
     outcome = FetchPolicy().on_response(200, body, now=T0)
     assert outcome.is_allowed("/late", "bot")
     assert not RobotsTxt(b"User-agent: *\nDisallow: /late\n").is_allowed("/late", "bot")
@@ -267,11 +267,11 @@ def test_parsing_releases_the_gil() -> None:
         (lambda: RobotsTxt(b"").is_allowed_many(5, "bot"), TypeError, "iterable of URLs, not int"),
         (lambda: RobotsTxt(b"").for_agent("b").is_allowed_many(["/", 3]), TypeError, "urls[1] must be str"),
         (lambda: RobotsTxt(b"").for_agent(7), TypeError, "agent must be str"),
-        (lambda: crawlgate.lint(3.5), TypeError, "lint() body must be bytes or str, not float"),
-        (lambda: crawlgate.lint(b"", "nope"), ValueError, "unknown profile"),
-        (lambda: crawlgate.product_token(None), TypeError, "user_agent must be str or bytes"),
-        (lambda: crawlgate.crawler_token(1), TypeError, "user_agent must be str or bytes"),
-        (lambda: crawlgate.robots_url("not a url at all"), ValueError, "URL"),
+        (lambda: crawlgate_robots.lint(3.5), TypeError, "lint() body must be bytes or str, not float"),
+        (lambda: crawlgate_robots.lint(b"", "nope"), ValueError, "unknown profile"),
+        (lambda: crawlgate_robots.product_token(None), TypeError, "user_agent must be str or bytes"),
+        (lambda: crawlgate_robots.crawler_token(1), TypeError, "user_agent must be str or bytes"),
+        (lambda: crawlgate_robots.robots_url("not a url at all"), ValueError, "URL"),
         (lambda: FetchPolicy("x"), ValueError, "unknown profile `x`"),
         (lambda: FetchPolicy().on_response("200"), TypeError, "status must be an int, not str"),
         (lambda: FetchPolicy().on_response(True), TypeError, "status must be an int, not bool"),
@@ -285,7 +285,7 @@ def test_parsing_releases_the_gil() -> None:
         (lambda: FetchPolicy().on_response(200, previous="x"), TypeError, "previous"),
         (lambda: FetchPolicy().on_redirect_stop("far"), ValueError, "unknown redirect stop"),
         (lambda: FetchPolicy().on_network_error("gremlins"), ValueError, "unknown network error kind"),
-        (lambda: crawlgate.Verdict(), TypeError, "cannot create 'crawlgate.Verdict' instances"),
+        (lambda: crawlgate_robots.Verdict(), TypeError, "cannot create 'crawlgate_robots.Verdict' instances"),
     ],
 )
 def test_errors_are_python_exceptions(call, error, message) -> None:

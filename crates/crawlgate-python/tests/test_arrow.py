@@ -1,13 +1,19 @@
-"""`crawlgate.arrow.decide`: Arrow in, Arrow out, the same answers as
-`RobotsTxt.decide` row by row."""
+"""`crawlgate_robots.arrow.decide`: Arrow in, Arrow out (Polars in, Polars
+out; DuckDB relations in), the same answers as `RobotsTxt.decide` row by
+row; a shared dictionary costs the entries the rows use."""
 
 from __future__ import annotations
 
+import statistics
+import time
+
+import duckdb
+import polars as pl
 import pyarrow as pa
 import pytest
 
-import crawlgate
-from crawlgate.arrow import decide, decide_batches
+import crawlgate_robots
+from crawlgate_robots.arrow import decide, decide_batches
 
 A = b"User-agent: *\nDisallow: /private/\nAllow: /private/press/\n\nUser-agent: Googlebot\nDisallow: /search\n"
 B = b"User-agent: *\nDisallow: /*.php$\n"
@@ -36,7 +42,7 @@ ROWS = [
 def expected(rows, profile="google"):
     out = []
     for body, agent, url in rows:
-        v = crawlgate.RobotsTxt(body, profile).decide(url, agent)
+        v = crawlgate_robots.RobotsTxt(body, profile).decide(url, agent)
         out.append((v.allowed, v.line, v.rule))
     return out
 
@@ -115,6 +121,8 @@ def test_corpus_rows_match_the_model(corpus) -> None:
     ("data", "error", "message"),
     [
         ({"robots_txt": [b""]}, TypeError, "expects a pyarrow.RecordBatch"),
+        (pl.DataFrame({"robots_txt": [b""]}).lazy(), TypeError, "collect\\(\\) the LazyFrame first"),
+        (pl.DataFrame({"robots_txt": [b""], "user_agent": ["a"]}), ValueError, "no `url` column"),
         (pa.table({"robots_txt": [b""], "user_agent": ["a"]}), ValueError, "no `url` column"),
         (pa.table({"robots_txt": [b""], "user_agent": [1], "url": ["/"]}), ValueError, "column `user_agent` is Int64, expected string"),
         (pa.table({"robots_txt": [1], "user_agent": ["a"], "url": ["/"]}), ValueError, "column `robots_txt` is Int64, expected binary or string"),
@@ -138,3 +146,73 @@ def test_the_bing_reading_is_a_profile() -> None:
     rows = [(body, "Bingbot", "https://example.com/page")]
     assert decide(table_of(rows), profile="google").column("allowed").to_pylist() == [False]
     assert decide(table_of(rows), profile="bing").column("allowed").to_pylist() == [True]
+
+
+def test_polars_in_polars_out() -> None:
+    frame = pl.DataFrame(
+        {
+            "robots_txt": [r[0] for r in ROWS],
+            "user_agent": [r[1] for r in ROWS],
+            "url": [r[2] for r in ROWS],
+        }
+    )
+    out = decide(frame)
+    assert isinstance(out, pl.DataFrame)
+    assert out.columns == ["robots_txt", "user_agent", "url", "allowed", "line", "rule"]
+    assert out.schema["allowed"] == pl.Boolean and out.schema["line"] == pl.Int32 and out.schema["rule"] == pl.String
+    assert list(zip(out["allowed"], out["line"], out["rule"])) == expected(ROWS)
+    # Text files as a categorical column (a dictionary in Arrow).
+    text = frame.with_columns(pl.col("robots_txt").cast(pl.String).cast(pl.Categorical))
+    out = decide(text)
+    assert isinstance(out, pl.DataFrame) and list(zip(out["allowed"], out["line"], out["rule"])) == expected(ROWS)
+    assert decide(frame, profile="legacy")["allowed"].to_list() == [a for a, _, _ in expected(ROWS, "legacy")]
+
+
+def test_duckdb_relations() -> None:
+    rows = table_of(ROWS)  # noqa: F841 - read by DuckDB's replacement scan
+    connection = duckdb.connect()
+    relation = connection.sql("select robots_txt, user_agent, url from rows")
+    out = decide(relation)
+    assert isinstance(out, pa.Table) and answers(out) == expected(ROWS)
+    refused = connection.sql("select count(*) from out where not allowed").fetchall()
+    assert refused == [(sum(1 for a, _, _ in expected(ROWS) if not a),)]
+
+
+def shared_dictionary_rows(entries: int, rows: int = 1000) -> pa.RecordBatch:
+    """`rows` rows whose robots_txt points at `rows` distinct entries spread
+    over a dictionary of `entries` files (as a Parquet reader hands out one
+    dictionary for many batches)."""
+    files = pa.array(
+        [f"User-agent: *\nDisallow: /private/{i}/\nAllow: /private/{i}/press/\nCrawl-delay: 1\n".encode() for i in range(entries)],
+        pa.binary(),
+    )
+    keys = pa.array([i * (entries // rows) for i in range(rows)], pa.int32())
+    return pa.RecordBatch.from_arrays(
+        [
+            pa.DictionaryArray.from_arrays(keys, files),
+            pa.array(["mybot"] * rows, pa.string()),
+            pa.array([f"/private/{i * (entries // rows)}/x" for i in range(rows)], pa.string()),
+        ],
+        names=["robots_txt", "user_agent", "url"],
+    )
+
+
+def test_a_shared_dictionary_costs_only_the_entries_the_rows_use() -> None:
+    small, large = shared_dictionary_rows(1_000), shared_dictionary_rows(100_000)
+    assert decide(small).column("allowed").to_pylist() == [False] * 1000
+    assert decide(large).column("allowed").to_pylist() == [False] * 1000
+
+    def median_seconds(batch: pa.RecordBatch) -> float:
+        times = []
+        for _ in range(15):
+            started = time.perf_counter()
+            decide(batch)
+            times.append(time.perf_counter() - started)
+        return statistics.median(times)
+
+    # Interleaved, so that a burst of load hits both alike.
+    rounds = [(median_seconds(small), median_seconds(large)) for _ in range(3)]
+    small_time = statistics.median(r[0] for r in rounds)
+    large_time = statistics.median(r[1] for r in rounds)
+    print(f"1,000 rows: {small_time * 1e3:.2f} ms from 1,000 entries, {large_time * 1e3:.2f} ms from 100,000")
+    assert large_time <= 3 * small_time, (small_time, large_time)

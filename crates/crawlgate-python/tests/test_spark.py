@@ -1,5 +1,5 @@
 """Spark end to end: PySpark in local mode runs `mapInArrow` with
-`crawlgate.arrow.decide_batches` over the corpus × a set of crawlers and
+`crawlgate_robots.arrow.decide_batches` over the corpus × a set of crawlers and
 paths (the audit of examples/spark_robots.py), and every answer equals the
 one `crawlgate batch` gives for the same row."""
 

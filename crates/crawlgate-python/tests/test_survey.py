@@ -2,7 +2,7 @@
 
 A small gzip WARC (one member per record, as Common Crawl writes them) of
 corpus files, a 503, a 404, an HTML page and a record cut short is surveyed
-by `crawlgate survey -o rows.parquet`, by `crawlgate.arrow.survey_paths`,
+by `crawlgate survey -o rows.parquet`, by `crawlgate_robots.arrow.survey_paths`,
 and by examples/spark_survey.py on PySpark; the three tables have the same
 columns, types and rows."""
 
@@ -17,7 +17,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from crawlgate.arrow import survey, survey_paths, survey_schema
+from crawlgate_robots.arrow import survey, survey_paths, survey_schema
 
 REPO = pathlib.Path(__file__).resolve().parents[3]
 CRAWLERS = ["Googlebot", "GPTBot", "ClaudeBot", "CCBot", "*"]

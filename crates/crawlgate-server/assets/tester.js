@@ -1,6 +1,7 @@
 // The robots.txt tester: the server parses, decides and lints (POST
-// /v1/check, /v1/lint), debounced; this script only draws. The gutter and
-// the line marks draw only the visible lines, so a 500 KiB file stays fast.
+// /v1/check, /v1/lint), debounced; this script only draws. The gutter, the
+// mark column and the line marks draw only the visible lines, so a 500 KiB
+// file stays fast.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -9,22 +10,73 @@ const urls = $("urls");
 const agent = $("agent");
 const profile = $("profile");
 const gutter = $("gutter");
+const lineMarks = $("line-marks");
 const marks = $("marks");
+const popover = $("popover");
 const verdictRows = document.querySelector("#verdicts tbody");
 const diagnosticsList = $("diagnostics");
+const fetchUrl = $("fetch-url");
 const fetchInfo = $("fetch-info");
+const fetchError = $("fetch-error");
+const historyPanel = $("history");
 const refreshButton = $("refresh-button");
+const undoButton = $("undo-replace");
 
+// The server's limits, written into the page by the server.
+function limit(name, fallback, min = 1) {
+  const value = Number.parseInt(document.body.dataset[name], 10);
+  return Number.isFinite(value) && value >= min ? value : fallback;
+}
+const LIMITS = {
+  urls: limit("maxUrls", 1000),
+  urlChars: limit("maxUrlChars", 8192),
+  agentChars: limit("maxAgentChars", 256),
+  robotsChars: limit("maxRobotsChars", 1 << 20),
+  bodyBytes: limit("maxBodyBytes", 4 << 20),
+  refreshSeconds: limit("refreshSeconds", 10, 0),
+};
+// What crawlers read of a file (Google's 500 KiB).
+const PARSED_BYTES = 500 * 1024;
 const DEBOUNCE_MS = 250;
+// Replaced texts kept for "Undo replace".
+const UNDO_DEPTH = 20;
+
 const state = {
   lineCount: 1,
   verdicts: [],
+  tested: [],
   selected: 0,
   diagnostics: [],
-  origin: null,
+  notes: new Map(),
+  groups: [],
   pending: null,
   timer: 0,
+  // Where the editor's text came from: a fetch or a version (`text` is
+  // what it was then), or the user (`text` null).
+  shown: { label: "your text", text: null, origin: null, id: null },
+  undo: [],
+  // The origin the fetch panels are about, and the last one asked for.
+  panel: null,
+  current: null,
+  bodies: new Map(),
 };
+
+const encoder = new TextEncoder();
+const utf8Length = (text) => encoder.encode(text).length;
+// Characters as the server counts them (Unicode scalar values).
+const charCount = (text) => [...text].length;
+const number = (n) => n.toLocaleString("en");
+
+// A long URL or rule as shown in a cell: its start and end, and its length
+// (the whole is in the URL list or the editor); a 70,000-character rule
+// would make its row taller than the page.
+const SHOWN_CHARS = 240;
+function shorten(text) {
+  if (text.length <= SHOWN_CHARS) return text;
+  const chars = [...text];
+  if (chars.length <= SHOWN_CHARS) return text;
+  return `${chars.slice(0, 160).join("")}…${chars.slice(-60).join("")} (${number(chars.length)} characters)`;
+}
 
 function lineHeight() {
   return parseFloat(getComputedStyle(robots).lineHeight) || 20;
@@ -43,6 +95,7 @@ function countLines(text) {
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || v === undefined) continue;
     if (k === "class") node.className = v;
     else if (k === "top") node.style.top = v;
     else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
@@ -50,6 +103,77 @@ function el(tag, attrs = {}, ...children) {
   }
   for (const c of children) if (c !== null && c !== undefined) node.append(c);
   return node;
+}
+
+// scheme://host[:port] of an absolute URL (default ports dropped, the host
+// lowercased and in punycode, as the URL parser gives it), or null.
+function originOf(text) {
+  let url;
+  try {
+    url = new URL(text);
+  } catch {
+    return null;
+  }
+  if (!["http:", "https:", "ftp:"].includes(url.protocol) || !url.host) return null;
+  return `${url.protocol}//${url.host}`;
+}
+
+// --- What each line of the editor is marked with ---
+
+// Strongest last: it is drawn on top.
+const ORDER = ["group", "lint-info", "lint-warning", "lint-error", "decide", "selected"];
+const SYMBOLS = { selected: "▶", decide: "◆", "lint-error": "✖", "lint-warning": "▲", "lint-info": "●" };
+const SEVERITY = { error: "error", warning: "warning", info: "note" };
+
+// line → { kinds: Set, notes: [{kind, text}] }, for the lines that have any.
+function buildNotes() {
+  const byLine = new Map();
+  const at = (line) => {
+    if (!byLine.has(line)) byLine.set(line, { kinds: new Set(), notes: [] });
+    return byLine.get(line);
+  };
+  for (const d of state.diagnostics) {
+    if (!d.line) continue;
+    const entry = at(d.line);
+    entry.kinds.add("lint-" + d.severity);
+    entry.notes.push({ kind: "lint-" + d.severity, text: `${SEVERITY[d.severity] || d.severity} ${d.code} (${d.name}): ${d.message}` });
+  }
+  const deciding = new Map();
+  state.verdicts.forEach((v, i) => {
+    if (!v.rule) return;
+    if (!deciding.has(v.rule.line)) deciding.set(v.rule.line, []);
+    deciding.get(v.rule.line).push(i);
+  });
+  for (const [line, indexes] of deciding) {
+    const entry = at(line);
+    const selected = indexes.includes(state.selected);
+    entry.kinds.add(selected ? "selected" : "decide");
+    const shown = indexes.slice(0, 5).map((i) => {
+      const v = state.verdicts[i];
+      return `${v.url} (${v.allowed ? "allowed" : "disallowed"}${i === state.selected ? ", selected" : ""})`;
+    });
+    const more = indexes.length > 5 ? ` and ${number(indexes.length - 5)} more` : "";
+    entry.notes.push({ kind: selected ? "selected" : "decide", text: `Decides ${shown.join(", ")}${more}` });
+  }
+  // The obeyed group is looked up per drawn line (marksOf).
+  const current = state.verdicts[state.selected];
+  state.groups = current ? current.groups || [] : [];
+  state.notes = byLine;
+}
+
+// The marks of `line`, the obeyed group included.
+function marksOf(line) {
+  const entry = state.notes.get(line);
+  const kinds = entry ? [...entry.kinds] : [];
+  const notes = entry ? entry.notes.slice() : [];
+  const group = state.groups.find((g) => g.first_line <= line && line <= g.last_line);
+  if (group) {
+    kinds.push("group");
+    const range = group.first_line === group.last_line ? `line ${group.first_line}` : `lines ${group.first_line}–${group.last_line}`;
+    notes.push({ kind: "group", text: `In the group ${agent.value.trim()} obeys (${range})` });
+  }
+  kinds.sort((a, b) => ORDER.indexOf(a) - ORDER.indexOf(b));
+  return { kinds, notes };
 }
 
 // --- Drawing the editor's margin and marks (visible lines only) ---
@@ -64,63 +188,115 @@ function queueDraw() {
   });
 }
 
-function lineMarks() {
-  const byLine = new Map();
-  const add = (line, kind, note) => {
-    if (!line) return;
-    if (!byLine.has(line)) byLine.set(line, []);
-    byLine.get(line).push({ kind, note });
-  };
-  for (const d of state.diagnostics) add(d.line, "lint-" + d.severity, `${d.code} ${d.message}`);
-  state.verdicts.forEach((v, i) => {
-    if (v.rule) add(v.rule.line, i === state.selected ? "decide selected" : "decide", null);
-  });
-  return byLine;
-}
-
-// The groups the selected verdict's crawler obeyed, as line ranges.
-function selectedGroups() {
-  const current = state.verdicts[state.selected];
-  return current ? current.groups || [] : [];
-}
-
 function draw() {
+  // Room for the largest line number (100,000 lines take six digits).
+  gutter.style.width = `${Math.max(4, String(state.lineCount).length) + 1.5}ch`;
   const lh = lineHeight();
   const pad = padding();
   const top = robots.scrollTop;
   const first = Math.max(1, Math.floor((top - pad) / lh) + 1);
   const last = Math.min(state.lineCount, first + Math.ceil(robots.clientHeight / lh) + 1);
-  const byLine = lineMarks();
-  const groups = selectedGroups();
   const gutterNodes = [];
+  const cellNodes = [];
   const markNodes = [];
   for (let line = first; line <= last; line++) {
     const y = pad + (line - 1) * lh - top;
-    const kinds = (byLine.get(line) || []).slice();
-    if (groups.some((g) => g.first_line <= line && line <= g.last_line)) kinds.push({ kind: "group", note: null });
-    const number = el("div", { top: `${y}px` }, String(line));
-    if (kinds.some((k) => k.kind === "lint-error")) number.classList.add("has-error");
-    else if (kinds.some((k) => k.kind === "lint-warning")) number.classList.add("has-warning");
-    if (kinds.some((k) => k.kind.startsWith("decide"))) number.classList.add("has-decide");
-    gutterNodes.push(number);
-    // Strongest last, so it is drawn on top.
-    const order = ["group", "lint-info", "lint-warning", "lint-error", "decide", "decide selected"];
-    kinds.sort((a, b) => order.indexOf(a.kind) - order.indexOf(b.kind));
-    // The line's findings are noted on its topmost mark, so a highlight
-    // does not hide them.
-    const notes = kinds.filter((k) => k.note).map((k) => k.note).join(" · ");
+    const { kinds, notes } = marksOf(line);
+    const numberNode = el("div", { top: `${y}px` }, String(line));
+    if (kinds.includes("lint-error")) numberNode.classList.add("has-error");
+    else if (kinds.includes("lint-warning")) numberNode.classList.add("has-warning");
+    if (kinds.includes("decide") || kinds.includes("selected")) numberNode.classList.add("has-decide");
+    gutterNodes.push(numberNode);
+    if (!kinds.length) continue;
+    const symbols = kinds
+      .slice()
+      .reverse()
+      .filter((k) => SYMBOLS[k])
+      .map((k) => el("span", { class: "sym " + k }, SYMBOLS[k]));
+    cellNodes.push(
+      el("div", { class: "cell" + (kinds.includes("group") ? " in-group" : ""), top: `${y}px`, "data-line": String(line) }, ...symbols),
+    );
+    // The line's notes ride on its topmost mark, so a highlight does not
+    // hide them; the popover shows them whole.
+    const text = notes.filter((n) => n.kind.startsWith("lint")).map((n) => n.text).join(" · ");
     kinds.forEach((k, i) => {
-      const mark = el("div", { class: "mark " + k.kind, top: `${y}px`, "data-line": String(line) });
-      if (notes && i === kinds.length - 1) mark.append(el("span", { class: "note" }, notes));
+      const mark = el("div", { class: "mark " + k, top: `${y}px`, "data-line": String(line) });
+      if (text && i === kinds.length - 1) mark.append(el("span", { class: "note" }, text));
       markNodes.push(mark);
     });
   }
   gutter.replaceChildren(...gutterNodes);
+  lineMarks.replaceChildren(...cellNodes);
   marks.replaceChildren(...markNodes);
 }
 
-robots.addEventListener("scroll", queueDraw, { passive: true });
+robots.addEventListener("scroll", () => {
+  hidePopover();
+  queueDraw();
+}, { passive: true });
 window.addEventListener("resize", queueDraw);
+
+// --- Reading a line's notes: a popover for the pointer, a status line for the caret ---
+
+function noteList(line) {
+  const { notes } = marksOf(line);
+  return notes.map((n) => el("li", { class: n.kind }, el("span", { class: "sym " + n.kind, "aria-hidden": "true" }, SYMBOLS[n.kind] || "▍"), " ", n.text));
+}
+
+function lineAt(clientY) {
+  const rect = robots.getBoundingClientRect();
+  const y = clientY - rect.top + robots.scrollTop - padding();
+  const line = Math.floor(y / lineHeight()) + 1;
+  return line >= 1 && line <= state.lineCount ? line : 0;
+}
+
+function showPopover(line, x, y) {
+  const items = line ? noteList(line) : [];
+  if (!items.length) return hidePopover();
+  popover.replaceChildren(el("strong", {}, `Line ${line}`), el("ul", {}, ...items));
+  popover.dataset.line = String(line);
+  popover.hidden = false;
+  const box = popover.getBoundingClientRect();
+  popover.style.left = `${Math.max(4, Math.min(x + 12, window.innerWidth - box.width - 8))}px`;
+  popover.style.top = `${y + 16 + box.height > window.innerHeight ? Math.max(4, y - box.height - 8) : y + 16}px`;
+}
+
+function hidePopover() {
+  popover.hidden = true;
+  delete popover.dataset.line;
+}
+
+let pointer = null;
+function pointAt(event) {
+  const queued = pointer !== null;
+  pointer = event;
+  if (queued) return;
+  requestAnimationFrame(() => {
+    const e = pointer;
+    pointer = null;
+    showPopover(lineAt(e.clientY), e.clientX, e.clientY);
+  });
+}
+robots.addEventListener("mousemove", pointAt);
+lineMarks.addEventListener("mousemove", pointAt);
+robots.addEventListener("mouseleave", hidePopover);
+lineMarks.addEventListener("mouseleave", hidePopover);
+document.addEventListener("keydown", (event) => {
+  if (event.key === "Escape") hidePopover();
+});
+
+// The caret's line, for keyboard users: its notes, read out politely.
+let caretLine = 0;
+function caretMoved(force) {
+  const line = countLines(robots.value.slice(0, robots.selectionStart));
+  if (line === caretLine && !force) return;
+  caretLine = line;
+  const items = noteList(line);
+  const notes = $("line-notes");
+  notes.dataset.line = String(line);
+  notes.replaceChildren(...(items.length ? [`Line ${line}:`, el("ul", {}, ...items)] : []));
+}
+for (const kind of ["keyup", "click", "focus"]) robots.addEventListener(kind, () => caretMoved(false));
 
 function goToLine(line, focus) {
   const text = robots.value;
@@ -137,23 +313,38 @@ function goToLine(line, focus) {
   if (focus) {
     robots.focus({ preventScroll: true });
     robots.setSelectionRange(start, end);
+    caretMoved(true);
   }
   queueDraw();
 }
 
 // --- Asking the server ---
 
+class ApiError extends Error {
+  constructor(message, status, code = "") {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
 async function api(path, body, signal) {
-  const response = await fetch(path, {
-    method: body === undefined ? "GET" : "POST",
-    headers: body === undefined ? {} : { "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-    signal,
-  });
+  let response;
+  try {
+    response = await fetch(path, {
+      method: body === undefined ? "GET" : "POST",
+      headers: body === undefined || body === null ? {} : { "content-type": "application/json" },
+      body: body === undefined || body === null ? undefined : JSON.stringify(body),
+      signal,
+    });
+  } catch (error) {
+    if (error.name === "AbortError") throw error;
+    throw new ApiError(`this server did not answer (${error.message})`, 0);
+  }
   const json = await response.json().catch(() => ({}));
   if (!response.ok) {
     const e = json.error || {};
-    throw new Error(`${e.field ? e.field + ": " : ""}${e.problem || response.statusText}`);
+    throw new ApiError(`HTTP ${response.status}: ${e.field ? e.field + ": " : ""}${e.problem || response.statusText}`, response.status, e.code || "");
   }
   return json;
 }
@@ -161,6 +352,68 @@ async function api(path, body, signal) {
 function schedule() {
   clearTimeout(state.timer);
   state.timer = setTimeout(run, DEBOUNCE_MS);
+  markEdited();
+}
+
+// The URLs to test: every line, in order, within the server's limits; what
+// falls outside them is reported, never dropped silently.
+function planUrls(text, robotsBytes) {
+  const tested = [];
+  const skipped = { long: [], count: [], body: [] };
+  // Room left in the request body for URLs (JSON quotes and commas included).
+  let room = LIMITS.bodyBytes - robotsBytes - 1024;
+  text.split("\n").forEach((raw, i) => {
+    const url = raw.trim();
+    if (!url) return;
+    const line = i + 1;
+    if (url.length > LIMITS.urlChars && charCount(url) > LIMITS.urlChars) skipped.long.push(line);
+    else if (tested.length >= LIMITS.urls) skipped.count.push(line);
+    else if (utf8Length(url) + 8 > room) skipped.body.push(line);
+    else {
+      room -= utf8Length(JSON.stringify(url)) + 1;
+      tested.push({ url, line });
+    }
+  });
+  return { tested, skipped };
+}
+
+function lineList(lines) {
+  const shown = lines.slice(0, 5).map(number).join(", ");
+  return lines.length > 5 ? `${shown} and ${number(lines.length - 5)} more` : shown;
+}
+
+function renderUrlNotes(plan) {
+  const notes = $("url-notes");
+  const { long, count, body } = plan.skipped;
+  const parts = [];
+  if (count.length) parts.push(`${number(count.length)} past the limit of ${number(LIMITS.urls)} URLs per test (line${count.length > 1 ? "s" : ""} ${lineList(count)})`);
+  if (long.length) parts.push(`${number(long.length)} longer than ${number(LIMITS.urlChars)} characters (line${long.length > 1 ? "s" : ""} ${lineList(long)})`);
+  if (body.length) parts.push(`${number(body.length)} that would make the request larger than ${number(LIMITS.bodyBytes)} bytes (line${body.length > 1 ? "s" : ""} ${lineList(body)})`);
+  const skipped = long.length + count.length + body.length;
+  notes.hidden = skipped === 0;
+  notes.dataset.skipped = String(skipped);
+  notes.dataset.tested = String(plan.tested.length);
+  notes.replaceChildren(
+    ...(skipped ? [el("p", {}, `${number(skipped)} of ${number(skipped + plan.tested.length)} URLs not tested: ${parts.join("; ")}.`)] : []),
+  );
+}
+
+// Which site the file is taken to be the robots.txt of, and why.
+function fileOrigin(plan) {
+  if (state.shown.origin) return { origin: state.shown.origin, why: "the site it was fetched from" };
+  const site = originOf(fetchUrl.value.trim());
+  if (site) return { origin: site, why: "the Site field" };
+  for (const { url } of plan.tested) {
+    const origin = originOf(url);
+    if (origin) return { origin, why: "the first full URL in the list" };
+  }
+  return null;
+}
+
+function renderFileOrigin(site) {
+  $("file-origin").textContent = site
+    ? `Tested as the robots.txt of ${site.origin} (${site.why}); full URLs on other sites are flagged.`
+    : "Paths are tested against this file; full URLs on different sites would be flagged.";
 }
 
 async function run() {
@@ -169,11 +422,29 @@ async function run() {
   state.pending = controller;
   const text = robots.value;
   state.lineCount = countLines(text);
+  const textBytes = utf8Length(text);
   document.body.dataset.busy = "true";
-  $("size").textContent = `${new Blob([text]).size.toLocaleString()} bytes, ${state.lineCount.toLocaleString()} lines`;
-  const list = urls.value.split("\n").map((u) => u.trim()).filter((u) => u !== "").slice(0, 1000);
+  $("size").textContent = `${number(textBytes)} bytes, ${number(state.lineCount)} lines${textBytes > PARSED_BYTES ? ` (crawlers read the first ${number(PARSED_BYTES)} bytes)` : ""}`;
+  const plan = planUrls(urls.value, utf8Length(JSON.stringify(text)));
+  renderUrlNotes(plan);
+  const site = fileOrigin(plan);
+  renderFileOrigin(site);
   const name = agent.value.trim();
   const status = $("test-status");
+  const textChars = text.length > LIMITS.robotsChars ? charCount(text) : 0;
+  const problem = textChars > LIMITS.robotsChars
+    ? `The file is ${number(textChars)} characters long; this server tests files of at most ${number(LIMITS.robotsChars)} characters (crawlers read the first ${number(PARSED_BYTES)} bytes).`
+    : charCount(name) > LIMITS.agentChars
+      ? `The crawler's name is ${number(charCount(name))} characters long; this server takes names of at most ${number(LIMITS.agentChars)}.`
+      : null;
+  if (problem) {
+    state.verdicts = [];
+    state.tested = [];
+    state.diagnostics = [];
+    finish(status, problem, true, null, site);
+    return;
+  }
+  const list = plan.tested.map((t) => t.url);
   const check = list.length && name
     ? api("/v1/check", { robots_txt: text, agent: name, urls: list, profile: profile.value, all_profiles: true }, controller.signal)
     : Promise.resolve({ results: [] });
@@ -181,22 +452,29 @@ async function run() {
   try {
     const [checked, linted] = await Promise.all([check, lint]);
     if (controller.signal.aborted) return;
-    status.textContent = name ? "" : "Name a crawler to test URLs.";
     state.verdicts = checked.results;
+    state.tested = plan.tested;
     state.selected = Math.min(state.selected, Math.max(0, state.verdicts.length - 1));
     state.diagnostics = linted.diagnostics;
-    renderVerdicts();
-    renderDiagnostics(linted.counts);
-    queueDraw();
-    delete document.body.dataset.busy;
+    finish(status, name ? "" : "Name a crawler to test URLs.", false, linted.counts, site);
   } catch (error) {
-    if (error.name === "AbortError") return;
+    if (error.name === "AbortError" || controller.signal.aborted) return;
+    // The last answers stay, marked as not current.
     delete document.body.dataset.busy;
     status.textContent = `Could not test: ${error.message}`;
     status.classList.add("error-text");
-    return;
   }
-  status.classList.remove("error-text");
+}
+
+function finish(status, message, isError, counts, site) {
+  buildNotes();
+  renderVerdicts(site);
+  renderDiagnostics(counts);
+  queueDraw();
+  caretMoved(true);
+  status.textContent = message;
+  status.classList.toggle("error-text", isError);
+  delete document.body.dataset.busy;
 }
 
 function verdictWord(v) {
@@ -212,14 +490,18 @@ const BASES = {
   empty_rule: "empty rule",
 };
 
-function renderVerdicts() {
+function select(i) {
+  state.selected = i;
+  buildNotes();
+  renderVerdicts(fileOrigin({ tested: state.tested }));
+  const v = state.verdicts[i];
+  if (v && v.rule) goToLine(v.rule.line, false);
+  queueDraw();
+  caretMoved(true);
+}
+
+function renderVerdicts(site) {
   const rows = state.verdicts.map((v, i) => {
-    const select = () => {
-      state.selected = i;
-      renderVerdicts();
-      if (v.rule) goToLine(v.rule.line, false);
-      queueDraw();
-    };
     const others = Object.entries(v.profiles || {})
       .filter(([, p]) => p.allowed !== v.allowed)
       .map(([name, p]) => `${name}: ${p.allowed ? "allowed" : "disallowed"}${p.rule ? " (line " + p.rule.line + ")" : ""}`);
@@ -234,14 +516,28 @@ function renderVerdicts() {
     const groups = v.groups.length
       ? v.groups.map((g) => (g.first_line === g.last_line ? `line ${g.first_line}` : `lines ${g.first_line}–${g.last_line}`)).join(", ")
       : "none";
+    const origin = originOf(v.url);
+    const elsewhere = site && origin && origin !== site.origin
+      ? el("span", { class: "other-host" }, `On another site: ${origin}/robots.txt governs it, not this file.`)
+      : null;
+    const tested = state.tested[i];
     return el(
       "tr",
-      { class: i === state.selected ? "selected" : "", "data-url": v.url, "data-allowed": String(v.allowed), "data-line": v.rule ? String(v.rule.line) : "" },
-      el("td", { class: "url" }, el("button", { type: "button", onclick: select, "aria-pressed": String(i === state.selected) }, v.url)),
-      el("td", {}, verdictWord(v)),
-      el("td", {}, v.rule ? el("code", {}, `${v.rule.line}: ${v.rule.text}`) : el("span", { class: "muted" }, v.fetch_outcome || BASES[v.basis] || v.basis)),
-      el("td", {}, groups),
-      el("td", {}, pair || (others.length ? el("span", { class: "differs" }, others.join("; ")) : el("span", { class: "muted" }, "same"))),
+      {
+        class: i === state.selected ? "selected" : "",
+        "data-url": v.url,
+        "data-allowed": String(v.allowed),
+        "data-line": v.rule ? String(v.rule.line) : "",
+        "data-other-host": elsewhere ? origin : null,
+        "data-input-line": tested ? String(tested.line) : null,
+      },
+      el("td", { class: "url", "data-label": "URL" },
+        el("button", { type: "button", onclick: () => select(i), "aria-pressed": String(i === state.selected) }, shorten(v.url)), elsewhere),
+      el("td", { "data-label": "Verdict" }, verdictWord(v)),
+      el("td", { "data-label": "Deciding line" }, v.rule ? el("code", {}, `${v.rule.line}: ${shorten(v.rule.text)}`) : el("span", { class: "muted" }, v.fetch_outcome || BASES[v.basis] || v.basis)),
+      el("td", { "data-label": "Group" }, groups),
+      el("td", { class: "others", "data-label": "Other readings" },
+        pair || (others.length ? el("span", { class: "differs" }, others.join("; ")) : el("span", { class: "muted" }, "same"))),
     );
   });
   verdictRows.replaceChildren(...rows);
@@ -252,8 +548,7 @@ function applyFix(d) {
   const line = lines[d.line - 1];
   if (line === undefined || !/^[\x00-\x7f]*$/.test(line)) return;
   lines[d.line - 1] = line.slice(0, d.column - 1) + d.fix.replacement + line.slice(d.end_column - 1);
-  robots.value = lines.join("\n");
-  schedule();
+  replaceEditor(lines.join("\n"), state.shown, `applying the fix of ${d.code} on line ${d.line}`, false);
 }
 
 function renderDiagnostics(counts) {
@@ -286,83 +581,373 @@ function renderDiagnostics(counts) {
   diagnosticsList.replaceChildren(...items);
 }
 
+// --- The editor's text: where it came from, replacing it, undoing that ---
+
+function markEdited() {
+  const edited = state.shown.text !== null && robots.value !== state.shown.text;
+  $("edited").hidden = !edited;
+  document.body.dataset.edited = String(edited);
+}
+
+function renderShown() {
+  $("shown").textContent = `Shown: ${state.shown.label}`;
+  const last = state.undo[state.undo.length - 1];
+  undoButton.disabled = !last;
+  undoButton.title = last ? `Bring back the text from before ${last.why}` : "Nothing was replaced";
+  markEdited();
+  for (const item of document.querySelectorAll("#history-list li")) {
+    item.classList.toggle("current", state.shown.id !== null && item.dataset.id === String(state.shown.id));
+  }
+}
+
+// Replaces the editor's text, keeping the text it had for "Undo replace".
+function replaceEditor(text, shown, why, top = true) {
+  state.undo.push({ text: robots.value, shown: state.shown, why, scroll: robots.scrollTop });
+  if (state.undo.length > UNDO_DEPTH) state.undo.shift();
+  robots.value = text;
+  state.shown = shown;
+  if (top) robots.scrollTop = 0;
+  renderShown();
+  schedule();
+}
+
+undoButton.addEventListener("click", () => {
+  const last = state.undo.pop();
+  if (!last) return;
+  robots.value = last.text;
+  state.shown = last.shown;
+  robots.scrollTop = last.scroll;
+  renderShown();
+  schedule();
+  $("shown").textContent = `Shown: ${state.shown.label} (brought back)`;
+});
+
 // --- Fetching a site's robots.txt through the server ---
 
-function describeFetch(data) {
+const words = (s) => String(s).replace(/_/g, " ");
+
+function fetchedLabel(data) {
   const f = data.fetch;
+  return `${data.robots_url} as fetched ${f.fetched_at} (${f.status === null ? "no response" : "HTTP " + f.status})`;
+}
+
+// The newest version with a file: the one a fetched body belongs to.
+function bodyVersion(data) {
+  const v = data.history.find((h) => h.outcome === "conditional");
+  return v ? v.id : null;
+}
+
+function showPanels(data) {
+  const f = data.fetch;
+  state.panel = data;
   const cache = `${f.from_cache ? "from the cache" : "just fetched"}, ${f.fresh ? "fresh" : "expired"} (until ${f.expires_at})`;
-  const history = el(
-    "ol",
-    { "aria-label": "Versions of the last 30 days" },
-    ...data.history.map((v) =>
-      el(
-        "li",
-        {},
-        `${v.fetched_at}: ${v.status === null ? "no response" : "HTTP " + v.status}, ${v.outcome.replace("_", " ")}, ${v.size} bytes, ${v.diagnostics} findings `,
-        el("button", { type: "button", onclick: () => loadVersion(data.origin, v.id) }, "Load"),
-      ),
-    ),
-  );
+  const noFile = data.body === null
+    ? el("p", { id: "fetch-no-file" }, f.outcome === "full_disallow"
+      ? "No file to show: crawlers may fetch nothing from this site for now. The editor keeps its text."
+      : "No file to show: crawlers may fetch everything from this site. The editor keeps its text.")
+    : null;
   fetchInfo.replaceChildren(
+    ...[el("h3", { id: "fetch-origin" }, data.origin),
     el(
       "dl",
       {},
       el("dt", {}, "robots.txt"), el("dd", {}, data.robots_url),
       el("dt", {}, "HTTP status"), el("dd", { id: "fetch-status" }, f.status === null ? "no response" : String(f.status)),
-      el("dt", {}, "Outcome"), el("dd", { id: "fetch-outcome" }, `${f.outcome.replace("_", " ")} (${f.reason.replace(/_/g, " ")})`),
+      el("dt", {}, "Outcome"), el("dd", { id: "fetch-outcome" }, `${words(f.outcome)} (${words(f.reason)})`),
       el("dt", {}, "Cache"), el("dd", { id: "fetch-cache" }, cache),
       el("dt", {}, "Fetched"), el("dd", {}, f.fetched_at),
     ),
-    el("div", {}, el("strong", {}, "History"), history),
+    noFile].filter((node) => node !== null),
   );
   fetchInfo.hidden = false;
-  refreshButton.hidden = false;
-  state.origin = data.origin;
+  renderHistory(data);
 }
 
-function showFetchError(error) {
-  fetchInfo.replaceChildren(el("p", { class: "error-text" }, `Could not fetch: ${error.message}`));
-  fetchInfo.hidden = false;
+function versionName(v) {
+  return `${v.fetched_at} (${v.status === null ? "no response" : "HTTP " + v.status})`;
 }
 
-function loadBody(body) {
-  robots.value = body === null ? "" : body;
-  robots.scrollTop = 0;
-  schedule();
+function renderHistory(data) {
+  const items = data.history.map((v) =>
+    el(
+      "li",
+      { "data-id": String(v.id) },
+      `${v.fetched_at}: ${v.status === null ? "no response" : "HTTP " + v.status}, ${words(v.outcome)}, ${number(v.size)} bytes, ${v.diagnostics} findings `,
+      v.outcome === "conditional"
+        ? el("button", { type: "button", "aria-label": `Load the version of ${versionName(v)}`, onclick: () => loadVersion(data.origin, v) }, "Load")
+        : el("span", { class: "muted" }, "(no file)"),
+    ),
+  );
+  $("history-list").replaceChildren(...items);
+  historyPanel.hidden = false;
+  // Any two versions with a file, or one and the editor's text.
+  const withFile = data.history.filter((v) => v.outcome === "conditional");
+  const options = (selected) => [
+    ...withFile.map((v) => el("option", { value: String(v.id), selected: v.id === selected ? "" : null }, versionName(v))),
+    el("option", { value: "editor", selected: selected === "editor" ? "" : null }, "the editor's text"),
+  ];
+  const to = withFile.length ? withFile[0].id : "editor";
+  const from = withFile.length > 1 ? withFile[1].id : withFile.length ? withFile[0].id : "editor";
+  $("compare-from").replaceChildren(...options(from));
+  $("compare-to").replaceChildren(...options(withFile.length > 1 ? to : "editor"));
+  $("compare-form").hidden = withFile.length === 0;
+  $("diff").hidden = true;
+  renderShown();
 }
 
-$("fetch-form").addEventListener("submit", async (event) => {
+function showFetchError(what, error) {
+  const kept = state.panel ? ` The panels below still show ${state.panel.origin}.` : "";
+  // A 429 is a refetch too soon (rate_limited) or this client's quota of
+  // new sites (fetch_limit, its problem says which).
+  const hint = error.status === 429 && error.code === "rate_limited" ? ` Wait ${LIMITS.refreshSeconds} s between two refetches of a site.` : "";
+  fetchError.replaceChildren(
+    el("p", {}, `${what}: ${error.message}.${hint}${kept} The editor keeps its text.`),
+  );
+  fetchError.dataset.status = String(error.status ?? "");
+  fetchError.hidden = false;
+}
+
+function clearFetchError() {
+  fetchError.hidden = true;
+  fetchError.replaceChildren();
+}
+
+function updateRefresh() {
+  const target = state.current;
+  refreshButton.hidden = !target;
+  if (!target) return;
+  refreshButton.dataset.origin = target;
+  let host = target;
+  try {
+    host = new URL(target).host;
+  } catch {
+    // Named as typed.
+  }
+  refreshButton.textContent = `Refetch ${host} now`;
+}
+
+// A fetch's answer: the panels, and the file (if there is one) in the
+// editor, the text it replaces kept for undo.
+function takeFetched(data, why) {
+  showPanels(data);
+  if (data.body !== null) {
+    replaceEditor(data.body, { label: fetchedLabel(data), text: data.body, origin: data.origin, id: bodyVersion(data) }, why);
+  }
+  renderShown();
+}
+
+async function fetchSite(url, refresh) {
+  clearFetchError();
+  const button = refresh ? refreshButton : $("fetch-button");
+  button.disabled = true;
+  try {
+    const data = refresh
+      ? await api(`/v1/refresh?origin=${encodeURIComponent(url)}`, null)
+      : await api(`/v1/robots?origin=${encodeURIComponent(url)}&fetch=true`);
+    state.current = data.origin;
+    takeFetched(data, `${refresh ? "refetching" : "fetching"} ${data.origin}`);
+  } catch (error) {
+    // An origin the server cannot read is no origin to refetch.
+    if (error.status === 400) state.current = null;
+    showFetchError(`Could not ${refresh ? "refetch" : "fetch"} ${url}`, error);
+  } finally {
+    button.disabled = false;
+    updateRefresh();
+  }
+}
+
+$("fetch-form").addEventListener("submit", (event) => {
   event.preventDefault();
-  const url = $("fetch-url").value.trim();
+  const url = fetchUrl.value.trim();
   if (!url) return;
-  try {
-    const data = await api(`/v1/robots?origin=${encodeURIComponent(url)}&fetch=true`);
-    describeFetch(data);
-    loadBody(data.body);
-  } catch (error) {
-    showFetchError(error);
-  }
+  // Refetching follows the site asked for last, whatever happens to this
+  // fetch.
+  state.current = url;
+  updateRefresh();
+  fetchSite(url, false);
 });
 
-refreshButton.addEventListener("click", async () => {
-  if (!state.origin) return;
-  try {
-    const data = await api(`/v1/refresh?origin=${encodeURIComponent(state.origin)}`, null);
-    describeFetch(data);
-    loadBody(data.body);
-  } catch (error) {
-    showFetchError(error);
-  }
+refreshButton.addEventListener("click", () => {
+  if (state.current) fetchSite(state.current, true);
 });
 
-async function loadVersion(origin, id) {
-  try {
+// The Site field names the file's site when nothing was fetched.
+fetchUrl.addEventListener("input", () => {
+  const site = fileOrigin({ tested: state.tested });
+  renderFileOrigin(site);
+  renderVerdicts(site);
+});
+
+async function versionBody(origin, id) {
+  const key = `${origin} ${id}`;
+  if (!state.bodies.has(key)) {
     const v = await api(`/v1/robots/version?origin=${encodeURIComponent(origin)}&id=${id}`);
-    loadBody(v.body);
+    state.bodies.set(key, v.body);
+  }
+  return state.bodies.get(key);
+}
+
+async function loadVersion(origin, v) {
+  clearFetchError();
+  try {
+    const body = await versionBody(origin, v.id);
+    if (body === null) {
+      showFetchError(`The version of ${versionName(v)} has no file`, new ApiError("nothing to load", ""));
+      return;
+    }
+    replaceEditor(body, { label: `${origin}/robots.txt, the version of ${versionName(v)}`, text: body, origin, id: v.id }, `loading the version of ${v.fetched_at}`);
   } catch (error) {
-    showFetchError(error);
+    showFetchError(`Could not load the version of ${versionName(v)}`, error);
   }
 }
+
+// --- Comparing two versions, line by line ---
+
+// The shortest edit script between the lines `a` and `b` (Myers), as
+// ["=", i, j] | ["-", i] | ["+", j]; null past `maxEdits` edits.
+function diffLines(a, b, maxEdits = 2000) {
+  const ids = new Map();
+  const id = (line) => {
+    if (!ids.has(line)) ids.set(line, ids.size);
+    return ids.get(line);
+  };
+  const A = Int32Array.from(a, id);
+  const B = Int32Array.from(b, id);
+  let start = 0;
+  while (start < A.length && start < B.length && A[start] === B[start]) start++;
+  let endA = A.length;
+  let endB = B.length;
+  while (endA > start && endB > start && A[endA - 1] === B[endB - 1]) {
+    endA--;
+    endB--;
+  }
+  const n = endA - start;
+  const m = endB - start;
+  const max = n + m;
+  const offset = max + 1;
+  const v = new Int32Array(2 * max + 3);
+  const trace = [];
+  let found = max === 0 ? 0 : -1;
+  for (let d = 0; d <= max && found < 0; d++) {
+    if (d > maxEdits) return null;
+    trace.push(v.slice(offset - d - 1, offset + d + 2));
+    for (let k = -d; k <= d; k += 2) {
+      let x = k === -d || (k !== d && v[offset + k - 1] < v[offset + k + 1]) ? v[offset + k + 1] : v[offset + k - 1] + 1;
+      let y = x - k;
+      while (x < n && y < m && A[start + x] === B[start + y]) {
+        x++;
+        y++;
+      }
+      v[offset + k] = x;
+      if (x >= n && y >= m) {
+        found = d;
+        break;
+      }
+    }
+  }
+  // Walk back through the saved rows.
+  const middle = [];
+  let x = n;
+  let y = m;
+  for (let d = found; d > 0; d--) {
+    const row = trace[d];
+    const at = (k) => row[k + d + 1];
+    const k = x - y;
+    const down = k === -d || (k !== d && at(k - 1) < at(k + 1));
+    const prevK = down ? k + 1 : k - 1;
+    const prevX = at(prevK);
+    const prevY = prevX - prevK;
+    while (x > prevX && y > prevY) {
+      x--;
+      y--;
+      middle.push(["=", start + x, start + y]);
+    }
+    if (down) {
+      y--;
+      middle.push(["+", start + y]);
+    } else {
+      x--;
+      middle.push(["-", start + x]);
+    }
+  }
+  while (x > 0 && y > 0) {
+    x--;
+    y--;
+    middle.push(["=", start + x, start + y]);
+  }
+  const ops = [];
+  for (let i = 0; i < start; i++) ops.push(["=", i, i]);
+  ops.push(...middle.reverse());
+  for (let i = 0; endA + i < A.length; i++) ops.push(["=", endA + i, endB + i]);
+  return ops;
+}
+
+function splitLines(text) {
+  const lines = text.split(/\r\n|\r|\n/);
+  if (lines.length > 1 && lines[lines.length - 1] === "") lines.pop();
+  return lines;
+}
+
+// Context kept around each change; longer runs of unchanged lines fold.
+const CONTEXT = 3;
+
+function renderDiff(fromName, toName, a, b) {
+  const diff = $("diff");
+  const ops = diffLines(a, b);
+  diff.hidden = false;
+  if (ops === null) {
+    diff.replaceChildren(el("p", {}, `${fromName} → ${toName}: too many differences to show line by line (${number(a.length)} and ${number(b.length)} lines).`));
+    return;
+  }
+  const added = ops.filter((o) => o[0] === "+").length;
+  const removed = ops.filter((o) => o[0] === "-").length;
+  diff.dataset.added = String(added);
+  diff.dataset.removed = String(removed);
+  const head = el("p", { id: "diff-summary" },
+    added + removed === 0
+      ? `${fromName} and ${toName}: no differences.`
+      : `${fromName} → ${toName}: ${number(added)} line${added === 1 ? "" : "s"} added, ${number(removed)} removed.`);
+  const changed = ops.map((o) => o[0] !== "=");
+  const near = (i) => {
+    for (let j = Math.max(0, i - CONTEXT); j <= Math.min(ops.length - 1, i + CONTEXT); j++) if (changed[j]) return true;
+    return false;
+  };
+  const rows = [];
+  let folded = 0;
+  const fold = () => {
+    if (folded) rows.push(el("tr", { class: "skip" }, el("td", { colspan: "4" }, `… ${number(folded)} unchanged line${folded === 1 ? "" : "s"}`)));
+    folded = 0;
+  };
+  ops.forEach((o, i) => {
+    if (o[0] === "=" && !near(i)) {
+      folded++;
+      return;
+    }
+    fold();
+    if (o[0] === "=") rows.push(el("tr", {}, el("td", { class: "n" }, String(o[1] + 1)), el("td", { class: "n" }, String(o[2] + 1)), el("td", {}, " "), el("td", {}, a[o[1]])));
+    else if (o[0] === "-") rows.push(el("tr", { class: "removed" }, el("td", { class: "n" }, String(o[1] + 1)), el("td", { class: "n" }), el("td", { "aria-label": "removed" }, "−"), el("td", {}, a[o[1]])));
+    else rows.push(el("tr", { class: "added" }, el("td", { class: "n" }), el("td", { class: "n" }, String(o[1] + 1)), el("td", { "aria-label": "added" }, "+"), el("td", {}, b[o[1]])));
+  });
+  fold();
+  diff.replaceChildren(head, el("table", { "aria-label": `Line differences, ${fromName} to ${toName}` }, el("tbody", {}, ...rows)));
+}
+
+$("compare-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const data = state.panel;
+  if (!data) return;
+  const side = async (value) => {
+    if (value === "editor") return ["the editor's text", robots.value];
+    const v = data.history.find((h) => String(h.id) === value);
+    return [`the version of ${versionName(v)}`, (await versionBody(data.origin, v.id)) ?? ""];
+  };
+  try {
+    const [[fromName, a], [toName, b]] = await Promise.all([side($("compare-from").value), side($("compare-to").value)]);
+    renderDiff(fromName, toName, splitLines(a), splitLines(b));
+  } catch (error) {
+    showFetchError("Could not compare the versions", error);
+  }
+});
 
 // --- Crawler picker, download, wiring ---
 
@@ -386,8 +971,10 @@ $("download").addEventListener("click", () => {
   setTimeout(() => URL.revokeObjectURL(link.href), 1000);
 });
 
+$("url-limits").textContent = `At most ${number(LIMITS.urls)} URLs per test, each at most ${number(LIMITS.urlChars)} characters; files of at most ${number(LIMITS.robotsChars)} characters. URLs past a limit are listed, not tested.`;
 for (const input of [robots, urls, agent]) input.addEventListener("input", schedule);
 profile.addEventListener("change", schedule);
 state.lineCount = countLines(robots.value);
+renderShown();
 loadCrawlers();
 run();

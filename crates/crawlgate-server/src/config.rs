@@ -5,7 +5,9 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crawlgate_fetch::{AddressPolicy, FetchPolicy, PolitenessConfig};
+use std::sync::Arc;
+
+use crawlgate_fetch::{AddressPolicy, FetchPolicy, PolitenessConfig, Resolver};
 
 /// Where cached robots.txt files, their history and the politeness
 /// schedule live.
@@ -28,42 +30,94 @@ pub enum CacheBackend {
     },
 }
 
-/// Bounds on what one request may ask for.
+/// Bounds on what one request, one client and all requests together may
+/// take: sizes, time, memory, CPU and fetches. Every one is a flag of
+/// `crawlgate serve` and a `CRAWLGATE_*` variable ([`ServeArgs`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Limits {
-    /// Largest request body (4 MiB).
+    /// Largest request body (4 MiB); more is refused with 413.
     pub max_body_bytes: usize,
+    /// Longest request target, path and query string (32 KiB); longer is
+    /// refused with 414.
+    pub max_uri_bytes: usize,
     /// Pairs in one `POST /v1/allowed`, URLs in one `POST /v1/check` (1,000).
     pub max_pairs: usize,
-    /// Longest URL or origin, in bytes (8,192).
-    pub max_url_bytes: usize,
-    /// Longest crawler name, in bytes (256).
-    pub max_agent_bytes: usize,
+    /// Longest URL or origin, in characters (8,192).
+    pub max_url_chars: usize,
+    /// Longest crawler name, in characters (256).
+    pub max_agent_chars: usize,
     /// Largest pasted robots.txt, in bytes (1 MiB: twice what is parsed, so
     /// the linter can say what is lost past 500 KiB).
     pub max_robots_bytes: usize,
     /// robots.txt fetches running at once (32); more wait.
     pub max_concurrent_fetches: usize,
+    /// Origins one request may have fetched (32): the others are answered
+    /// "not fetched: limit".
+    pub max_fetches_per_request: usize,
+    /// Origins one client (IP address) may have fetched per minute (600):
+    /// past that, "not fetched: limit" until its allowance refills.
+    pub max_fetches_per_client: usize,
     /// Shortest time between two `POST /v1/refresh` of one origin (10 s).
     pub refresh_interval: Duration,
-    /// Requests handled at once (1,024); more wait.
+    /// Requests handled at once (1,024); more wait for a slot. A request
+    /// takes its slot only once its body has arrived.
     pub max_concurrent_requests: usize,
+    /// How long a request may wait for a slot, for memory or for a CPU
+    /// before it is answered 503 with `Retry-After` (10 s).
+    pub queue_timeout: Duration,
+    /// Time to receive a request's headers, counted from when the server
+    /// starts waiting for them: a kept-alive connection that stays idle
+    /// this long is closed too (10 s).
+    pub header_timeout: Duration,
+    /// Time to receive a whole request body (30 s); then 408.
+    pub body_timeout: Duration,
+    /// Time a response may wait for a client that does not read it before
+    /// the connection is dropped (30 s).
+    pub send_timeout: Duration,
+    /// Memory that request bodies being received and the heavy work
+    /// (linting, checking, batches) may hold at once (512 MiB): bodies take
+    /// at most a quarter of it; a request that would go past it waits.
+    pub memory_budget: usize,
+    /// Threads doing the heavy work (one less than the cores, at least
+    /// one), so the async workers always keep a core for light requests.
+    pub cpu_workers: usize,
+    /// How far ahead a politeness reservation may lie (10 min): a slot is
+    /// granted only while the next free time stays within it.
+    pub politeness_horizon: Duration,
 }
 
 impl Default for Limits {
     fn default() -> Self {
         Limits {
             max_body_bytes: 4 << 20,
+            max_uri_bytes: 32 << 10,
             max_pairs: 1_000,
-            max_url_bytes: 8_192,
-            max_agent_bytes: 256,
+            max_url_chars: 8_192,
+            max_agent_chars: 256,
             max_robots_bytes: 1 << 20,
             max_concurrent_fetches: 32,
+            max_fetches_per_request: 32,
+            max_fetches_per_client: 600,
             refresh_interval: Duration::from_secs(10),
             max_concurrent_requests: 1_024,
+            queue_timeout: Duration::from_secs(10),
+            header_timeout: Duration::from_secs(10),
+            body_timeout: Duration::from_secs(30),
+            send_timeout: Duration::from_secs(30),
+            memory_budget: 512 << 20,
+            cpu_workers: default_cpu_workers(),
+            politeness_horizon: Duration::from_secs(600),
         }
     }
+}
+
+/// One less than the cores the process may use, at least one.
+pub fn default_cpu_workers() -> usize {
+    std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .saturating_sub(1)
+        .max(1)
 }
 
 /// Which non-public addresses robots.txt fetches may reach.
@@ -133,6 +187,39 @@ pub struct ServerConfig {
     pub fetch_timeout: Duration,
     /// Request bounds.
     pub limits: Limits,
+    /// Where fetches connect, when not the system's resolver and `targets`
+    /// (tests: every name to a loopback address, nothing else reachable).
+    pub network: Option<Network>,
+}
+
+/// A resolver and an address policy that replace the system resolver and
+/// [`PrivateTargets`]: for tests that must never reach the internet.
+///
+/// ```
+/// use std::sync::Arc;
+/// use crawlgate_fetch::{AddressPolicy, StaticResolver};
+/// use crawlgate_server::{Network, ServerConfig};
+///
+/// let mut config = ServerConfig::default();
+/// config.network = Some(Network {
+///     resolver: Arc::new(StaticResolver::new().with("site.test", ["127.0.0.1".parse().unwrap()])),
+///     policy: AddressPolicy::allow_private(),
+/// });
+/// ```
+#[derive(Clone)]
+pub struct Network {
+    /// Turns host names into addresses.
+    pub resolver: Arc<dyn Resolver>,
+    /// Which addresses may be connected to.
+    pub policy: AddressPolicy,
+}
+
+impl std::fmt::Debug for Network {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Network")
+            .field("policy", &self.policy)
+            .finish_non_exhaustive()
+    }
 }
 
 impl Default for ServerConfig {
@@ -150,6 +237,7 @@ impl Default for ServerConfig {
             user_agent: crawlgate_fetch::DEFAULT_USER_AGENT.to_owned(),
             fetch_timeout: Duration::from_secs(30),
             limits: Limits::default(),
+            network: None,
         }
     }
 }
@@ -189,6 +277,14 @@ at /openapi.json. Every flag can also be set with its CRAWLGATE_* variable.";
 /// let config = cli.serve.into_config().unwrap();
 /// assert_eq!(config.bind.port(), 9000);
 /// assert!(config.targets.allow_private && !config.targets.allow_link_local);
+///
+/// let cli = Cli::parse_from(["serve", "--memory-budget", "1G", "--body-timeout", "500ms"]);
+/// let config = cli.serve.into_config().unwrap();
+/// assert_eq!(config.limits.memory_budget, 1 << 30);
+/// assert_eq!(config.limits.body_timeout.as_millis(), 500);
+/// let cli = Cli::parse_from(["serve", "--politeness-horizon", "30s"]);
+/// let error = cli.serve.into_config().unwrap_err();
+/// assert_eq!(error.flag, "politeness-horizon"); // shorter than the 60 s crawl-delay cap
 /// ```
 #[derive(clap::Args, Clone, Debug)]
 #[command(after_help = SERVE_EXAMPLES)]
@@ -242,6 +338,88 @@ pub struct ServeArgs {
     /// User-Agent header of robots.txt fetches.
     #[arg(long, env = "CRAWLGATE_USER_AGENT", default_value = crawlgate_fetch::DEFAULT_USER_AGENT)]
     pub user_agent: String,
+
+    /// Origins one request may have fetched; the others are answered
+    /// "not fetched: limit".
+    #[arg(long, env = "CRAWLGATE_MAX_FETCHES_PER_REQUEST", default_value_t = 32)]
+    pub max_fetches_per_request: usize,
+
+    /// Origins one client (IP address) may have fetched per minute.
+    #[arg(long, env = "CRAWLGATE_MAX_FETCHES_PER_CLIENT", default_value_t = 600)]
+    pub max_fetches_per_client: usize,
+
+    /// Largest request body (bytes; K, M, G suffixes: KiB, MiB, GiB).
+    #[arg(long, env = "CRAWLGATE_MAX_BODY", default_value = "4M", value_parser = parse_size)]
+    pub max_body: usize,
+
+    /// Longest request target, path and query string (bytes; at most 64K,
+    /// hyper's own limit).
+    #[arg(long, env = "CRAWLGATE_MAX_TARGET", default_value = "32K", value_parser = parse_size)]
+    pub max_target: usize,
+
+    /// Requests handled at once; a request takes its slot once its body
+    /// has arrived.
+    #[arg(long, env = "CRAWLGATE_MAX_REQUESTS", default_value_t = 1_024)]
+    pub max_requests: usize,
+
+    /// How long a request may wait for a slot, memory or a CPU before it
+    /// is answered 503 (seconds, or 500ms, 2m …).
+    #[arg(long, env = "CRAWLGATE_QUEUE_TIMEOUT", default_value = "10s", value_parser = parse_duration)]
+    pub queue_timeout: Duration,
+
+    /// Time to receive a request's headers, idle time of a kept-alive
+    /// connection included.
+    #[arg(long, env = "CRAWLGATE_HEADER_TIMEOUT", default_value = "10s", value_parser = parse_duration)]
+    pub header_timeout: Duration,
+
+    /// Time to receive a whole request body (then 408).
+    #[arg(long, env = "CRAWLGATE_BODY_TIMEOUT", default_value = "30s", value_parser = parse_duration)]
+    pub body_timeout: Duration,
+
+    /// Time a response may wait for a client that does not read it.
+    #[arg(long, env = "CRAWLGATE_SEND_TIMEOUT", default_value = "30s", value_parser = parse_duration)]
+    pub send_timeout: Duration,
+
+    /// Memory that request bodies and heavy work (lint, check, batches)
+    /// may hold at once (bytes; K, M, G suffixes).
+    #[arg(long, env = "CRAWLGATE_MEMORY_BUDGET", default_value = "512M", value_parser = parse_size)]
+    pub memory_budget: usize,
+
+    /// Threads doing the heavy work [default: the cores less one, at least
+    /// one].
+    #[arg(long, env = "CRAWLGATE_CPU_WORKERS")]
+    pub cpu_workers: Option<usize>,
+
+    /// How far ahead a politeness reservation may lie (seconds, or 10m …).
+    #[arg(long, env = "CRAWLGATE_POLITENESS_HORIZON", default_value = "10m", value_parser = parse_duration)]
+    pub politeness_horizon: Duration,
+}
+
+/// `512M`, `64K`, `1G` or a number of bytes.
+fn parse_size(text: &str) -> Result<usize, String> {
+    let text = text.trim();
+    let (digits, shift) = match text.as_bytes().last() {
+        Some(b'K' | b'k') => (&text[..text.len() - 1], 10),
+        Some(b'M' | b'm') => (&text[..text.len() - 1], 20),
+        Some(b'G' | b'g') => (&text[..text.len() - 1], 30),
+        _ => (text, 0),
+    };
+    let n: usize = digits
+        .trim()
+        .parse()
+        .map_err(|_| format!("{text:?} is not a size (a number of bytes, or with K, M or G)"))?;
+    n.checked_mul(1 << shift)
+        .ok_or_else(|| format!("{text:?} is too large"))
+}
+
+/// `30` (seconds), `500ms`, `10m` …
+fn parse_duration(text: &str) -> Result<Duration, String> {
+    let text = text.trim();
+    if let Ok(seconds) = text.parse::<u64>() {
+        return Ok(Duration::from_secs(seconds));
+    }
+    humantime::parse_duration(text)
+        .map_err(|e| format!("{text:?} is not a duration (seconds, or 500ms, 10s, 2m …): {e}"))
 }
 
 /// A flag value that cannot be used.
@@ -293,7 +471,66 @@ impl ServeArgs {
                 problem: "must be at least 1".to_owned(),
             });
         }
-        config.limits.max_concurrent_fetches = self.max_fetches;
+        let at_least_one = |flag: &'static str, value: usize| {
+            if value == 0 {
+                Err(ConfigError {
+                    flag,
+                    problem: "must be at least 1".to_owned(),
+                })
+            } else {
+                Ok(value)
+            }
+        };
+        let positive = |flag: &'static str, value: Duration| {
+            if value.is_zero() {
+                Err(ConfigError {
+                    flag,
+                    problem: "must be more than 0".to_owned(),
+                })
+            } else {
+                Ok(value)
+            }
+        };
+        let limits = &mut config.limits;
+        limits.max_concurrent_fetches = self.max_fetches;
+        limits.max_fetches_per_request =
+            at_least_one("max-fetches-per-request", self.max_fetches_per_request)?;
+        limits.max_fetches_per_client =
+            at_least_one("max-fetches-per-client", self.max_fetches_per_client)?;
+        limits.max_body_bytes = at_least_one("max-body", self.max_body)?;
+        if !(1 << 10..=64 << 10).contains(&self.max_target) {
+            return Err(ConfigError {
+                flag: "max-target",
+                problem: "must be between 1K and 64K".to_owned(),
+            });
+        }
+        limits.max_uri_bytes = self.max_target;
+        limits.max_concurrent_requests = at_least_one("max-requests", self.max_requests)?;
+        limits.queue_timeout = positive("queue-timeout", self.queue_timeout)?;
+        limits.header_timeout = positive("header-timeout", self.header_timeout)?;
+        limits.body_timeout = positive("body-timeout", self.body_timeout)?;
+        limits.send_timeout = positive("send-timeout", self.send_timeout)?;
+        if self.memory_budget < 16 << 20 {
+            return Err(ConfigError {
+                flag: "memory-budget",
+                problem: "must be at least 16M".to_owned(),
+            });
+        }
+        limits.memory_budget = self.memory_budget;
+        if let Some(workers) = self.cpu_workers {
+            limits.cpu_workers = at_least_one("cpu-workers", workers)?;
+        }
+        let cap = config.politeness.cap;
+        if self.politeness_horizon < cap {
+            return Err(ConfigError {
+                flag: "politeness-horizon",
+                problem: format!(
+                    "must be at least the longest crawl delay obeyed ({} s)",
+                    cap.as_secs()
+                ),
+            });
+        }
+        limits.politeness_horizon = self.politeness_horizon;
         config.policy.min_ttl = Duration::from_secs(self.min_ttl);
         Ok(config)
     }

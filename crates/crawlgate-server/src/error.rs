@@ -21,6 +21,8 @@ pub struct ApiError {
     pub field: Option<String>,
     /// What is wrong, for people.
     pub problem: String,
+    /// Seconds after which asking again may succeed (`Retry-After`).
+    pub retry_after: Option<u64>,
 }
 
 /// The JSON body of every error response.
@@ -33,9 +35,10 @@ pub struct ErrorBody {
 /// The error inside [`ErrorBody`].
 #[derive(Clone, Debug, Serialize, ToSchema)]
 pub struct ErrorDetail {
-    /// A stable code: `bad_json`, `missing_field`, `invalid_field`,
-    /// `too_large`, `too_many`, `refused_address`, `unsupported`,
-    /// `rate_limited`, `not_found`, `unavailable`, `internal`.
+    /// A stable code: `bad_request`, `bad_json`, `missing_field`,
+    /// `invalid_field`, `too_large`, `too_many`, `refused_address`,
+    /// `unsupported`, `rate_limited`, `fetch_limit`, `not_found`,
+    /// `method_not_allowed`, `timeout`, `busy`, `unavailable`, `internal`.
     pub code: &'static str,
     /// The field at fault (`pairs[3].url`), when one is.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -51,6 +54,7 @@ impl ApiError {
             code,
             field: None,
             problem: problem.into(),
+            retry_after: None,
         }
     }
 
@@ -69,14 +73,66 @@ impl ApiError {
         ApiError::new(StatusCode::BAD_REQUEST, "bad_json", problem)
     }
 
-    /// A field longer than allowed (400).
-    pub fn too_long(field: impl Into<String>, length: usize, max: usize) -> ApiError {
+    /// A field longer than allowed (400); `unit` is what is counted
+    /// (`characters`, `bytes`).
+    pub fn too_long(field: impl Into<String>, length: usize, max: usize, unit: &str) -> ApiError {
         ApiError::new(
             StatusCode::BAD_REQUEST,
             "too_large",
-            format!("is {length} bytes long; at most {max} are accepted"),
+            format!("is {length} {unit} long; at most {max} are accepted"),
         )
         .at(field)
+    }
+
+    /// A request target longer than allowed (414).
+    pub fn uri_too_long(length: usize, max: usize) -> ApiError {
+        ApiError::new(
+            StatusCode::URI_TOO_LONG,
+            "too_large",
+            format!("the request target is {length} bytes long; at most {max} are accepted (send long inputs in a POST body)"),
+        )
+    }
+
+    /// A body that did not arrive in time (408).
+    pub fn body_timeout(limit: std::time::Duration) -> ApiError {
+        ApiError::new(
+            StatusCode::REQUEST_TIMEOUT,
+            "timeout",
+            format!(
+                "the request body did not arrive within {} (--body-timeout)",
+                humantime::format_duration(limit)
+            ),
+        )
+    }
+
+    /// A body whose reading failed (400).
+    pub fn bad_body(problem: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::BAD_REQUEST, "bad_request", problem)
+    }
+
+    /// A method the route does not answer (405).
+    pub fn method_not_allowed(method: &str, allowed: &str) -> ApiError {
+        ApiError::new(
+            StatusCode::METHOD_NOT_ALLOWED,
+            "method_not_allowed",
+            format!("{method} is not answered here; use {allowed}"),
+        )
+    }
+
+    /// Too much asked of the server at once: no slot, memory or CPU within
+    /// the queue timeout (503, ask again after `retry_after` seconds).
+    pub fn busy(problem: impl Into<String>, retry_after: u64) -> ApiError {
+        let mut error = ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "busy", problem);
+        error.retry_after = Some(retry_after.max(1));
+        error
+    }
+
+    /// A robots.txt not fetched because this request or this client reached
+    /// its fetch allowance (429).
+    pub fn fetch_limit(problem: impl Into<String>, retry_after: u64) -> ApiError {
+        let mut error = ApiError::new(StatusCode::TOO_MANY_REQUESTS, "fetch_limit", problem);
+        error.retry_after = Some(retry_after.max(1));
+        error
     }
 
     /// A list with more items than allowed (400).
@@ -163,6 +219,12 @@ impl From<StoreError> for ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        (self.status, Json(self.body())).into_response()
+        let mut response = (self.status, Json(self.body())).into_response();
+        if let Some(seconds) = self.retry_after {
+            response
+                .headers_mut()
+                .insert(axum::http::header::RETRY_AFTER, seconds.into());
+        }
+        response
     }
 }

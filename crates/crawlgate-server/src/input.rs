@@ -2,10 +2,12 @@
 //! the offending field in every error, and the length checks every field
 //! goes through.
 
+use std::sync::{Arc, Mutex};
+
 use axum::body::Bytes;
 use axum::extract::{FromRequest, FromRequestParts, Request};
 use axum::http::request::Parts;
-use axum::http::StatusCode;
+use axum::http::{HeaderValue, StatusCode};
 use serde::de::DeserializeOwned;
 
 use crate::error::ApiError;
@@ -14,7 +16,7 @@ use crate::state::AppState;
 /// A JSON body; a decoding error names the field (`pairs[3].url`).
 pub struct ApiJson<T>(pub T);
 
-impl<T: DeserializeOwned> FromRequest<AppState> for ApiJson<T> {
+impl<T: DeserializeOwned + Send + 'static> FromRequest<AppState> for ApiJson<T> {
     type Rejection = ApiError;
 
     async fn from_request(req: Request, state: &AppState) -> Result<Self, ApiError> {
@@ -38,9 +40,20 @@ impl<T: DeserializeOwned> FromRequest<AppState> for ApiJson<T> {
                 ApiError::bad_json(rejection.body_text())
             }
         })?;
-        decode_json(&bytes).map(ApiJson)
+        if bytes.len() < DECODE_INLINE_BYTES {
+            return decode_json(&bytes).map(ApiJson);
+        }
+        // Decoding megabytes of JSON takes milliseconds: off the async
+        // workers, which answer the light requests meanwhile.
+        tokio::task::spawn_blocking(move || decode_json(&bytes).map(ApiJson))
+            .await
+            .map_err(|e| ApiError::unavailable(format!("decoding the body: {e}")))?
     }
 }
+
+/// Bodies up to this size are decoded on the async worker that received
+/// them (a few microseconds); larger ones on a blocking thread.
+const DECODE_INLINE_BYTES: usize = 64 << 10;
 
 /// Decodes a JSON document, naming the field at fault on error.
 pub fn decode_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
@@ -76,26 +89,91 @@ pub fn decode_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
     Ok(value)
 }
 
-/// A query string; a decoding error names the parameter.
+/// The parameters a query string type reads; the others are ignored and
+/// named in the `Crawlgate-Ignored-Parameters` response header (a
+/// cache-buster such as `&utm=1` is not an error).
+pub trait QueryParameters {
+    /// The names read.
+    const NAMES: &'static [&'static str];
+}
+
+/// A query string; a decoding error names the parameter. Unknown
+/// parameters are ignored and reported (see [`QueryParameters`]).
 pub struct ApiQuery<T>(pub T);
 
-impl<S: Send + Sync, T: DeserializeOwned> FromRequestParts<S> for ApiQuery<T> {
+impl<S: Send + Sync, T: DeserializeOwned + QueryParameters> FromRequestParts<S> for ApiQuery<T> {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, ApiError> {
         let query = parts.uri.query().unwrap_or("");
-        let de = serde_urlencoded::Deserializer::new(form_urlencoded_parse(query));
-        serde_path_to_error::deserialize(de)
-            .map(ApiQuery)
-            .map_err(|e| {
-                let path = e.path().to_string();
-                field_error(&path, e.into_inner().to_string(), false)
-            })
+        let mut ignored = Vec::new();
+        let mut known = url::form_urlencoded::Serializer::new(String::new());
+        for (name, value) in url::form_urlencoded::parse(query.as_bytes()) {
+            if T::NAMES.contains(&name.as_ref()) {
+                known.append_pair(&name, &value);
+            } else {
+                ignored.push(name.into_owned());
+            }
+        }
+        let known = known.finish();
+        let de = serde_urlencoded::Deserializer::new(url::form_urlencoded::parse(known.as_bytes()));
+        let decoded = serde_path_to_error::deserialize(de);
+        if !ignored.is_empty() {
+            if let Some(slot) = parts.extensions.get::<IgnoredParameters>() {
+                slot.add(ignored);
+            }
+        }
+        decoded.map(ApiQuery).map_err(|e| {
+            let path = e.path().to_string();
+            field_error(&path, e.into_inner().to_string(), false)
+        })
     }
 }
 
-fn form_urlencoded_parse(query: &str) -> url::form_urlencoded::Parse<'_> {
-    url::form_urlencoded::parse(query.as_bytes())
+/// Where a route's query decoding leaves the names of the parameters it
+/// ignored, for the response header.
+#[derive(Clone, Debug, Default)]
+pub struct IgnoredParameters(Arc<Mutex<Vec<String>>>);
+
+/// The response header that names ignored query parameters.
+pub const IGNORED_PARAMETERS_HEADER: &str = "crawlgate-ignored-parameters";
+
+impl IgnoredParameters {
+    fn add(&self, names: Vec<String>) {
+        let mut held = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        for name in names {
+            if !held.contains(&name) {
+                held.push(name);
+            }
+        }
+    }
+
+    /// The header value: the names, comma-separated, percent-encoded where
+    /// they are not plain characters, at most 32 names of 64 bytes.
+    pub fn header(&self) -> Option<HeaderValue> {
+        let held = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if held.is_empty() {
+            return None;
+        }
+        let mut out = String::new();
+        for name in held.iter().take(32) {
+            if !out.is_empty() {
+                out.push_str(", ");
+            }
+            let mut end = name.len().min(64);
+            while !name.is_char_boundary(end) {
+                end -= 1;
+            }
+            for byte in name[..end].bytes() {
+                if byte.is_ascii_alphanumeric() || b"-._~!$&'()*+;=:@/?[]".contains(&byte) {
+                    out.push(byte as char);
+                } else {
+                    out.push_str(&format!("%{byte:02X}"));
+                }
+            }
+        }
+        HeaderValue::from_str(&out).ok()
+    }
 }
 
 /// Turns a serde message into an error naming its field: `missing field
@@ -143,18 +221,23 @@ fn strip_position(message: &str) -> &str {
     }
 }
 
-/// Checks a field's length in bytes.
+/// Checks a field's length in characters (as JSON Schema's `maxLength`
+/// counts).
 pub fn bounded(field: &str, value: &str, max: usize) -> Result<(), ApiError> {
+    // At most 4 bytes a character: only a long value needs counting.
     if value.len() > max {
-        return Err(ApiError::too_long(field, value.len(), max));
+        let chars = value.chars().count();
+        if chars > max {
+            return Err(ApiError::too_long(field, chars, max, "characters"));
+        }
     }
     Ok(())
 }
 
-/// Checks a required text field: present, not blank, not too long.
+/// Checks a required text field: not empty, not too long.
 pub fn required(field: &str, value: &str, max: usize) -> Result<(), ApiError> {
     bounded(field, value, max)?;
-    if value.trim().is_empty() {
+    if value.is_empty() {
         return Err(ApiError::invalid(field, "must not be empty"));
     }
     Ok(())
@@ -210,6 +293,10 @@ mod tests {
         assert!(bounded("url", &"x".repeat(10), 10).is_ok());
         let e = bounded("url", &"x".repeat(11), 10).unwrap_err();
         assert_eq!((e.code, e.field.as_deref()), ("too_large", Some("url")));
-        assert!(required("agent", " ", 10).is_err());
+        assert!(e.problem.contains("11 characters"), "{}", e.problem);
+        // Characters are counted, not bytes: ten 4-byte characters fit.
+        assert!(bounded("agent", &"🦀".repeat(10), 10).is_ok());
+        assert!(required("url", "", 10).is_err());
+        assert!(required("agent", " ", 10).is_ok());
     }
 }

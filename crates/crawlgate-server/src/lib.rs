@@ -59,20 +59,25 @@
 //!
 //! | route | what |
 //! |---|---|
-//! | `GET /v1/allowed?url&agent` | the sidecar call: verdict, deciding line, fetch facts, crawl-delay, next permitted time |
+//! | `GET /v1/allowed?url&agent&reserve` | the sidecar call: verdict, deciding line, fetch facts, crawl-delay, next permitted time (a slot reserved with `reserve=true`) |
 //! | `POST /v1/allowed` | up to 1,000 `{url, agent}` pairs |
-//! | `POST /v1/check` | `{robots_txt \| url, agent, urls, profile?, all_profiles?}`: a verdict per URL |
-//! | `POST /v1/lint` | `{robots_txt \| url}`: `crawlgate lint --format json` |
+//! | `POST /v1/check` | `{robots_txt \| robots_txt_b64 \| url, agent, urls, profile?, all_profiles?}`: a verdict per URL |
+//! | `POST /v1/lint` | `{robots_txt \| robots_txt_b64 \| url}`: `crawlgate lint --format json` |
 //! | `GET /v1/robots?origin` | what is cached, and the versions of the last 30 days |
 //! | `GET /v1/robots/version?origin&id` | one past version |
 //! | `POST /v1/refresh?origin` | refetch now (rate limited per origin) |
+//! | `DELETE /v1/schedule?origin` | forget the origin's politeness reservations |
 //! | `GET /healthz`, `GET /metrics` | liveness, Prometheus metrics |
 //! | `GET /openapi.json` | the OpenAPI 3.1 description |
 //! | `GET /` | the robots.txt tester |
 
 #![deny(missing_docs)]
 
+mod admission;
+mod allowance;
+mod budget;
 mod config;
+mod connection;
 mod error;
 mod input;
 mod metrics;
@@ -90,14 +95,19 @@ use std::time::Duration;
 use axum::Router;
 use tokio::net::TcpListener;
 
+pub use allowance::ClientAddr;
+pub use budget::{Budget, PoolUse};
 pub use config::{
-    default_data_dir, CacheBackend, ConfigError, Limits, PrivateTargets, ServeArgs, ServerConfig,
+    default_cpu_workers, default_data_dir, CacheBackend, ConfigError, Limits, Network,
+    PrivateTargets, ServeArgs, ServerConfig,
 };
 pub use error::ApiError;
 pub use routes::app;
-pub use routes::openapi::ApiDoc;
+pub use routes::openapi::{described, ApiDoc};
 pub use state::AppState;
-pub use store::{EmbeddedStore, RedisStore, Store, StoreError, Version, VersionSummary};
+pub use store::{
+    plan_slot, EmbeddedStore, RedisStore, Slot, Store, StoreError, Version, VersionSummary,
+};
 
 /// Why a server could not start or stopped.
 #[derive(Debug, thiserror::Error)]
@@ -175,8 +185,8 @@ impl Server {
         self,
         shutdown: impl Future<Output = ()> + Send + 'static,
     ) -> Result<(), ServerError> {
-        let served = axum::serve(self.listener, self.router)
-            .with_graceful_shutdown(shutdown)
+        let limits = self.state.limits().clone();
+        let served = connection::serve(self.listener, self.router, &limits, shutdown)
             .await
             .map_err(|source| ServerError::Io {
                 context: "serving".to_owned(),

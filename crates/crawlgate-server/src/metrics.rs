@@ -7,6 +7,7 @@ use crawlgate_fetch::OutcomeReason;
 use prometheus_client::encoding::EncodeLabelSet;
 use prometheus_client::metrics::counter::Counter;
 use prometheus_client::metrics::family::Family;
+use prometheus_client::metrics::gauge::Gauge;
 use prometheus_client::metrics::histogram::{exponential_buckets, Histogram};
 use prometheus_client::registry::Registry;
 
@@ -19,6 +20,11 @@ struct RouteStatus {
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 struct Route {
     route: String,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct Pool {
+    pool: String,
 }
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
@@ -42,6 +48,9 @@ pub struct Metrics {
     flight_joins: Counter,
     lock_waits: Counter,
     decisions: Counter,
+    not_fetched: Counter,
+    memory_held: Family<Pool, Gauge>,
+    memory_peak: Family<Pool, Gauge>,
 }
 
 impl std::fmt::Debug for Metrics {
@@ -98,6 +107,24 @@ impl Default for Metrics {
             "Allow/disallow decisions made",
             decisions.clone(),
         );
+        let not_fetched = Counter::default();
+        registry.register(
+            "not_fetched",
+            "Lookups not fetched because the request or its client reached its fetch allowance",
+            not_fetched.clone(),
+        );
+        let memory_held = Family::<Pool, Gauge>::default();
+        registry.register(
+            "memory_budget_held_bytes",
+            "Bytes of the memory budget held now, by pool (bodies, work)",
+            memory_held.clone(),
+        );
+        let memory_peak = Family::<Pool, Gauge>::default();
+        registry.register(
+            "memory_budget_peak_bytes",
+            "The most bytes of the memory budget held at once, by pool",
+            memory_peak.clone(),
+        );
         Metrics {
             registry,
             requests,
@@ -108,6 +135,9 @@ impl Default for Metrics {
             flight_joins,
             lock_waits,
             decisions,
+            not_fetched,
+            memory_held,
+            memory_peak,
         }
     }
 }
@@ -155,6 +185,21 @@ impl Metrics {
     /// A wait for another instance's fetch.
     pub fn lock_wait(&self) {
         self.lock_waits.inc();
+    }
+
+    /// A lookup not fetched: over an allowance.
+    pub fn not_fetched(&self) {
+        self.not_fetched.inc();
+    }
+
+    /// What a pool of the memory budget holds.
+    pub fn memory(&self, pool: &str, held: usize, peak: usize) {
+        let label = Pool {
+            pool: pool.to_owned(),
+        };
+        let gauge = |n: usize| i64::try_from(n).unwrap_or(i64::MAX);
+        self.memory_held.get_or_create(&label).set(gauge(held));
+        self.memory_peak.get_or_create(&label).set(gauge(peak));
     }
 
     /// `n` decisions made.

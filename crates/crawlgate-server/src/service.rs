@@ -17,10 +17,11 @@ use crawlgate_fetch::{
 };
 use tokio::sync::Semaphore;
 
+use crate::allowance::FetchAllowance;
 use crate::config::ServerConfig;
 use crate::error::ApiError;
 use crate::metrics::Metrics;
-use crate::store::{Store, StoreError};
+use crate::store::{Slot, Store, StoreError};
 
 /// An origin's robots.txt answer, and whether it came from the cache.
 #[derive(Clone, Debug)]
@@ -40,6 +41,8 @@ pub enum LookupError {
     Fetch(FetchError),
     /// The store failed, or another instance's fetch never finished.
     Store(String),
+    /// Not fetched: the request or its client reached its fetch allowance.
+    Limit(ApiError),
 }
 
 impl From<StoreError> for LookupError {
@@ -54,6 +57,7 @@ impl LookupError {
         match self {
             LookupError::Fetch(e) => ApiError::from_fetch(field, e),
             LookupError::Store(problem) => ApiError::unavailable(problem),
+            LookupError::Limit(error) => error.at(field),
         }
     }
 }
@@ -71,6 +75,7 @@ pub struct RobotsService {
     refreshes: Flights,
     fetches: Semaphore,
     fetch_timeout: Duration,
+    horizon: Duration,
     metrics: Arc<Metrics>,
 }
 
@@ -94,9 +99,18 @@ impl RobotsService {
         client.user_agent = config.user_agent.clone();
         client.timeout = config.fetch_timeout;
         client.connect_timeout = config.fetch_timeout.min(client.connect_timeout);
-        client.address_policy = config.targets.address_policy();
+        let resolver: Arc<dyn crawlgate_fetch::Resolver> = match &config.network {
+            Some(network) => {
+                client.address_policy = network.policy.clone();
+                network.resolver.clone()
+            }
+            None => {
+                client.address_policy = config.targets.address_policy();
+                Arc::new(SystemResolver)
+            }
+        };
         Ok(RobotsService {
-            client: RobotsClient::new(client, Arc::new(SystemResolver))?,
+            client: RobotsClient::new(client, resolver)?,
             policy: config.policy.clone(),
             politeness: config.politeness.clone(),
             store,
@@ -104,6 +118,7 @@ impl RobotsService {
             refreshes: SingleFlight::new(),
             fetches: Semaphore::new(config.limits.max_concurrent_fetches.max(1)),
             fetch_timeout: config.fetch_timeout,
+            horizon: config.limits.politeness_horizon,
             metrics,
         })
     }
@@ -124,8 +139,12 @@ impl RobotsService {
     }
 
     /// The fresh answer for `origin`: from the store, or fetched (one fetch
-    /// per origin at a time, across instances).
-    pub async fn lookup(&self, origin: &Origin) -> Result<Lookup, LookupError> {
+    /// per origin at a time, across instances) when `allowance` permits.
+    pub async fn lookup(
+        &self,
+        origin: &Origin,
+        allowance: &FetchAllowance<'_>,
+    ) -> Result<Lookup, LookupError> {
         if let Some(entry) = self.store.get(origin).await? {
             if entry.is_fresh(SystemTime::now()) {
                 self.metrics.cache_hit();
@@ -137,6 +156,10 @@ impl RobotsService {
             }
         }
         self.metrics.cache_miss();
+        allowance.take().map_err(|error| {
+            self.metrics.not_fetched();
+            LookupError::Limit(error)
+        })?;
         self.shared(&self.lookups, origin, false).await
     }
 
@@ -151,10 +174,12 @@ impl RobotsService {
         &self,
         origin: &Origin,
         interval: Duration,
+        allowance: &FetchAllowance<'_>,
     ) -> Result<Option<Lookup>, LookupError> {
         if !self.store.allow_refresh(origin, interval).await? {
             return Ok(None);
         }
+        allowance.take().map_err(LookupError::Limit)?;
         self.shared(&self.refreshes, origin, true).await.map(Some)
     }
 
@@ -263,18 +288,21 @@ impl RobotsService {
     }
 
     /// Reserves (or, with `reserve` false, only reads) the next permitted
-    /// request time on `origin`, from `now`.
+    /// request time on `origin`, from `now`, within the politeness horizon.
     pub async fn next_slot(
         &self,
         origin: &Origin,
         pacing: &Pacing,
         reserve: bool,
         now: SystemTime,
-    ) -> Result<SystemTime, StoreError> {
-        if reserve {
-            self.store.reserve(origin, pacing, now).await
-        } else {
-            self.store.peek(origin, pacing, now).await
-        }
+    ) -> Result<Slot, StoreError> {
+        self.store
+            .slot(origin, pacing, now, self.horizon, reserve)
+            .await
+    }
+
+    /// How far ahead a reservation may lie.
+    pub fn horizon(&self) -> Duration {
+        self.horizon
     }
 }

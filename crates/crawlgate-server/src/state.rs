@@ -3,6 +3,10 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use std::net::IpAddr;
+
+use crate::allowance::{ClientFetches, FetchAllowance};
+use crate::budget::Budget;
 use crate::config::Limits;
 use crate::metrics::Metrics;
 use crate::service::RobotsService;
@@ -18,6 +22,8 @@ struct Inner {
     service: RobotsService,
     limits: Limits,
     metrics: Arc<Metrics>,
+    budget: Budget,
+    clients: ClientFetches,
 }
 
 impl AppState {
@@ -26,6 +32,8 @@ impl AppState {
         AppState {
             inner: Arc::new(Inner {
                 service,
+                budget: Budget::new(&limits),
+                clients: ClientFetches::new(limits.max_fetches_per_client),
                 limits,
                 metrics,
             }),
@@ -45,6 +53,20 @@ impl AppState {
     /// Metrics.
     pub fn metrics(&self) -> &Metrics {
         &self.inner.metrics
+    }
+
+    /// Request slots, the memory budget and the worker threads.
+    pub fn budget(&self) -> &Budget {
+        &self.inner.budget
+    }
+
+    /// The fetch allowance of one request from `client`.
+    pub fn allowance(&self, client: Option<IpAddr>) -> FetchAllowance<'_> {
+        FetchAllowance::new(
+            self.inner.limits.max_fetches_per_request,
+            client,
+            &self.inner.clients,
+        )
     }
 
     /// Waits, for at most `limit`, until this is the last handle on the

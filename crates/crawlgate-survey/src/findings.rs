@@ -70,8 +70,8 @@ mod tests {
         let body = b"User-agent: *\nDissallow: /x\nDisallow: private\n";
         let robots = RobotsTxt::parse(body);
         let counts = LintCounts::of(body, &robots, Profile::GOOGLE);
-        assert_eq!(counts.count(Code::MisspelledField), 1);
-        assert_eq!(counts.count(Code::PathNotAbsolute), 1);
+        assert_eq!(counts.count(crawlgate::Code::MisspelledField.into()), 1);
+        assert_eq!(counts.count(crawlgate::Code::PathNotAbsolute.into()), 1);
         assert_eq!(
             counts.errors + counts.warnings + counts.infos,
             counts.by_code.iter().sum::<u32>()
@@ -82,7 +82,7 @@ mod tests {
             b"<!DOCTYPE html>\n<html><body>nope</body></html>\nUser-agent: *\nDissallow: /x\n";
         let counts = LintCounts::of(page, &RobotsTxt::parse(page), Profile::GOOGLE);
         assert_eq!(counts.count(Code::HtmlPage), 1);
-        assert_eq!(counts.count(Code::MisspelledField), 0);
+        assert_eq!(counts.count(crawlgate::Code::MisspelledField.into()), 0);
         assert_eq!(column(Code::HtmlPage), "lint_r017");
     }
 }

@@ -1,9 +1,14 @@
 //! Which groups a crawler obeys: the groups naming its product token
 //! (merged), else the `*` groups, else none; or, in the legacy reading, the
-//! first group whose user-agent occurs in the crawler's name.
+//! first group whose user-agent occurs in the crawler's name. The crawler
+//! reading asks the same for each token of a crawler of the registry in
+//! turn, then applies what the registry says of `*` and of robots.txt.
 
-use crate::model::RobotsTxt;
+use std::fmt;
+
+use crate::model::{Group, RobotsTxt};
 use crate::profile::GroupSelection;
+use crate::registry::{self, Crawler, CrawlerKind};
 use crate::token::cmp_ignore_case;
 
 /// How a crawler's groups were chosen.
@@ -18,6 +23,95 @@ pub enum SelectionKind {
     Nothing,
 }
 
+/// How a name was read: as one product token, exactly as Google's library
+/// reads it ([`RobotsTxt::for_agent`]), or as a crawler of the registry,
+/// with the fallbacks its operator documents ([`RobotsTxt::for_crawler`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Reading {
+    /// The one-token reading: the groups naming the token, else `*`.
+    OneToken,
+    /// The crawler reading: the registry's rules for a crawler it knows
+    /// (a name it does not know is read as one token).
+    Crawler,
+}
+
+impl Reading {
+    /// `one-token` or `crawler`, as the CLI's JSON and the API name it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Reading::OneToken => "one-token",
+            Reading::Crawler => "crawler",
+        }
+    }
+}
+
+impl fmt::Display for Reading {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// How a crawler's groups were chosen, in the crawler reading's words.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ChoiceKind {
+    /// Groups name the crawler's own product token.
+    Own,
+    /// No group names its own token; groups name one of its fallbacks
+    /// (`Googlebot` for `Googlebot-Image`).
+    Fallback,
+    /// No group names any of its tokens: the `*` groups.
+    Star,
+    /// No group applies (none names it and there is no `*` group, or it
+    /// ignores `*`): nothing is disallowed.
+    NoGroup,
+    /// Its operator says it ignores robots.txt: the file does not apply.
+    IgnoresRobotsTxt,
+    /// A control token: it fetches nothing; the groups chosen (its own, or
+    /// `*`) govern the use of what other crawlers fetch.
+    ControlToken,
+}
+
+impl ChoiceKind {
+    /// `own`, `fallback`, `*`, `none`, `ignores-robots-txt` or
+    /// `control-token`, as the CLI's JSON names it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ChoiceKind::Own => "own",
+            ChoiceKind::Fallback => "fallback",
+            ChoiceKind::Star => "*",
+            ChoiceKind::NoGroup => "none",
+            ChoiceKind::IgnoresRobotsTxt => "ignores-robots-txt",
+            ChoiceKind::ControlToken => "control-token",
+        }
+    }
+}
+
+impl fmt::Display for ChoiceKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl From<SelectionKind> for ChoiceKind {
+    fn from(kind: SelectionKind) -> ChoiceKind {
+        match kind {
+            SelectionKind::Specific => ChoiceKind::Own,
+            SelectionKind::Global => ChoiceKind::Star,
+            SelectionKind::Nothing => ChoiceKind::NoGroup,
+        }
+    }
+}
+
+/// What the crawler reading chose for a crawler of the registry.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Pick {
+    pub crawler: &'static Crawler,
+    pub kind: ChoiceKind,
+    /// The crawler's token whose groups apply (its own or a fallback).
+    pub token: Option<&'static str>,
+}
+
 /// The groups one crawler obeys, and why.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Selected<'a> {
@@ -27,6 +121,38 @@ pub(crate) struct Selected<'a> {
     /// [`RobotsTxt::selections`]), so that crawlers obeying the same
     /// groups share their compiled rules; `None` for no group.
     pub slot: Option<u32>,
+    /// How the name was read.
+    pub reading: Reading,
+    /// For a crawler of the registry, what the crawler reading chose.
+    pub pick: Option<Pick>,
+}
+
+impl<'a> Selected<'a> {
+    /// No group at all.
+    const NOTHING: Selected<'static> = Selected {
+        kind: SelectionKind::Nothing,
+        groups: GroupList::Many(&[]),
+        slot: None,
+        reading: Reading::OneToken,
+        pick: None,
+    };
+
+    fn picked(
+        self,
+        crawler: &'static Crawler,
+        kind: ChoiceKind,
+        token: Option<&'static str>,
+    ) -> Self {
+        Selected {
+            reading: Reading::Crawler,
+            pick: Some(Pick {
+                crawler,
+                kind,
+                token,
+            }),
+            ..self
+        }
+    }
 }
 
 /// A list of group indices, borrowed from the model or a single one.
@@ -75,21 +201,82 @@ impl RobotsTxt {
                 kind: SelectionKind::Specific,
                 groups: GroupList::Many(&self.audience_groups[start as usize..end as usize]),
                 slot: Some(i as u32),
+                ..Selected::NOTHING
             };
         }
-        if self.global_groups.is_empty() {
-            Selected {
-                kind: SelectionKind::Nothing,
-                groups: GroupList::Many(&[]),
-                slot: None,
-            }
-        } else {
-            Selected {
+        self.select_global()
+    }
+
+    /// The `*` groups, or nothing when there are none: what a crawler no
+    /// group names obeys.
+    fn select_global(&self) -> Selected<'_> {
+        match self.profile.group_selection {
+            GroupSelection::ProductToken if self.global_groups.is_empty() => Selected::NOTHING,
+            GroupSelection::ProductToken => Selected {
                 kind: SelectionKind::Global,
                 groups: GroupList::Many(&self.global_groups),
                 slot: Some(self.audiences.len() as u32),
+                ..Selected::NOTHING
+            },
+            GroupSelection::FirstSubstring => match self.groups().find(Group::is_global) {
+                Some(group) => Selected {
+                    kind: SelectionKind::Global,
+                    groups: GroupList::One(group.index),
+                    slot: Some(group.index),
+                    ..Selected::NOTHING
+                },
+                None => Selected::NOTHING,
+            },
+        }
+    }
+
+    /// The `*` groups (none when there are none).
+    pub(crate) fn select_global_groups(&self) -> GroupList<'_> {
+        self.select_global().groups
+    }
+
+    /// The crawler reading of `name`: a crawler of the registry
+    /// ([`registry::identify`]) by its rules, any other name as one token.
+    pub(crate) fn select_crawler(&self, name: &str) -> Selected<'_> {
+        match registry::identify(name) {
+            Some(crawler) => self.select_registered(crawler),
+            None => Selected {
+                reading: Reading::Crawler,
+                ..self.select(name)
+            },
+        }
+    }
+
+    /// The groups `crawler` obeys: those naming its first token that any
+    /// group names (its own, then its fallbacks), else `*` if it obeys
+    /// `*`, else none; none at all when it ignores robots.txt.
+    pub(crate) fn select_registered(&self, crawler: &'static Crawler) -> Selected<'_> {
+        if crawler.ignores_robots_txt() {
+            return Selected::NOTHING.picked(crawler, ChoiceKind::IgnoresRobotsTxt, None);
+        }
+        let control = crawler.kind == CrawlerKind::ControlToken;
+        for (i, token) in crawler.tokens().enumerate() {
+            let selected = self.select(token);
+            if selected.kind == SelectionKind::Specific {
+                let kind = match (control, i) {
+                    (true, _) => ChoiceKind::ControlToken,
+                    (false, 0) => ChoiceKind::Own,
+                    (false, _) => ChoiceKind::Fallback,
+                };
+                return selected.picked(crawler, kind, Some(token));
             }
         }
+        let rest = if crawler.obeys_star {
+            self.select_global()
+        } else {
+            Selected::NOTHING
+        };
+        let kind = match (control, rest.kind) {
+            (true, _) => ChoiceKind::ControlToken,
+            (false, SelectionKind::Global) => ChoiceKind::Star,
+            (false, _) => ChoiceKind::NoGroup,
+        };
+        rest.picked(crawler, kind, None)
     }
 
     /// `urllib.robotparser`: the first non-`*` group one of whose user-agent
@@ -111,6 +298,7 @@ impl RobotsTxt {
                     kind: SelectionKind::Specific,
                     groups: GroupList::One(group.index),
                     slot: Some(group.index),
+                    ..Selected::NOTHING
                 };
             }
         }
@@ -119,12 +307,9 @@ impl RobotsTxt {
                 kind: SelectionKind::Global,
                 groups: GroupList::One(g),
                 slot: Some(g),
+                ..Selected::NOTHING
             },
-            None => Selected {
-                kind: SelectionKind::Nothing,
-                groups: GroupList::Many(&[]),
-                slot: None,
-            },
+            None => Selected::NOTHING,
         }
     }
 
@@ -154,3 +339,44 @@ impl RobotsTxt {
             })
     }
 }
+
+/// The groups of a selection, as an iterator.
+pub(crate) fn group_iter<'a>(robots: &'a RobotsTxt, groups: GroupList<'a>) -> GroupIter<'a> {
+    let (slice, one) = match groups {
+        GroupList::Many(slice) => (slice, None),
+        GroupList::One(g) => (&[][..], Some(g)),
+    };
+    GroupIter { robots, slice, one }
+}
+
+/// The groups of a selection.
+pub(crate) struct GroupIter<'a> {
+    robots: &'a RobotsTxt,
+    slice: &'a [u32],
+    one: Option<u32>,
+}
+
+impl<'a> Iterator for GroupIter<'a> {
+    type Item = Group<'a>;
+
+    fn next(&mut self) -> Option<Group<'a>> {
+        let index = match self.slice.split_first() {
+            Some((&first, rest)) => {
+                self.slice = rest;
+                first
+            }
+            None => self.one.take()?,
+        };
+        Some(Group {
+            robots: self.robots,
+            index,
+        })
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.slice.len() + usize::from(self.one.is_some());
+        (n, Some(n))
+    }
+}
+
+impl ExactSizeIterator for GroupIter<'_> {}

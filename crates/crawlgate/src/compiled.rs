@@ -81,6 +81,28 @@ impl CompiledRobotsTxt {
         self.robots.for_agent_keeping(agent, &self.rules)
     }
 
+    /// The view of the crawler a person names, by the crawler reading (see
+    /// [`RobotsTxt::for_crawler`]), sharing the compiled rules kept here
+    /// with every view of the same groups, whichever reading chose them.
+    ///
+    /// ```
+    /// use crawlgate::{CompiledRobotsTxt, RobotsTxt};
+    /// let kept = CompiledRobotsTxt::new(RobotsTxt::parse(b"User-agent: Googlebot\nDisallow: /g\n\nUser-agent: *\nDisallow: /\n"));
+    /// assert!(!kept.for_crawler("Googlebot-Image").is_allowed("/g/photo.jpg"));
+    /// assert!(kept.for_crawler("Googlebot-Image").is_allowed("/photo.jpg"));
+    /// assert!(!kept.for_agent("Googlebot-Image").is_allowed("/photo.jpg"));
+    /// ```
+    pub fn for_crawler(&self, name: &str) -> AgentView<'_> {
+        self.robots.for_crawler_keeping(name, &self.rules)
+    }
+
+    /// Decides whether the crawler a person names may fetch `url`, by the
+    /// crawler reading: the verdict of [`RobotsTxt::decide_for_crawler`],
+    /// from rules compiled once.
+    pub fn decide_for_crawler(&self, name: &str, url: &str) -> Verdict<'_> {
+        self.for_crawler(name).decide(url)
+    }
+
     /// Decides whether `agent` may fetch `url` and says which rule decided:
     /// the same verdict as [`RobotsTxt::decide`], from rules compiled once
     /// the crawler's groups have answered a few questions.

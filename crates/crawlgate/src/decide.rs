@@ -5,7 +5,8 @@ use std::fmt;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::OnceLock;
 
-use crate::agent::{GroupList, Selected, SelectionKind};
+use crate::agent::{group_iter, ChoiceKind, Selected, SelectionKind};
+use crate::choice::GroupChoice;
 use crate::extension::{ContentSignal, ContentUsage, CrawlDelay, RequestRate, VisitTime};
 use crate::matcher::{Entry, Matcher};
 use crate::model::{Group, RobotsTxt, Rule, Sitemap};
@@ -39,10 +40,14 @@ pub enum Reason {
     EmptyRule,
     /// The crawler has groups, but none of their rules matches the URL.
     NoMatchingRule,
-    /// No group names the crawler and there is no `*` group.
+    /// No group applies to the crawler: none names it and there is no `*`
+    /// group (or, in the crawler reading, it ignores `*`).
     NoGroup,
     /// `/robots.txt` itself is always allowed (rfc9309 profile).
     RobotsTxt,
+    /// The crawler reading: its operator says the crawler ignores
+    /// robots.txt, so the file does not restrict it.
+    IgnoresRobotsTxt,
 }
 
 /// The answer for one crawler and one URL: allowed or not, and what decided.
@@ -104,51 +109,17 @@ impl<'a> Verdict<'a> {
         self.selection.kind
     }
 
+    /// How and why the crawler's groups were chosen: the token that
+    /// decided, the rule applied and its source (see [`GroupChoice`]).
+    pub fn group_choice(&self) -> GroupChoice<'a> {
+        GroupChoice::new(self.robots, self.selection)
+    }
+
     /// The groups whose rules applied.
     pub fn groups(&self) -> impl ExactSizeIterator<Item = Group<'a>> + 'a {
         group_iter(self.robots, self.selection.groups)
     }
 }
-
-fn group_iter<'a>(robots: &'a RobotsTxt, groups: GroupList<'a>) -> GroupIter<'a> {
-    let (slice, one) = match groups {
-        GroupList::Many(slice) => (slice, None),
-        GroupList::One(g) => (&[][..], Some(g)),
-    };
-    GroupIter { robots, slice, one }
-}
-
-/// The groups of a selection.
-struct GroupIter<'a> {
-    robots: &'a RobotsTxt,
-    slice: &'a [u32],
-    one: Option<u32>,
-}
-
-impl<'a> Iterator for GroupIter<'a> {
-    type Item = Group<'a>;
-
-    fn next(&mut self) -> Option<Group<'a>> {
-        let index = match self.slice.split_first() {
-            Some((&first, rest)) => {
-                self.slice = rest;
-                first
-            }
-            None => self.one.take()?,
-        };
-        Some(Group {
-            robots: self.robots,
-            index,
-        })
-    }
-
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        let n = self.slice.len() + usize::from(self.one.is_some());
-        (n, Some(n))
-    }
-}
-
-impl ExactSizeIterator for GroupIter<'_> {}
 
 impl fmt::Debug for Verdict<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -158,6 +129,7 @@ impl fmt::Debug for Verdict<'_> {
             .field("rule", &self.rule())
             .field("via_index_alias", &self.via_alias)
             .field("selection", &self.selection.kind)
+            .field("choice", &self.group_choice().kind())
             .finish()
     }
 }
@@ -272,11 +244,35 @@ impl RobotsTxt {
     /// given. Building it only chooses the crawler's groups; see
     /// [`AgentView`] for when its rules are compiled.
     pub fn for_agent(&self, agent: &str) -> AgentView<'_> {
-        AgentView {
-            robots: self,
-            selection: self.select(agent),
-            rules: ViewRules::Own(LazyMatcher::default()),
-        }
+        self.view(self.select(agent), &[])
+    }
+
+    /// The view of the crawler a person names, for asking it many
+    /// questions: the *crawler reading*. A crawler of the registry
+    /// ([`registry::identify`](crate::registry::identify): a name, an alias
+    /// or a full `User-Agent` header) obeys the groups of its own token,
+    /// else of its first fallback a group names, else `*` if it obeys `*`,
+    /// else none; the file does not apply to one whose operator says it
+    /// ignores robots.txt. Any other name is read as one token, exactly as
+    /// [`for_agent`](Self::for_agent) reads it.
+    ///
+    /// ```
+    /// use crawlgate::{ChoiceKind, RobotsTxt};
+    ///
+    /// let robots = RobotsTxt::parse(b"User-agent: *\nDisallow: /\n\nUser-agent: Googlebot\nAllow: /\n");
+    /// // Googlebot-Image has no group: it follows Googlebot's (Google's crawler documentation).
+    /// assert!(robots.for_crawler("Googlebot-Image").is_allowed("/photo.jpg"));
+    /// assert!(!robots.for_agent("Googlebot-Image").is_allowed("/photo.jpg"));
+    /// // Applebot follows Googlebot's group too (Apple's documentation).
+    /// assert_eq!(robots.for_crawler("Applebot").group_choice().kind(), ChoiceKind::Fallback);
+    /// // AdsBot-Google ignores `*`.
+    /// let ads = RobotsTxt::parse(b"User-agent: *\nDisallow: /\n");
+    /// assert!(ads.for_crawler("AdsBot-Google").is_allowed("/landing"));
+    /// // A name the registry does not know is one token.
+    /// assert!(!robots.for_crawler("mybot").is_allowed("/"));
+    /// ```
+    pub fn for_crawler(&self, name: &str) -> AgentView<'_> {
+        self.view(self.select_crawler(name), &[])
     }
 
     /// The view of `agent`, compiling into (or using) `kept`, one slot per
@@ -286,7 +282,22 @@ impl RobotsTxt {
         agent: &str,
         kept: &'a [LazyMatcher],
     ) -> AgentView<'a> {
-        let selection = self.select(agent);
+        self.view(self.select(agent), kept)
+    }
+
+    /// The crawler reading of `name` (see [`for_crawler`](Self::for_crawler)),
+    /// compiling into (or using) `kept`.
+    pub(crate) fn for_crawler_keeping<'a>(
+        &'a self,
+        name: &str,
+        kept: &'a [LazyMatcher],
+    ) -> AgentView<'a> {
+        self.view(self.select_crawler(name), kept)
+    }
+
+    /// The view of a selection, with the compiled rules of its slot in
+    /// `kept` (its own when `kept` has none).
+    fn view<'a>(&'a self, selection: Selected<'a>, kept: &'a [LazyMatcher]) -> AgentView<'a> {
         let rules = match selection.slot.and_then(|slot| kept.get(slot as usize)) {
             Some(rules) => ViewRules::Kept(rules),
             None => ViewRules::Own(LazyMatcher::default()),
@@ -307,6 +318,23 @@ impl RobotsTxt {
     /// [`for_agent`](Self::for_agent).
     pub fn decide(&self, agent: &str, url: &str) -> Verdict<'_> {
         let view = self.for_agent(agent);
+        view.decide_by(url, |path| view.scan(path))
+    }
+
+    /// Decides whether the crawler a person names may fetch `url`, by the
+    /// crawler reading (see [`for_crawler`](Self::for_crawler)): one
+    /// question, as [`decide`](Self::decide) answers one.
+    ///
+    /// ```
+    /// use crawlgate::{ChoiceKind, RobotsTxt};
+    /// let robots = RobotsTxt::parse(b"User-agent: msnbot\nDisallow: /m\n\nUser-agent: *\nDisallow: /\n");
+    /// let verdict = robots.decide_for_crawler("bingbot", "/public");
+    /// assert!(verdict.is_allowed()); // Bingbot follows the msnbot group
+    /// assert_eq!(verdict.group_choice().kind(), ChoiceKind::Fallback);
+    /// assert!(!robots.decide("bingbot", "/public").is_allowed()); // one token: `*`
+    /// ```
+    pub fn decide_for_crawler(&self, name: &str, url: &str) -> Verdict<'_> {
+        let view = self.for_crawler(name);
         view.decide_by(url, |path| view.scan(path))
     }
 
@@ -373,6 +401,11 @@ impl<'a> AgentView<'a> {
     /// How the crawler's groups were chosen.
     pub fn selection(&self) -> SelectionKind {
         self.selection.kind
+    }
+
+    /// How and why the crawler's groups were chosen (see [`GroupChoice`]).
+    pub fn group_choice(&self) -> GroupChoice<'a> {
+        GroupChoice::new(self.robots, self.selection)
     }
 
     /// The groups this crawler obeys (merged), in file order.
@@ -507,6 +540,13 @@ impl<'a> AgentView<'a> {
             reason,
             ..self.verdict(None)
         };
+        if self
+            .selection
+            .pick
+            .is_some_and(|p| p.kind == ChoiceKind::IgnoresRobotsTxt)
+        {
+            return unruled(Reason::IgnoresRobotsTxt);
+        }
         if self.robots.profile.always_allow_robots_txt && path == "/robots.txt" {
             return unruled(Reason::RobotsTxt);
         }
@@ -588,9 +628,46 @@ impl<'a> AgentView<'a> {
             .collect()
     }
 
-    /// The first valid `Crawl-delay` in the crawler's groups.
+    /// The first valid `Crawl-delay` in the crawler's groups; for a crawler
+    /// that honours `*`'s Crawl-delay beside a group of its own (Bingbot,
+    /// read with the bing profile), `*`'s when its own groups have none
+    /// (see [`star_crawl_delay`](Self::star_crawl_delay)).
     pub fn crawl_delay(&self) -> Option<CrawlDelay> {
-        self.groups().find_map(|g| g.crawl_delay())
+        self.groups()
+            .find_map(|g| g.crawl_delay())
+            .or_else(|| self.star_crawl_delay().map(|(delay, _)| delay))
+    }
+
+    /// The `*` group's `Crawl-delay` when the crawler honours it although
+    /// a group of its own replaces `*` (Bingbot with the bing profile, on
+    /// the word of Bing's program manager in 2019), with that source;
+    /// `None` when its own groups set a delay or the rule does not apply.
+    ///
+    /// ```
+    /// use crawlgate::{Profile, RobotsTxt};
+    /// let body = b"User-agent: *\nCrawl-delay: 10\nDisallow: /private\n\nUser-agent: bingbot\nDisallow: /bing\n";
+    /// let bing = RobotsTxt::parse_with(body, Profile::BING);
+    /// let view = bing.for_crawler("Bingbot");
+    /// assert_eq!(view.crawl_delay().unwrap().line, 2);
+    /// assert!(view.star_crawl_delay().is_some());
+    /// assert!(view.is_allowed("/private")); // its own group replaces `*`'s rules
+    /// // Google's reading: no such rule.
+    /// assert!(RobotsTxt::parse(body).for_crawler("Bingbot").crawl_delay().is_none());
+    /// ```
+    pub fn star_crawl_delay(&self) -> Option<(CrawlDelay, &'static crate::registry::Source)> {
+        let pick = self.selection.pick?;
+        let source = pick.crawler.star_crawl_delay?;
+        let own_group = matches!(pick.kind, ChoiceKind::Own | ChoiceKind::Fallback);
+        if !own_group || !self.robots.profile.reads_for(pick.crawler.token) {
+            return None;
+        }
+        if self.groups().any(|g| g.crawl_delay().is_some()) {
+            return None;
+        }
+        let star = self.robots.select_global_groups();
+        group_iter(self.robots, star)
+            .find_map(|g| g.crawl_delay())
+            .map(|delay| (delay, source))
     }
 
     /// The first valid `Request-rate` in the crawler's groups.

@@ -22,7 +22,7 @@ pub enum Severity {
 
 impl Severity {
     /// Lowercase name: `info`, `warning`, `error`.
-    pub fn as_str(self) -> &'static str {
+    pub const fn as_str(self) -> &'static str {
         match self {
             Severity::Info => "info",
             Severity::Warning => "warning",
@@ -38,14 +38,15 @@ impl fmt::Display for Severity {
 }
 
 macro_rules! codes {
-    ($( $(#[$doc:meta])* $variant:ident = ($code:literal, $name:literal, $severity:ident), )*) => {
+    ($( $variant:ident = ($code:literal, $name:literal, $severity:ident, $summary:literal), )*) => {
         /// A stable code of a parse finding (`R0xx`, how lines are read).
-        /// Codes are never reused; the linter's codes share this numbering
-        /// and keep these codes' text, names and severities.
+        /// Codes are never reused. The linter (`crawlgate-lint`) reports
+        /// these findings under the same codes, names, severities and
+        /// summaries, beside codes of its own.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
         #[non_exhaustive]
         pub enum Code {
-            $( $(#[$doc])* $variant, )*
+            $( #[doc = $summary] $variant, )*
         }
 
         impl Code {
@@ -53,62 +54,96 @@ macro_rules! codes {
             pub const ALL: &'static [Code] = &[$(Code::$variant,)*];
 
             /// The code as written in output (`R002`).
-            pub fn as_str(self) -> &'static str {
+            pub const fn as_str(self) -> &'static str {
                 match self { $(Code::$variant => $code,)* }
             }
 
             /// A short kebab-case name (`missing-colon`).
-            pub fn name(self) -> &'static str {
+            pub const fn name(self) -> &'static str {
                 match self { $(Code::$variant => $name,)* }
             }
 
             /// The severity the code is reported with unless configured otherwise.
-            pub fn default_severity(self) -> Severity {
+            pub const fn default_severity(self) -> Severity {
                 match self { $(Code::$variant => Severity::$severity,)* }
             }
 
-            /// Looks a code up by its code (`R002`) or name (`missing-colon`).
-            ///
-            /// ```
-            /// use crawlgate::Code;
-            /// assert_eq!(Code::lookup("R002"), Some(Code::MissingColon));
-            /// assert_eq!(Code::lookup("missing-colon"), Some(Code::MissingColon));
-            /// ```
-            pub fn lookup(text: &str) -> Option<Code> {
-                Code::ALL
-                    .iter()
-                    .copied()
-                    .find(|c| c.as_str().eq_ignore_ascii_case(text) || c.name() == text)
+            /// One line: what the finding is (`a line without a colon, …`).
+            pub const fn summary(self) -> &'static str {
+                match self { $(Code::$variant => $summary,)* }
             }
         }
     };
 }
 
 codes! {
-    /// A line without a colon, read as `field value` (Google) or ignored (strict readings).
-    MissingColon = ("R002", "missing-colon", Warning),
-    /// A misspelled field name (`Dissallow`, `useragent`) that only lenient crawlers accept.
-    MisspelledField = ("R003", "misspelled-field", Warning),
-    /// A field name recognised only by its prefix (`Disallowed:`), as Google does.
-    FieldNamePrefix = ("R004", "field-name-prefix", Warning),
-    /// An allow or disallow line before any user-agent line: ignored by everyone.
-    RuleBeforeUserAgent = ("R005", "rule-before-user-agent", Error),
-    /// A rule path that does not start with `/` (or `*`): it never matches a URL.
-    PathNotAbsolute = ("R006", "path-not-absolute", Error),
-    /// A UTF-8 byte order mark at the start of the file.
-    ByteOrderMark = ("R010", "byte-order-mark", Info),
-    /// Bytes that are not valid UTF-8.
-    InvalidUtf8 = ("R011", "invalid-utf8", Warning),
-    /// Lines ended by a bare carriage return (old Mac style).
-    CrLineEndings = ("R012", "cr-line-endings", Info),
-    /// A line longer than the reference implementation reads.
-    LineTooLong = ("R013", "line-too-long", Error),
-    /// The file is larger than 500 KiB: the rest is ignored.
-    FileTooLarge = ("R014", "file-too-large", Error),
-    /// A line that is neither empty, a comment, nor `field: value`.
-    InvalidLine = ("R015", "invalid-line", Warning),
-    /// A NUL byte, which ends the content of its line.
-    NulByte = ("R016", "nul-byte", Warning),
+    MissingColon = ("R002", "missing-colon", Warning,
+        "a line without a colon, read as `field value` by Google only"),
+    MisspelledField = ("R003", "misspelled-field", Warning,
+        "a misspelled field name that only lenient crawlers accept"),
+    FieldNamePrefix = ("R004", "field-name-prefix", Warning,
+        "a field name recognised only by its prefix (`Disallowed:`)"),
+    RuleBeforeUserAgent = ("R005", "rule-before-user-agent", Error,
+        "an allow or disallow line before any user-agent line"),
+    PathNotAbsolute = ("R006", "path-not-absolute", Error,
+        "a rule path that does not start with `/`"),
+    ByteOrderMark = ("R010", "byte-order-mark", Info,
+        "a UTF-8 byte order mark at the start of the file"),
+    InvalidUtf8 = ("R011", "invalid-utf8", Warning,
+        "bytes that are not valid UTF-8"),
+    CrLineEndings = ("R012", "cr-line-endings", Info,
+        "lines ended by a bare carriage return (old Mac style)"),
+    LineTooLong = ("R013", "line-too-long", Error,
+        "a line longer than the reference implementation reads"),
+    FileTooLarge = ("R014", "file-too-large", Error,
+        "the file is larger than 500 KiB, and what is past the limit is lost"),
+    InvalidLine = ("R015", "invalid-line", Warning,
+        "a line that is neither empty, a comment, nor `field: value`"),
+    NulByte = ("R016", "nul-byte", Warning,
+        "a NUL byte, which ends the content of its line"),
+}
+
+impl Code {
+    /// The number of the code (`2` for `R002`): codes of the parser and of
+    /// the linter share one numbering.
+    ///
+    /// ```
+    /// assert_eq!(crawlgate::Code::FileTooLarge.number(), 14);
+    /// ```
+    pub const fn number(self) -> u16 {
+        code_number(self.as_str())
+    }
+
+    /// Looks a code up by its code (`R002`, any case) or name (`missing-colon`).
+    ///
+    /// ```
+    /// use crawlgate::Code;
+    /// assert_eq!(Code::lookup("R002"), Some(Code::MissingColon));
+    /// assert_eq!(Code::lookup("missing-colon"), Some(Code::MissingColon));
+    /// ```
+    pub fn lookup(text: &str) -> Option<Code> {
+        Code::ALL
+            .iter()
+            .copied()
+            .find(|c| c.as_str().eq_ignore_ascii_case(text) || c.name() == text)
+    }
+}
+
+/// The number of a code written `R` and digits (`R014` is 14).
+///
+/// ```
+/// assert_eq!(crawlgate::code_number("R014"), 14);
+/// assert_eq!(crawlgate::code_number("R501"), 501);
+/// ```
+pub const fn code_number(code: &str) -> u16 {
+    let bytes = code.as_bytes();
+    let mut number = 0u16;
+    let mut i = 1;
+    while i < bytes.len() {
+        number = number * 10 + (bytes[i] - b'0') as u16;
+        i += 1;
+    }
+    number
 }
 
 impl fmt::Display for Code {

@@ -1,6 +1,7 @@
 //! Extension records: the fields beyond allow/disallow that real crawlers read
 //! (crawl-delay, request-rate, visit-time, host, clean-param, content-usage,
-//! content-signal) and every unknown field, each with its line number.
+//! content-signal, license) and every unknown field, each with its line
+//! number.
 //!
 //! Values are kept as written; the typed accessors parse them on demand and
 //! return `None` when the value is malformed (the linter says why).
@@ -26,6 +27,8 @@ pub enum ExtensionKind {
     ContentUsage,
     /// `Content-Signal: search=yes, ai-train=no` (CDN convention).
     ContentSignal,
+    /// `License: <absolute URL>` (RSL 1.0): file-wide, like a sitemap.
+    License,
     /// Any other field.
     Unknown,
 }
@@ -40,6 +43,7 @@ impl ExtensionKind {
         (ExtensionKind::CleanParam, "Clean-param"),
         (ExtensionKind::ContentUsage, "Content-Usage"),
         (ExtensionKind::ContentSignal, "Content-Signal"),
+        (ExtensionKind::License, "License"),
     ];
 
     /// Recognises a field name (case-insensitive, exact).
@@ -448,10 +452,13 @@ pub const CONTENT_USAGE_KEYS: &[&str] = &["train-ai", "search"];
 pub const CONTENT_SIGNAL_KEYS: &[&str] = &["search", "ai-input", "ai-train"];
 
 impl<'a> ContentUsage<'a> {
-    /// Splits a value into its optional path and the preferences.
+    /// Splits a value into its optional path and the preferences, as the
+    /// attachment draft says: a value starting with `/` starts with a path,
+    /// which ends at the first space or tab; any other value is all
+    /// preferences.
     pub fn parse(value: &'a str, line: u32) -> ContentUsage<'a> {
         let value = value.trim();
-        if value.starts_with('/') || value.starts_with('*') {
+        if value.starts_with('/') {
             let (path, rest) = value.split_once([' ', '\t']).unwrap_or((value, ""));
             ContentUsage {
                 path: Some(path),
@@ -472,18 +479,97 @@ impl<'a> ContentUsage<'a> {
         parse_dictionary(self.preferences)
     }
 
-    /// The preference for one vocabulary key (`train-ai`, `search`), when it
-    /// is given as `y` or `n` and the value parses.
+    /// The preference for one vocabulary key (`train-ai`, `search`), as the
+    /// vocabulary draft reads it: the key's last value in the dictionary
+    /// (Structured Fields keep the last of a repeated key), `y` allows and
+    /// `n` disallows; any other value, an absent key or a dictionary that
+    /// does not parse leave the preference unknown (`None`).
+    ///
+    /// ```
+    /// use crawlgate::{ContentUsage, Preference};
+    /// let usage = ContentUsage::parse("train-ai=y, train-ai=n", 1);
+    /// assert_eq!(usage.get("train-ai"), Some(Preference::Disallowed));
+    /// // The draft's own example: a boolean and a string are not tokens.
+    /// let usage = ContentUsage::parse(r#"train-ai=y, train-ai, search=n, search="n""#, 1);
+    /// assert_eq!((usage.get("train-ai"), usage.get("search")), (None, None));
+    /// ```
     pub fn get(&self, key: &str) -> Option<Preference> {
         let entries = self.entries().ok()?;
-        entries
-            .iter()
-            .find(|e| e.key == key)
-            .and_then(|e| match e.value {
-                "y" => Some(Preference::Allowed),
-                "n" => Some(Preference::Disallowed),
-                _ => None,
-            })
+        match entries.iter().rev().find(|e| e.key == key)?.value {
+            "y" => Some(Preference::Allowed),
+            "n" => Some(Preference::Disallowed),
+            _ => None,
+        }
+    }
+}
+
+/// Labels earlier drafts of the AI-preferences vocabulary used, with the
+/// drafts that had them and the current label that took their meaning, if
+/// one did. Crawlers that follow the current draft ignore them.
+///
+/// ```
+/// use crawlgate::extension::retired_content_usage_label;
+/// assert_eq!(retired_content_usage_label("train-genai"), Some(("02–03", Some("train-ai"))));
+/// assert_eq!(retired_content_usage_label("search"), None);
+/// ```
+pub fn retired_content_usage_label(key: &str) -> Option<(&'static str, Option<&'static str>)> {
+    RETIRED_CONTENT_USAGE_LABELS
+        .iter()
+        .find(|(label, _, _)| *label == key)
+        .map(|&(_, drafts, now)| (drafts, now))
+}
+
+/// `(label, drafts, current label)`. The draft of 2026 defines `train-ai`
+/// as training models that generate content, the meaning `train-genai`
+/// (drafts 02–03) and `genai` (draft 01) had.
+const RETIRED_CONTENT_USAGE_LABELS: &[(&str, &str, Option<&str>)] = &[
+    ("tdm", "01", None),
+    ("ai", "01", None),
+    ("genai", "01", Some("train-ai")),
+    ("inference", "01", None),
+    ("all", "02", None),
+    ("train-genai", "02–03", Some("train-ai")),
+    ("ai-use", "02", None),
+    ("bots", "03–04", None),
+    ("ai-output", "04", None),
+];
+
+/// A `License:` record (RSL 1.0): the URL of a licence (an RSL document)
+/// for the site's content. File-wide, not tied to a group; the URL must be
+/// absolute and may be on another host.
+///
+/// ```
+/// use crawlgate::RobotsTxt;
+/// let robots = RobotsTxt::parse(b"License: https://example.com/license.xml\n\nUser-agent: *\nAllow: /\n");
+/// let license = robots.licenses().next().unwrap();
+/// assert_eq!((license.url, license.line), ("https://example.com/license.xml", 1));
+/// assert!(license.is_absolute());
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct License<'a> {
+    /// The URL as written.
+    pub url: &'a str,
+    /// 1-based line number.
+    pub line: u32,
+}
+
+impl License<'_> {
+    /// Whether the URL is absolute as RSL asks: `http://` or `https://`, a
+    /// host, and no spaces.
+    pub fn is_absolute(&self) -> bool {
+        let lower = self.url.to_ascii_lowercase();
+        let Some(rest) = lower
+            .strip_prefix("https://")
+            .or_else(|| lower.strip_prefix("http://"))
+        else {
+            return false;
+        };
+        let host = rest.split(['/', '?', '#']).next().unwrap_or("");
+        !host.is_empty()
+            && !self.url.contains([' ', '\t'])
+            && host
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"-.:[]@_~%".contains(&b))
     }
 }
 
@@ -510,16 +596,15 @@ impl<'a> ContentSignal<'a> {
         parse_dictionary(self.value)
     }
 
-    /// A signal's value: `Some(true)` for `yes`, `Some(false)` for `no`.
+    /// A signal's value: `Some(true)` for `yes`, `Some(false)` for `no`
+    /// (the last value of a repeated key, as in a Structured Fields
+    /// dictionary).
     pub fn get(&self, key: &str) -> Option<bool> {
         let entries = self.entries().ok()?;
-        entries
-            .iter()
-            .find(|e| e.key == key)
-            .and_then(|e| match e.value {
-                "yes" => Some(true),
-                "no" => Some(false),
-                _ => None,
-            })
+        match entries.iter().rev().find(|e| e.key == key)?.value {
+            "yes" => Some(true),
+            "no" => Some(false),
+            _ => None,
+        }
     }
 }

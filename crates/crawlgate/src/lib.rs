@@ -97,6 +97,7 @@
 #![forbid(unsafe_code)]
 
 mod agent;
+mod choice;
 mod compiled;
 mod decide;
 mod diagnostic;
@@ -110,26 +111,34 @@ mod parse;
 mod pattern;
 mod prefix_tree;
 mod profile;
+pub mod registry;
 mod render;
 mod scan;
+mod search_console;
 mod token;
 mod url_path;
 mod urllib;
+mod usage;
 
-pub use agent::SelectionKind;
+pub use agent::{ChoiceKind, Reading, SelectionKind};
+pub use choice::GroupChoice;
 pub use compiled::CompiledRobotsTxt;
 pub use decide::{AgentView, Reason, RuleMatch, Verdict};
-pub use diagnostic::{Code, Diagnostic, Fix, Severity, Span};
+pub use diagnostic::{code_number, Code, Diagnostic, Fix, Severity, Span};
 pub use extension::{
-    ContentSignal, ContentUsage, CrawlDelay, ExtensionKind, Preference, RequestRate, TimeOfDay,
-    VisitTime,
+    ContentSignal, ContentUsage, CrawlDelay, ExtensionKind, License, Preference, RequestRate,
+    TimeOfDay, VisitTime,
 };
 pub use model::{Extension, Group, InputStats, RobotsTxt, Rule, RuleKind, Sitemap, UserAgent};
 pub use once::{decide_once, decide_once_with, OnceVerdict};
 pub use pattern::Pattern;
-pub use profile::{GroupSelection, Precedence, Profile, UnknownProfile, MAX_BYTES};
+pub use profile::{
+    GroupSelection, Precedence, Profile, UnknownProfile, GOOGLE_MAX_LINE_BYTES, MAX_BYTES,
+};
+pub use search_console::{LineKind, ReportTag, ReportedLine, SearchConsoleReport, UNUSED_KEYS};
 pub use token::{is_product_token, product_token};
 pub use url_path::path_of;
+pub use usage::UsagePreferences;
 
 impl RobotsTxt {
     /// Parses robots.txt bytes with the default (google) profile. Never

@@ -129,6 +129,12 @@ pub fn product_token(user_agent_header: &str) -> Option<&str> {
     first_plain.or(first_any)
 }
 
+/// The product names of a User-Agent header that may be a crawler's, in
+/// order: [`candidates`] without browser and platform words.
+pub(crate) fn user_agent_products(header: &str) -> impl Iterator<Item = &str> {
+    candidates(header).filter(|c| !NOT_A_CRAWLER.iter().any(|w| w.eq_ignore_ascii_case(c)))
+}
+
 /// Product names in a User-Agent header, in order: the part before `/` of
 /// each whitespace-, `;`- or `,`-separated word, when it is a whole product
 /// token.

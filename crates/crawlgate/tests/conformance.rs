@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use base64::Engine as _;
-use crawlgate::{Profile, RobotsTxt};
+use crawlgate::{AgentView, CompiledRobotsTxt, Profile, RobotsTxt, Verdict};
 use serde::Deserialize;
 
 #[derive(Deserialize)]
@@ -32,6 +32,22 @@ struct Case {
     line: Option<u32>,
     #[serde(default)]
     urls: Vec<(String, bool, Option<u32>)>,
+    /// `crawler` for the crawler reading (`for_crawler`); the one-token
+    /// reading (`for_agent`) by default.
+    #[serde(default)]
+    reading: Option<String>,
+    /// The documentation line a crawler-reading case follows.
+    #[serde(default)]
+    cites: Option<String>,
+    /// How the groups were chosen (`ChoiceKind::as_str`).
+    #[serde(default)]
+    choice: Option<String>,
+    /// The token whose groups decided (`*` for the `*` groups).
+    #[serde(default)]
+    token: Option<String>,
+    /// The line of the crawl delay the crawler obeys; 0 = none.
+    #[serde(default)]
+    crawl_delay_line: Option<u32>,
 }
 
 fn testdata() -> PathBuf {
@@ -80,26 +96,80 @@ fn conformance() {
                 .profiles
                 .clone()
                 .unwrap_or_else(|| vec!["google".into()]);
+            let crawler_reading = match case.reading.as_deref() {
+                None | Some("one-token") => false,
+                Some("crawler") => true,
+                Some(other) => panic!("{full}: unknown reading {other:?}"),
+            };
+            assert!(
+                !crawler_reading || case.cites.as_deref().is_some_and(|c| c.len() > 20),
+                "{full}: a crawler-reading case cites the documentation line it follows"
+            );
+            fn view<'r>(robots: &'r RobotsTxt, agent: &str, crawler: bool) -> AgentView<'r> {
+                if crawler {
+                    robots.for_crawler(agent)
+                } else {
+                    robots.for_agent(agent)
+                }
+            }
             let mut expectations = vec![(case.url.clone(), case.allowed, case.line)];
             expectations.extend(case.urls.iter().cloned());
             for profile_name in &profiles {
                 let profile = Profile::named(profile_name)
                     .unwrap_or_else(|| panic!("{full}: unknown profile {profile_name}"));
                 let robots = RobotsTxt::parse_with(&bytes, profile);
-                for (url, allowed, line) in &expectations {
-                    checked += 1;
-                    // Both lookups: the first question of a fresh model
-                    // (rules tried uncompiled) and a compiled view.
-                    let first = RobotsTxt::parse_with(&bytes, profile);
-                    let scanned = first.decide(&case.agent, url);
-                    let verdict = robots.for_agent(&case.agent).decide(url);
-                    if (scanned.is_allowed(), scanned.line())
-                        != (verdict.is_allowed(), verdict.line())
-                    {
+                let kept = CompiledRobotsTxt::new(robots.clone());
+                let choice = view(&robots, &case.agent, crawler_reading).group_choice();
+                let got = (
+                    choice.kind().as_str().to_owned(),
+                    choice.token().map(str::to_owned),
+                );
+                let want_choice = case.choice.clone().unwrap_or_else(|| got.0.clone());
+                let want_token = case.token.clone().or_else(|| got.1.clone());
+                if got != (want_choice.clone(), want_token.clone()) {
+                    failures.push(format!(
+                        "{full} [{profile_name}] agent={:?}: expected choice {want_choice} token {want_token:?}, got {got:?} ({choice})",
+                        case.agent
+                    ));
+                }
+                if let Some(want) = case.crawl_delay_line {
+                    let got = view(&robots, &case.agent, crawler_reading)
+                        .crawl_delay()
+                        .map_or(0, |d| d.line);
+                    if got != want {
                         failures.push(format!(
-                            "{full} [{profile_name}] agent={:?} url={url:?}: uncompiled {scanned:?}, compiled {verdict:?}",
+                            "{full} [{profile_name}] agent={:?}: expected crawl delay at line {want}, got {got}",
                             case.agent
                         ));
+                    }
+                }
+                for (url, allowed, line) in &expectations {
+                    checked += 1;
+                    // Every lookup: the first question of a fresh model
+                    // (rules tried uncompiled), a compiled view, and a
+                    // kept file's shared rules.
+                    let first = RobotsTxt::parse_with(&bytes, profile);
+                    let (scanned, shared): (Verdict<'_>, Verdict<'_>) = if crawler_reading {
+                        (
+                            first.decide_for_crawler(&case.agent, url),
+                            kept.decide_for_crawler(&case.agent, url),
+                        )
+                    } else {
+                        (
+                            first.decide(&case.agent, url),
+                            kept.decide(&case.agent, url),
+                        )
+                    };
+                    let verdict = view(&robots, &case.agent, crawler_reading).decide(url);
+                    for other in [scanned, shared] {
+                        if (other.is_allowed(), other.line())
+                            != (verdict.is_allowed(), verdict.line())
+                        {
+                            failures.push(format!(
+                                "{full} [{profile_name}] agent={:?} url={url:?}: {other:?} differs from the compiled view's {verdict:?}",
+                                case.agent
+                            ));
+                        }
                     }
                     let got_line = verdict.line().unwrap_or(0);
                     let line_ok = line.is_none_or(|l| l == got_line);

@@ -2,20 +2,26 @@
 //!
 //! Input is JSON lines, one request per line:
 //! `{"id"?: any, "robots_txt" | "robots_txt_b64" | "robots_file": …,
-//! "user_agent": string, "url": string}`.
+//! "user_agent" | "crawler": string, "url": string}`: `user_agent` is read
+//! as one product token, as Google's library reads it (what pipelines
+//! compare with it), `crawler` as the crawler a person names (the crawler
+//! reading).
 //! Output is one line per input line, in order:
-//! `{"id": …, "allowed": bool, "line": number|null, "rule": string|null}`,
+//! `{"id": …, "allowed": bool, "line": number|null, "rule": string|null}`
+//! (and, for a `crawler`, `"choice"` and `"token"`),
 //! or `{"id": …, "error": "…"}` for a line that cannot be answered; then a
 //! summary on standard error. Bodies that repeat are parsed once, in a cache
 //! bounded by bytes.
 
 use std::borrow::Cow;
+use std::cell::Cell;
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::fs::File;
 use std::io::{self, BufReader, BufWriter, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::rc::Rc;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -37,18 +43,26 @@ Examples:
     | crawlgate batch
 
 Each input line is one request, with exactly one of robots_txt (text),
-robots_txt_b64 (exact bytes, base64) or robots_file (a path):
+robots_txt_b64 (exact bytes, base64) or robots_file (a path), and exactly one
+of user_agent (one product token, read exactly as Google's library reads it)
+or crawler (a crawler's name, read as its operator documents: Googlebot-Image
+follows a Googlebot group, AdsBot-Google ignores `*`…):
   {\"id\"?: any, \"robots_txt\": string, \"user_agent\": string, \"url\": string}
+  {\"id\"?: any, \"robots_txt\": string, \"crawler\": string, \"url\": string}
 Each output line answers the input line at the same position:
   {\"id\"?, \"allowed\": bool, \"line\": number|null, \"rule\": string|null}
+  (for a crawler, also \"choice\": own|fallback|*|none|ignores-robots-txt|
+  control-token and \"token\": the token whose groups decided, or null)
   {\"id\"?, \"error\": string}    (the run goes on)
 (\"id\" is echoed as given, when given.)
 A summary (lines, decisions, errors by kind) follows on standard error.
 
 At most 500 KiB of each robots.txt is read, as crawlers do. A robots_file that
 is not a regular file (a pipe, a device) is refused unless
---allow-special-files, and never may it be the request stream itself. Parsed
-files are kept for reuse up to about 64 MiB, then the cache starts afresh.
+--allow-special-files, and never may it be one of the batch's own streams
+(the requests, /proc/self/fd/1 or /dev/stdout, standard error). Parsed files
+are kept for reuse, with their compiled rules, up to 64 MiB as the allocator
+counts them, then the cache starts afresh: at most 112 MiB in all.
 Request lines longer than 8 MiB get an error line.
 
 Exit status: 0 every line answered (error lines included), 2 with
@@ -92,8 +106,10 @@ pub struct Args {
 /// times over, even with every byte escaped.
 const MAX_LINE: usize = 8 << 20;
 
-/// The bytes of parsed files the cache keeps (keys, models and room for
-/// their compiled matchers) before it starts afresh.
+/// The bytes the cache of parsed files may hold: entries (keys, parsed
+/// files, the rules compiled for them, each heap block with what the
+/// allocator adds to it) and the table that finds them. Past it, the cache
+/// starts afresh.
 const CACHE_BYTES: usize = 64 << 20;
 
 #[derive(Deserialize)]
@@ -106,10 +122,36 @@ struct Request<'a> {
     robots_txt_b64: Option<Cow<'a, str>>,
     #[serde(borrow, default)]
     robots_file: Option<Cow<'a, str>>,
-    #[serde(borrow)]
-    user_agent: Cow<'a, str>,
+    #[serde(borrow, default)]
+    user_agent: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    crawler: Option<Cow<'a, str>>,
     #[serde(borrow)]
     url: Cow<'a, str>,
+}
+
+/// Who a request asks about: one product token, or a crawler by name.
+enum Asked<'r> {
+    Token(&'r str),
+    Crawler(&'r str),
+}
+
+impl<'a> Request<'a> {
+    /// The agent asked about: exactly one of `user_agent` and `crawler`.
+    fn asked(&self) -> Result<Asked<'_>, Refusal> {
+        match (&self.user_agent, &self.crawler) {
+            (Some(token), None) => Ok(Asked::Token(token)),
+            (None, Some(name)) => Ok(Asked::Crawler(name)),
+            (None, None) => Err(refuse(
+                ErrorKind::NoAgent,
+                "give user_agent (one product token) or crawler (a crawler's name)",
+            )),
+            (Some(_), Some(_)) => Err(refuse(
+                ErrorKind::ConflictingFields,
+                "give one of user_agent and crawler, not both",
+            )),
+        }
+    }
 }
 
 /// Only the id, to echo it in an error line.
@@ -130,6 +172,8 @@ enum ErrorKind {
     LineTooLong,
     /// None of robots_txt, robots_txt_b64, robots_file.
     NoRobotsTxt,
+    /// Neither user_agent nor crawler.
+    NoAgent,
     /// More than one of them.
     ConflictingFields,
     /// robots_txt or robots_txt_b64 that cannot be read.
@@ -145,6 +189,7 @@ impl ErrorKind {
             ErrorKind::EmptyLine => "empty line",
             ErrorKind::LineTooLong => "line too long",
             ErrorKind::NoRobotsTxt => "no robots.txt given",
+            ErrorKind::NoAgent => "no agent given",
             ErrorKind::ConflictingFields => "conflicting fields",
             ErrorKind::InvalidBody => "invalid robots_txt or robots_txt_b64",
             ErrorKind::RobotsFile => "robots_file not read",
@@ -169,27 +214,125 @@ fn refuse(kind: ErrorKind, message: impl Into<String>) -> Refusal {
 /// How robots_file paths are read.
 struct FileRules {
     special: Special,
-    /// The request stream, which no robots_file may name.
-    stream: Option<FileId>,
+    /// The streams this batch reads and writes, which no robots_file may
+    /// name: reading them would take requests or answers away, or read
+    /// answers back.
+    streams: Vec<(FileId, &'static str)>,
 }
 
-/// Parsed bodies (and bodies that could not be had), keyed by where they
-/// came from, so repeats are parsed once. Bounded by bytes: when it would
-/// hold more than [`CACHE_BYTES`] it starts afresh.
-struct BodyCache {
-    profile: Profile,
-    last_key: Vec<u8>,
-    last: Option<Cached>,
-    parsed: HashMap<Vec<u8>, Cached>,
-    bytes: usize,
+impl FileRules {
+    fn new(special: Special, input: Option<FileId>) -> FileRules {
+        let streams = [
+            (input, "the request stream this batch reads"),
+            (
+                FileId::of_stdout(),
+                "the standard output this batch writes its answers to",
+            ),
+            (
+                FileId::of_stderr(),
+                "the standard error this batch writes its summary to",
+            ),
+        ];
+        FileRules {
+            special,
+            streams: streams
+                .into_iter()
+                .filter_map(|(id, what)| Some((id?, what)))
+                .collect(),
+        }
+    }
+}
+
+/// One cache entry: a parsed body (or why there is none), and the bytes
+/// counted for it.
+struct Slot {
+    cached: Cached,
+    /// The heap of the parsed file when last measured, and how many times
+    /// it grew since parsing (each growth is a crawler's rules compiled:
+    /// a few more heap blocks).
+    heap: Cell<usize>,
+    growths: Cell<usize>,
+    /// What [`BodyCache::bytes`] counts for it.
+    counted: Cell<usize>,
 }
 
 type Cached = Result<Arc<CompiledRobotsTxt>, Refusal>;
 
+/// What the allocator adds to each heap block (glibc: an 8-byte header,
+/// sizes rounded up to 16), counted generously.
+const BLOCK: usize = 16;
+
+/// Heap blocks of a parsed file besides its compiled rules: its vectors,
+/// the two `Arc`s and the slice of rule slots.
+const FILE_BLOCKS: usize = 18;
+
+/// Heap blocks of one crawler's compiled rules.
+const COMPILED_BLOCKS: usize = 10;
+
+impl Slot {
+    fn new(cached: Cached) -> Slot {
+        let heap = cached.as_ref().map_or(0, |robots| robots.heap_size());
+        Slot {
+            cached,
+            heap: Cell::new(heap),
+            growths: Cell::new(0),
+            counted: Cell::new(0),
+        }
+    }
+
+    /// The bytes this entry holds under a key of `key_len` bytes: the key,
+    /// the slot, and the parsed file with the rules compiled so far (or the
+    /// refusal's message), each heap block with the allocator's share.
+    fn bytes(&self, key_len: usize) -> usize {
+        let own = key_len + size_of::<Slot>() + 2 * size_of::<usize>() + 2 * BLOCK;
+        own + match &self.cached {
+            Ok(_) => {
+                // Both Arcs' counts, the two structs, their heap.
+                4 * size_of::<usize>()
+                    + size_of::<CompiledRobotsTxt>()
+                    + size_of::<RobotsTxt>()
+                    + self.heap.get()
+                    + (FILE_BLOCKS + COMPILED_BLOCKS * self.growths.get()) * BLOCK
+            }
+            Err(refusal) => refusal.message.capacity() + BLOCK,
+        }
+    }
+
+    /// Measures the parsed file again (questions compile rules); true when
+    /// it grew.
+    fn remeasure(&self) -> bool {
+        let Ok(robots) = &self.cached else {
+            return false;
+        };
+        let heap = robots.heap_size();
+        if heap <= self.heap.get() {
+            return false;
+        }
+        self.heap.set(heap);
+        self.growths.set(self.growths.get() + 1);
+        true
+    }
+}
+
+/// Parsed bodies (and bodies that could not be had), keyed by where they
+/// came from, so repeats are parsed once. Bounded by what it really holds
+/// (see [`Slot::bytes`] and [`BodyCache::held`]): when that would pass
+/// `budget` it starts afresh.
+struct BodyCache {
+    profile: Profile,
+    budget: usize,
+    last_key: Vec<u8>,
+    last: Option<Rc<Slot>>,
+    parsed: HashMap<Vec<u8>, Rc<Slot>>,
+    /// The bytes of the entries.
+    bytes: usize,
+}
+
 impl BodyCache {
-    fn new(profile: Profile) -> Self {
+    fn new(profile: Profile, budget: usize) -> Self {
         BodyCache {
             profile,
+            budget,
             last_key: Vec::new(),
             last: None,
             parsed: HashMap::new(),
@@ -197,45 +340,74 @@ impl BodyCache {
         }
     }
 
+    /// Everything the cache holds: its entries, the table's buckets (a
+    /// key, a slot pointer and a control byte each, at the table's load
+    /// factor of 7/8) and the copy of the last key.
+    fn held(&self) -> usize {
+        let bucket = size_of::<(Vec<u8>, Rc<Slot>)>() + 1;
+        self.bytes + self.parsed.capacity() * bucket * 8 / 7 + self.last_key.capacity()
+    }
+
+    /// Drops every entry (the table keeps its size for the next ones).
+    fn clear(&mut self) {
+        self.parsed.clear();
+        self.last = None;
+        self.last_key.clear();
+        self.bytes = 0;
+    }
+
     /// The parsed body for `key`, made by `load` on a miss.
-    fn get(&mut self, key: &[u8], load: impl FnOnce() -> Result<Vec<u8>, Refusal>) -> Cached {
+    fn get(&mut self, key: &[u8], load: impl FnOnce() -> Result<Vec<u8>, Refusal>) -> Rc<Slot> {
         // Consecutive requests usually share a body: one comparison, no hashing.
         if let Some(last) = &self.last {
             if self.last_key == key {
-                return last.clone();
+                return Rc::clone(last);
             }
         }
-        let cached = match self.parsed.get(key) {
-            Some(cached) => cached.clone(),
+        let slot = match self.parsed.get(key) {
+            Some(slot) => Rc::clone(slot),
             None => {
                 // Kept with the rules compiled for its crawlers: repeated
                 // questions compile once.
-                let cached = load().map(|bytes| {
+                let slot = Rc::new(Slot::new(load().map(|bytes| {
                     Arc::new(CompiledRobotsTxt::new(RobotsTxt::parse_with(
                         &bytes,
                         self.profile,
                     )))
-                });
-                // The model, and as much again for the matchers compiled on
-                // the first questions.
-                let cost = key.len()
-                    + match &cached {
-                        Ok(robots) => 2 * robots.heap_size(),
-                        Err(refusal) => refusal.message.len(),
-                    };
-                if self.bytes + cost > CACHE_BYTES {
-                    self.parsed.clear();
-                    self.bytes = 0;
+                })));
+                let cost = slot.bytes(key.len());
+                slot.counted.set(cost);
+                // The table may double to take one more key.
+                let growth = if self.parsed.len() == self.parsed.capacity() {
+                    self.parsed.capacity().max(3) * (size_of::<(Vec<u8>, Rc<Slot>)>() + 1) * 8 / 7
+                } else {
+                    0
+                };
+                if self.held() + cost + growth + key.len() > self.budget {
+                    self.clear();
                 }
                 self.bytes += cost;
-                self.parsed.insert(key.to_vec(), cached.clone());
-                cached
+                self.parsed.insert(key.to_vec(), Rc::clone(&slot));
+                slot
             }
         };
         self.last_key.clear();
         self.last_key.extend_from_slice(key);
-        self.last = Some(cached.clone());
-        cached
+        self.last = Some(Rc::clone(&slot));
+        slot
+    }
+
+    /// Counts what answering a question on `slot` (under `key_len` bytes of
+    /// key) compiled; starts afresh when the cache holds too much.
+    fn answered(&mut self, slot: &Slot, key_len: usize) {
+        if !slot.remeasure() {
+            return;
+        }
+        let now = slot.bytes(key_len);
+        self.bytes = self.bytes + now - slot.counted.replace(now);
+        if self.held() > self.budget {
+            self.clear();
+        }
     }
 
     fn robots_for(
@@ -243,7 +415,7 @@ impl BodyCache {
         request: &Request<'_>,
         files: &FileRules,
         key: &mut Vec<u8>,
-    ) -> Cached {
+    ) -> Result<Rc<Slot>, Refusal> {
         let inline = request.robots_txt.filter(|raw| raw.get() != "null");
         let given: Vec<&str> = [
             inline.map(|_| "robots_txt"),
@@ -266,7 +438,7 @@ impl BodyCache {
         if let Some(b64) = &request.robots_txt_b64 {
             key.push(b'b');
             key.extend_from_slice(b64.as_bytes());
-            return self.get(key, || {
+            return Ok(self.get(key, || {
                 base64::engine::general_purpose::STANDARD
                     .decode(b64.as_bytes())
                     .map_err(|e| {
@@ -275,17 +447,17 @@ impl BodyCache {
                             format!("robots_txt_b64 is not valid base64: {e}"),
                         )
                     })
-            });
+            }));
         }
         if let Some(raw) = inline {
             key.push(b't');
             key.extend_from_slice(raw.get().as_bytes());
-            return self.get(key, || inline_text(raw));
+            return Ok(self.get(key, || inline_text(raw)));
         }
         if let Some(path) = &request.robots_file {
             key.push(b'f');
             key.extend_from_slice(path.as_bytes());
-            return self.get(key, || read_robots_file(path, files));
+            return Ok(self.get(key, || read_robots_file(path, files)));
         }
         Err(refuse(
             ErrorKind::NoRobotsTxt,
@@ -326,10 +498,10 @@ fn read_robots_file(path: &str, files: &FileRules) -> Result<Vec<u8>, Refusal> {
         )
     };
     let at = Path::new(path);
-    if files.stream.is_some() && FileId::of_path(at) == files.stream {
-        return Err(cannot(
-            "it is the request stream this batch reads: a request cannot read it".to_owned(),
-        ));
+    if let Some(id) = FileId::of_path(at) {
+        if let Some((_, what)) = files.streams.iter().find(|(stream, _)| *stream == id) {
+            return Err(cannot(format!("it is {what}: a request cannot read it")));
+        }
     }
     read_path(at, crawlgate::MAX_BYTES, files.special)
         .map(|input| input.bytes)
@@ -341,10 +513,13 @@ fn write_answer(
     out: &mut impl Write,
     id: Option<&RawValue>,
     robots: &CompiledRobotsTxt,
-    agent: &str,
+    asked: &Asked<'_>,
     url: &str,
 ) -> io::Result<bool> {
-    let verdict = robots.decide(agent, url);
+    let verdict = match asked {
+        Asked::Token(agent) => robots.decide(agent, url),
+        Asked::Crawler(name) => robots.decide_for_crawler(name, url),
+    };
     out.write_all(b"{")?;
     if let Some(id) = id {
         out.write_all(b"\"id\":")?;
@@ -360,10 +535,15 @@ fn write_answer(
         Some(rule) => {
             write!(out, ",\"line\":{},\"rule\":", rule.line())?;
             serde_json::to_writer(&mut *out, &rule.to_string())?;
-            out.write_all(b"}\n")?;
         }
-        None => out.write_all(b",\"line\":null,\"rule\":null}\n")?,
+        None => out.write_all(b",\"line\":null,\"rule\":null")?,
     }
+    if let Asked::Crawler(_) = asked {
+        let choice = verdict.group_choice();
+        write!(out, ",\"choice\":\"{}\",\"token\":", choice.kind())?;
+        serde_json::to_writer(&mut *out, &choice.token())?;
+    }
+    out.write_all(b"}\n")?;
     Ok(verdict.is_allowed())
 }
 
@@ -446,10 +626,32 @@ fn answer_line(
             return write_error(out, id, &format!("input line {number}: {what}"));
         }
     };
-    match cache.robots_for(&request, files, key) {
+    let asked = match request.asked() {
+        Ok(asked) => asked,
+        Err(refusal) => {
+            *tally.errors.entry(refusal.kind).or_default() += 1;
+            return write_error(
+                out,
+                request.id,
+                &format!("input line {number}: {}", refusal.message),
+            );
+        }
+    };
+    let slot = match cache.robots_for(&request, files, key) {
+        Ok(slot) => slot,
+        Err(refusal) => {
+            *tally.errors.entry(refusal.kind).or_default() += 1;
+            return write_error(
+                out,
+                request.id,
+                &format!("input line {number}: {}", refusal.message),
+            );
+        }
+    };
+    match &slot.cached {
         Ok(robots) => {
-            let allowed =
-                write_answer(out, request.id, &robots, &request.user_agent, &request.url)?;
+            let allowed = write_answer(out, request.id, robots, &asked, &request.url)?;
+            cache.answered(&slot, key.len());
             *if allowed {
                 &mut tally.allowed
             } else {
@@ -501,8 +703,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let mut reader = BufReader::with_capacity(1 << 20, reader);
     let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
-    let mut cache = BodyCache::new(args.profile);
-    let files = FileRules { special, stream };
+    let mut cache = BodyCache::new(args.profile, CACHE_BYTES);
+    let files = FileRules::new(special, stream);
     let mut tally = Tally::default();
     let mut line = Vec::new();
     let mut key = Vec::new();
@@ -548,4 +750,181 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+// The tests count the heap through a global allocator, which takes an
+// `unsafe impl` (test builds only).
+#[cfg(test)]
+#[allow(unsafe_code)]
+mod tests {
+    use std::alloc::{GlobalAlloc, Layout, System};
+
+    use super::*;
+
+    /// The system allocator, counting per thread the heap held live as
+    /// glibc holds it: each block with its 8-byte header, rounded up to 16,
+    /// at least 32.
+    struct Counting;
+
+    thread_local! {
+        static LIVE: Cell<isize> = const { Cell::new(0) };
+    }
+
+    fn chunk(size: usize) -> isize {
+        ((size + 8 + 15) & !15).max(32) as isize
+    }
+
+    fn count(delta: isize) {
+        let _ = LIVE.try_with(|live| live.set(live.get() + delta));
+    }
+
+    // SAFETY: every call goes to the system allocator unchanged.
+    unsafe impl GlobalAlloc for Counting {
+        unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+            count(chunk(layout.size()));
+            // SAFETY: the caller's promises are passed on.
+            unsafe { System.alloc(layout) }
+        }
+
+        unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+            count(-chunk(layout.size()));
+            // SAFETY: as above.
+            unsafe { System.dealloc(ptr, layout) }
+        }
+
+        unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+            count(chunk(layout.size()));
+            // SAFETY: as above.
+            unsafe { System.alloc_zeroed(layout) }
+        }
+
+        unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+            count(chunk(new_size) - chunk(layout.size()));
+            // SAFETY: as above.
+            unsafe { System.realloc(ptr, layout, new_size) }
+        }
+    }
+
+    #[global_allocator]
+    static ALLOCATOR: Counting = Counting;
+
+    fn live() -> usize {
+        LIVE.with(Cell::get).max(0) as usize
+    }
+
+    /// Asks enough questions of `slot` to compile the rules of a few
+    /// crawlers, counting each answer as `crawlgate batch` does.
+    fn ask(cache: &mut BodyCache, slot: &Slot, key_len: usize) {
+        let Ok(robots) = &slot.cached else {
+            return;
+        };
+        for agent in ["Googlebot", "Bingbot", "GPTBot", "mybot"] {
+            for page in ["/", "/a", "/private/x", "/search?q=1", "/img/a.png"] {
+                let _ = robots.decide(agent, page).is_allowed();
+                cache.answered(slot, key_len);
+            }
+        }
+    }
+
+    #[test]
+    fn the_cache_counts_what_its_entries_really_hold() {
+        let files = crawlgate_corpus::files();
+        let mut key = Vec::with_capacity(2 << 20);
+        let base = live();
+        let mut cache = BodyCache::new(Profile::GOOGLE, usize::MAX);
+        for (name, body) in &files {
+            key.clear();
+            key.extend_from_slice(name.as_bytes());
+            let slot = cache.get(&key, || Ok(body.clone()));
+            ask(&mut cache, &slot, key.len());
+        }
+        let real = live() - base;
+        let held = cache.held();
+        eprintln!("{} files: {real} bytes held, {held} counted", files.len());
+        assert!(
+            held >= real,
+            "the cache counts {held} bytes but holds {real} ({} files)",
+            files.len()
+        );
+        // Counted, not guessed wildly: within a fifth of the truth.
+        assert!(held <= real + real / 5, "{held} counted for {real} held");
+    }
+
+    #[test]
+    fn the_cache_never_holds_more_than_its_budget() {
+        let budget = 4 << 20;
+        let files = crawlgate_corpus::files();
+        // Corpus files, then many small distinct bodies (where the fixed
+        // cost of an entry is most of it).
+        let small: Vec<(String, Vec<u8>)> = (0..60_000)
+            .map(|i| {
+                let body = format!("User-agent: *\nDisallow: /p{i}/\n");
+                (format!("small {i}"), body.into_bytes())
+            })
+            .collect();
+        let mut key = Vec::with_capacity(2 << 20);
+        let base = live();
+        let mut cache = BodyCache::new(Profile::GOOGLE, budget);
+        let mut peak = 0;
+        let mut cleared = 0;
+        for (name, body) in files.iter().chain(&small) {
+            key.clear();
+            key.extend_from_slice(name.as_bytes());
+            let before = cache.parsed.len();
+            let slot = cache.get(&key, || Ok(body.clone()));
+            ask(&mut cache, &slot, key.len());
+            drop(slot);
+            if cache.parsed.len() <= before {
+                cleared += 1;
+            }
+            peak = peak.max(live() - base);
+        }
+        eprintln!("peak {peak} bytes for a budget of {budget}, {cleared} times afresh");
+        assert!(cleared > 0, "the budget was never reached");
+        assert!(peak <= budget, "held {peak} bytes, budget {budget}");
+    }
+
+    #[test]
+    fn repeated_bodies_are_parsed_once_and_refusals_kept() {
+        let mut cache = BodyCache::new(Profile::GOOGLE, CACHE_BYTES);
+        let mut loads = 0;
+        for key in [&b"a"[..], b"b", b"a", b"a", b"b"] {
+            let slot = cache.get(key, || {
+                loads += 1;
+                Ok(b"User-agent: *\nDisallow: /x\n".to_vec())
+            });
+            assert!(!slot.cached.as_ref().unwrap().is_allowed("bot", "/x"));
+        }
+        assert_eq!(loads, 2);
+        let refused = cache.get(b"c", || Err(refuse(ErrorKind::RobotsFile, "no")));
+        assert!(refused.cached.is_err());
+        let again = cache.get(b"c", || unreachable!("kept"));
+        assert_eq!(again.cached.as_ref().unwrap_err().message, "no");
+    }
+
+    #[test]
+    fn no_robots_file_may_name_a_stream_of_the_batch() {
+        let dir = tempfile::tempdir().unwrap();
+        let output = dir.path().join("answers.jsonl");
+        std::fs::write(&output, "{\"allowed\":true}\n").unwrap();
+        let mut files = FileRules::new(Special::Refuse, None);
+        files.streams = vec![(
+            FileId::of_path(&output).unwrap(),
+            "the standard output this batch writes its answers to",
+        )];
+        let refusal = read_robots_file(output.to_str().unwrap(), &files).unwrap_err();
+        assert_eq!(refusal.kind, ErrorKind::RobotsFile);
+        assert!(
+            refusal
+                .message
+                .ends_with("it is the standard output this batch writes its answers to: a request cannot read it"),
+            "{}",
+            refusal.message
+        );
+        // Another file is read, at most what crawlers parse (and one byte).
+        let other = dir.path().join("robots.txt");
+        std::fs::write(&other, vec![b'#'; crawlgate::MAX_BYTES + 100]).unwrap();
+        let read = read_robots_file(other.to_str().unwrap(), &files).unwrap();
+        assert_eq!(read.len(), crawlgate::MAX_BYTES + 1);
+    }
 }

@@ -5,8 +5,8 @@ use std::io::Write as _;
 use std::process::ExitCode;
 
 use anyhow::bail;
-use crawlgate::{Profile, RobotsTxt, SelectionKind};
-use crawlgate_fetch::{Basis, ExplainedVerdict, FetchReport, GroupLines};
+use crawlgate::{ChoiceKind, Profile, Reading as NameReading, RobotsTxt, SelectionKind};
+use crawlgate_fetch::{Basis, ChoiceRef, ExplainedVerdict, FetchReport, GroupLines};
 use serde::Serialize;
 
 use super::{exit_status, stdout_color};
@@ -14,11 +14,13 @@ use crate::fetching::{fetch_summary, warn_fetch, FetchOptions};
 use crate::load::{load, Sites, READ_LIMIT};
 use crate::output::{line_ref, pad, reason, warn, width, Palette};
 use crate::query::QueryArgs;
-use crate::source::{Loaded, RobotsArg};
+use crate::source::{view_as, Loaded, RobotsArg};
 
 const EXAMPLES: &str = "\
 Examples:
   crawlgate check robots.txt --agent Googlebot /private/page https://example.com/
+  crawlgate check robots.txt --agent Googlebot-Image /photo.jpg
+  crawlgate check robots.txt --agent Googlebot-Image --one-token /photo.jpg
   curl -s https://example.com/robots.txt | crawlgate check - -a mybot /search?q=x
   crawlgate check robots.txt -a mybot --all-profiles /page.php /fish/
   crawlgate check https://example.com/private/page --agent mybot
@@ -28,6 +30,14 @@ ROBOTS is a file, `-` for standard input, or an http(s) URL: then the robots.txt
 of that URL's site is fetched (as Google does: 4xx means everything allowed,
 5xx or a network failure everything disallowed), URL arguments may be paths
 relative to that site, and with no URL argument ROBOTS itself is checked.
+
+--agent names a crawler: one the crawler registry knows is read as its
+operator documents (Googlebot-Image follows a Googlebot group when no group
+names it, AdsBot-Google ignores `*`, Applebot follows Googlebot, Bingbot
+follows msnbot, user-triggered fetchers ignore robots.txt), and a line
+before the verdicts says which group it obeys and why; any other name is
+one product token. --one-token reads every name as one product token, as
+Google's library does.
 
 Each output line reads: verdict, URL, and the deciding line quoted with its
 number (`robots.txt:12  Disallow: /private`), or why nothing decided.
@@ -57,6 +67,9 @@ struct Row<'a> {
     /// The `*` rules the crawler passes over, when no rule of its own
     /// group matched (one profile only).
     passed_over: Option<&'a PassedOver>,
+    /// The usage preferences that apply to the URL (first profile), when
+    /// the file states any for the crawler there; for `--json`.
+    preferences: Option<serde_json::Value>,
 }
 
 /// The rules of `User-agent: *` groups that a crawler named by groups of
@@ -73,8 +86,8 @@ struct PassedOver {
 impl PassedOver {
     /// What `agent` passes over in `robots`, when it has groups of its
     /// own and some `*` group with rules is not among them.
-    fn find(robots: &RobotsTxt, agent: &str) -> Option<PassedOver> {
-        let view = robots.for_agent(agent);
+    fn find(robots: &RobotsTxt, agent: &str, how: NameReading) -> Option<PassedOver> {
+        let view = view_as(robots, agent, how);
         if view.selection() != SelectionKind::Specific {
             return None;
         }
@@ -98,8 +111,9 @@ impl PassedOver {
     }
 
     /// `no rule matched (`Googlebot` obeys its own group at lines 5–7;
-    /// the 12 rules of `User-agent: *` do not apply to it)`.
-    fn sentence(&self, agent: &str) -> String {
+    /// the 12 rules of `User-agent: *` do not apply to it)`; for a crawler
+    /// that obeys the group of another token, `obeys the Googlebot group`.
+    fn sentence(&self, agent: &str, token: Option<&str>) -> String {
         const SHOWN: usize = 3;
         let spans: Vec<String> = self
             .own_groups
@@ -126,8 +140,12 @@ impl PassedOver {
         } else {
             "line"
         };
+        let whose = match token {
+            Some(token) => format!("the `{token}`"),
+            None => "its own".to_owned(),
+        };
         format!(
-            "no rule matched (`{agent}` obeys its own {groups} at {lines_word} {lines}; the {} of `User-agent: *` {} not apply to it)",
+            "no rule matched (`{agent}` obeys {whose} {groups} at {lines_word} {lines}; the {} of `User-agent: *` {} not apply to it)",
             if self.rules == 1 {
                 "1 rule".to_owned()
             } else {
@@ -153,6 +171,10 @@ impl Row<'_> {
 /// Everything `check` answers.
 struct Report<'a> {
     agent: &'a str,
+    reading: NameReading,
+    /// Per file: how the crawler's groups were chosen, when the crawler
+    /// reading applied a rule of the registry worth a line of its own.
+    choices: Vec<Option<ChoiceRef>>,
     profiles: Vec<Profile>,
     fetches: Vec<&'a FetchReport>,
     rows: Vec<Row<'a>>,
@@ -185,11 +207,20 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     // Per file, what the crawler passes over (one profile only: the
     // side-by-side table has no room for it).
+    let how = query.reading();
     let passed_over: Vec<Option<PassedOver>> = readings
         .iter()
         .map(|readings| match readings.as_slice() {
-            [one] => PassedOver::find(one.robots()?, &query.agent),
+            [one] => PassedOver::find(one.robots()?, &query.agent, how),
             _ => None,
+        })
+        .collect();
+    let choices: Vec<Option<ChoiceRef>> = readings
+        .iter()
+        .map(|readings| {
+            let robots = readings[0].robots()?;
+            let choice = view_as(robots, &query.agent, how).group_choice();
+            worth_a_line(&choice, &query.agent).then(|| ChoiceRef::new(&choice, &query.agent))
         })
         .collect();
     let rows = plan
@@ -198,19 +229,29 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .map(|target| {
             let verdicts: Vec<ExplainedVerdict> = readings[target.source]
                 .iter()
-                .map(|reading| reading.decide(&query.agent, &target.url))
+                .map(|reading| reading.decide_as(&query.agent, how, &target.url))
                 .collect();
             let no_match = verdicts[0].basis == Basis::NoMatchingRule;
+            let preferences = query
+                .json
+                .then(|| readings[target.source][0].robots())
+                .flatten()
+                .and_then(|robots| robots.for_agent(&query.agent).preferences(&target.url))
+                .filter(|p| !p.is_empty())
+                .map(|p| crate::preferences::to_json(&p));
             Row {
                 url: target.url.clone(),
                 source: &plan.sources[target.source],
                 passed_over: passed_over[target.source].as_ref().filter(|_| no_match),
                 verdicts,
+                preferences,
             }
         })
         .collect::<Vec<_>>();
     let report = Report {
         agent: &query.agent,
+        reading: how,
+        choices,
         profiles,
         fetches: plan.sources.iter().filter_map(Loaded::fetch).collect(),
         rows,
@@ -226,6 +267,23 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     out.flush()?;
     Ok(exit_status(all_allowed))
+}
+
+/// Whether the crawler reading chose the groups by a rule of the registry
+/// that the verdicts alone do not show: a fallback token, a control token,
+/// `*` after fallbacks, or a name the registry read as another (a full
+/// User-Agent header). Ignoring `*` or robots.txt is said on each row.
+fn worth_a_line(choice: &crawlgate::GroupChoice<'_>, agent: &str) -> bool {
+    let Some(crawler) = choice.crawler() else {
+        return false;
+    };
+    let renamed = !crawler.name.eq_ignore_ascii_case(agent.trim());
+    match choice.kind() {
+        ChoiceKind::Fallback | ChoiceKind::ControlToken => true,
+        ChoiceKind::Star => renamed || !crawler.fallbacks.is_empty(),
+        ChoiceKind::Own => renamed,
+        _ => false,
+    }
 }
 
 /// The URLs to check: those given, or the page `ROBOTS` names when it is
@@ -271,6 +329,10 @@ fn render(report: &Report<'_>, palette: Palette) -> String {
         render_profiles(report, palette, &mut out);
         return out;
     }
+    for choice in report.choices.iter().flatten() {
+        out.push_str(&palette.dim(&choice.why));
+        out.push('\n');
+    }
     let url_width = width(report.rows.iter().map(|r| r.url.as_str()));
     let ref_width = width(report.rows.iter().filter_map(|r| {
         let rule = r.verdicts[0].rule.as_ref()?;
@@ -278,8 +340,11 @@ fn render(report: &Report<'_>, palette: Palette) -> String {
     }));
     for row in &report.rows {
         let decided = &row.verdicts[0];
+        let token = decided.choice.as_ref().filter(|c| c.kind == "fallback");
         let why = match row.passed_over {
-            Some(passed_over) => passed_over.sentence(report.agent),
+            Some(passed_over) => {
+                passed_over.sentence(report.agent, token.and_then(|c| c.token.as_deref()))
+            }
             None => reason(decided, &row.source.name, ref_width, palette),
         };
         out.push_str(&format!(
@@ -361,6 +426,8 @@ fn render_profiles(report: &Report<'_>, palette: Palette, out: &mut String) {
 #[derive(Serialize)]
 struct JsonReport<'a> {
     agent: &'a str,
+    /// `crawler` or `one-token`.
+    reading: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     profile: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -384,6 +451,9 @@ struct JsonResult<'a> {
     /// Only when no rule matched and `*` rules were passed over.
     #[serde(skip_serializing_if = "Option::is_none")]
     star_rules_passed_over: Option<&'a PassedOver>,
+    /// Only when the file states usage preferences for the crawler here.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    preferences: Option<&'a serde_json::Value>,
 }
 
 #[derive(Serialize)]
@@ -397,6 +467,7 @@ fn json<'a>(report: &'a Report<'a>) -> JsonReport<'a> {
     let many = report.profiles.len() > 1;
     JsonReport {
         agent: report.agent,
+        reading: report.reading.as_str(),
         profile: (!many).then(|| report.profiles[0].name),
         profiles: many.then(|| report.profiles.iter().map(|p| p.name).collect()),
         allowed: report.rows.iter().all(Row::allowed),
@@ -409,6 +480,7 @@ fn json<'a>(report: &'a Report<'a>) -> JsonReport<'a> {
                 decided: (!many).then(|| &row.verdicts[0]),
                 agree: many.then(|| row.agree()),
                 star_rules_passed_over: row.passed_over,
+                preferences: row.preferences.as_ref(),
                 verdicts: many.then(|| {
                     report
                         .profiles
@@ -445,10 +517,13 @@ mod tests {
                     .map(|&p| source.read(p).decide("bot", url))
                     .collect(),
                 passed_over: None,
+                preferences: None,
             })
             .collect();
         Report {
             agent: "bot",
+            reading: NameReading::OneToken,
+            choices: vec![None],
             profiles: profiles.to_vec(),
             fetches: source.fetch().into_iter().collect(),
             rows,
@@ -498,6 +573,7 @@ mod tests {
             one,
             serde_json::json!({
                 "agent": "bot",
+                "reading": "one-token",
                 "profile": "google",
                 "allowed": false,
                 "results": [{
@@ -506,6 +582,7 @@ mod tests {
                     "allowed": false,
                     "basis": "rule",
                     "rule": {"line": 2, "kind": "disallow", "value": "/p", "text": "Disallow: /p", "via_index_alias": false},
+                    "choice": {"reading": "one-token", "kind": "*", "token": "*", "crawler": null, "why": "bot obeys the * group at lines 1–4: no group names bot", "source": null},
                 }],
             })
         );
@@ -550,6 +627,7 @@ mod tests {
             robots: robots.to_owned(),
             urls: Vec::new(),
             agent: "bot".into(),
+            one_token: false,
             profile: Profile::GOOGLE,
             json: false,
         };
@@ -578,17 +656,32 @@ mod tests {
         let file =
             "User-agent: *\nDisallow: /a\nDisallow: /b\n\nUser-agent: Googlebot\nDisallow: /g\n";
         let robots = RobotsTxt::parse(file.as_bytes());
-        let found = PassedOver::find(&robots, "Googlebot").unwrap();
+        let found = PassedOver::find(&robots, "Googlebot", NameReading::Crawler).unwrap();
         assert_eq!(found.rules, 2);
         assert_eq!(
-            found.sentence("Googlebot"),
+            found.sentence("Googlebot", None),
             "no rule matched (`Googlebot` obeys its own group at lines 5–6; the 2 rules of `User-agent: *` do not apply to it)"
         );
         // A crawler without a group of its own obeys `*`: nothing passed over.
-        assert_eq!(PassedOver::find(&robots, "mybot"), None);
+        assert_eq!(
+            PassedOver::find(&robots, "mybot", NameReading::Crawler),
+            None
+        );
+        // Applebot obeys Googlebot's group, and passes over `*` too.
+        let applebot = PassedOver::find(&robots, "Applebot", NameReading::Crawler).unwrap();
+        assert!(applebot
+            .sentence("Applebot", Some("Googlebot"))
+            .contains("`Applebot` obeys the `Googlebot` group at lines 5–6"));
+        assert_eq!(
+            PassedOver::find(&robots, "Applebot", NameReading::OneToken),
+            None
+        );
         // A `*` line in the crawler's own group is not passed over.
         let shared = RobotsTxt::parse(b"User-agent: Googlebot\nUser-agent: *\nDisallow: /a\n");
-        assert_eq!(PassedOver::find(&shared, "Googlebot"), None);
+        assert_eq!(
+            PassedOver::find(&shared, "Googlebot", NameReading::OneToken),
+            None
+        );
         let many = PassedOver {
             rules: 1,
             own_groups: (1..=5)
@@ -599,7 +692,7 @@ mod tests {
                 .collect(),
         };
         assert_eq!(
-            many.sentence("b"),
+            many.sentence("b", None),
             "no rule matched (`b` obeys its own groups at lines 10, 20, 30 and 2 more; the 1 rule of `User-agent: *` does not apply to it)"
         );
     }

@@ -6,7 +6,7 @@ use std::io::{IsTerminal as _, Write as _};
 use std::process::ExitCode;
 
 use anyhow::{bail, Context as _};
-use crawlgate::{Profile, Severity};
+use crawlgate::{Profile, Reading, Severity};
 use crawlgate_fetch::WarningCode;
 use crawlgate_lint::{self as lint, render, Code, LintOptions, LintReport, RULES};
 
@@ -22,6 +22,7 @@ Examples:
   crawlgate lint https://example.com/            # fetched as Google does
   crawlgate lint < robots.txt                     # standard input, when piped
   crawlgate lint robots.txt --audit               # what GPTBot, CCBot, Googlebot… get
+  crawlgate lint robots.txt --audit --one-token   # each crawler's token as Google's library reads it
   crawlgate lint robots.txt --legacy              # also where 1996-style parsers differ
   crawlgate lint robots.txt --format sarif > robots.sarif
   crawlgate lint --explain R101                   # the documentation of one rule
@@ -90,6 +91,13 @@ pub struct Args {
     /// which group it gets, whether it may crawl `/` and which line decides.
     #[arg(long)]
     pub audit: bool,
+
+    /// With --audit, read each crawler's product token exactly as Google's
+    /// library does (the one-token reading: no fallback tokens, `*` always
+    /// obeyed, robots.txt always read) instead of as its operator documents
+    /// (the crawler reading, the default).
+    #[arg(long, requires = "audit")]
+    pub one_token: bool,
 
     /// Also compare Google's reading with the legacy one (R402, info): what
     /// Python's urllib.robotparser and other 1996-style parsers do.
@@ -194,6 +202,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let options = LintOptions::default()
         .with_profile(args.profile)
         .with_audit(args.audit)
+        .with_audit_reading(if args.one_token {
+            Reading::OneToken
+        } else {
+            Reading::Crawler
+        })
         .with_profile_comparison(!args.no_profile_comparison)
         .with_legacy_comparison(args.legacy);
     let mut files = args.files.clone();

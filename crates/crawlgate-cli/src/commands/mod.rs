@@ -7,6 +7,7 @@ pub mod explain;
 pub mod fetch;
 pub mod lint;
 pub mod man;
+pub mod report;
 pub mod serve;
 pub mod survey;
 pub mod test;
@@ -27,6 +28,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Check(args) => check::run(args),
         Command::Explain(args) => explain::run(args),
         Command::Lint(args) => lint::run(args),
+        Command::Report(args) => report::run(args),
         Command::Test(args) => test::run(args),
         Command::Fetch(args) => fetch::run(args),
         Command::Batch(args) => batch::run(args),

@@ -6,6 +6,7 @@
 //! (at the start of a line or after whitespace, so a URL's `#fragment`
 //! stays); blank lines are ignored.
 
+use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::Path;
@@ -33,11 +34,14 @@ Examples:
   echo 'disallow GPTBot,CCBot /' | crawlgate test robots.txt -
 
 An expectations file holds one expectation a line:
-  # AGENT is a product token, or several separated by commas
+  # AGENT is a crawler's name or product token, or several separated by commas
   allow     Googlebot             /
   disallow  Googlebot             /private/report.pdf
   disallow  GPTBot,CCBot,Bytespider  https://example.com/
   allow     *                     /robots.txt     # not a token: a warning
+A crawler the registry knows is read as its operator documents
+(Googlebot-Image follows a Googlebot group, AdsBot-Google ignores `*`…);
+--one-token reads every AGENT as one product token, as Google's library does.
 `allowed`/`disallowed` are accepted too. `#` starts a comment at the start of a
 line or after whitespace. A malformed line is an error (exit 2) and nothing runs.
 
@@ -62,6 +66,11 @@ pub struct Args {
     /// How to read robots.txt: google (default), rfc9309, legacy or bing.
     #[arg(long, default_value = "google", value_parser = parse_profile)]
     pub profile: Profile,
+
+    /// Read each AGENT as one product token, exactly as Google's library
+    /// does (the one-token reading), not as the crawler a person names.
+    #[arg(long)]
+    pub one_token: bool,
 
     /// Print every expectation, not only the failures.
     #[arg(short, long)]
@@ -206,6 +215,14 @@ fn render(
                 p.verdict(d.allowed, d.word()),
                 reason(d, robots_name, 0, p)
             );
+            // A crawler that obeys another token's group: say whose.
+            if let Some(choice) = d
+                .choice
+                .as_ref()
+                .filter(|c| matches!(c.kind, "fallback" | "control-token"))
+            {
+                let _ = writeln!(out, "      {}", p.dim(&choice.why));
+            }
         }
     }
     if failed > 0 || verbose {
@@ -229,6 +246,8 @@ struct JsonReport<'a> {
     robots: &'a str,
     expectations: &'a str,
     profile: &'static str,
+    /// `crawler` or `one-token`.
+    reading: &'static str,
     passed: usize,
     failed: usize,
     results: Vec<JsonResult<'a>>,
@@ -294,13 +313,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             );
         }
     };
-    let mut warned: Vec<&str> = Vec::new();
+    let how = crate::query::reading_of(args.one_token);
+    // Each distinct agent is checked once: a set, so a file of many
+    // distinct agents costs time in proportion to its length.
+    let mut seen: HashSet<&str> = HashSet::new();
     for e in &expectations {
-        if !warned.contains(&e.agent.as_str()) {
-            if let Some(w) = agent_warning(&e.agent) {
+        if seen.insert(&e.agent) {
+            if let Some(w) = agent_warning(&e.agent, how) {
                 warn(&format!("{}: {w}", line_ref(&expectations_name, e.line)));
             }
-            warned.push(&e.agent);
         }
     }
 
@@ -330,7 +351,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let outcomes: Vec<Outcome> = expectations
         .into_iter()
         .map(|expectation| Outcome {
-            decided: reading.decide(&expectation.agent, &expectation.url),
+            decided: reading.decide_as(&expectation.agent, how, &expectation.url),
             expectation,
         })
         .collect();
@@ -342,6 +363,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             robots: &loaded.name,
             expectations: &expectations_name,
             profile: args.profile.name,
+            reading: how.as_str(),
             passed: outcomes.len() - failed,
             failed,
             results: outcomes

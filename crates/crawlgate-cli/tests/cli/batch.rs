@@ -77,7 +77,7 @@ not json
         "the id is echoed even when a field is missing"
     );
     assert!(
-        error(2).contains("missing field `user_agent`"),
+        error(2).contains("give user_agent (one product token) or crawler (a crawler's name)"),
         "{}",
         error(2)
     );

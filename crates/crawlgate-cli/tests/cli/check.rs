@@ -318,14 +318,14 @@ fn empty_agent_is_an_input_error() {
 fn missing_agent_is_a_usage_error() {
     let output = check_sample(&["/"]);
     assert_eq!(output.status.code(), Some(2));
-    assert!(stderr_of(&output).contains("--agent <TOKEN>"));
+    assert!(stderr_of(&output).contains("--agent <NAME>"));
 }
 
 #[test]
 fn agent_that_is_not_a_product_token_warns_and_gets_the_star_group() {
-    let output = check_sample(&["--agent", "Googlebot/2.1", "/nogoogle/x"]);
-    // `Googlebot/2.1` is not `Googlebot`: the `*` group decides, which does
-    // not disallow /nogoogle/.
+    let output = check_sample(&["--agent", "Googlebot/2.1", "--one-token", "/nogoogle/x"]);
+    // Read as one token, `Googlebot/2.1` is not `Googlebot`: the `*` group
+    // decides, which does not disallow /nogoogle/.
     assert_eq!(output.status.code(), Some(0));
     assert_eq!(
         stdout_of(&output),

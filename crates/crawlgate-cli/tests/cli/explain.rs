@@ -120,7 +120,14 @@ Disallow: /
 #[test]
 fn says_why_the_star_group_is_used_and_names_near_misses() {
     let robots = "User-agent: googlebot\nDisallow: /a\n\nUser-agent: *\nDisallow: /\n";
+    // The crawler reading: Googlebot-News follows the Googlebot group.
     let text = stdout_of(&explain(robots, &["-a", "googlebot-news"]));
+    assert!(
+        text.contains("Googlebot-News obeys the Googlebot group at lines 1–2: no group names Googlebot-News (Google's crawler documentation)."),
+        "{text}"
+    );
+    // Read as one token, it is a near miss.
+    let text = stdout_of(&explain(robots, &["-a", "googlebot-news", "--one-token"]));
     assert!(
         text.contains("No group names `googlebot-news`, so it obeys the `*` group at lines 4–5:"),
         "{text}"
@@ -196,7 +203,7 @@ fn rules_extensions_and_sitemaps() {
         "usage preferences for /news/",
         "Host: example.com",
         "Sitemaps (for every crawler)\n  robots.txt:12  https://example.com/sitemap.xml\n",
-        "/news/today  allowed\n  no rule matches\n  content usage: train-ai=n  (robots.txt:9)\n",
+        "/news/today  allowed\n  no rule matches\n  content usage: train-ai=n, search=unknown  (robots.txt:9)\n  content signal: search=yes, ai-train=no  (robots.txt:10)\n",
     ] {
         assert!(text.contains(expected), "missing {expected:?} in\n{text}");
     }
@@ -318,7 +325,7 @@ fn input_errors() {
 
 #[test]
 fn not_a_product_token_warns() {
-    let output = explain(SAMPLE, &["-a", "Googlebot/2.1"]);
+    let output = explain(SAMPLE, &["-a", "Googlebot/2.1", "--one-token"]);
     assert_eq!(output.status.code(), Some(0));
     assert!(stderr_of(&output).contains("`Googlebot/2.1` is not a product token"));
     assert!(
@@ -346,4 +353,93 @@ fn binary_garbage_explains_an_empty_reading() {
             "No group names `bot` and there is no `*` group",
         ))
         .stderr(predicate::str::contains("g.bin: no user-agent line"));
+}
+
+/// Path-scoped preferences, a tie between two records for one path, a key
+/// outside the vocabulary and a licence.
+const PREFERENCES: &str = "\
+License: https://example.com/license.xml
+User-agent: *
+Disallow: /private/
+Content-Usage: train-ai=n
+Content-Usage: /ai-ok/ train-ai=y, search=y
+Content-Usage: /ai-ok/ train-ai=n, bots=n
+Content-Usage: /open/ train-ai=y
+Content-Signal: search=yes, ai-train=no
+";
+
+/// What `explain --json` and `check --json` show for each URL is what the
+/// library's `AgentView::preferences` says.
+#[test]
+fn preferences_are_what_the_library_says() {
+    use crawlgate::{Preference, RobotsTxt};
+    let urls = ["/page", "/ai-ok/x", "/open/y", "/private/z"];
+    let robots = RobotsTxt::parse(PREFERENCES.as_bytes());
+    let view = robots.for_agent("bot");
+    let word = |p: Option<Preference>| match p {
+        Some(Preference::Allowed) => "allowed",
+        Some(Preference::Disallowed) => "disallowed",
+        None => "unknown",
+    };
+    let mut args = vec!["-a", "bot", "--json"];
+    args.extend(urls);
+    let explained: Value = serde_json::from_slice(&explain(PREFERENCES, &args).stdout).unwrap();
+    assert_eq!(
+        explained["licenses"][0]["url"],
+        "https://example.com/license.xml"
+    );
+    assert_eq!(explained["licenses"][0]["absolute"], true);
+    let files = Files::new();
+    files.write("robots.txt", PREFERENCES);
+    let mut check = crawlgate();
+    check
+        .current_dir(files.path())
+        .args(["check", "robots.txt"])
+        .args(&args);
+    let checked: Value = serde_json::from_slice(&check.output().unwrap().stdout).unwrap();
+    for (i, url) in urls.iter().enumerate() {
+        let shown = &explained["urls"][i]["preferences"];
+        let in_check = &checked["results"][i]["preferences"];
+        match view.preferences(url) {
+            None => {
+                assert!(shown.is_null(), "{url}: {shown}");
+                assert!(in_check.is_null(), "{url}: {in_check}");
+            }
+            Some(p) => {
+                assert_eq!(shown, in_check, "{url}");
+                assert_eq!(shown["train_ai"], word(p.train_ai), "{url}");
+                assert_eq!(shown["search"], word(p.search), "{url}");
+                let lines: Vec<u64> = shown["content_usage"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|r| r["line"].as_u64().unwrap())
+                    .collect();
+                let expected: Vec<u64> = p.records.iter().map(|r| u64::from(r.line)).collect();
+                assert_eq!(lines, expected, "{url}");
+                assert_eq!(
+                    shown["unknown_keys"],
+                    serde_json::json!(p.unknown_keys),
+                    "{url}"
+                );
+                assert_eq!(shown["content_signal"]["line"], 8, "{url}");
+            }
+        }
+    }
+    // The tie on /ai-ok/: the most restrictive of lines 5 and 6.
+    assert_eq!(
+        explained["urls"][1]["preferences"]["train_ai"],
+        "disallowed"
+    );
+    assert_eq!(explained["urls"][1]["preferences"]["search"], "allowed");
+    assert_eq!(explained["urls"][2]["preferences"]["train_ai"], "allowed");
+    let text = stdout_of(&explain(PREFERENCES, &["-a", "bot", "/ai-ok/x"]));
+    assert!(
+        text.contains(
+            "content usage: train-ai=n, search=y; not in the vocabulary, ignored: bots  \
+             (robots.txt:5, robots.txt:6: same path, the most restrictive of each)"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("https://example.com/license.xml"), "{text}");
 }

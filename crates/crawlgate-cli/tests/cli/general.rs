@@ -11,6 +11,7 @@ fn every_command_has_help_with_examples() {
         "check",
         "explain",
         "lint",
+        "report",
         "test",
         "fetch",
         "batch",
@@ -51,7 +52,9 @@ fn completions_for_each_shell() {
         assert_eq!(output.status.code(), Some(0), "{shell}");
         let script = stdout_of(&output);
         assert!(script.contains(marker), "{shell}: {script}");
-        for command in ["check", "explain", "lint", "test", "fetch", "batch", "man"] {
+        for command in [
+            "check", "explain", "lint", "report", "test", "fetch", "batch", "man",
+        ] {
             assert!(script.contains(command), "{shell} completes {command}");
         }
         assert!(script.contains("all-profiles"), "{shell} completes flags");

@@ -119,6 +119,92 @@ fn a_request_never_reads_the_request_stream() {
     assert!(stderr_of(&output).contains("2 errors (2 robots_file not read)"));
 }
 
+/// Requests: `n` answerable ones with the robots_file `paths` among them.
+fn requests_naming(paths: &[&str], n: usize) -> String {
+    let mut input = String::new();
+    for i in 0..n {
+        input.push_str(&format!(
+            "{{\"id\":{i},\"robots_txt\":\"User-agent: *\\nDisallow: /\\n\",\"user_agent\":\"bot\",\"url\":\"/{i}\"}}\n"
+        ));
+        if let Some(path) = paths.get(i) {
+            input.push_str(&format!(
+                "{{\"id\":\"{path}\",\"robots_file\":\"{path}\",\"user_agent\":\"bot\",\"url\":\"/\"}}\n"
+            ));
+        }
+    }
+    input
+}
+
+#[test]
+fn a_request_never_reads_the_answers_into_a_file() {
+    // Answers written to a regular file: `/proc/self/fd/1` is that file,
+    // and reading it would read the batch's own answers back.
+    let files = Files::new();
+    let answers = files.path().join("answers.jsonl");
+    let streams = [
+        "/proc/self/fd/1",
+        "/dev/stdout",
+        "/dev/fd/1",
+        "/proc/self/fd/2",
+    ];
+    let input = requests_naming(&streams, 3_000);
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("crawlgate"))
+        .arg("batch")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::fs::File::create(&answers).unwrap())
+        .stderr(std::fs::File::create(files.path().join("summary.txt")).unwrap())
+        .spawn()
+        .unwrap();
+    std::io::Write::write_all(&mut child.stdin.take().unwrap(), input.as_bytes()).unwrap();
+    assert!(child.wait().unwrap().success());
+    let text = std::fs::read_to_string(&answers).unwrap();
+    let lines: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 3_000 + streams.len(), "one answer per request");
+    for (path, what) in streams.iter().zip([
+        "the standard output this batch writes its answers to",
+        "the standard output this batch writes its answers to",
+        "the standard output this batch writes its answers to",
+        "the standard error this batch writes its summary to",
+    ]) {
+        let line = lines.iter().find(|l| l["id"] == *path).unwrap();
+        let error = line["error"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{path} was read: {line}"));
+        assert!(
+            error.contains(&format!("cannot read robots_file \"{path}\": it is {what}")),
+            "{error}"
+        );
+    }
+}
+
+#[test]
+fn a_request_never_takes_the_answers_from_a_pipe() {
+    // Answers into a pipe, pipes allowed: opening `/proc/self/fd/1` for
+    // reading would take answers out of the pipe before its reader sees
+    // them.
+    let input = requests_naming(&["/proc/self/fd/1"], 5_000);
+    let output = crawlgate()
+        .args(["batch", "--allow-special-files", "--timeout", "2"])
+        .write_stdin(input)
+        .timeout(Duration::from_secs(120))
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    let lines: Vec<Value> = stdout_of(&output)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 5_001, "every answer reached the pipe's reader");
+    assert!(lines[1]["error"]
+        .as_str()
+        .unwrap()
+        .contains("it is the standard output this batch writes its answers to"));
+    assert_eq!(lines[5_000]["id"], 4_999);
+}
+
 #[test]
 fn a_request_file_read_through_standard_input_is_the_stream_too() {
     let files = Files::new();

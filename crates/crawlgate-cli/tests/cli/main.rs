@@ -6,11 +6,13 @@
 
 mod batch;
 mod check;
+mod crawlers;
 mod explain;
 mod fetch;
 mod general;
 mod inputs;
 mod pipes;
+mod report;
 mod serve;
 mod snapshots;
 mod survey;

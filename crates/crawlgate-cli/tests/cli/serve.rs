@@ -89,3 +89,27 @@ fn serve_rejects_an_unknown_cache() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("--cache"), "{stderr}");
 }
+
+#[test]
+fn serve_rejects_unusable_limits() {
+    for (args, flag) in [
+        (vec!["--memory-budget", "lots"], "--memory-budget"),
+        (vec!["--body-timeout", "soon"], "--body-timeout"),
+        (vec!["--politeness-horizon", "5s"], "--politeness-horizon"),
+        (vec!["--max-target", "1M"], "--max-target"),
+        (
+            vec!["--max-fetches-per-client", "0"],
+            "--max-fetches-per-client",
+        ),
+    ] {
+        let output = Command::new(assert_cmd::cargo::cargo_bin("crawlgate"))
+            .arg("serve")
+            .args(&args)
+            .env("CRAWLGATE_DATA_DIR", std::env::temp_dir())
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains(flag), "{args:?}: {stderr}");
+    }
+}

@@ -108,7 +108,8 @@ fn explain_classicfm_rogerbot() {
 
 #[test]
 fn explain_gothamist_googlebot_news() {
-    // A near miss: `Googlebot-News` is not `Googlebot`.
+    // No group names Googlebot-News: it follows the Googlebot group
+    // (Google's crawler documentation), not `*`.
     let text = run(&[
         "explain",
         "gothamist.com",
@@ -117,6 +118,21 @@ fn explain_gothamist_googlebot_news() {
         "/news/",
     ]);
     snapshot("explain_gothamist_googlebot_news", &text);
+}
+
+#[test]
+fn explain_gothamist_googlebot_news_one_token() {
+    // Read as one token, a near miss: `Googlebot-News` is not `Googlebot`,
+    // so it gets `*`.
+    let text = run(&[
+        "explain",
+        "gothamist.com",
+        "--agent",
+        "Googlebot-News",
+        "--one-token",
+        "/news/",
+    ]);
+    snapshot("explain_gothamist_googlebot_news_one_token", &text);
 }
 
 #[test]
@@ -146,6 +162,14 @@ fn test_gothamist_expectations() {
     );
     let text = stdout_of(&output).replace(&expectations, "gothamist.expect");
     snapshot("test_gothamist", &text);
+    // Read as one token, Googlebot-News gets `*` and its expectation fails.
+    let output = crawlgate()
+        .current_dir(corpus())
+        .args(["test", "gothamist.com", &expectations, "--one-token"])
+        .output()
+        .unwrap();
+    let text = stdout_of(&output).replace(&expectations, "gothamist.expect");
+    snapshot("test_gothamist_one_token", &text);
 }
 
 #[test]

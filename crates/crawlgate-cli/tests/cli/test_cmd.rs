@@ -127,14 +127,23 @@ fn an_empty_expectations_file_is_an_error() {
 
 #[test]
 fn agents_that_are_not_tokens_warn_with_their_line() {
-    let output = test("allow mybot /\ndisallow Googlebot/2.1 /nogoogle/x\n", &[]);
-    // `Googlebot/2.1` gets the `*` group, which allows /nogoogle/x.
+    let output = test(
+        "allow mybot /\ndisallow Googlebot/2.1 /nogoogle/x\n",
+        &["--one-token"],
+    );
+    // Read as one token, `Googlebot/2.1` gets the `*` group, which allows
+    // /nogoogle/x.
     assert_eq!(output.status.code(), Some(1));
     let stderr = stderr_of(&output);
     assert!(
         stderr.contains("crawlgate: warning: expect.txt:2: `Googlebot/2.1` is not a product token"),
         "{stderr}"
     );
+    // Read as the crawler it names (the default), it is Googlebot: no
+    // warning, and its group disallows /nogoogle/x.
+    let output = test("allow mybot /\ndisallow Googlebot/2.1 /nogoogle/x\n", &[]);
+    assert_eq!(output.status.code(), Some(0), "{}", stdout_of(&output));
+    assert_eq!(stderr_of(&output), "");
 }
 
 #[test]

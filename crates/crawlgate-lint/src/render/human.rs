@@ -3,12 +3,12 @@
 
 use std::fmt::Write as _;
 
-use crawlgate::{SelectionKind, Severity};
+use crawlgate::{ChoiceKind, Reading, Severity};
 
 use crate::audit::{table_version, AuditEntry};
 use crate::diagnostic::Diagnostic;
-use crate::render::{span_in_line, SourceText};
-use crate::LintReport;
+use crate::render::source::{span_in_line, SourceText};
+use crate::report::LintReport;
 
 /// Widest part of a source line shown around the span.
 const MAX_SHOWN: usize = 120;
@@ -151,25 +151,32 @@ pub fn audit_table(entries: &[AuditEntry], color: bool) -> String {
         paint.paint(
             "1",
             &format!(
-                "crawler audit ({} known crawlers, table {})",
+                "crawler audit ({} known crawlers, table {}, {})",
                 entries.len(),
-                table_version()
+                table_version(),
+                match entries.first().map(|e| e.reading) {
+                    Some(Reading::OneToken) => "each token read as one token (--one-token)",
+                    _ => "each read as its operator documents",
+                }
             )
         )
     );
     let _ = writeln!(
         out,
-        "{:<30} {:<12} {:<8} {:<14} {:<8} decided by",
+        "{:<30} {:<12} {:<8} {:<22} {:<8} decided by",
         "crawler", "purpose", "obeys", "group", "/"
     );
     for e in entries {
-        let group = match e.selection {
-            SelectionKind::Specific => {
-                let lines: Vec<String> = e.group_lines.iter().map(u32::to_string).collect();
-                format!("own (line {})", lines.join(","))
-            }
-            SelectionKind::Global => "*".to_owned(),
-            SelectionKind::Nothing => "none".to_owned(),
+        let lines: Vec<String> = e.group_lines.iter().map(u32::to_string).collect();
+        let group = match (e.choice, e.token.as_deref()) {
+            (ChoiceKind::Own, _) => format!("own (line {})", lines.join(",")),
+            (ChoiceKind::Fallback, Some(token)) => format!("{token} (line {})", lines.join(",")),
+            (ChoiceKind::ControlToken, Some("*")) => "control: *".to_owned(),
+            (ChoiceKind::ControlToken, Some(_)) => format!("control (line {})", lines.join(",")),
+            (ChoiceKind::Star, _) => "*".to_owned(),
+            (ChoiceKind::IgnoresRobotsTxt, _) => "ignores robots.txt".to_owned(),
+            (ChoiceKind::NoGroup, _) if !e.crawler.obeys_star => "none (ignores *)".to_owned(),
+            _ => "none".to_owned(),
         };
         let root = if e.root_allowed {
             paint.paint("32", &format!("{:<8}", "allowed"))
@@ -182,8 +189,8 @@ pub fn audit_table(entries: &[AuditEntry], color: bool) -> String {
         };
         let _ = writeln!(
             out,
-            "{:<30} {:<12} {:<8} {:<14} {} {}",
-            e.crawler.token,
+            "{:<30} {:<12} {:<8} {:<22} {} {}",
+            e.crawler.name,
             e.crawler.purpose.as_str(),
             e.crawler.obeys.as_str(),
             group,

@@ -1,12 +1,11 @@
 //! JSON output, for scripts: one object per finding, and the crawler audit.
 
+use crawlgate::Reading;
 use serde::Serialize;
 
-use crawlgate::SelectionKind;
-
 use crate::audit::{table_version, AuditEntry};
-use crate::render::LintedFile;
-use crate::rule_info;
+use crate::render::source::LintedFile;
+use crate::rules::rule_info;
 
 /// One finding as JSON.
 #[derive(Serialize)]
@@ -69,10 +68,15 @@ pub fn json(files: &[LintedFile<'_>]) -> String {
 #[derive(Serialize)]
 struct AuditCrawler<'a> {
     token: &'static str,
+    name: &'static str,
     operator: &'static str,
     purpose: &'static str,
     obeys: &'static str,
+    kind: &'static str,
     selection: &'static str,
+    selected_token: Option<&'a str>,
+    why: &'a str,
+    source: AuditSource,
     group_lines: &'a [u32],
     root_allowed: bool,
     deciding_line: Option<u32>,
@@ -80,35 +84,56 @@ struct AuditCrawler<'a> {
 }
 
 #[derive(Serialize)]
+struct AuditSource {
+    title: &'static str,
+    url: &'static str,
+    checked: &'static str,
+}
+
+#[derive(Serialize)]
 struct Audit<'a> {
     table_version: &'static str,
+    reading: &'static str,
     crawlers: Vec<AuditCrawler<'a>>,
 }
 
-/// The crawler audit as a JSON object: `{"table_version", "crawlers": [{"token",
-/// "operator", "purpose", "obeys", "selection", "group_lines", "root_allowed",
-/// "deciding_line", "deciding_rule"}]}`.
+/// The crawler audit as a JSON object: `{"table_version", "reading",
+/// "crawlers": [{"token",
+/// "name", "operator", "purpose", "obeys", "kind", "selection", "selected_token",
+/// "why", "source", "group_lines", "root_allowed", "deciding_line",
+/// "deciding_rule"}]}`: `selection` is how the crawler reading chose its
+/// groups (`own`, `fallback`, `*`, `none`, `ignores-robots-txt`,
+/// `control-token`), `selected_token` the token whose groups apply.
+/// `reading` is `crawler` (each read as its operator documents) or
+/// `one-token` (each product token read as Google's library reads it).
 ///
 /// ```
 /// use crawlgate::RobotsTxt;
 /// use crawlgate_lint::{audit, render};
 /// let robots = RobotsTxt::parse(b"User-agent: GPTBot\nDisallow: /\n");
 /// let json = render::audit_json(&audit::audit(&robots));
-/// assert!(json.contains("{\"token\":\"GPTBot\",\"operator\":\"OpenAI\""));
-/// assert!(json.contains("\"selection\":\"own\",\"group_lines\":[1],\"root_allowed\":false"));
+/// assert!(json.contains("{\"token\":\"GPTBot\",\"name\":\"GPTBot\",\"operator\":\"OpenAI\""));
+/// assert!(json.contains("\"selection\":\"own\",\"selected_token\":\"GPTBot\""));
+/// assert!(json.contains("\"group_lines\":[1],\"root_allowed\":false"));
+/// assert!(json.contains("\"reading\":\"crawler\""));
 /// ```
 pub fn audit_json(entries: &[AuditEntry]) -> String {
     let crawlers = entries
         .iter()
         .map(|e| AuditCrawler {
             token: e.crawler.token,
+            name: e.crawler.name,
             operator: e.crawler.operator,
             purpose: e.crawler.purpose.as_str(),
             obeys: e.crawler.obeys.as_str(),
-            selection: match e.selection {
-                SelectionKind::Specific => "own",
-                SelectionKind::Global => "*",
-                SelectionKind::Nothing => "none",
+            kind: e.crawler.kind.as_str(),
+            selection: e.choice.as_str(),
+            selected_token: e.token.as_deref(),
+            why: &e.why,
+            source: AuditSource {
+                title: e.crawler.source.title,
+                url: e.crawler.source_url(),
+                checked: e.crawler.checked,
             },
             group_lines: &e.group_lines,
             root_allowed: e.root_allowed,
@@ -118,6 +143,11 @@ pub fn audit_json(entries: &[AuditEntry]) -> String {
         .collect();
     to_string(&Audit {
         table_version: table_version(),
+        // One audit reads every crawler the same way.
+        reading: entries
+            .first()
+            .map_or(Reading::Crawler, |e| e.reading)
+            .as_str(),
         crawlers,
     })
 }

@@ -6,8 +6,8 @@ use serde::Serialize;
 use crawlgate::Severity;
 
 use crate::render::json::to_string;
-use crate::render::{span_in_line, LintedFile, SourceText};
-use crate::RULES;
+use crate::render::source::{span_in_line, LintedFile, SourceText};
+use crate::rules::RULES;
 
 const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
 

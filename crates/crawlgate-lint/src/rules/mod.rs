@@ -1,5 +1,4 @@
-//! The rules, one file each, grouped by category, and the pieces of wording
-//! they share.
+//! The rules, one file each, grouped by category, and their registry.
 
 pub(crate) mod audit;
 pub(crate) mod extensions;
@@ -8,28 +7,28 @@ pub(crate) mod path_rules;
 pub(crate) mod profiles;
 pub(crate) mod syntax;
 
-use crawlgate::{Reason, Rule, Verdict};
+use crate::diagnostic::Code;
+use crate::rule::RuleInfo;
 
-use crate::diagnostic::{Code, Diagnostic};
-use crate::{Context, RuleInfo};
-
-/// Every rule, in code order.
-pub(crate) static ALL: &[&RuleInfo] = &[
+/// Every lint rule, in code order. The parser's findings (`R002`–`R006`,
+/// `R010`–`R016`) are rules too: passed on as they are, or with a more
+/// precise message.
+pub static RULES: &[&RuleInfo] = &[
     &syntax::unknown_field::RULE,
-    &syntax::missing_colon::RULE,
-    &syntax::misspelled_field::RULE,
-    &syntax::field_name_prefix::RULE,
-    &syntax::rule_before_user_agent::RULE,
+    &syntax::parser_findings::MISSING_COLON,
+    &syntax::parser_findings::MISSPELLED_FIELD,
+    &syntax::parser_findings::FIELD_NAME_PREFIX,
+    &syntax::parser_findings::RULE_BEFORE_USER_AGENT,
     &syntax::path_not_absolute::RULE,
     &syntax::dollar_not_at_end::RULE,
     &syntax::leading_wildcard::RULE,
     &syntax::relative_sitemap::RULE,
-    &syntax::byte_order_mark::RULE,
-    &syntax::invalid_utf8::RULE,
-    &syntax::cr_line_endings::RULE,
-    &syntax::line_too_long::RULE,
+    &syntax::parser_findings::BYTE_ORDER_MARK,
+    &syntax::parser_findings::INVALID_UTF8,
+    &syntax::parser_findings::CR_LINE_ENDINGS,
+    &syntax::parser_findings::LINE_TOO_LONG,
     &syntax::file_too_large::RULE,
-    &syntax::invalid_line::RULE,
+    &syntax::parser_findings::INVALID_LINE,
     &syntax::nul_byte::RULE,
     &syntax::html_page::RULE,
     &syntax::binary_file::RULE,
@@ -58,84 +57,54 @@ pub(crate) static ALL: &[&RuleInfo] = &[
     &extensions::noindex_line::RULE,
     &extensions::extension_outside_group::RULE,
     &extensions::host_line::RULE,
+    &extensions::conflicting_preferences::RULE,
+    &extensions::repeated_preference_key::RULE,
+    &extensions::moot_preference::RULE,
+    &extensions::invalid_license::RULE,
     &profiles::rfc9309_differs::RULE,
     &profiles::legacy_differs::RULE,
     &profiles::bing_differs::RULE,
     &audit::agent_typo::RULE,
 ];
 
-/// Passes on what the parser reported under the same code.
-pub(crate) fn from_parser(cx: &Context<'_>, code: Code, out: &mut Vec<Diagnostic>) {
-    out.extend(
-        cx.robots
-            .diagnostics()
-            .iter()
-            .filter(|d| d.code.as_str() == code.as_str())
-            .map(|d| Diagnostic::from_parser(code, d)),
-    );
+/// The rule with this code.
+pub fn rule_info(code: Code) -> Option<&'static RuleInfo> {
+    RULES.iter().copied().find(|rule| rule.code == code)
 }
 
-/// Where `part`, a slice of `whole`, starts in it.
-pub(crate) fn offset_in(whole: &str, part: &str) -> Option<usize> {
-    let offset = (part.as_ptr() as usize).checked_sub(whole.as_ptr() as usize)?;
-    (offset + part.len() <= whole.len()).then_some(offset)
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
 
-/// "`Disallow: /x` (line 3)".
-pub(crate) fn quote_rule(rule: &Rule<'_>) -> String {
-    format!("`{rule}` (line {})", rule.line())
-}
+    #[test]
+    fn every_code_has_exactly_one_rule_in_code_order() {
+        let codes: Vec<Code> = RULES.iter().map(|r| r.code).collect();
+        assert_eq!(
+            codes,
+            Code::ALL,
+            "RULES must list every code once, in code order"
+        );
+        let names: HashSet<&str> = RULES.iter().map(|r| r.name).collect();
+        assert_eq!(names.len(), RULES.len());
+    }
 
-/// "line 3", "lines 3 and 5", "lines 3, 5 and 9".
-pub(crate) fn lines_phrase(lines: &[u32]) -> String {
-    /// Beyond this many, the rest are counted, not listed.
-    const LISTED: usize = 8;
-    match lines {
-        [] => "no line".to_owned(),
-        [one] => format!("line {one}"),
-        [init @ .., last] if lines.len() <= LISTED => {
-            let init: Vec<String> = init.iter().map(u32::to_string).collect();
-            format!("lines {} and {last}", init.join(", "))
-        }
-        _ => {
-            let shown: Vec<String> = lines[..LISTED].iter().map(u32::to_string).collect();
-            format!(
-                "lines {} and {} more",
-                shown.join(", "),
-                lines.len() - LISTED
-            )
+    #[test]
+    fn every_rule_is_documented_and_has_both_fixtures() {
+        for rule in RULES {
+            for section in [
+                "## What it does",
+                "## Why it matters",
+                "## Example",
+                "## Use instead",
+            ] {
+                assert!(rule.docs.contains(section), "{} lacks {section}", rule.code);
+            }
+            assert!(!rule.summary.is_empty());
+            for which in ["fires", "clean"] {
+                let path = crate::testing::fixture_path(rule.code, which);
+                assert!(std::path::Path::new(&path).is_file(), "missing {path}");
+            }
         }
     }
-}
-
-/// "`a`, `b` and `c`".
-pub(crate) fn and_list(items: &[String]) -> String {
-    match items {
-        [] => String::new(),
-        [one] => one.clone(),
-        [init @ .., last] => format!("{} and {last}", init.join(", ")),
-    }
-}
-
-/// What a verdict says, with its reason: "disallows it (`Disallow: /` on
-/// line 3)", "allows it (no rule matches)".
-/// With `plural`, "allow it" / "disallow it".
-pub(crate) fn describe_verdict(verdict: &Verdict<'_>, plural: bool) -> String {
-    let outcome = match (verdict.is_allowed(), plural) {
-        (true, false) => "allows it",
-        (false, false) => "disallows it",
-        (true, true) => "allow it",
-        (false, true) => "disallow it",
-    };
-    let why = match (verdict.reason(), verdict.rule()) {
-        (Reason::Rule, Some(rule)) if verdict.via_index_alias() => {
-            format!("{} through its `index.html` alias", quote_rule(&rule))
-        }
-        (Reason::Rule, Some(rule)) => quote_rule(&rule),
-        (Reason::EmptyRule, Some(rule)) => format!("the empty {}", quote_rule(&rule)),
-        (Reason::NoGroup, _) => "no group applies".to_owned(),
-        (Reason::RobotsTxt, _) => "`/robots.txt` is always allowed".to_owned(),
-        _ => "no rule matches".to_owned(),
-    };
-    format!("{outcome} ({why})")
 }

@@ -12,38 +12,70 @@ use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
+use crate::allowance::Client;
+use crate::budget::estimate;
 use crate::error::{ApiError, ErrorBody, ErrorDetail};
-use crate::input::{required, ApiJson, ApiQuery};
-use crate::service::{Lookup, LookupError, RobotsService};
+use crate::input::{bounded, required, ApiJson, ApiQuery, QueryParameters};
+use crate::service::{Lookup, LookupError};
 use crate::state::AppState;
+use crate::store::Slot;
 use crate::verdict::{rfc3339, Explained, FetchInfo};
-
-fn yes() -> bool {
-    true
-}
 
 /// The question.
 #[derive(Debug, Deserialize, IntoParams)]
-#[serde(deny_unknown_fields)]
 #[into_params(parameter_in = Query)]
 pub struct AllowedQuery {
-    /// The absolute URL the crawler wants to fetch.
+    /// The absolute URL the crawler wants to fetch (http or https).
+    #[param(
+        max_length = 8192,
+        pattern = "^[Hh][Tt][Tt][Pp][Ss]?://",
+        example = "https://example.com/private/page.html"
+    )]
     pub url: String,
     /// The crawler's product token, as robots.txt names it (`Googlebot`).
+    /// Any string, the empty one included (it obeys only `*`, as in
+    /// Google's library).
+    #[param(max_length = 256, example = "Googlebot")]
     pub agent: String,
-    /// Reserve the next request slot on the origin (default true); false
-    /// only reads when the next request could be sent.
-    #[serde(default = "yes")]
+    /// Reserve a request slot on the origin's politeness schedule (default
+    /// false: only say when the next request could be sent). A slot is
+    /// never more than the politeness horizon ahead.
+    #[serde(default)]
+    #[param(example = false)]
     pub reserve: bool,
+}
+
+impl QueryParameters for AllowedQuery {
+    const NAMES: &'static [&'static str] = &["url", "agent", "reserve"];
+}
+
+/// What happened on the origin's politeness schedule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Reservation {
+    /// A slot was reserved: send the request at `next_allowed_at`.
+    Reserved,
+    /// Nothing reserved (not asked, or the URL is disallowed):
+    /// `next_allowed_at` is when a request could be sent now.
+    None,
+    /// Asked, refused: the schedule is full up to the politeness horizon.
+    /// Ask again after `retry_after_ms`.
+    Full,
 }
 
 /// One `{url, agent}` pair of a batch.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Pair {
-    /// The absolute URL.
+    /// The absolute URL (http or https).
+    #[schema(
+        max_length = 8192,
+        pattern = "^[Hh][Tt][Tt][Pp][Ss]?://",
+        example = "https://example.com/page"
+    )]
     pub url: String,
-    /// The crawler's product token.
+    /// The crawler's product token (any string, the empty one included).
+    #[schema(max_length = 256, example = "Googlebot")]
     pub agent: String,
 }
 
@@ -51,10 +83,11 @@ pub struct Pair {
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AllowedBatch {
-    /// The pairs.
+    /// The pairs (at most 1,000).
+    #[schema(max_items = 1000)]
     pub pairs: Vec<Pair>,
-    /// Reserve a request slot for each allowed pair (default true).
-    #[serde(default = "yes")]
+    /// Reserve a request slot for each allowed pair (default false).
+    #[serde(default)]
     pub reserve: bool,
 }
 
@@ -75,10 +108,15 @@ pub struct Allowed {
     /// The crawl-delay the crawler's groups ask for, in seconds.
     pub crawl_delay: Option<f64>,
     /// When the crawler may send this request (RFC 3339): the reserved
-    /// slot on the origin's politeness schedule. None when disallowed.
+    /// slot, or (without `reserve`) the earliest free one. None when
+    /// disallowed or when the schedule is full.
     pub next_allowed_at: Option<String>,
     /// Milliseconds from now until `next_allowed_at` (0: now).
     pub wait_ms: Option<u64>,
+    /// `reserved`, `none` or `full`.
+    pub reservation: Reservation,
+    /// With `full`: milliseconds until a reservation can succeed.
+    pub retry_after_ms: Option<u64>,
 }
 
 /// What a batch says about one origin, once for all its pairs.
@@ -117,6 +155,12 @@ pub struct PairAnswer {
     /// Milliseconds from now until `next_allowed_at`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub wait_ms: Option<u64>,
+    /// `reserved`, `none` or `full` (absent when disallowed).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reservation: Option<Reservation>,
+    /// With `full`: milliseconds until a reservation can succeed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub retry_after_ms: Option<u64>,
 }
 
 /// One result of a batch: the answer, or the error for that pair.
@@ -156,12 +200,13 @@ pub struct AllowedResults {
 )]
 pub async fn one(
     State(state): State<AppState>,
+    Client(client): Client,
     ApiQuery(query): ApiQuery<AllowedQuery>,
 ) -> Result<Json<Allowed>, ApiError> {
     let origin = validate(&state, &query.url, &query.agent, "url", "agent")?;
     let lookup = state
         .service()
-        .lookup(&origin)
+        .lookup(&origin, &state.allowance(client))
         .await
         .map_err(|e| e.into_api("url"))?;
     state.metrics().decided(1);
@@ -184,6 +229,7 @@ pub async fn one(
 )]
 pub async fn many(
     State(state): State<AppState>,
+    Client(client): Client,
     ApiJson(batch): ApiJson<AllowedBatch>,
 ) -> Result<Json<AllowedResults>, ApiError> {
     let max = state.limits().max_pairs;
@@ -193,8 +239,11 @@ pub async fn many(
     let limits = state.limits();
     for (i, pair) in batch.pairs.iter().enumerate() {
         // The field names are written only for a pair that fails.
-        let fits = |text: &str, max: usize| text.len() <= max && !text.trim().is_empty();
-        if !fits(&pair.url, limits.max_url_bytes) || !fits(&pair.agent, limits.max_agent_bytes) {
+        let fits = |text: &str, max: usize| text.len() <= max;
+        if pair.url.is_empty()
+            || !fits(&pair.url, limits.max_url_chars)
+            || !fits(&pair.agent, limits.max_agent_chars)
+        {
             check_lengths(
                 &state,
                 &pair.url,
@@ -204,13 +253,109 @@ pub async fn many(
             )?;
         }
     }
+    let text_bytes: usize = batch
+        .pairs
+        .iter()
+        .map(|p| p.url.len() + p.agent.len())
+        .sum();
+    let budget = state.budget();
+    let cost = estimate::batch(batch.pairs.len(), text_bytes);
 
-    // Each pair's origin, parsed once per distinct scheme://authority.
+    // Each pair's origin, parsed once per distinct scheme://authority (on a
+    // worker thread: a thousand URL parses).
+    let (batch, origins, pair_origins) = budget
+        .run_heavy(cost, move || {
+            let (origins, pair_origins) = origins_of(&batch.pairs);
+            (batch, origins, pair_origins)
+        })
+        .await?;
+
+    let service = state.service();
+    let allowance = state.allowance(client);
+    let lookups: Vec<Result<Lookup, LookupError>> = join_all(
+        origins
+            .iter()
+            .map(|origin| service.lookup(origin, &allowance)),
+    )
+    .await;
+    let answers: Vec<OriginAnswer> = origins
+        .iter()
+        .zip(&lookups)
+        .map(|(origin, lookup)| OriginAnswer {
+            origin: origin.to_string(),
+            robots_url: origin.robots_url().to_string(),
+            fetch: lookup
+                .as_ref()
+                .ok()
+                .map(|lookup| FetchInfo::of(&lookup.entry, lookup.from_cache)),
+            error: lookup.as_ref().err().map(|error| {
+                // The pairs' own errors name their fields; this one is the
+                // origin's.
+                let mut detail = error.clone().into_api("url").body().error;
+                detail.field = None;
+                detail
+            }),
+        })
+        .collect();
+
+    // The verdicts, each crawler's view of each file compiled once, on a
+    // worker thread; then the reservations, on the store.
+    let politeness = service.politeness().clone();
+    let (batch, origins, decided) = budget
+        .run_heavy(cost, move || {
+            let decided = decide_pairs(&batch.pairs, &pair_origins, &lookups, &politeness);
+            (batch, origins, decided)
+        })
+        .await?;
+    let now = SystemTime::now();
+    let mut results = Vec::with_capacity(decided.len());
+    for decision in decided {
+        let item = match decision {
+            Decided::Failed(error) => BatchItem::Failed {
+                error: error.body().error,
+            },
+            Decided::Answer {
+                origin,
+                verdict,
+                crawl_delay,
+                pacing,
+            } => {
+                let slot = match verdict.allowed {
+                    true => Some(
+                        service
+                            .next_slot(&origins[origin], &pacing, batch.reserve, now)
+                            .await?,
+                    ),
+                    false => None,
+                };
+                let shown = slot.map(|slot| SlotShown::of(slot, now));
+                BatchItem::Answer(PairAnswer {
+                    origin,
+                    verdict,
+                    crawl_delay,
+                    next_allowed_at: shown.as_ref().and_then(|s| s.at.clone()),
+                    wait_ms: shown.as_ref().and_then(|s| s.wait_ms),
+                    reservation: shown.as_ref().map(|s| s.reservation),
+                    retry_after_ms: shown.as_ref().and_then(|s| s.retry_after_ms),
+                })
+            }
+        };
+        results.push(item);
+    }
+    state.metrics().decided(results.len() as u64);
+    Ok(Json(AllowedResults {
+        origins: answers,
+        results,
+    }))
+}
+
+/// The distinct origins of `pairs`, and each pair's (or why it has none).
+fn origins_of(pairs: &[Pair]) -> (Vec<Origin>, Vec<Result<usize, String>>) {
     let mut origins: Vec<Origin> = Vec::new();
     let mut by_authority: FxHashMap<&str, Result<usize, String>> = FxHashMap::default();
     let mut by_origin: FxHashMap<Origin, usize> = FxHashMap::default();
-    let mut pair_origins: Vec<Result<usize, String>> = Vec::with_capacity(batch.pairs.len());
-    for pair in &batch.pairs {
+    let mut pair_origins: Vec<Result<usize, String>> = Vec::with_capacity(pairs.len());
+    for pair in pairs {
         let mut index_of = |origin: Origin| {
             let next = origins.len();
             *by_origin.entry(origin.clone()).or_insert_with(|| {
@@ -233,80 +378,89 @@ pub async fn many(
         };
         pair_origins.push(found);
     }
+    (origins, pair_origins)
+}
 
-    let service = state.service();
-    let lookups: Vec<Result<Lookup, LookupError>> =
-        join_all(origins.iter().map(|origin| service.lookup(origin))).await;
-    let answers: Vec<OriginAnswer> = origins
-        .iter()
-        .zip(&lookups)
-        .map(|(origin, lookup)| OriginAnswer {
-            origin: origin.to_string(),
-            robots_url: origin.robots_url().to_string(),
-            fetch: lookup
-                .as_ref()
-                .ok()
-                .map(|lookup| FetchInfo::of(&lookup.entry, lookup.from_cache)),
-            error: lookup.as_ref().err().map(|error| {
-                // The pairs' own errors name their fields; this one is the
-                // origin's.
-                let mut detail = error.clone().into_api("url").body().error;
-                detail.field = None;
-                detail
-            }),
-        })
-        .collect();
+/// A pair's verdict before its reservation.
+enum Decided {
+    Failed(ApiError),
+    Answer {
+        origin: usize,
+        verdict: ExplainedVerdict,
+        crawl_delay: Option<f64>,
+        pacing: Pacing,
+    },
+}
 
-    // Each crawler's view of each file, compiled once.
+fn decide_pairs(
+    pairs: &[Pair],
+    pair_origins: &[Result<usize, String>],
+    lookups: &[Result<Lookup, LookupError>],
+    politeness: &crawlgate_fetch::PolitenessConfig,
+) -> Vec<Decided> {
     let mut views: FxHashMap<(usize, &str), Crawler<'_>> = FxHashMap::default();
-    let now = SystemTime::now();
-    let mut results = Vec::with_capacity(batch.pairs.len());
-    for (i, (pair, origin)) in batch.pairs.iter().zip(&pair_origins).enumerate() {
-        let failed = |error: ApiError| BatchItem::Failed {
-            error: error.body().error,
-        };
-        let n = match origin {
-            Ok(n) => *n,
-            Err(problem) => {
-                results.push(failed(ApiError::invalid(
-                    format!("pairs[{i}].url"),
-                    problem.clone(),
-                )));
-                continue;
+    pairs
+        .iter()
+        .zip(pair_origins)
+        .enumerate()
+        .map(|(i, (pair, origin))| {
+            let n = match origin {
+                Ok(n) => *n,
+                Err(problem) => {
+                    return Decided::Failed(ApiError::invalid(
+                        format!("pairs[{i}].url"),
+                        problem.clone(),
+                    ))
+                }
+            };
+            let lookup = match &lookups[n] {
+                Ok(lookup) => lookup,
+                Err(error) => {
+                    return Decided::Failed(error.clone().into_api(&format!("pairs[{i}].url")))
+                }
+            };
+            let crawler = views
+                .entry((n, pair.agent.as_str()))
+                .or_insert_with(|| Crawler::new(politeness, &lookup.entry, &pair.agent));
+            Decided::Answer {
+                origin: n,
+                verdict: crawler.decide(&lookup.entry, &pair.agent, &pair.url),
+                crawl_delay: crawler.crawl_delay,
+                pacing: crawler.pacing,
             }
-        };
-        let lookup = match &lookups[n] {
-            Ok(lookup) => lookup,
-            Err(error) => {
-                results.push(failed(error.clone().into_api(&format!("pairs[{i}].url"))));
-                continue;
-            }
-        };
-        let crawler = views
-            .entry((n, pair.agent.as_str()))
-            .or_insert_with(|| Crawler::new(service, &lookup.entry, &pair.agent));
-        let verdict = crawler.decide(&lookup.entry, &pair.agent, &pair.url);
-        let slot = match verdict.allowed {
-            true => Some(
-                service
-                    .next_slot(&origins[n], &crawler.pacing, batch.reserve, now)
-                    .await?,
-            ),
-            false => None,
-        };
-        results.push(BatchItem::Answer(PairAnswer {
-            origin: n,
-            verdict,
-            crawl_delay: crawler.crawl_delay,
-            next_allowed_at: slot.map(rfc3339),
-            wait_ms: slot.map(|at| wait_ms(at, now)),
-        }));
+        })
+        .collect()
+}
+
+/// A schedule answer as the API shows it.
+struct SlotShown {
+    at: Option<String>,
+    wait_ms: Option<u64>,
+    reservation: Reservation,
+    retry_after_ms: Option<u64>,
+}
+
+impl SlotShown {
+    fn of(slot: Slot, now: SystemTime) -> SlotShown {
+        match slot {
+            Slot::Reserved(at) | Slot::Free(at) => SlotShown {
+                at: Some(rfc3339(at)),
+                wait_ms: Some(wait_ms(at, now)),
+                reservation: if matches!(slot, Slot::Reserved(_)) {
+                    Reservation::Reserved
+                } else {
+                    Reservation::None
+                },
+                retry_after_ms: None,
+            },
+            Slot::Full { retry_at } => SlotShown {
+                at: None,
+                wait_ms: None,
+                reservation: Reservation::Full,
+                retry_after_ms: Some(wait_ms(retry_at, now)),
+            },
+        }
     }
-    state.metrics().decided(results.len() as u64);
-    Ok(Json(AllowedResults {
-        origins: answers,
-        results,
-    }))
 }
 
 /// `scheme://authority` of an absolute URL, the part its origin depends on
@@ -329,7 +483,11 @@ struct Crawler<'a> {
 }
 
 impl<'a> Crawler<'a> {
-    fn new(service: &RobotsService, entry: &'a CacheEntry, agent: &str) -> Crawler<'a> {
+    fn new(
+        politeness: &crawlgate_fetch::PolitenessConfig,
+        entry: &'a CacheEntry,
+        agent: &str,
+    ) -> Crawler<'a> {
         let view = entry
             .outcome
             .rules
@@ -340,7 +498,10 @@ impl<'a> Crawler<'a> {
                 .as_ref()
                 .and_then(|v| v.crawl_delay())
                 .map(|d| d.seconds),
-            pacing: service.pacing(entry, agent),
+            pacing: match &view {
+                Some(view) => Pacing::from_view(view, politeness),
+                None => Pacing::unrestricted(politeness),
+            },
             view,
         }
     }
@@ -375,8 +536,8 @@ fn check_lengths(
     agent_field: &str,
 ) -> Result<(), ApiError> {
     let limits = state.limits();
-    required(url_field, url, limits.max_url_bytes)?;
-    required(agent_field, agent, limits.max_agent_bytes)
+    required(url_field, url, limits.max_url_chars)?;
+    bounded(agent_field, agent, limits.max_agent_chars)
 }
 
 /// Checks the fields and the URL's scope.
@@ -418,6 +579,7 @@ async fn answer(
     } else {
         None
     };
+    let shown = slot.map(|slot| SlotShown::of(slot, now));
     Ok(Allowed {
         url,
         agent,
@@ -425,7 +587,9 @@ async fn answer(
         robots_url: lookup.origin.robots_url().to_string(),
         fetch: FetchInfo::of(entry, lookup.from_cache),
         crawl_delay,
-        next_allowed_at: slot.map(rfc3339),
-        wait_ms: slot.map(|at| wait_ms(at, now)),
+        next_allowed_at: shown.as_ref().and_then(|s| s.at.clone()),
+        wait_ms: shown.as_ref().and_then(|s| s.wait_ms),
+        reservation: shown.as_ref().map_or(Reservation::None, |s| s.reservation),
+        retry_after_ms: shown.as_ref().and_then(|s| s.retry_after_ms),
     })
 }

@@ -10,9 +10,11 @@ use crawlgate_fetch::{ExplainedVerdict, Outcome};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::source::{Source, SourceInfo};
+use super::source::{Given, Source, SourceInfo};
+use crate::allowance::Client;
+use crate::budget::estimate;
 use crate::error::{ApiError, ErrorBody};
-use crate::input::{bounded, required, ApiJson};
+use crate::input::{bounded, ApiJson};
 use crate::state::AppState;
 use crate::verdict::Explained;
 
@@ -23,16 +25,23 @@ const ALL_PROFILES: [Profile; 4] = Profile::ALL;
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CheckRequest {
-    /// The file's text (give this or `url`).
+    /// The file's text. Give exactly one of `robots_txt`, `robots_txt_b64`
+    /// and `url`.
     pub robots_txt: Option<String>,
+    /// The file's bytes in standard base64 with padding: for a file that is
+    /// not UTF-8 (it is read byte for byte, as crawlers read it).
+    pub robots_txt_b64: Option<String>,
     /// A URL of the site whose robots.txt to fetch (or reuse from the
     /// cache), per the fetch rules.
     pub url: Option<String>,
-    /// The crawler's product token.
+    /// The crawler's product token. Any string, the empty one included:
+    /// it is matched as Google's library matches it (an empty agent obeys
+    /// only `*`).
     pub agent: String,
-    /// URLs or paths to decide (at most 1,000).
+    /// URLs or paths to decide (at most 1,000). Any string, the empty one
+    /// included: Google's library reads the empty URL as the path `/`.
     pub urls: Vec<String>,
-    /// `google` (default), `rfc9309` or `legacy`.
+    /// `google` (default), `rfc9309`, `legacy` or `bing`.
     pub profile: Option<String>,
     /// Also give the verdict under every profile.
     #[serde(default)]
@@ -84,10 +93,11 @@ pub struct CheckResponse {
 )]
 pub async fn check(
     State(state): State<AppState>,
+    Client(client): Client,
     ApiJson(request): ApiJson<CheckRequest>,
 ) -> Result<Json<CheckResponse>, ApiError> {
     let limits = state.limits();
-    required("agent", &request.agent, limits.max_agent_bytes)?;
+    bounded("agent", &request.agent, limits.max_agent_chars)?;
     if request.urls.len() > limits.max_pairs {
         return Err(ApiError::too_many(
             "urls",
@@ -96,37 +106,76 @@ pub async fn check(
         ));
     }
     for (i, url) in request.urls.iter().enumerate() {
-        required(&format!("urls[{i}]"), url, limits.max_url_bytes)?;
+        if url.len() > limits.max_url_chars {
+            bounded(&format!("urls[{i}]"), url, limits.max_url_chars)?;
+        }
     }
     let profile = parse_profile(request.profile.as_deref())?;
-    let source = Source::resolve(&state, request.robots_txt, request.url).await?;
+    let given = Given {
+        robots_txt: request.robots_txt,
+        robots_txt_b64: request.robots_txt_b64,
+        url: request.url,
+    };
+    let source = Source::resolve(&state, given, &state.allowance(client)).await?;
+    let info = source.info().cloned();
+    let profiles = if request.all_profiles {
+        ALL_PROFILES.len()
+    } else {
+        1
+    };
+    let url_bytes = request.urls.iter().map(String::len).sum();
+    let cost = estimate::check(source.len(), request.urls.len(), url_bytes, profiles);
+    let (agent, urls, all) = (request.agent, request.urls, request.all_profiles);
+    // Parsing 500 KiB under four profiles and deciding a thousand long URLs
+    // takes a while: on a worker thread, within the memory budget.
+    let (agent, results) = state
+        .budget()
+        .run_heavy(cost, move || {
+            let results = decide_all(&source, profile, &agent, &urls, all);
+            (agent, results)
+        })
+        .await?;
+    state.metrics().decided(results.len() as u64);
+    Ok(Json(CheckResponse {
+        agent,
+        profile: profile.name,
+        source: info,
+        results,
+    }))
+}
 
-    let profiles: Vec<Profile> = if request.all_profiles {
+/// Every URL's verdict under `profile`, and under every profile with `all`.
+fn decide_all(
+    source: &Source,
+    profile: Profile,
+    agent: &str,
+    urls: &[String],
+    all: bool,
+) -> Vec<CheckResult> {
+    let profiles: Vec<Profile> = if all {
         ALL_PROFILES.to_vec()
     } else {
         vec![profile]
     };
     let readings: Vec<(Profile, Reading)> = profiles
         .iter()
-        .map(|&p| (p, Reading::of(&source, p)))
+        .map(|&p| (p, Reading::of(source, p)))
         .collect();
     let own;
     let main = match readings.iter().position(|(p, _)| *p == profile) {
         Some(i) => &readings[i].1,
         None => {
-            own = Reading::of(&source, profile);
+            own = Reading::of(source, profile);
             &own
         }
     };
-    let results: Vec<CheckResult> = request
-        .urls
-        .iter()
+    urls.iter()
         .map(|url| {
-            let verdict = main.decide(&request.agent, url);
-            let (profiles, differ) = if request.all_profiles {
+            let verdict = main.decide(agent, url);
+            let (profiles, differ) = if all {
                 let each: BTreeMap<&'static str, Explained> = readings
                     .iter()
-                    .map(|(p, reading)| (p.name, reading.decide(&request.agent, url)))
+                    .map(|(p, reading)| (p.name, reading.decide(agent, url)))
                     .collect();
                 let differ = each
                     .values()
@@ -142,14 +191,7 @@ pub async fn check(
                 profiles_differ: differ,
             }
         })
-        .collect();
-    state.metrics().decided(results.len() as u64);
-    Ok(Json(CheckResponse {
-        agent: request.agent,
-        profile: profile.name,
-        source: source.info().cloned(),
-        results,
-    }))
+        .collect()
 }
 
 /// The source as one profile reads it: the fetched outcome (parsed again
@@ -176,18 +218,22 @@ impl Reading {
     }
 }
 
-/// `profile`, checked.
+/// The profile names the API accepts, exactly as written.
+pub const PROFILE_NAMES: [&str; 4] = ["google", "rfc9309", "legacy", "bing"];
+
+/// `profile`, checked: one of [`PROFILE_NAMES`], exactly.
 pub fn parse_profile(name: Option<&str>) -> Result<Profile, ApiError> {
     match name {
         None => Ok(Profile::GOOGLE),
-        Some(name) => {
-            bounded("profile", name, 64)?;
-            Profile::named(name).ok_or_else(|| {
+        Some(name) => ALL_PROFILES
+            .into_iter()
+            .find(|p| p.name == name)
+            .ok_or_else(|| {
+                let shown: String = name.chars().take(64).collect();
                 ApiError::invalid(
                     "profile",
-                    format!("{name:?} is not a profile; use google, rfc9309, legacy or bing"),
+                    format!("{shown:?} is not a profile; use google, rfc9309, legacy or bing"),
                 )
-            })
-        }
+            }),
     }
 }

@@ -49,6 +49,11 @@ pub async fn healthz(State(state): State<AppState>) -> Result<Json<Health>, ApiE
     tag = "operations"
 )]
 pub async fn metrics(State(state): State<AppState>) -> impl IntoResponse {
+    for (pool, used) in state.budget().pools() {
+        state
+            .metrics()
+            .memory(pool, used.held_bytes, used.peak_bytes);
+    }
     (
         [(CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")],
         state.metrics().render(),

@@ -10,7 +10,9 @@ use serde_json::value::RawValue;
 use utoipa::ToSchema;
 
 use super::check::parse_profile;
-use super::source::{Source, SourceInfo};
+use super::source::{Given, Source, SourceInfo};
+use crate::allowance::Client;
+use crate::budget::estimate;
 use crate::error::{ApiError, ErrorBody};
 use crate::input::ApiJson;
 use crate::state::AppState;
@@ -19,11 +21,15 @@ use crate::state::AppState;
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct LintRequest {
-    /// The file's text (give this or `url`).
+    /// The file's text. Give exactly one of `robots_txt`, `robots_txt_b64`
+    /// and `url`.
     pub robots_txt: Option<String>,
+    /// The file's bytes in standard base64 with padding (a file that is not
+    /// UTF-8).
+    pub robots_txt_b64: Option<String>,
     /// A URL of the site whose robots.txt to fetch (or reuse).
     pub url: Option<String>,
-    /// `google` (default), `rfc9309` or `legacy`.
+    /// `google` (default), `rfc9309`, `legacy` or `bing`.
     pub profile: Option<String>,
     /// Also say what each known crawler gets (`crawlgate lint --audit`).
     #[serde(default)]
@@ -79,10 +85,16 @@ pub struct LintResponse {
 )]
 pub async fn lint(
     State(state): State<AppState>,
+    Client(client): Client,
     ApiJson(request): ApiJson<LintRequest>,
 ) -> Result<Json<LintResponse>, ApiError> {
     let profile = parse_profile(request.profile.as_deref())?;
-    let source = Source::resolve(&state, request.robots_txt, request.url).await?;
+    let given = Given {
+        robots_txt: request.robots_txt,
+        robots_txt_b64: request.robots_txt_b64,
+        url: request.url,
+    };
+    let source = Source::resolve(&state, given, &state.allowance(client)).await?;
     let file = source
         .info()
         .map_or_else(|| "robots.txt".to_owned(), |info| info.robots_url.clone());
@@ -91,26 +103,28 @@ pub async fn lint(
         .with_audit(request.audit)
         .with_legacy_comparison(request.legacy);
     let body = source.body().unwrap_or_default();
-    // Linting a 500 KiB file takes milliseconds: off the request threads.
+    // Linting a 500 KiB file takes a while and tens of megabytes: on a
+    // worker thread, within the memory budget.
     let (diagnostics, audit, counts) = {
         let (body, file) = (body.to_vec(), file.clone());
-        tokio::task::spawn_blocking(move || {
-            let report = lint::lint(&body, &options);
-            let json = render::json(&[render::LintedFile {
-                path: &file,
-                source: &body,
-                report: &report,
-            }]);
-            let audit = report.audit.as_deref().map(render::audit_json);
-            let counts = Counts {
-                errors: report.count(Severity::Error),
-                warnings: report.count(Severity::Warning),
-                infos: report.count(Severity::Info),
-            };
-            (json, audit, counts)
-        })
-        .await
-        .map_err(|e| ApiError::unavailable(e.to_string()))?
+        state
+            .budget()
+            .run_heavy(estimate::lint(body.len()), move || {
+                let report = lint::lint(&body, &options);
+                let json = render::json(&[render::LintedFile {
+                    path: &file,
+                    source: &body,
+                    report: &report,
+                }]);
+                let audit = report.audit.as_deref().map(render::audit_json);
+                let counts = Counts {
+                    errors: report.count(Severity::Error),
+                    warnings: report.count(Severity::Warning),
+                    infos: report.count(Severity::Info),
+                };
+                (json, audit, counts)
+            })
+            .await?
     };
     let raw = |text: String| {
         RawValue::from_string(text).map_err(|e| ApiError::unavailable(format!("lint output: {e}")))

@@ -7,22 +7,25 @@ pub mod health;
 pub mod lint;
 pub mod openapi;
 pub mod robots;
+pub mod schedule;
 mod source;
 pub mod tester;
 
 use std::time::Instant;
 
 use axum::extract::{DefaultBodyLimit, MatchedPath, Request, State};
+use axum::http::Method;
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
+use axum::routing::{delete, get, post};
 use axum::Router;
-use tower::limit::GlobalConcurrencyLimitLayer;
 
+use crate::admission::admit;
 use crate::error::ApiError;
 use crate::state::AppState;
 
-/// The whole application: API, tester page, health and metrics.
+/// The whole application: API, tester page, health and metrics, behind
+/// the admission middleware (target and body bounds, request slots).
 pub fn app(state: AppState) -> Router {
     let limits = state.limits().clone();
     Router::new()
@@ -32,18 +35,19 @@ pub fn app(state: AppState) -> Router {
         .route("/v1/robots", get(robots::cached))
         .route("/v1/robots/version", get(robots::version))
         .route("/v1/refresh", post(robots::refresh))
+        .route("/v1/schedule", delete(schedule::reset))
         .route("/v1/crawlers", get(tester::crawlers))
         .route("/healthz", get(health::healthz))
         .route("/metrics", get(health::metrics))
         .route("/openapi.json", get(openapi::document))
         .route("/", get(tester::page))
         .route("/assets/{name}", get(tester::asset))
+        .route("/favicon.ico", get(tester::favicon))
+        .method_not_allowed_fallback(method_not_allowed)
         .route_layer(middleware::from_fn_with_state(state.clone(), track))
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(limits.max_body_bytes))
-        .layer(GlobalConcurrencyLimitLayer::new(
-            limits.max_concurrent_requests,
-        ))
+        .layer(middleware::from_fn_with_state(state.clone(), admit))
         .with_state(state)
 }
 
@@ -59,6 +63,10 @@ async fn track(State(state): State<AppState>, request: Request, next: Next) -> R
         .metrics()
         .request(&route, response.status().as_u16(), started.elapsed());
     response
+}
+
+async fn method_not_allowed(method: Method) -> Response {
+    ApiError::method_not_allowed(method.as_str(), "a method the Allow header lists").into_response()
 }
 
 async fn not_found() -> Response {

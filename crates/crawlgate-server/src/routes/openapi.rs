@@ -1,19 +1,32 @@
 //! `GET /openapi.json`: the OpenAPI 3.1 document, generated from the
-//! handlers and types.
+//! handlers and types, then made exact where a derive cannot say it: the
+//! running server's limits as `maxLength` and `maxItems`, exactly one of
+//! `robots_txt`, `robots_txt_b64` and `url`, the profile names, the error
+//! answers every operation can give, and an example for every operation.
+//! A request the document calls valid is answered (2xx, or 403, 404, 429
+//! for what is refused, absent or rate limited); one it calls invalid is
+//! answered 4xx.
 
+use axum::extract::State;
 use axum::Json;
+use serde_json::{json, Value};
 use utoipa::OpenApi;
 
-use super::{allowed, check, health, lint, robots, tester};
+use super::check::PROFILE_NAMES;
+use super::source::{b64_max_chars, BASE64_PATTERN};
+use super::{allowed, check, health, lint, robots, schedule, tester};
+use crate::config::Limits;
 use crate::error::{ErrorBody, ErrorDetail};
+use crate::state::AppState;
 use crate::verdict::{Explained, FetchInfo};
 
-/// The API description.
+/// The API description, as derived from the code (see [`document`] for the
+/// one served).
 #[derive(OpenApi)]
 #[openapi(
     info(
         title = "crawlgate",
-        description = "robots.txt as Google reads it: a sidecar for crawler fleets (may agent X fetch URL Y, and when?) and a robots.txt tester."
+        description = "robots.txt as Google reads it: a sidecar for crawler fleets (may agent X fetch URL Y, and when?) and a robots.txt tester. Every 4xx and 5xx answer has the JSON body ErrorBody; unknown query parameters are ignored and named in the Crawlgate-Ignored-Parameters response header."
     ),
     paths(
         allowed::one,
@@ -23,6 +36,7 @@ use crate::verdict::{Explained, FetchInfo};
         robots::cached,
         robots::version,
         robots::refresh,
+        schedule::reset,
         tester::crawlers,
         health::healthz,
         health::metrics,
@@ -33,6 +47,7 @@ use crate::verdict::{Explained, FetchInfo};
         Explained,
         FetchInfo,
         allowed::Allowed,
+        allowed::Reservation,
         allowed::Pair,
         allowed::AllowedBatch,
         allowed::AllowedResults,
@@ -47,13 +62,224 @@ use crate::verdict::{Explained, FetchInfo};
         robots::GroupSummary,
         robots::HistoryItem,
         robots::VersionBody,
+        schedule::ScheduleReset,
         tester::KnownCrawler,
         health::Health,
     ))
 )]
 pub struct ApiDoc;
 
-/// The document.
-pub async fn document() -> Json<utoipa::openapi::OpenApi> {
-    Json(ApiDoc::openapi())
+/// The document, with this server's limits.
+pub async fn document(State(state): State<AppState>) -> Json<Value> {
+    Json(described(state.limits()))
+}
+
+/// The API description for a server with `limits`.
+///
+/// ```
+/// let doc = crawlgate_server::described(&crawlgate_server::Limits::default());
+/// let url = &doc["paths"]["/v1/allowed"]["get"]["parameters"][0];
+/// assert_eq!(url["schema"]["format"], "uri");
+/// assert_eq!(url["schema"]["maxLength"], 8192);
+/// ```
+pub fn described(limits: &Limits) -> Value {
+    let mut doc = serde_json::to_value(ApiDoc::openapi()).unwrap_or(Value::Null);
+    exact_requests(&mut doc, limits);
+    every_error(&mut doc);
+    examples(&mut doc);
+    doc
+}
+
+/// A string parameter or property that holds an absolute http(s) URL.
+fn url_schema(limits: &Limits) -> Value {
+    json!({
+        "type": "string",
+        "format": "uri",
+        "pattern": "^[Hh][Tt][Tt][Pp][Ss]?://",
+        "maxLength": limits.max_url_chars,
+    })
+}
+
+fn exact_requests(doc: &mut Value, limits: &Limits) {
+    let schemas = &mut doc["components"]["schemas"];
+    let profile = json!({
+        "description": "The reading: google (the default), rfc9309, legacy or bing.",
+        "type": ["string", "null"],
+        "enum": PROFILE_NAMES.iter().map(|p| json!(p)).chain([Value::Null]).collect::<Vec<_>>(),
+    });
+    // The source of a file: exactly one of three, each a string when given
+    // (null counts as absent).
+    let sources = |schema: &mut Value| {
+        let properties = &mut schema["properties"];
+        properties["robots_txt"] = json!({
+            "description": "The file's text (at most this many characters).",
+            "type": ["string", "null"],
+            "maxLength": limits.max_robots_bytes,
+        });
+        properties["robots_txt_b64"] = json!({
+            "description": "The file's bytes in standard base64 with padding, for a file that is not UTF-8.",
+            "type": ["string", "null"],
+            "format": "byte",
+            "pattern": BASE64_PATTERN,
+            "maxLength": b64_max_chars(limits.max_robots_bytes),
+        });
+        let mut url = url_schema(limits);
+        url["type"] = json!(["string", "null"]);
+        url["description"] =
+            json!("A URL of the site whose robots.txt to fetch (or reuse from the cache).");
+        properties["url"] = url;
+        properties["profile"] = profile.clone();
+        schema["oneOf"] = json!([
+            {"required": ["robots_txt"], "properties": {"robots_txt": {"type": "string"}}},
+            {"required": ["robots_txt_b64"], "properties": {"robots_txt_b64": {"type": "string"}}},
+            {"required": ["url"], "properties": {"url": {"type": "string"}}},
+        ]);
+        schema["additionalProperties"] = json!(false);
+    };
+    sources(&mut schemas["CheckRequest"]);
+    sources(&mut schemas["LintRequest"]);
+    let check = &mut schemas["CheckRequest"]["properties"];
+    check["agent"]["maxLength"] = json!(limits.max_agent_chars);
+    check["urls"]["maxItems"] = json!(limits.max_pairs);
+    check["urls"]["items"] = json!({"type": "string", "maxLength": limits.max_url_chars});
+    check["all_profiles"] =
+        json!({"type": "boolean", "description": "Also give the verdict under every profile."});
+    let lint = &mut schemas["LintRequest"]["properties"];
+    lint["audit"] =
+        json!({"type": "boolean", "description": "Also say what each known crawler gets."});
+    lint["legacy"] =
+        json!({"type": "boolean", "description": "Also compare with the legacy reading."});
+
+    // In a batch, a URL that is not one is that pair's error, not the
+    // request's: any non-empty string is accepted.
+    let pair = &mut schemas["Pair"];
+    pair["properties"]["url"] = json!({
+        "type": "string",
+        "minLength": 1,
+        "maxLength": limits.max_url_chars,
+        "description": "The absolute URL (http or https); anything else is answered with an error for this pair.",
+    });
+    pair["properties"]["agent"] = json!({"type": "string", "maxLength": limits.max_agent_chars});
+    pair["additionalProperties"] = json!(false);
+    let batch = &mut schemas["AllowedBatch"];
+    batch["properties"]["pairs"]["maxItems"] = json!(limits.max_pairs);
+    batch["properties"]["reserve"] = json!({"type": "boolean", "description": "Reserve a request slot for each allowed pair (default false)."});
+    batch["additionalProperties"] = json!(false);
+
+    // Query parameters: the URLs, the agent, the flags (optional).
+    let Some(paths) = doc["paths"].as_object_mut() else {
+        return;
+    };
+    for item in paths.values_mut() {
+        let Some(operations) = item.as_object_mut() else {
+            continue;
+        };
+        for operation in operations.values_mut() {
+            // `get_mut`: indexing would add a null `parameters`.
+            let Some(parameters) = operation
+                .get_mut("parameters")
+                .and_then(Value::as_array_mut)
+            else {
+                continue;
+            };
+            for parameter in parameters {
+                let name = parameter["name"].as_str().unwrap_or_default().to_owned();
+                let example = parameter["schema"]["example"].clone();
+                let schema = match name.as_str() {
+                    "url" | "origin" => url_schema(limits),
+                    "agent" => json!({"type": "string", "maxLength": limits.max_agent_chars}),
+                    "reserve" | "fetch" => {
+                        parameter["required"] = json!(false);
+                        json!({"type": "boolean"})
+                    }
+                    "id" => json!({"type": "integer", "minimum": 0, "maximum": u64::MAX}),
+                    _ => continue,
+                };
+                parameter["schema"] = schema;
+                if !example.is_null() {
+                    parameter["example"] = example;
+                }
+            }
+        }
+    }
+}
+
+/// The answers any operation may give besides its own: the admission
+/// middleware's (408, 413, 414, 503), the router's (405), the fetch
+/// allowance's (429), and the others an input can cause.
+fn every_error(doc: &mut Value) {
+    let common = [
+        ("400", "A malformed request or an invalid parameter"),
+        ("403", "The robots.txt host is a private, loopback or link-local address"),
+        ("404", "Nothing known for this key"),
+        ("405", "A method this route does not answer (the Allow header lists those it does)"),
+        ("408", "The body did not arrive within the body timeout"),
+        ("413", "The body is over the limit"),
+        ("414", "The request target is over the limit"),
+        ("422", "A URL whose scheme is not fetched (neither http nor https)"),
+        ("429", "Not fetched: the request's or the client's fetch allowance is spent, or refreshed too recently"),
+        ("431", "The request headers are too large"),
+        ("503", "Busy (no slot, memory or worker within the queue timeout), or the cache backend failed"),
+    ];
+    let error = json!({
+        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorBody"}}}
+    });
+    let Some(paths) = doc["paths"].as_object_mut() else {
+        return;
+    };
+    for item in paths.values_mut() {
+        let Some(operations) = item.as_object_mut() else {
+            continue;
+        };
+        for operation in operations.values_mut() {
+            let Some(responses) = operation
+                .get_mut("responses")
+                .and_then(Value::as_object_mut)
+            else {
+                continue;
+            };
+            for (status, description) in common {
+                responses.entry(status).or_insert_with(|| {
+                    let mut answer = error.clone();
+                    answer["description"] = json!(description);
+                    answer
+                });
+            }
+        }
+    }
+}
+
+/// One example per operation that has a body (parameters carry theirs).
+fn examples(doc: &mut Value) {
+    let bodies = [
+        (
+            "/v1/allowed",
+            "post",
+            json!({"pairs": [
+                {"url": "https://example.com/private/page.html", "agent": "Googlebot"},
+                {"url": "https://example.com/", "agent": "Bingbot"}
+            ], "reserve": false}),
+        ),
+        (
+            "/v1/check",
+            "post",
+            json!({
+                "robots_txt": "User-agent: *\nDisallow: /private/\nAllow: /private/open\n",
+                "agent": "Googlebot",
+                "urls": ["https://example.com/private/x", "/private/open", ""],
+                "all_profiles": true
+            }),
+        ),
+        (
+            "/v1/lint",
+            "post",
+            json!({"robots_txt": "User-agent: *\nDisalow: /private\n", "profile": "google"}),
+        ),
+    ];
+    for (path, method, example) in bodies {
+        let content = &mut doc["paths"][path][method]["requestBody"]["content"]["application/json"];
+        if content.is_object() {
+            content["example"] = example;
+        }
+    }
 }

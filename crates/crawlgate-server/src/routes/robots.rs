@@ -7,18 +7,23 @@ use crawlgate_fetch::{Attempt, CacheEntry, Origin, OutcomeKind, OutcomeReason};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
+use crate::allowance::Client;
 use crate::error::{ApiError, ErrorBody};
-use crate::input::{required, ApiQuery};
+use crate::input::{required, ApiQuery, QueryParameters};
 use crate::state::AppState;
 use crate::store::{from_micros, VersionSummary};
 use crate::verdict::{rfc3339, FetchInfo};
 
 /// Which origin.
 #[derive(Debug, Deserialize, IntoParams)]
-#[serde(deny_unknown_fields)]
 #[into_params(parameter_in = Query)]
 pub struct OriginQuery {
     /// Any URL of the origin (`https://example.com/` or a page of it).
+    #[param(
+        max_length = 8192,
+        pattern = "^[Hh][Tt][Tt][Pp][Ss]?://",
+        example = "https://example.com/"
+    )]
     pub origin: String,
     /// `GET /v1/robots` only: fetch it (per the fetch rules) when nothing
     /// fresh is cached, instead of answering 404.
@@ -26,15 +31,28 @@ pub struct OriginQuery {
     pub fetch: bool,
 }
 
+impl QueryParameters for OriginQuery {
+    const NAMES: &'static [&'static str] = &["origin", "fetch"];
+}
+
 /// Which version.
 #[derive(Debug, Deserialize, IntoParams)]
-#[serde(deny_unknown_fields)]
 #[into_params(parameter_in = Query)]
 pub struct VersionQuery {
     /// Any URL of the origin.
+    #[param(
+        max_length = 8192,
+        pattern = "^[Hh][Tt][Tt][Pp][Ss]?://",
+        example = "https://example.com/"
+    )]
     pub origin: String,
     /// The version's id, from the history.
+    #[param(minimum = 0, example = 1764166209000000u64)]
     pub id: u64,
+}
+
+impl QueryParameters for VersionQuery {
+    const NAMES: &'static [&'static str] = &["origin", "id"];
 }
 
 /// A group of the cached file.
@@ -112,8 +130,8 @@ pub struct VersionBody {
     pub body: Option<String>,
 }
 
-fn origin_of(state: &AppState, text: &str) -> Result<Origin, ApiError> {
-    required("origin", text, state.limits().max_url_bytes)?;
+pub(crate) fn origin_of(state: &AppState, text: &str) -> Result<Origin, ApiError> {
+    required("origin", text, state.limits().max_url_chars)?;
     Origin::from_url(text).map_err(|e| ApiError::invalid("origin", e.to_string()))
 }
 
@@ -188,6 +206,7 @@ async fn describe(
 )]
 pub async fn cached(
     State(state): State<AppState>,
+    Client(client): Client,
     ApiQuery(query): ApiQuery<OriginQuery>,
 ) -> Result<Json<RobotsState>, ApiError> {
     let origin = origin_of(&state, &query.origin)?;
@@ -202,7 +221,7 @@ pub async fn cached(
         }
         _ if query.fetch => {
             let lookup = service
-                .lookup(&origin)
+                .lookup(&origin, &state.allowance(client))
                 .await
                 .map_err(|e| e.into_api("origin"))?;
             (lookup.entry, lookup.from_cache)
@@ -272,13 +291,14 @@ pub async fn version(
 )]
 pub async fn refresh(
     State(state): State<AppState>,
+    Client(client): Client,
     ApiQuery(query): ApiQuery<OriginQuery>,
 ) -> Result<Json<RobotsState>, ApiError> {
     let origin = origin_of(&state, &query.origin)?;
     let interval = state.limits().refresh_interval;
     let lookup = state
         .service()
-        .refresh(&origin, interval)
+        .refresh(&origin, interval, &state.allowance(client))
         .await
         .map_err(|e| e.into_api("origin"))?
         .ok_or_else(|| {

@@ -1,33 +1,71 @@
-//! The web tester at `/`: one HTML page, a script and a stylesheet,
-//! embedded in the binary (nothing is loaded from anywhere else), and the
-//! crawler list its picker offers.
+//! The web tester at `/`: one HTML page, a script, a stylesheet and the
+//! icons, embedded in the binary (nothing is loaded from anywhere else), and
+//! the crawler list its picker offers.
 
-use axum::extract::Path;
+use axum::extract::{Path, State};
 use axum::http::header::{CACHE_CONTROL, CONTENT_SECURITY_POLICY, CONTENT_TYPE};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use crawlgate_lint::audit::{crawlers as known_crawlers, Purpose};
+use crawlgate_lint::audit::crawlers as known_crawlers;
 use serde::Serialize;
 use utoipa::ToSchema;
 
+use crate::config::Limits;
 use crate::error::ApiError;
+use crate::state::AppState;
 
 const PAGE: &str = include_str!("../../assets/index.html");
 const SCRIPT: &str = include_str!("../../assets/tester.js");
 const STYLE: &str = include_str!("../../assets/tester.css");
+const ICON_SVG: &str = include_str!("../../assets/favicon.svg");
+const ICON: &[u8] = include_bytes!("../../assets/favicon.ico");
 
 /// Everything from this server, inline scripts included nowhere.
 const POLICY: &str = "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
 
-/// The tester page.
-pub async fn page() -> Response {
+/// The tester page, with this server's limits written in, so that the page
+/// can say which URLs it cannot test and why.
+pub async fn page(State(state): State<AppState>) -> Response {
     (
         [
             (CONTENT_TYPE, "text/html; charset=utf-8"),
             (CONTENT_SECURITY_POLICY, POLICY),
             (CACHE_CONTROL, "no-cache"),
         ],
-        PAGE,
+        page_with(state.limits()),
+    )
+        .into_response()
+}
+
+/// The page's text with `limits` in its `{{…}}` slots.
+fn page_with(limits: &Limits) -> String {
+    let slots = [
+        ("{{max_urls}}", limits.max_pairs),
+        ("{{max_url_chars}}", limits.max_url_chars),
+        ("{{max_agent_chars}}", limits.max_agent_chars),
+        // The server counts `robots_txt` in characters too.
+        ("{{max_robots_chars}}", limits.max_robots_bytes),
+        ("{{max_body_bytes}}", limits.max_body_bytes),
+        (
+            "{{refresh_seconds}}",
+            usize::try_from(limits.refresh_interval.as_secs()).unwrap_or(usize::MAX),
+        ),
+    ];
+    let mut page = PAGE.to_owned();
+    for (slot, value) in slots {
+        page = page.replace(slot, &value.to_string());
+    }
+    page
+}
+
+/// The icon browsers ask for at `/favicon.ico` (16 and 32 pixels).
+pub async fn favicon() -> Response {
+    (
+        [
+            (CONTENT_TYPE, "image/x-icon"),
+            (CACHE_CONTROL, "public, max-age=86400"),
+        ],
+        ICON,
     )
         .into_response()
 }
@@ -37,6 +75,7 @@ pub async fn asset(Path(name): Path<String>) -> Response {
     let (body, kind) = match name.as_str() {
         "tester.js" => (SCRIPT, "text/javascript; charset=utf-8"),
         "tester.css" => (STYLE, "text/css; charset=utf-8"),
+        "favicon.svg" => (ICON_SVG, "image/svg+xml"),
         _ => return ApiError::not_found("path", "no such asset").into_response(),
     };
     ([(CONTENT_TYPE, kind), (CACHE_CONTROL, "no-cache")], body).into_response()
@@ -70,11 +109,32 @@ pub async fn crawlers() -> Json<Vec<KnownCrawler>> {
                 token: c.token,
                 operator: c.operator,
                 purpose: c.purpose.as_str(),
-                ai: matches!(
-                    c.purpose,
-                    Purpose::AiTraining | Purpose::AiSearch | Purpose::AiUser | Purpose::Dataset
-                ),
+                ai: c.purpose.is_ai(),
             })
             .collect(),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_slot_of_the_page_is_filled() {
+        let limits = Limits {
+            max_pairs: 7,
+            ..Limits::default()
+        };
+        let page = page_with(&limits);
+        assert!(!page.contains("{{"), "an unfilled slot");
+        assert!(page.contains(r#"data-max-urls="7""#));
+        assert!(page.contains(&format!(r#"data-max-url-chars="{}""#, limits.max_url_chars)));
+    }
+
+    #[test]
+    fn the_icon_is_an_icon_file() {
+        // ICONDIR: reserved 0, type 1 (icon), then the image count.
+        assert_eq!(&ICON[..4], &[0, 0, 1, 0]);
+        assert!(u16::from_le_bytes([ICON[4], ICON[5]]) >= 1);
+    }
 }

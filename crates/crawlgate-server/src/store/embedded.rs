@@ -11,10 +11,11 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::{Duration, Instant, SystemTime};
 
-use crawlgate_fetch::{CacheEntry, CacheStore, MemoryCache, Origin, Schedule};
+use crawlgate_fetch::{CacheEntry, CacheStore, MemoryCache, Origin};
 use redb::{Database, Durability, ReadableTable, TableDefinition};
 
 use super::history::{oldest_kept, Version, VersionSummary};
+use super::schedule::EmbeddedSchedule;
 use super::{decode, encode, StoreError};
 
 const ENTRIES: TableDefinition<&str, &[u8]> = TableDefinition::new("entries");
@@ -56,7 +57,7 @@ pub struct EmbeddedStore {
     max_bytes: u64,
     memory: MemoryCache,
     index: Mutex<Index>,
-    schedule: Schedule,
+    schedule: EmbeddedSchedule,
     refreshes: Mutex<HashMap<Origin, Instant>>,
 }
 
@@ -130,7 +131,7 @@ impl EmbeddedStore {
             max_bytes,
             memory: MemoryCache::new(100_000, memory_bytes),
             index: Mutex::new(Index::default()),
-            schedule: Schedule::new(100_000),
+            schedule: EmbeddedSchedule::new(100_000),
             refreshes: Mutex::new(HashMap::new()),
         };
         store.build_index()?;
@@ -405,9 +406,9 @@ impl EmbeddedStore {
         value.map(|v| decode(v.value())).transpose()
     }
 
-    /// The politeness schedule (in memory: slots older than the cap
-    /// constrain nothing, so there is nothing worth persisting).
-    pub fn schedule(&self) -> &Schedule {
+    /// The politeness schedule (in memory: a slot is never more than the
+    /// horizon ahead, so a restart loses at most that).
+    pub fn schedule(&self) -> &EmbeddedSchedule {
         &self.schedule
     }
 

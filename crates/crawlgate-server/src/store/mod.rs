@@ -7,6 +7,7 @@
 mod embedded;
 mod history;
 mod redis;
+mod schedule;
 
 use std::time::{Duration, SystemTime};
 
@@ -15,6 +16,7 @@ use crawlgate_fetch::{CacheEntry, Origin, Pacing};
 pub use embedded::EmbeddedStore;
 pub use history::{Version, VersionSummary};
 pub use redis::RedisStore;
+pub use schedule::{plan_slot, Slot};
 
 /// A backend failure (disk, Redis, a stored value that no longer decodes).
 #[derive(Debug, thiserror::Error)]
@@ -128,30 +130,30 @@ impl Store {
         }
     }
 
-    /// Reserves the next permitted request time on `origin`, shared by
-    /// every caller of this store.
-    pub async fn reserve(
+    /// Reserves (with `reserve`) or only reads the next permitted request
+    /// time on `origin`, shared by every caller of this store, never more
+    /// than `horizon` ahead of `now` ([`plan_slot`]).
+    pub async fn slot(
         &self,
         origin: &Origin,
         pacing: &Pacing,
         now: SystemTime,
-    ) -> Result<SystemTime, StoreError> {
+        horizon: Duration,
+        reserve: bool,
+    ) -> Result<Slot, StoreError> {
         match self {
-            Store::Embedded(store) => Ok(store.schedule().reserve(origin, pacing, now)),
-            Store::Redis(store) => bounded(store.reserve(origin, pacing, now)).await,
+            Store::Embedded(store) => {
+                Ok(store.schedule().slot(origin, pacing, now, horizon, reserve))
+            }
+            Store::Redis(store) => bounded(store.slot(origin, pacing, now, horizon, reserve)).await,
         }
     }
 
-    /// When the next request to `origin` could be sent, reserving nothing.
-    pub async fn peek(
-        &self,
-        origin: &Origin,
-        pacing: &Pacing,
-        now: SystemTime,
-    ) -> Result<SystemTime, StoreError> {
+    /// Forgets the reservations on `origin`; whether there were any.
+    pub async fn reset_schedule(&self, origin: &Origin) -> Result<bool, StoreError> {
         match self {
-            Store::Embedded(store) => Ok(store.schedule().peek(origin, pacing, now)),
-            Store::Redis(store) => bounded(store.peek(origin, pacing, now)).await,
+            Store::Embedded(store) => Ok(store.schedule().reset(origin)),
+            Store::Redis(store) => bounded(store.reset_schedule(origin)).await,
         }
     }
 

@@ -9,7 +9,7 @@
 //! | `entry:<origin>` | the cache entry (MessagePack) | 30 days after the entry's own expiry (its last good copy serves failed refreshes) |
 //! | `stamp:<origin>` | the entry's fetch time (µs) | with the entry |
 //! | `lock:<origin>` | the token of the instance fetching | after the fetch timeout |
-//! | `slot:<origin>` | the last reserved request time (µs) | once it constrains nothing |
+//! | `slot:<origin>` | the last reserved request time (µs), never more than the horizon ahead | once it constrains nothing |
 //! | `refresh:<origin>` | a refresh was asked for | after the refresh interval |
 //! | `hist:<origin>` | sorted set of version ids | 30 days |
 //! | `ver:<origin>:<id>` | one version (MessagePack) | 30 days |
@@ -28,6 +28,7 @@ use redis::aio::{ConnectionManager, ConnectionManagerConfig};
 use redis::AsyncCommands;
 
 use super::history::{oldest_kept, Version, VersionSummary, HISTORY_WINDOW};
+use super::schedule::{plan_slot, Slot};
 use super::{decode, encode, from_micros, micros, StoreError};
 
 fn err(error: impl std::fmt::Display) -> StoreError {
@@ -355,19 +356,31 @@ impl RedisStore {
         self.conn().get(key).await.map_err(err)
     }
 
-    /// Reserves the next permitted request time on `origin` for every
-    /// instance: read the last slot, compute the next with the fetch
-    /// crate's [`Pacing`], write it only if no one else wrote meanwhile.
-    pub async fn reserve(
+    /// Reserves (or only reads) the next permitted request time on
+    /// `origin` for every instance: read the last slot, plan the next with
+    /// [`plan_slot`], write it only if no one else wrote meanwhile.
+    pub async fn slot(
         &self,
         origin: &Origin,
         pacing: &Pacing,
         now: SystemTime,
-    ) -> Result<SystemTime, StoreError> {
+        horizon: Duration,
+        reserve: bool,
+    ) -> Result<Slot, StoreError> {
         let key = self.key("slot", origin);
+        if !reserve {
+            let last = self.last_slot(&key).await?;
+            let limit = now.checked_add(horizon).unwrap_or(now);
+            let last = last.as_deref().and_then(parse_micros).map(|l| l.min(limit));
+            return Ok(Slot::Free(pacing.next_permitted(last, now)));
+        }
         for _ in 0..RESERVE_ATTEMPTS {
             let last = self.last_slot(&key).await?;
-            let at = pacing.next_permitted(last.as_deref().and_then(parse_micros), now);
+            let at = match plan_slot(last.as_deref().and_then(parse_micros), pacing, now, horizon) {
+                Ok(at) => at,
+                Err(retry_at) => return Ok(Slot::Full { retry_at }),
+            };
+            // Kept while it can delay anything: at most the horizon.
             let keep = at
                 .duration_since(now)
                 .unwrap_or_default()
@@ -384,7 +397,7 @@ impl RedisStore {
                 .await
                 .map_err(err)?;
             if set == 1 {
-                return Ok(at);
+                return Ok(Slot::Reserved(at));
             }
         }
         Err(StoreError(format!(
@@ -392,15 +405,14 @@ impl RedisStore {
         )))
     }
 
-    /// When the next request to `origin` could be sent.
-    pub async fn peek(
-        &self,
-        origin: &Origin,
-        pacing: &Pacing,
-        now: SystemTime,
-    ) -> Result<SystemTime, StoreError> {
-        let last = self.last_slot(&self.key("slot", origin)).await?;
-        Ok(pacing.next_permitted(last.as_deref().and_then(parse_micros), now))
+    /// Forgets the reservations on `origin`, for every instance.
+    pub async fn reset_schedule(&self, origin: &Origin) -> Result<bool, StoreError> {
+        let removed: i64 = self
+            .conn()
+            .del(self.key("slot", origin))
+            .await
+            .map_err(err)?;
+        Ok(removed > 0)
     }
 
     /// Whether `origin` may be refreshed now, across instances.

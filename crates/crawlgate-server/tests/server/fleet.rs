@@ -39,7 +39,8 @@ async fn two_instances_fetch_once_and_share_one_schedule() {
             "/v1/allowed?{}",
             query(&[
                 ("url", &origin.url(&format!("/page/{n}"))),
-                ("agent", "bot")
+                ("agent", "bot"),
+                ("reserve", "true")
             ])
         ));
         async move { get(&url).await }

@@ -5,5 +5,9 @@
 mod api;
 mod browser;
 mod fleet;
+mod google_suite;
+mod hostile;
+mod politeness;
 mod restart;
+mod schemathesis;
 mod support;

@@ -83,13 +83,28 @@ fn diagnostic(finding: &Finding, robots: &RobotsTxt) -> Diagnostic {
         }
         What::FileTooLarge => {
             let (parsed, size) = (span.bytes.start, span.bytes.end);
-            let message = format!(
-                "the file is {size} bytes: everything past {parsed} bytes ({} KiB) is \
-                     ignored, {} bytes from line {} on",
-                profile.max_bytes / 1024,
-                size - parsed,
-                span.line,
-            );
+            let limit = profile.max_bytes;
+            let lost = size - parsed;
+            let line = span.line;
+            let message = if parsed >= limit {
+                format!(
+                    "the file is {size} bytes and Google reads only the first {limit} bytes \
+                     ({} KiB): everything from line {line} on is ignored ({lost} bytes from \
+                     line {line} on)",
+                    limit / 1024,
+                )
+            } else {
+                // The limit falls inside a line, which is dropped whole
+                // (SPEC §2: a cut line is not read as a shorter rule).
+                format!(
+                    "the file is {size} bytes and Google reads only the first {limit} bytes \
+                     ({} KiB): line {line} crosses the limit (it starts at byte {parsed}, and \
+                     the cut falls {} bytes into it), so it is dropped whole with everything \
+                     after it ({lost} bytes from line {line} on)",
+                    limit / 1024,
+                    limit - parsed,
+                )
+            };
             Diagnostic::new(Code::FileTooLarge, span, message).with_fix(
                 "move the rules that matter to the top and shorten the file",
                 None,
@@ -194,6 +209,58 @@ fn diagnostic(finding: &Finding, robots: &RobotsTxt) -> Diagnostic {
 #[cfg(test)]
 mod tests {
     use crate::{Code, Profile, RobotsTxt};
+
+    /// A 501,675-byte line starting at byte 89,259: the message names the
+    /// line that crosses the 500 KiB limit and where the cut falls in it.
+    #[test]
+    fn the_size_limit_names_the_line_it_cuts() {
+        let mut body = b"User-agent: *\n".to_vec();
+        let mut lines = 1;
+        while body.len() + 20 <= 89_259 {
+            body.extend_from_slice(b"Disallow: /x-filler\n");
+            lines += 1;
+        }
+        body.resize(89_258, b'#');
+        body.push(b'\n');
+        lines += 1;
+        body.extend_from_slice(b"Disallow: /");
+        body.resize(89_259 + 501_675, b'a');
+        body.extend_from_slice(b"\nDisallow: /after\n");
+        let robots = RobotsTxt::parse(&body);
+        let d = robots
+            .diagnostics()
+            .iter()
+            .find(|d| d.code == Code::FileTooLarge)
+            .expect("a size finding");
+        let cut = 512_000 - 89_259;
+        assert_eq!(d.span.line, lines + 1, "{}", d.message);
+        assert!(
+            d.message.contains(&format!(
+                "line {} crosses the limit (it starts at byte 89259, and the cut falls {cut} \
+                 bytes into it)",
+                lines + 1
+            )),
+            "{}",
+            d.message
+        );
+        assert!(!d.message.contains("past 89259"), "{}", d.message);
+
+        // A file cut at a line's end says where the ignored part starts.
+        let mut exact = b"User-agent: *\n".to_vec();
+        exact.resize(512_000 - 1, b'#');
+        exact.extend_from_slice(b"\nDisallow: /lost\n");
+        let robots = RobotsTxt::parse(&exact);
+        let d = robots
+            .diagnostics()
+            .iter()
+            .find(|d| d.code == Code::FileTooLarge)
+            .expect("a size finding");
+        assert!(
+            d.message.contains("everything from line 3 on is ignored"),
+            "{}",
+            d.message
+        );
+    }
 
     #[test]
     fn findings_stay_small_until_their_messages_are_asked_for() {

@@ -8,8 +8,41 @@ use crawlgate::{AgentView, Extension, ExtensionKind};
 
 use crate::output::{line_ref, pad, width, Palette};
 
+/// The line of the first valid record of each kind the crawler reads (the
+/// one that applies), found once per view: a note per record then costs
+/// the same however many records there are.
+pub(crate) struct FirstValid {
+    crawl_delay: Option<u32>,
+    request_rate: Option<u32>,
+    visit_time: Option<u32>,
+    content_signal: Option<u32>,
+}
+
+impl FirstValid {
+    /// The first valid records of `view`'s groups.
+    pub(crate) fn of(view: &AgentView<'_>) -> FirstValid {
+        FirstValid {
+            crawl_delay: view.crawl_delay().map(|d| d.line),
+            request_rate: view.request_rate().map(|r| r.line),
+            visit_time: view.visit_time().map(|w| w.line),
+            content_signal: view.content_signal().map(|s| s.line),
+        }
+    }
+}
+
 /// What an extension record means for this crawler.
+#[cfg(test)]
 fn extension_note(ext: &Extension<'_>, view: &AgentView<'_>) -> String {
+    extension_note_with(ext, view, &FirstValid::of(view))
+}
+
+/// What an extension record means for this crawler, given the first valid
+/// records of its view.
+pub(crate) fn extension_note_with(
+    ext: &Extension<'_>,
+    view: &AgentView<'_>,
+    firsts: &FirstValid,
+) -> String {
     let first = |line: Option<u32>, what: &str| match line {
         Some(line) if line == ext.line() => None,
         Some(line) => Some(format!(
@@ -27,32 +60,30 @@ fn extension_note(ext: &Extension<'_>, view: &AgentView<'_>) -> String {
                     delay.seconds
                 )
             }
-            Some(delay) => {
-                first(view.crawl_delay().map(|d| d.line), "Crawl-delay").unwrap_or(format!(
-                    "wait {} s between requests (Bing reads it; Google ignores it)",
-                    delay.seconds
-                ))
-            }
+            Some(delay) => first(firsts.crawl_delay, "Crawl-delay").unwrap_or(format!(
+                "wait {} s between requests (Bing reads it; Google ignores it)",
+                delay.seconds
+            )),
         },
         ExtensionKind::RequestRate => match ext.request_rate() {
             None => "not `requests/period`: ignored".to_owned(),
-            Some(rate) => first(view.request_rate().map(|r| r.line), "Request-rate")
-                .unwrap_or_else(|| {
-                    let window = rate
-                        .window
-                        .map(|w| format!(", between {} and {} UTC", w.from, w.to))
-                        .unwrap_or_default();
-                    format!(
-                        "at most {} request(s) per {} s{window}",
-                        rate.requests, rate.period_seconds
-                    )
-                }),
+            Some(rate) => first(firsts.request_rate, "Request-rate").unwrap_or_else(|| {
+                let window = rate
+                    .window
+                    .map(|w| format!(", between {} and {} UTC", w.from, w.to))
+                    .unwrap_or_default();
+                format!(
+                    "at most {} request(s) per {} s{window}",
+                    rate.requests, rate.period_seconds
+                )
+            }),
         },
         ExtensionKind::VisitTime => match ext.visit_time() {
             None => "not `HHMM-HHMM`: ignored".to_owned(),
-            Some(window) => first(view.visit_time().map(|w| w.line), "Visit-time").unwrap_or(
-                format!("visit only between {} and {} UTC", window.from, window.to),
-            ),
+            Some(window) => first(firsts.visit_time, "Visit-time").unwrap_or(format!(
+                "visit only between {} and {} UTC",
+                window.from, window.to
+            )),
         },
         ExtensionKind::ContentUsage => match ext.content_usage().map(|u| (u, u.entries())) {
             Some((usage, Ok(_))) => match usage.path {
@@ -64,12 +95,13 @@ fn extension_note(ext: &Extension<'_>, view: &AgentView<'_>) -> String {
         },
         ExtensionKind::ContentSignal => match ext.content_signal() {
             Some(signal) if signal.entries().is_err() => "invalid signal syntax".to_owned(),
-            Some(_) => first(view.content_signal().map(|s| s.line), "Content-Signal")
+            Some(_) => first(firsts.content_signal, "Content-Signal")
                 .unwrap_or_else(|| "content signals".to_owned()),
             None => String::new(),
         },
         ExtensionKind::Host => "preferred mirror (Yandex)".to_owned(),
         ExtensionKind::CleanParam => "parameters to ignore (Yandex)".to_owned(),
+        ExtensionKind::License => "licence for the whole file (RSL), not for this group".to_owned(),
         _ => "unknown field".to_owned(),
     }
 }
@@ -79,7 +111,7 @@ fn extension_note(ext: &Extension<'_>, view: &AgentView<'_>) -> String {
 pub fn render_extensions(view: &AgentView<'_>, name: &str, p: Palette, out: &mut String) {
     let extensions: Vec<Extension<'_>> = view.groups().flat_map(|g| g.extensions()).collect();
     let _ = writeln!(out, "{}", p.heading("Extensions in these groups"));
-    if extensions.is_empty() {
+    if extensions.is_empty() && view.star_crawl_delay().is_none() {
         let _ = writeln!(out, "  none");
     }
     let refs: Vec<String> = extensions
@@ -92,13 +124,32 @@ pub fn render_extensions(view: &AgentView<'_>, name: &str, p: Palette, out: &mut
         .collect();
     let ref_width = width(refs.iter());
     let text_width = width(texts.iter());
+    let firsts = FirstValid::of(view);
     for ((ext, reference), text) in extensions.iter().zip(&refs).zip(&texts) {
         let _ = writeln!(
             out,
             "  {}  {}  {}",
             p.dim(&pad(reference, ref_width)),
             pad(text, text_width),
-            p.dim(&extension_note(ext, view))
+            p.dim(&extension_note_with(ext, view, &firsts))
+        );
+    }
+    // Bingbot (bing profile): `*`'s Crawl-delay still applies beside its
+    // own group.
+    if let Some((delay, source)) = view.star_crawl_delay() {
+        let who = view
+            .group_choice()
+            .crawler()
+            .map_or("this crawler", |c| c.name);
+        let _ = writeln!(
+            out,
+            "  {}  Crawl-delay: {}  {}",
+            p.dim(&line_ref(name, delay.line)),
+            delay.seconds,
+            p.dim(&format!(
+                "from the * group: {who} still waits {} s between requests although a group of its own replaces `*` ({})",
+                delay.seconds, source.title
+            ))
         );
     }
     let _ = writeln!(out, "\n{}", p.heading("Sitemaps (for every crawler)"));
@@ -114,6 +165,29 @@ pub fn render_extensions(view: &AgentView<'_>, name: &str, p: Palette, out: &mut
             p.dim(&pad(reference, ref_width)),
             sitemap.url()
         );
+    }
+    // Licences (RSL), only when the file has some.
+    let licenses: Vec<_> = view.robots().licenses().collect();
+    if !licenses.is_empty() {
+        let _ = writeln!(out, "\n{}", p.heading("Licences (for every crawler, RSL)"));
+        let refs: Vec<String> = licenses.iter().map(|l| line_ref(name, l.line)).collect();
+        let ref_width = width(refs.iter());
+        for (license, reference) in licenses.iter().zip(&refs) {
+            let note = if license.is_absolute() {
+                String::new()
+            } else {
+                format!(
+                    "  {}",
+                    p.dim("not an absolute URL: crawlers cannot find it")
+                )
+            };
+            let _ = writeln!(
+                out,
+                "  {}  {}{note}",
+                p.dim(&pad(reference, ref_width)),
+                license.url
+            );
+        }
     }
 }
 

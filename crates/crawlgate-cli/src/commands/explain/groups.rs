@@ -3,9 +3,13 @@
 
 use std::fmt::Write as _;
 
-use crawlgate::{AgentView, ExtensionKind, Group, GroupSelection, SelectionKind, UserAgent};
+use crawlgate::{
+    AgentView, ChoiceKind, ExtensionKind, Group, GroupSelection, SelectionKind, UserAgent,
+};
 
-use super::selection::{names_agent, records_between, related_agents, unused_global_groups};
+use super::selection::{
+    compared_name, names_agent, records_between, related_agents, unused_global_groups,
+};
 use crate::output::{line_ref, pad, width, Palette};
 
 /// `line 3` or `lines 3–7`.
@@ -33,13 +37,36 @@ fn list(items: &[String]) -> String {
 }
 
 /// The group-selection section.
-pub fn render_groups(view: &AgentView<'_>, agent: &str, name: &str, p: Palette, out: &mut String) {
+pub fn render_groups(view: &AgentView<'_>, asked: &str, name: &str, p: Palette, out: &mut String) {
     let robots = view.robots();
     let selection = view.selection();
     let groups: Vec<Group<'_>> = view.groups().collect();
     let legacy = robots.profile().group_selection == GroupSelection::FirstSubstring;
     let _ = writeln!(out, "{}", p.heading("Groups"));
+    // The crawler reading: a crawler of the registry obeys the groups of
+    // the token its operator documents, said first, with its source.
+    let choice = view.group_choice();
+    let crawler = choice.crawler();
+    let notable = crawler.is_some_and(|c| {
+        choice.kind() != ChoiceKind::Own || !c.name.eq_ignore_ascii_case(asked.trim())
+    });
+    if notable {
+        let _ = writeln!(out, "  {}.", choice.explain(asked));
+    }
+    let agent = compared_name(view, asked);
     match (selection, groups.len()) {
+        (SelectionKind::Nothing, _) if notable => {}
+        (SelectionKind::Specific, 1) if notable => {
+            let _ = writeln!(out, "  The group at {}:", lines_of(&groups[0]));
+        }
+        (SelectionKind::Specific, n) if notable => {
+            let spans: Vec<String> = groups.iter().map(lines_of).collect();
+            let _ = writeln!(
+                out,
+                "  {n} groups name `{agent}` ({}); they are merged into one set of rules (RFC 9309 §2.2.1):",
+                list(&spans)
+            );
+        }
         (SelectionKind::Nothing, _) => {
             let _ = writeln!(
                 out,

@@ -1,12 +1,14 @@
 //! The explanation as JSON: the same facts as the text, for machines.
 
-use crawlgate::{AgentView, Group, RuleMatch, SelectionKind};
-use crawlgate_fetch::{FetchReport, Outcome, RuleRef};
+use crawlgate::{AgentView, Group, Reading as NameReading, RuleMatch, SelectionKind};
+use crawlgate_fetch::{ChoiceRef, FetchReport, Outcome, RuleRef};
 use serde::Serialize;
 use serde_json::{json, Value};
 
-use super::selection::{names_agent, never_matching, records_between, unused_global_groups};
-use crate::source::Reading;
+use super::selection::{
+    compared_name, names_agent, never_matching, records_between, unused_global_groups,
+};
+use crate::source::{view_as, Reading};
 
 #[derive(Serialize)]
 struct JsonRule<'a> {
@@ -40,8 +42,13 @@ fn json_rule<'a>(m: &RuleMatch<'a>) -> JsonRule<'a> {
 
 /// One URL: the verdict, and with rules every matching one and the
 /// content-usage preferences.
-fn json_url(reading: &Reading<'_>, view: Option<&AgentView<'_>>, agent: &str, url: &str) -> Value {
-    let decided = reading.decide(agent, url);
+fn json_url(
+    reading: &Reading<'_>,
+    view: Option<&AgentView<'_>>,
+    (agent, how): (&str, NameReading),
+    url: &str,
+) -> Value {
+    let decided = reading.decide_as(agent, how, url);
     let mut value = json!({ "url": url });
     if let (Value::Object(map), Value::Object(d)) = (
         &mut value,
@@ -61,20 +68,27 @@ fn json_url(reading: &Reading<'_>, view: Option<&AgentView<'_>>, agent: &str, ur
                     None => Value::Null,
                 },
             );
+            map.insert(
+                "preferences".into(),
+                view.preferences(url)
+                    .map_or(Value::Null, |p| crate::preferences::to_json(&p)),
+            );
         }
     }
     value
 }
 
 /// The explanation as JSON.
-pub fn to_json(reading: &Reading<'_>, agent: &str, urls: &[String]) -> Value {
+pub fn to_json(reading: &Reading<'_>, agent: &str, how: NameReading, urls: &[String]) -> Value {
     let fetch: Option<&FetchReport> = reading.loaded.fetch();
     let robots = match (reading.outcome_without_rules(), reading.robots()) {
         (None, Some(robots)) => robots,
-        (outcome, _) => return without_rules(reading, outcome, agent, urls),
+        (outcome, _) => return without_rules(reading, outcome, (agent, how), urls),
     };
-    let view = robots.for_agent(agent);
+    let view = view_as(robots, agent, how);
     let selection = view.selection();
+    let asked = agent;
+    let agent = compared_name(&view, asked);
     let groups: Vec<Group<'_>> = view.groups().collect();
     let group_json = |g: &Group<'_>| {
         json!({
@@ -97,11 +111,14 @@ pub fn to_json(reading: &Reading<'_>, agent: &str, urls: &[String]) -> Value {
         .into_iter()
         .map(|r| RuleRef::new(r, false))
         .collect();
-    json!({
+    let star_delay = view.star_crawl_delay();
+    let mut explained = json!({
         "robots": reading.loaded.name,
-        "agent": agent,
+        "agent": asked,
+        "reading": how.as_str(),
         "profile": robots.profile().name,
         "fetch": fetch,
+        "choice": ChoiceRef::new(&view.group_choice(), asked),
         "selection": match selection {
             SelectionKind::Specific => "specific",
             SelectionKind::Global => "global",
@@ -117,7 +134,12 @@ pub fn to_json(reading: &Reading<'_>, agent: &str, urls: &[String]) -> Value {
             "field": e.key(),
             "value": e.value(),
         })).collect::<Vec<_>>(),
-        "crawl_delay": view.crawl_delay().map(|d| json!({"seconds": d.seconds, "line": d.line})),
+        "crawl_delay": view.crawl_delay().map(|d| json!({
+            "seconds": d.seconds,
+            "line": d.line,
+            "from_star_group": star_delay.is_some(),
+            "source": star_delay.map(|(_, s)| json!({"title": s.title, "url": s.url})),
+        })),
         "request_rate": view.request_rate().map(|r| json!({
             "requests": r.requests,
             "period_seconds": r.period_seconds,
@@ -128,15 +150,24 @@ pub fn to_json(reading: &Reading<'_>, agent: &str, urls: &[String]) -> Value {
         "content_signal": view.content_signal().map(|s| json!({"value": s.value, "line": s.line})),
         "content_usage": view.content_usage_records().iter().map(|u| json!({"line": u.line, "path": u.path, "preferences": u.preferences})).collect::<Vec<_>>(),
         "sitemaps": view.sitemaps().map(|s| json!({"line": s.line(), "url": s.url()})).collect::<Vec<_>>(),
-        "urls": urls.iter().map(|u| json_url(reading, Some(&view), agent, u)).collect::<Vec<_>>(),
-    })
+        "urls": urls.iter().map(|u| json_url(reading, Some(&view), (asked, how), u)).collect::<Vec<_>>(),
+    });
+    // Licences (RSL 1.0), only when the file has some.
+    let licenses: Vec<Value> = robots
+        .licenses()
+        .map(|l| json!({"line": l.line, "url": l.url, "absolute": l.is_absolute()}))
+        .collect();
+    if let (false, Value::Object(map)) = (licenses.is_empty(), &mut explained) {
+        map.insert("licenses".into(), Value::Array(licenses));
+    }
+    explained
 }
 
 /// The explanation when the fetch outcome leaves no rules to read.
 fn without_rules(
     reading: &Reading<'_>,
     outcome: Option<&Outcome>,
-    agent: &str,
+    (agent, how): (&str, NameReading),
     urls: &[String],
 ) -> Value {
     let outcome = outcome.map(|o| {
@@ -148,9 +179,10 @@ fn without_rules(
     json!({
         "robots": reading.loaded.name,
         "agent": agent,
+        "reading": how.as_str(),
         "fetch": reading.loaded.fetch(),
         "outcome": outcome,
-        "urls": urls.iter().map(|u| json_url(reading, None, agent, u)).collect::<Vec<_>>(),
+        "urls": urls.iter().map(|u| json_url(reading, None, (agent, how), u)).collect::<Vec<_>>(),
     })
 }
 
@@ -170,7 +202,12 @@ mod tests {
         let file = local(
             "User-agent: a\nCrawl-delay: 2\nUser-agent: b\nDisallow: /p\nDisallow: p\n\nUser-agent: *\nAllow: /\n",
         );
-        let json = to_json(&file.read(Profile::GOOGLE), "a", &["/p/1".to_owned()]);
+        let json = to_json(
+            &file.read(Profile::GOOGLE),
+            "a",
+            NameReading::Crawler,
+            &["/p/1".to_owned()],
+        );
         assert_eq!(json["robots"], "r");
         assert_eq!(json["profile"], "google");
         assert_eq!(json["selection"], "specific");
@@ -188,7 +225,10 @@ mod tests {
         );
         assert_eq!(json["unused_global_groups"][0]["first_line"], 7);
         assert_eq!(json["never_matching_rules"][0]["text"], "Disallow: p");
-        assert_eq!(json["crawl_delay"], json!({"seconds": 2.0, "line": 2}));
+        assert_eq!(
+            json["crawl_delay"],
+            json!({"seconds": 2.0, "line": 2, "from_star_group": false, "source": null})
+        );
         let url = &json["urls"][0];
         assert_eq!(url["url"], "/p/1");
         assert_eq!(url["allowed"], false);
@@ -202,7 +242,12 @@ mod tests {
     #[test]
     fn the_index_alias_is_the_pattern_matched() {
         let file = local("User-agent: *\nAllow: /d/index.html\n");
-        let json = to_json(&file.read(Profile::GOOGLE), "bot", &["/d/".to_owned()]);
+        let json = to_json(
+            &file.read(Profile::GOOGLE),
+            "bot",
+            NameReading::Crawler,
+            &["/d/".to_owned()],
+        );
         let matched = &json["urls"][0]["matching_rules"][0];
         assert_eq!(matched["pattern"], "/d/$");
         assert_eq!(matched["value"], "/d/index.html");
@@ -215,6 +260,7 @@ mod tests {
         let json = to_json(
             &fetched.read(Profile::GOOGLE),
             "bot",
+            NameReading::Crawler,
             &["https://example.com/x".to_owned()],
         );
         assert_eq!(

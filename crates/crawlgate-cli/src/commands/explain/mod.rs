@@ -11,6 +11,8 @@ mod rules;
 mod selection;
 mod text;
 
+pub(crate) use extensions::{extension_note_with, FirstValid};
+
 use std::io::Write as _;
 use std::process::ExitCode;
 
@@ -25,10 +27,13 @@ const EXAMPLES: &str = "\
 Examples:
   crawlgate explain robots.txt --agent Googlebot
   crawlgate explain robots.txt -a Googlebot-News /news/2024/ /private/x
+  crawlgate explain robots.txt -a Googlebot-Image --one-token
   crawlgate explain - -a mybot --profile legacy < robots.txt
   crawlgate explain https://example.com/ -a mybot /search --json
 
-Shows, for one crawler:
+Shows, for one crawler (a crawler the registry knows is read as its
+operator documents: whose group it follows and why, with the source;
+--one-token reads the name as one product token, as Google's library does):
   * which user-agent lines select its groups, which groups are merged, and
     why the `*` group is or is not used (a crawler named by any group never
     falls back to `*`; non-rule lines such as Crawl-delay between user-agent
@@ -69,10 +74,19 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let mut out = std::io::stdout().lock();
     if query.json {
-        serde_json::to_writer_pretty(&mut out, &json::to_json(&reading, &query.agent, &urls))?;
+        serde_json::to_writer_pretty(
+            &mut out,
+            &json::to_json(&reading, &query.agent, query.reading(), &urls),
+        )?;
         writeln!(out)?;
     } else {
-        let text = text::render(&reading, &query.agent, &urls, Palette::new(stdout_color()));
+        let text = text::render(
+            &reading,
+            &query.agent,
+            query.reading(),
+            &urls,
+            Palette::new(stdout_color()),
+        );
         out.write_all(text.as_bytes())?;
     }
     out.flush()?;

@@ -28,6 +28,18 @@ pub fn names_agent(
     }
 }
 
+/// The name user-agent lines are compared with: the token whose groups the
+/// crawler reading chose for a crawler of the registry (its own or a
+/// fallback), else the name asked.
+pub fn compared_name<'a>(view: &AgentView<'a>, asked: &'a str) -> &'a str {
+    let choice = view.group_choice();
+    match (choice.crawler(), choice.token()) {
+        (Some(_), Some(token)) if token != "*" => token,
+        (Some(c), _) => c.token,
+        (None, _) => asked,
+    }
+}
+
 /// Records between the first and last user-agent line of a group: they do
 /// not end it (docs/behaviour.md §4), which merges crawlers the author
 /// meant to keep apart.

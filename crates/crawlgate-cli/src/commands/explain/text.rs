@@ -4,18 +4,24 @@
 
 use std::fmt::Write as _;
 
-use crawlgate::AgentView;
+use crawlgate::{AgentView, Reading as NameReading};
 use crawlgate_fetch::{Basis, OutcomeKind};
 
 use super::extensions::render_extensions;
 use super::groups::render_groups;
 use super::rules::{render_rule_rows, render_rules};
 use crate::fetching::fetch_summary;
-use crate::output::{line_ref, Palette};
-use crate::source::Reading;
+use crate::output::Palette;
+use crate::source::{view_as, Reading};
 
 /// The whole explanation, for `agent` and each of `urls`.
-pub fn render(reading: &Reading<'_>, agent: &str, urls: &[String], p: Palette) -> String {
+pub fn render(
+    reading: &Reading<'_>,
+    agent: &str,
+    how: NameReading,
+    urls: &[String],
+    p: Palette,
+) -> String {
     let mut out = String::new();
     let name = &reading.loaded.name;
     if let Some(fetch) = reading.loaded.fetch() {
@@ -34,7 +40,7 @@ pub fn render(reading: &Reading<'_>, agent: &str, urls: &[String], p: Palette) -
         );
         for url in urls {
             out.push('\n');
-            render_url(reading, None, agent, url, p, &mut out);
+            render_url(reading, None, (agent, how), url, p, &mut out);
         }
         return out;
     }
@@ -46,7 +52,7 @@ pub fn render(reading: &Reading<'_>, agent: &str, urls: &[String], p: Palette) -
         "How `{agent}` reads {name} ({} profile)\n",
         robots.profile()
     );
-    let view = robots.for_agent(agent);
+    let view = view_as(robots, agent, how);
     render_groups(&view, agent, name, p, &mut out);
     out.push('\n');
     render_rules(&view, name, p, &mut out);
@@ -54,7 +60,7 @@ pub fn render(reading: &Reading<'_>, agent: &str, urls: &[String], p: Palette) -
     render_extensions(&view, name, p, &mut out);
     for url in urls {
         out.push('\n');
-        render_url(reading, Some(&view), agent, url, p, &mut out);
+        render_url(reading, Some(&view), (agent, how), url, p, &mut out);
     }
     out
 }
@@ -64,12 +70,12 @@ pub fn render(reading: &Reading<'_>, agent: &str, urls: &[String], p: Palette) -
 fn render_url(
     reading: &Reading<'_>,
     view: Option<&AgentView<'_>>,
-    agent: &str,
+    (agent, how): (&str, NameReading),
     url: &str,
     p: Palette,
     out: &mut String,
 ) {
-    let verdict = reading.decide(agent, url);
+    let verdict = reading.decide_as(agent, how, url);
     let name = &reading.loaded.name;
     let _ = writeln!(
         out,
@@ -90,11 +96,12 @@ fn render_url(
             let _ = writeln!(out, "  /robots.txt itself is always allowed");
             return;
         }
-        Basis::NoGroup => {
-            let _ = writeln!(
-                out,
-                "  no group applies to this crawler, so nothing is disallowed"
-            );
+        Basis::NoGroup | Basis::IgnoresRobotsTxt => {
+            let why = match verdict.choice.as_ref().filter(|c| c.crawler.is_some()) {
+                Some(choice) => choice.why.clone(),
+                None => "no group applies to this crawler, so nothing is disallowed".to_owned(),
+            };
+            let _ = writeln!(out, "  {why}");
             return;
         }
         _ => {}
@@ -115,13 +122,10 @@ fn render_url(
         );
         render_rule_rows(&matches, name, "    ", 0, p, out);
     }
-    if let Some(usage) = view.content_usage(url) {
-        let _ = writeln!(
-            out,
-            "  content usage: {}  {}",
-            usage.preferences,
-            p.dim(&format!("({})", line_ref(name, usage.line)))
-        );
+    if let Some(preferences) = view.preferences(url) {
+        for (said, from) in crate::preferences::text_lines(&preferences, name) {
+            let _ = writeln!(out, "  {said}  {}", p.dim(&from));
+        }
     }
 }
 
@@ -147,6 +151,7 @@ mod tests {
         let text = render(
             &file.read(Profile::GOOGLE),
             "bot",
+            NameReading::Crawler,
             &urls(&["/p/q/1", "/p/x", "/z"]),
             Palette::new(false),
         );
@@ -159,7 +164,7 @@ mod tests {
         assert_eq!(sections[4], "Sitemaps (for every crawler)\n  none");
         assert_eq!(
             sections[5],
-            "/p/q/1  allowed\n  2 matching rules, the first decides:\n    4  r:3  Allow: /p/q\n    2  r:2  Disallow: /p\n  content usage: train-ai=n  (r:4)"
+            "/p/q/1  allowed\n  2 matching rules, the first decides:\n    4  r:3  Allow: /p/q\n    2  r:2  Disallow: /p\n  content usage: train-ai=n, search=unknown  (r:4)"
         );
         // Usage preferences are for URLs that may be fetched.
         assert_eq!(
@@ -175,6 +180,7 @@ mod tests {
         let text = render(
             &file.read(Profile::GOOGLE),
             "bot",
+            NameReading::Crawler,
             &urls(&["/x"]),
             Palette::new(false),
         );
@@ -192,6 +198,7 @@ mod tests {
         let text = render(
             &fetched.read(Profile::GOOGLE),
             "bot",
+            NameReading::Crawler,
             &urls(&["https://example.com/x", "https://example.com/robots.txt"]),
             Palette::new(false),
         );

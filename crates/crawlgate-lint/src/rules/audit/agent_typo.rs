@@ -1,20 +1,16 @@
 //! `R501` agent-typo: a user-agent that looks like a misspelled known crawler token
 
 use crate::audit::{crawlers, find, letter_counts, table_letter_counts};
+use crate::context::Context;
 use crate::diagnostic::{Code, Diagnostic};
+use crate::rule::RuleInfo;
 use crate::spelling::distance;
-use crate::{Category, Context, RuleInfo};
-use crawlgate::Severity;
 use rustc_hash::FxHashSet;
 
 /// The rule's registration.
-pub(crate) static RULE: RuleInfo = RuleInfo {
-    code: Code::AgentTypo,
-    name: "agent-typo",
-    severity: Severity::Warning,
-    category: Category::Audit,
-    summary: "a user-agent that looks like a misspelled known crawler token",
-    docs: r#"## What it does
+pub(crate) static RULE: RuleInfo = RuleInfo::new(
+    Code::AgentTypo,
+    r#"## What it does
 
 Compares every product token the file names with the built-in table of
 known crawler tokens and reports those that are not in it but are one slip
@@ -41,7 +37,7 @@ Disallow: /
 ```
 "#,
     check,
-};
+);
 
 /// Whether `token` is one slip away from `known`: a swap of two neighbouring
 /// letters, a letter doubled or dropped (tokens of 6 letters or more), or a

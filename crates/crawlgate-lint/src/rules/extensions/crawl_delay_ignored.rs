@@ -1,17 +1,13 @@
 //! `R301` crawl-delay-ignored: `Crawl-delay` for crawlers that include Googlebot, which ignores it
 
+use crate::context::Context;
 use crate::diagnostic::{Code, Diagnostic};
-use crate::{Category, Context, RuleInfo};
-use crawlgate::Severity;
+use crate::rule::RuleInfo;
 
 /// The rule's registration.
-pub(crate) static RULE: RuleInfo = RuleInfo {
-    code: Code::CrawlDelayIgnored,
-    name: "crawl-delay-ignored",
-    severity: Severity::Info,
-    category: Category::Extensions,
-    summary: "`Crawl-delay` for crawlers that include Googlebot, which ignores it",
-    docs: r#"## What it does
+pub(crate) static RULE: RuleInfo = RuleInfo::new(
+    Code::CrawlDelayIgnored,
+    r#"## What it does
 
 Reports valid `Crawl-delay` lines in groups that Googlebot obeys (its own or
 `*`).
@@ -37,7 +33,7 @@ Disallow:
 ```
 "#,
     check,
-};
+);
 
 fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     if !cx

@@ -1,17 +1,13 @@
 //! `R302` crawl-delay-range: a crawl delay outside Bing's 1–30 seconds
 
+use crate::context::Context;
 use crate::diagnostic::{Code, Diagnostic};
-use crate::{Category, Context, RuleInfo};
-use crawlgate::Severity;
+use crate::rule::RuleInfo;
 
 /// The rule's registration.
-pub(crate) static RULE: RuleInfo = RuleInfo {
-    code: Code::CrawlDelayRange,
-    name: "crawl-delay-range",
-    severity: Severity::Warning,
-    category: Category::Extensions,
-    summary: "a crawl delay outside Bing's 1–30 seconds",
-    docs: r#"## What it does
+pub(crate) static RULE: RuleInfo = RuleInfo::new(
+    Code::CrawlDelayRange,
+    r#"## What it does
 
 Reports valid `Crawl-delay` values below 1 or above 30 seconds in the
 groups Bing reads (`0`, no delay, is left alone).
@@ -37,7 +33,7 @@ Crawl-delay: 30
 ```
 "#,
     check,
-};
+);
 
 fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     let mut bing: Option<rustc_hash::FxHashSet<usize>> = None;

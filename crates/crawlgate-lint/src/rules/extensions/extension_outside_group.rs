@@ -1,18 +1,14 @@
 //! `R311` extension-outside-group: a group-member extension (crawl-delay…) before any user-agent line
 
+use crate::context::Context;
 use crate::diagnostic::{Code, Diagnostic};
-use crate::{Category, Context, RuleInfo};
+use crate::rule::RuleInfo;
 use crawlgate::extension::ExtensionKind;
-use crawlgate::Severity;
 
 /// The rule's registration.
-pub(crate) static RULE: RuleInfo = RuleInfo {
-    code: Code::ExtensionOutsideGroup,
-    name: "extension-outside-group",
-    severity: Severity::Warning,
-    category: Category::Extensions,
-    summary: "a group-member extension (crawl-delay…) before any user-agent line",
-    docs: r#"## What it does
+pub(crate) static RULE: RuleInfo = RuleInfo::new(
+    Code::ExtensionOutsideGroup,
+    r#"## What it does
 
 Reports `Crawl-delay`, `Request-rate`, `Visit-time`, `Content-Usage` and
 `Content-Signal` lines that come before the first `User-agent` line.
@@ -39,7 +35,7 @@ Disallow: /tmp/
 ```
 "#,
     check,
-};
+);
 
 fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for ext in cx.robots.file_extensions() {

@@ -1,17 +1,14 @@
 //! `R312` host-line: a `Host:` line, which only Yandex read and no longer does
 
+use crate::context::Context;
 use crate::diagnostic::{Code, Diagnostic};
-use crate::{Category, Context, RuleInfo};
-use crawlgate::{ExtensionKind, Severity};
+use crate::rule::RuleInfo;
+use crawlgate::ExtensionKind;
 
 /// The rule's registration.
-pub(crate) static RULE: RuleInfo = RuleInfo {
-    code: Code::HostLine,
-    name: "host-line",
-    severity: Severity::Info,
-    category: Category::Extensions,
-    summary: "a `Host:` line, which only Yandex read and no longer does",
-    docs: r#"## What it does
+pub(crate) static RULE: RuleInfo = RuleInfo::new(
+    Code::HostLine,
+    r#"## What it does
 
 Reports `Host:` lines.
 
@@ -39,7 +36,7 @@ Disallow: /search
 and a permanent (301) redirect from the other hosts to `www.example.com`.
 "#,
     check,
-};
+);
 
 fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for ext in cx.robots.extensions() {

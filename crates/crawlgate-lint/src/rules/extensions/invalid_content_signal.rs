@@ -1,17 +1,13 @@
 //! `R308` invalid-content-signal: a malformed `Content-Signal` value
 
+use crate::context::Context;
 use crate::diagnostic::{Code, Diagnostic};
-use crate::{Category, Context, RuleInfo};
-use crawlgate::Severity;
+use crate::rule::RuleInfo;
 
 /// The rule's registration.
-pub(crate) static RULE: RuleInfo = RuleInfo {
-    code: Code::InvalidContentSignal,
-    name: "invalid-content-signal",
-    severity: Severity::Warning,
-    category: Category::Extensions,
-    summary: "a malformed `Content-Signal` value",
-    docs: r#"## What it does
+pub(crate) static RULE: RuleInfo = RuleInfo::new(
+    Code::InvalidContentSignal,
+    r#"## What it does
 
 Reports `Content-Signal` lines that are not a `key=value` list or whose
 values are not `yes` or `no`.
@@ -35,7 +31,7 @@ Content-Signal: search=yes, ai-train=no
 ```
 "#,
     check,
-};
+);
 
 fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for ext in cx.robots.extensions() {

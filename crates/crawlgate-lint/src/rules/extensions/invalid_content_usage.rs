@@ -1,18 +1,14 @@
 //! `R306` invalid-content-usage: a malformed `Content-Usage` value
 
+use crate::context::Context;
 use crate::diagnostic::{Code, Diagnostic};
-use crate::{Category, Context, RuleInfo};
+use crate::rule::RuleInfo;
 use crawlgate::extension::CONTENT_USAGE_KEYS;
-use crawlgate::Severity;
 
 /// The rule's registration.
-pub(crate) static RULE: RuleInfo = RuleInfo {
-    code: Code::InvalidContentUsage,
-    name: "invalid-content-usage",
-    severity: Severity::Warning,
-    category: Category::Extensions,
-    summary: "a malformed `Content-Usage` value",
-    docs: r#"## What it does
+pub(crate) static RULE: RuleInfo = RuleInfo::new(
+    Code::InvalidContentUsage,
+    r#"## What it does
 
 Reports `Content-Usage` lines whose preferences are not a Structured Fields
 dictionary (`train-ai=n, search=y`), whose values are not `y` or `n`, or whose
@@ -38,7 +34,7 @@ Content-Usage: train-ai=n
 ```
 "#,
     check,
-};
+);
 
 fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for ext in cx.robots.extensions() {

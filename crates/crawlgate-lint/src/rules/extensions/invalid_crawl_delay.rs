@@ -1,18 +1,14 @@
 //! `R303` invalid-crawl-delay: a `Crawl-delay` value that is not a number of seconds
 
+use crate::context::Context;
 use crate::diagnostic::{Code, Diagnostic};
-use crate::{Category, Context, RuleInfo};
+use crate::rule::RuleInfo;
 use crawlgate::extension::{CrawlDelay, ExtensionKind};
-use crawlgate::Severity;
 
 /// The rule's registration.
-pub(crate) static RULE: RuleInfo = RuleInfo {
-    code: Code::InvalidCrawlDelay,
-    name: "invalid-crawl-delay",
-    severity: Severity::Warning,
-    category: Category::Extensions,
-    summary: "a `Crawl-delay` value that is not a number of seconds",
-    docs: r#"## What it does
+pub(crate) static RULE: RuleInfo = RuleInfo::new(
+    Code::InvalidCrawlDelay,
+    r#"## What it does
 
 Reports `Crawl-delay` values that are not a plain non-negative number
 (`10`, `2.5`).
@@ -37,7 +33,7 @@ Crawl-delay: 10
 ```
 "#,
     check,
-};
+);
 
 fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for ext in cx.robots.extensions() {

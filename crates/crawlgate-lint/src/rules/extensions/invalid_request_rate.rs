@@ -1,18 +1,14 @@
 //! `R304` invalid-request-rate: a malformed `Request-rate` value
 
+use crate::context::Context;
 use crate::diagnostic::{Code, Diagnostic};
-use crate::{Category, Context, RuleInfo};
+use crate::rule::RuleInfo;
 use crawlgate::extension::ExtensionKind;
-use crawlgate::Severity;
 
 /// The rule's registration.
-pub(crate) static RULE: RuleInfo = RuleInfo {
-    code: Code::InvalidRequestRate,
-    name: "invalid-request-rate",
-    severity: Severity::Warning,
-    category: Category::Extensions,
-    summary: "a malformed `Request-rate` value",
-    docs: r#"## What it does
+pub(crate) static RULE: RuleInfo = RuleInfo::new(
+    Code::InvalidRequestRate,
+    r#"## What it does
 
 Reports `Request-rate` values that are not `<pages>/<period>[s|m|h|d]`,
 optionally followed by a `HHMM-HHMM` window.
@@ -36,7 +32,7 @@ Request-rate: 1/5s
 ```
 "#,
     check,
-};
+);
 
 fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for ext in cx.robots.extensions() {

@@ -1,18 +1,14 @@
 //! `R305` invalid-visit-time: a malformed `Visit-time` value
 
+use crate::context::Context;
 use crate::diagnostic::{Code, Diagnostic};
-use crate::{Category, Context, RuleInfo};
+use crate::rule::RuleInfo;
 use crawlgate::extension::ExtensionKind;
-use crawlgate::Severity;
 
 /// The rule's registration.
-pub(crate) static RULE: RuleInfo = RuleInfo {
-    code: Code::InvalidVisitTime,
-    name: "invalid-visit-time",
-    severity: Severity::Warning,
-    category: Category::Extensions,
-    summary: "a malformed `Visit-time` value",
-    docs: r#"## What it does
+pub(crate) static RULE: RuleInfo = RuleInfo::new(
+    Code::InvalidVisitTime,
+    r#"## What it does
 
 Reports `Visit-time` values that are not a UTC window `HHMM-HHMM`.
 
@@ -36,7 +32,7 @@ Visit-time: 0900-1700
 ```
 "#,
     check,
-};
+);
 
 fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for ext in cx.robots.extensions() {

@@ -1,17 +1,13 @@
 //! `R310` noindex-line: a `Noindex` (or `Nofollow`) line: no crawler supports it any more
 
+use crate::context::Context;
 use crate::diagnostic::{Code, Diagnostic};
-use crate::{Category, Context, RuleInfo};
-use crawlgate::Severity;
+use crate::rule::RuleInfo;
 
 /// The rule's registration.
-pub(crate) static RULE: RuleInfo = RuleInfo {
-    code: Code::NoindexLine,
-    name: "noindex-line",
-    severity: Severity::Warning,
-    category: Category::Extensions,
-    summary: "a `Noindex` (or `Nofollow`) line: no crawler supports it any more",
-    docs: r#"## What it does
+pub(crate) static RULE: RuleInfo = RuleInfo::new(
+    Code::NoindexLine,
+    r#"## What it does
 
 Reports `Noindex`, `Nofollow` and `Noarchive` lines.
 
@@ -36,7 +32,7 @@ Disallow: /drafts/
 ```
 "#,
     check,
-};
+);
 
 /// Whether a field name is one of the unsupported indexing directives.
 pub(crate) fn is_noindex(key: &str) -> bool {

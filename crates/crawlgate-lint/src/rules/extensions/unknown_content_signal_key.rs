@@ -1,20 +1,16 @@
 //! `R309` unknown-content-signal-key: a `Content-Signal` key outside the convention
 
+use crate::context::Context;
 use crate::diagnostic::{Code, Diagnostic};
-use crate::rules::offset_in;
+use crate::rule::RuleInfo;
+use crate::spans::offset_in;
 use crate::spelling::closest;
-use crate::{Category, Context, RuleInfo};
 use crawlgate::extension::CONTENT_SIGNAL_KEYS;
-use crawlgate::Severity;
 
 /// The rule's registration.
-pub(crate) static RULE: RuleInfo = RuleInfo {
-    code: Code::UnknownContentSignalKey,
-    name: "unknown-content-signal-key",
-    severity: Severity::Warning,
-    category: Category::Extensions,
-    summary: "a `Content-Signal` key outside the convention",
-    docs: r#"## What it does
+pub(crate) static RULE: RuleInfo = RuleInfo::new(
+    Code::UnknownContentSignalKey,
+    r#"## What it does
 
 Reports `Content-Signal` keys other than `search`, `ai-input` and
 `ai-train`.
@@ -39,7 +35,7 @@ Content-Signal: ai-train=no
 ```
 "#,
     check,
-};
+);
 
 fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for ext in cx.robots.extensions() {

@@ -1,17 +1,14 @@
 //! `R103` agent-not-product-token: a user-agent value that is not a product token (`Googlebot/2.0`, `Googlebot Image`)
 
+use crate::context::Context;
 use crate::diagnostic::{Code, Diagnostic};
-use crate::{Category, Context, RuleInfo};
+use crate::rule::RuleInfo;
 use crawlgate::Severity;
 
 /// The rule's registration.
-pub(crate) static RULE: RuleInfo = RuleInfo {
-    code: Code::AgentNotProductToken,
-    name: "agent-not-product-token",
-    severity: Severity::Warning,
-    category: Category::Grouping,
-    summary: "a user-agent value that is not a product token (`Googlebot/2.0`, `Googlebot Image`)",
-    docs: r#"## What it does
+pub(crate) static RULE: RuleInfo = RuleInfo::new(
+    Code::AgentNotProductToken,
+    r#"## What it does
 
 Reports user-agent values that hold more than a product token: a version
 (`Googlebot/2.1`), several words (`Googlebot Image`), a `*` inside a name
@@ -42,7 +39,7 @@ Disallow: /photos/
 ```
 "#,
     check,
-};
+);
 
 fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for ua in cx.robots.user_agents() {

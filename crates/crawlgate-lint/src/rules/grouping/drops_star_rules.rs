@@ -1,29 +1,31 @@
 //! `R105` drops-star-rules: a crawler with a group of its own no longer obeys the `*` rules
 
+use crate::audit::Purpose;
 use crate::budget::{Budget, LookupCost};
 use crate::context::generic_agent;
+use crate::context::Context;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::inclusion::sample_paths;
-use crate::rules::{and_list, quote_rule};
-use crate::{Category, Context, RuleInfo};
+use crate::rule::RuleInfo;
+use crate::wording::{and_list, quote_rule};
+use crawlgate::registry::CrawlerKind;
 use crawlgate::{GroupSelection, Rule, Severity};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// The rule's registration.
-pub(crate) static RULE: RuleInfo = RuleInfo {
-    code: Code::DropsStarRules,
-    name: "drops-star-rules",
-    severity: Severity::Warning,
-    category: Category::Grouping,
-    summary: "a crawler with a group of its own no longer obeys the `*` rules",
-    docs: r#"## What it does
+pub(crate) static RULE: RuleInfo = RuleInfo::new(
+    Code::DropsStarRules,
+    r#"## What it does
 
 Reports, for each crawler with a group of its own, the `*` disallow rules it
-no longer obeys: paths the `*` group blocks that this crawler may fetch. It
-is an error when the crawler's group holds only narrow `Allow` lines, a
-warning when the group has restrictions of its own, and information when the
-group allows everything (`Disallow:` or `Allow: /` alone), which is usually
-meant.
+no longer obeys: paths the `*` group blocks that this crawler may fetch,
+with the confidence the file allows. A warning when the crawler's group has
+disallow rules of its own (it repeats some of the `*` rules and not others,
+or repeats none). Information when the intent is probably to give the
+crawler more access: a group of only `Allow` lines (Google's documented way
+to do so), a group that allows everything (`Disallow:` or `Allow: /`
+alone), a crawler that shares a `*` group, an ad or link-preview crawler,
+a fetcher acting for a user, or a crawler that no longer runs.
 
 Files whose `*` group disallows everything (`Disallow: /`) are left alone:
 there, a crawler's own group is the exception the file grants.
@@ -61,17 +63,38 @@ Allow: /cart/help/
 ```
 "#,
     check,
-};
+);
 
-/// Tokens for which the `*` group never applied: Google's AdsBot crawlers
-/// ignore it (Google's documentation of its special-case crawlers), and the
+/// Tokens for which the `*` group never applied: Google's special-case
+/// crawlers (AdsBot, AdSense's Mediapartners-Google, APIs-Google) ignore it
+/// (Google's documentation of its special-case crawlers), and the
 /// `-Extended` tokens control the use of content, not crawling.
 const NEVER_OBEY_STAR: &[&str] = &[
     "AdsBot-Google",
     "AdsBot-Google-Mobile",
+    "Mediapartners-Google",
+    "APIs-Google",
     "Google-Extended",
     "Applebot-Extended",
 ];
+
+/// Why a crawler's own group is often meant to be more open than `*`: ad
+/// and link-preview crawlers need the pages people see, fetchers for a
+/// user act for that user, and retired crawlers fetch nothing any more.
+fn often_apart(label: &str) -> Option<&'static str> {
+    let crawler = crate::audit::find(label)?;
+    if crawler.note.contains("retired") {
+        return Some("it no longer crawls, so this changes nothing today");
+    }
+    if crawler.kind == CrawlerKind::UserTriggered {
+        return Some("it fetches for a user, who often gets more access on purpose");
+    }
+    match crawler.purpose {
+        Purpose::Ads => Some("ad crawlers often get more access on purpose"),
+        Purpose::LinkPreview => Some("link-preview crawlers often get more access on purpose"),
+        _ => None,
+    }
+}
 
 /// Dropped rules named in a fix; one more is looked for, to say there are
 /// more (counting them all would decide every `*` rule for every crawler).
@@ -222,29 +245,64 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             first.path,
             quote_rule(&first.rule)
         );
-        let (message, severity) = if !own.is_empty() {
+        let shares_star = audience
+            .groups
+            .iter()
+            .any(|&g| robots.group(g as usize).is_some_and(|g| g.is_global()));
+        // Rules of `*` the group repeats: it was written to keep them, so
+        // the ones it leaves out were probably forgotten.
+        let repeated = star_rules
+            .iter()
+            .filter(|s| own.contains(s.rule.pattern()))
+            .count();
+        let (message, severity) = if shares_star {
             (
                 format!(
-                    "`{label}` obeys only its own group, not the `*` group: it may fetch \
-                     {example}"
+                    "`{label}` shares a `*` group but obeys only that one, not the other `*` \
+                     groups: it may fetch {example}"
                 ),
-                Severity::Warning,
+                Severity::Info,
             )
-        } else if allows_some {
+        } else if own.is_empty() && allows_some {
             (
                 format!(
-                    "`{label}`'s group holds only allow lines, which do not add to the `*` \
-                     group but replace it: `{label}` may fetch {example}"
+                    "`{label}`'s group holds only allow lines, the documented way to give a \
+                     crawler more access: it replaces the `*` group, so `{label}` may fetch \
+                     {example}; is that meant?"
                 ),
-                Severity::Error,
+                Severity::Info,
             )
-        } else {
+        } else if own.is_empty() {
             (
                 format!(
                     "`{label}`'s group allows everything, so it does not obey the `*` group: \
                      it may fetch {example}"
                 ),
                 Severity::Info,
+            )
+        } else if let Some(why) = often_apart(label) {
+            (
+                format!(
+                    "`{label}` obeys only its own group, not the `*` group: it may fetch \
+                     {example} ({why})"
+                ),
+                Severity::Info,
+            )
+        } else if repeated > 0 {
+            (
+                format!(
+                    "`{label}`'s group repeats {repeated} of the `*` group's disallow rules but \
+                     not all: it obeys only its own group, so it may fetch {example}"
+                ),
+                Severity::Warning,
+            )
+        } else {
+            (
+                format!(
+                    "`{label}` obeys only its own group, not the `*` group: it may fetch \
+                     {example}"
+                ),
+                Severity::Warning,
             )
         };
         let repeat: Vec<String> = dropped
@@ -283,12 +341,46 @@ mod tests {
         let star = "User-agent: *\nDisallow: /admin/\nDisallow: /cart/\n\n";
         let own = format!("{star}User-agent: Googlebot\nDisallow: /tmp/\n");
         assert_eq!(found(&own), [(5, Severity::Warning)]);
+        let partial = format!("{star}User-agent: Googlebot\nDisallow: /admin/\nDisallow: /tmp/\n");
+        assert_eq!(found(&partial), [(5, Severity::Warning)]);
+        // Google's documented way to give one crawler more access: only
+        // allow lines. A question, never an error.
         let allows = format!("{star}User-agent: Googlebot\nAllow: /cart/help/\n");
-        assert_eq!(found(&allows), [(5, Severity::Error)]);
+        assert_eq!(found(&allows), [(5, Severity::Info)]);
         let open = format!("{star}User-agent: Googlebot\nDisallow:\n");
         assert_eq!(found(&open), [(5, Severity::Info)]);
         let open = format!("{star}User-agent: Googlebot\nAllow: /\n");
         assert_eq!(found(&open), [(5, Severity::Info)]);
+        // Ad, link-preview and retired crawlers get groups of their own
+        // on purpose more often than not.
+        for label in ["Twitterbot", "Googlebot-Mobile", "facebookexternalhit"] {
+            let file = format!("{star}User-agent: {label}\nDisallow: /tmp/\n");
+            assert_eq!(found(&file), [(5, Severity::Info)], "{label}");
+        }
+        // Sharing a `*` group on purpose: not a warning.
+        let shared = "User-agent: Googlebot\nUser-agent: *\nDisallow: /a/\n\n\
+                      User-agent: *\nDisallow: /b/\n";
+        assert_eq!(found(shared), [(1, Severity::Info)]);
+    }
+
+    #[test]
+    fn the_messages_say_what_the_evidence_shows() {
+        let star = "User-agent: *\nDisallow: /admin/\nDisallow: /cart/\n\n";
+        let partial = format!("{star}User-agent: Googlebot\nDisallow: /admin/\n");
+        let report = lint(partial.as_bytes(), &LintOptions::default());
+        let d = report.with_code(Code::DropsStarRules).next().unwrap();
+        assert!(
+            d.message.starts_with(
+                "`Googlebot`'s group repeats 1 of the `*` group's disallow rules but not all"
+            ),
+            "{}",
+            d.message
+        );
+        assert!(d.message.contains("may fetch `/cart/`"), "{}", d.message);
+        let allows = format!("{star}User-agent: Googlebot\nAllow: /cart/help/\n");
+        let report = lint(allows.as_bytes(), &LintOptions::default());
+        let d = report.with_code(Code::DropsStarRules).next().unwrap();
+        assert!(d.message.ends_with("is that meant?"), "{}", d.message);
     }
 
     #[test]
@@ -298,8 +390,10 @@ mod tests {
         assert_eq!(found(&repeated), []);
         let closed = "User-agent: *\nDisallow: /\n\nUser-agent: Googlebot\nDisallow: /tmp/\n";
         assert_eq!(found(closed), []);
-        let adsbot = format!("{star}User-agent: AdsBot-Google\nDisallow: /tmp/\n");
-        assert_eq!(found(&adsbot), []);
+        for special in ["AdsBot-Google", "Mediapartners-Google"] {
+            let file = format!("{star}User-agent: {special}\nDisallow: /tmp/\n");
+            assert_eq!(found(&file), [], "{special}");
+        }
     }
 
     #[test]

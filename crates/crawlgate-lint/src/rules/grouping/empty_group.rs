@@ -1,20 +1,17 @@
 //! `R104` empty-group: a group without rules: its crawlers may fetch everything
 
 use crate::context::generic_agent;
+use crate::context::Context;
 use crate::diagnostic::{Code, Diagnostic};
-use crate::rules::and_list;
-use crate::{Category, Context, RuleInfo};
+use crate::rule::RuleInfo;
+use crate::wording::and_list;
 use crawlgate::Severity;
 use crawlgate::UserAgent;
 
 /// The rule's registration.
-pub(crate) static RULE: RuleInfo = RuleInfo {
-    code: Code::EmptyGroup,
-    name: "empty-group",
-    severity: Severity::Warning,
-    category: Category::Grouping,
-    summary: "a group without rules: its crawlers may fetch everything",
-    docs: r#"## What it does
+pub(crate) static RULE: RuleInfo = RuleInfo::new(
+    Code::EmptyGroup,
+    r#"## What it does
 
 Reports groups that have no allow or disallow line (only the last group of
 a file can), for the crawlers that have no rules anywhere else.
@@ -48,7 +45,7 @@ Disallow: /private/
 ```
 "#,
     check,
-};
+);
 
 fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     let robots = cx.robots;

@@ -1,26 +1,30 @@
 //! `R101` merged-groups: non-rule lines between user-agent lines silently merge what look like separate groups
 
 use crate::budget::Budget;
+use crate::context::Context;
 use crate::diagnostic::{Code, Diagnostic};
-use crate::rules::{and_list, lines_phrase, quote_rule};
-use crate::{Category, Context, RuleInfo};
-use crawlgate::Severity;
+use crate::rule::RuleInfo;
+use crate::wording::{and_list, lines_phrase, quote_rule};
 use crawlgate::{ExtensionKind, Group, Profile, Rule, UserAgent};
 
 /// The rule's registration.
-pub(crate) static RULE: RuleInfo = RuleInfo {
-    code: Code::MergedGroups,
-    name: "merged-groups",
-    severity: Severity::Warning,
-    category: Category::Grouping,
-    summary:
-        "non-rule lines between user-agent lines silently merge what look like separate groups",
-    docs: r#"## What it does
+pub(crate) static RULE: RuleInfo = RuleInfo::new(
+    Code::MergedGroups,
+    r#"## What it does
 
 Reports user-agent lines that are separated from the user-agent lines above
 them only by non-rule lines (`Crawl-delay`, `Sitemap`, `Host`…). The message
 names every crawler that ends up in the merged group and the rules they all
 obey.
+
+It also reports user-agent lines separated only by blank lines or comments
+when the group disallows something (`User-agent: Googlebot`, a blank line,
+`User-agent: *`, `Disallow: /`): a blank line ends nothing, so Googlebot is
+disallowed everywhere, while whoever left a user-agent line without rules
+above a blank line almost always meant a group of its own. A warning when
+`*` is on either side (naming a crawler only to give it the `*` rules does
+nothing), information between named crawlers. Consecutive user-agent lines
+without a gap, the documented way to share a group, are not reported.
 
 ## Why it matters
 
@@ -51,7 +55,7 @@ Disallow: /
 ```
 "#,
     check,
-};
+);
 
 /// Longest user-agent value quoted in full.
 const MAX_NAME: usize = 128;
@@ -124,9 +128,6 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 .iter()
                 .map(|&l| (l, "Sitemap".to_owned())),
         );
-        if separators.is_empty() {
-            continue;
-        }
         separators.sort();
         // The first separator between each user-agent line and the one
         // before it, found in one sweep over both (they are in line order).
@@ -165,10 +166,33 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         // each message then costs what it names, not the size of the group.
         let (bing_idx, other_idx): (Vec<usize>, Vec<usize>) =
             (0..agents.len()).partition(|&i| Profile::BING.reads_for(agents[i].token()));
+        // Whether the group disallows anything: only then does a merge
+        // across a blank line change what the crawlers above it may fetch.
+        let restricts = group.rules().any(|r| !r.is_allow() && !r.is_empty());
+        let mut run_start = 0;
+        let mut gap_reported = false;
         for i in 1..agents.len() {
             let Some((sep_line, sep_key)) = between[i] else {
+                let gap = agents[i - 1].line() + 1..agents[i].line();
+                if gap.is_empty() {
+                    continue;
+                }
+                if restricts && !gap_reported {
+                    // Every crawler up to the next record line shares the group.
+                    let end = (i + 1..agents.len())
+                        .find(|&k| between[k].is_some())
+                        .unwrap_or(agents.len());
+                    let shown = &agents[..end];
+                    if let Some(d) = gap_finding(cx, shown, run_start, i, gap, &shared, &budget) {
+                        // One finding per group: later gaps say the same.
+                        out.push(d);
+                        gap_reported = true;
+                    }
+                }
+                run_start = i;
                 continue;
             };
+            run_start = i;
             let end = run_end[i];
             let span = cx.content_span(agents[i].line());
             let fixed = format!(
@@ -206,6 +230,78 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             ));
         }
     }
+}
+
+/// The blank-line trap: user-agent lines `agents[from..at]`, then blank or
+/// comment lines (`gap`), then `agents[at]`, all one group. A blank line
+/// ends nothing, but an author who leaves one after a user-agent line with
+/// no rules almost always meant a group of its own (which would allow
+/// everything). Said with confidence (a warning) when `*` is on either
+/// side: naming a crawler only to give it the `*` rules has no purpose.
+fn gap_finding(
+    cx: &Context<'_>,
+    agents: &[UserAgent<'_>],
+    from: usize,
+    at: usize,
+    gap: std::ops::Range<u32>,
+    shared: &str,
+    budget: &Budget,
+) -> Option<Diagnostic> {
+    let token = |ua: &UserAgent<'_>| {
+        if ua.is_global() {
+            "*".to_owned()
+        } else {
+            ua.token().to_ascii_lowercase()
+        }
+    };
+    let after = token(&agents[at]);
+    let before = &agents[from..at];
+    if before.iter().all(|ua| token(ua) == after) {
+        return None; // the same crawler named twice: nothing merges
+    }
+    let blank = gap
+        .clone()
+        .filter(|&n| cx.line_bytes(n).iter().all(u8::is_ascii_whitespace))
+        .count();
+    let what = match (blank, gap.len()) {
+        (1, 1) => format!("a blank line (line {}) does", gap.start),
+        (0, 1) => format!("a comment (line {}) does", gap.start),
+        (b, n) if b == n => format!("blank lines (lines {}–{}) do", gap.start, gap.end - 1),
+        (0, _) => format!("comments (lines {}–{}) do", gap.start, gap.end - 1),
+        _ => format!(
+            "blank and comment lines (lines {}–{}) do",
+            gap.start,
+            gap.end - 1
+        ),
+    };
+    let star = before.iter().chain([&agents[at]]).any(|ua| ua.is_global());
+    let span = cx.content_span(agents[at].line());
+    let fixed = format!(
+        "Disallow:\n{}",
+        String::from_utf8_lossy(&cx.source[span.bytes.clone()])
+    );
+    let mut d = cx
+        .diagnostic(
+            Code::MergedGroups,
+            span,
+            format!(
+                "{what} not end a group: {} share one group, so all of them {shared}",
+                names(&agents[from..], budget)
+            ),
+        )
+        .with_fix(
+            format!(
+                "if {} should have a group of its own, end it with a rule line before line {} \
+                 (`Disallow:` allows everything)",
+                names(before, budget),
+                agents[at].line()
+            ),
+            Some(fixed),
+        );
+    if !star {
+        d.severity = crawlgate::Severity::Info;
+    }
+    Some(d)
 }
 
 /// The message when Bing's reading ends the group at a `Crawl-delay`
@@ -297,6 +393,78 @@ fn shared_lines(group: &Group<'_>) -> String {
         ));
     }
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{lint, Code, LintOptions, Severity};
+    use crawlgate::RobotsTxt;
+
+    fn found(file: &str) -> Vec<(u32, Severity, String, Option<String>)> {
+        lint(file.as_bytes(), &LintOptions::default())
+            .with_code(Code::MergedGroups)
+            .map(|d| {
+                let fix = d.fix.as_ref().and_then(|f| f.replacement.clone());
+                (d.span.line, d.severity, d.message.to_string(), fix)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_blank_line_after_a_crawler_is_flagged_with_a_group_of_its_own_as_fix() {
+        let file = "User-agent: Googlebot\n\nUser-agent: *\nDisallow: /\n";
+        // What the finding claims: Googlebot is disallowed everywhere.
+        assert!(!RobotsTxt::parse(file.as_bytes()).is_allowed("Googlebot", "/"));
+        let found = found(file);
+        assert_eq!(found.len(), 1, "{found:?}");
+        let (line, severity, message, fix) = &found[0];
+        assert_eq!((*line, *severity), (3, Severity::Warning));
+        assert_eq!(
+            message,
+            "a blank line (line 2) does not end a group: `Googlebot` (line 1) and `*` (line 3) \
+             share one group, so all of them obey `Disallow: /` (line 4)"
+        );
+        let fix = fix.as_deref().unwrap();
+        assert_eq!(fix, "Disallow:\nUser-agent: *");
+        // The fix gives Googlebot a group of its own that allows everything.
+        let fixed = file.replace("User-agent: *", fix);
+        let robots = RobotsTxt::parse(fixed.as_bytes());
+        assert!(robots.is_allowed("Googlebot", "/"));
+        assert!(!robots.is_allowed("other", "/"));
+    }
+
+    #[test]
+    fn the_variants_are_flagged_and_the_documented_form_is_not() {
+        let comment = "User-agent: Googlebot\n# the rest\nUser-agent: *\nDisallow: /\n";
+        assert!(found(comment)[0]
+            .2
+            .starts_with("a comment (line 2) does not end a group"));
+        let several =
+            "User-agent: Googlebot\nUser-agent: Bingbot\n\n\nUser-agent: *\nDisallow: /x\n";
+        let f = found(several);
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert!(
+            f[0].2.starts_with(
+                "blank lines (lines 3–4) do not end a group: `Googlebot` (line 1), `Bingbot` \
+                 (line 2) and `*` (line 5)"
+            ),
+            "{f:?}"
+        );
+        let star_first = "User-agent: *\n\nUser-agent: Googlebot\nDisallow: /search\n";
+        assert_eq!(found(star_first)[0].0, 3);
+        assert_eq!(found(star_first)[0].1, Severity::Warning);
+        // Between named crawlers the intent is less clear: information.
+        let named = "User-agent: a\n\nUser-agent: b\nDisallow: /x\n";
+        assert_eq!(found(named)[0].1, Severity::Info);
+        for quiet in [
+            "User-agent: Googlebot\nUser-agent: *\nDisallow: /\n",
+            "User-agent: *\n\nUser-agent: Googlebot\nDisallow:\n",
+            "User-agent: *\n\nUser-agent: *\nDisallow: /x\n",
+            "User-agent: a\nDisallow: /x\n\nUser-agent: *\nDisallow: /\n",
+        ] {
+            assert_eq!(found(quiet), [], "{quiet}");
+        }
+    }
 }
 
 #[cfg(test)]

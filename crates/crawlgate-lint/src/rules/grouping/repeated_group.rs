@@ -1,21 +1,17 @@
 //! `R102` repeated-group: several groups name the same crawler
 
 use crate::budget::Budget;
+use crate::context::Context;
 use crate::diagnostic::{Code, Diagnostic};
-use crate::rules::{and_list, lines_phrase};
-use crate::{Category, Context, RuleInfo};
-use crawlgate::Severity;
+use crate::rule::RuleInfo;
+use crate::wording::{and_list, lines_phrase};
 use crawlgate::{Group, UserAgent};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// The rule's registration.
-pub(crate) static RULE: RuleInfo = RuleInfo {
-    code: Code::RepeatedGroup,
-    name: "repeated-group",
-    severity: Severity::Warning,
-    category: Category::Grouping,
-    summary: "several groups name the same crawler",
-    docs: r#"## What it does
+pub(crate) static RULE: RuleInfo = RuleInfo::new(
+    Code::RepeatedGroup,
+    r#"## What it does
 
 Reports every group after the first that names a crawler (or `*`) already
 named by an earlier group and holds lines the first one lacks, naming what a
@@ -53,7 +49,7 @@ Disallow: /b/
 ```
 "#,
     check,
-};
+);
 
 fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     let robots = cx.robots;

@@ -1,24 +1,29 @@
 //! `R206` blocked-resources: CSS or JavaScript disallowed for Googlebot
 
-use crate::budget::{Budget, LookupCost};
-use crate::diagnostic::{Code, Diagnostic};
-use crate::inclusion::sample_paths;
-use crate::rules::quote_rule;
-use crate::{Category, Context, RuleInfo};
 use crawlgate::Severity;
 
-/// The rule's registration.
-pub(crate) static RULE: RuleInfo = RuleInfo {
-    code: Code::BlockedResources,
-    name: "blocked-resources",
-    severity: Severity::Warning,
-    category: Category::Rules,
-    summary: "CSS or JavaScript disallowed for Googlebot",
-    docs: r#"## What it does
+use crate::budget::{Budget, LookupCost};
+use crate::context::Context;
+use crate::diagnostic::{Code, Diagnostic};
+use crate::inclusion::sample_paths;
+use crate::rule::RuleInfo;
+use crate::wording::quote_rule;
 
-Reports disallow rules that visibly target stylesheets or scripts (their
-pattern names `.css` or `.js`, or ends in a folder named `css`, `js`,
-`javascript` or `stylesheets`) and that decide such a URL for Googlebot.
+/// The rule's registration.
+pub(crate) static RULE: RuleInfo = RuleInfo::new(
+    Code::BlockedResources,
+    r#"## What it does
+
+Reports disallow rules that visibly target stylesheets or scripts that
+public pages render with (their pattern names `.css` or `.js`, or ends in a
+folder named `css`, `js`, `javascript` or `stylesheets`, a WordPress or
+Drupal theme folder, or the top folder `/assets/` or `/static/`) and that decide such a URL for Googlebot. Left out: scripts of
+admin and internal areas (`/wp-admin/`, `/cgi-bin/`, editors such as
+CKEditor), analytics and testing scripts pages do not need to render, and
+resources inside a folder whose pages Googlebot may not fetch anyway (the
+folder itself or its `index.html` is disallowed), which no page Google sees
+uses. When the folder has many other disallowed sections (it looks
+withdrawn as a whole), the finding is information.
 
 ## Why it matters
 
@@ -40,7 +45,7 @@ Disallow: /*.json$
 ```
 "#,
     check,
-};
+);
 
 /// Whether a pattern names `.css` or `.js`, or a stylesheet or script
 /// folder.
@@ -63,6 +68,83 @@ const RESOURCE_FOLDERS: &[(&str, &str)] = &[
     ("javascripts", ".js"),
 ];
 
+/// Folders that hold a site's build output (stylesheets, scripts, images)
+/// when they are at the top (`/assets/`, `/static/`); deeper down they
+/// often hold documents (`/us/en/advisory/assets/report.pdf`).
+const TOP_RESOURCE_FOLDERS: &[&str] = &["assets", "static"];
+
+/// Theme folders of content systems whose stylesheets and scripts public
+/// pages use (a top-level `/themes/` is Drupal's core themes, which sites
+/// seldom show).
+const THEME_FOLDERS: &[&str] = &["wp-content/themes", "sites/all/themes"];
+
+/// Path segments of areas whose scripts no public page renders with:
+/// admin and internal tools, editors.
+const INTERNAL_SEGMENTS: &[&str] = &[
+    "admin",
+    "administrator",
+    "backend",
+    "backoffice",
+    "cgi-bin",
+    "ckeditor",
+    "fckeditor",
+    "internal",
+    "intranet",
+    "solr",
+    "tinymce",
+    "wp-admin",
+];
+
+/// Disallowed sections under a folder (beside its stylesheets and
+/// scripts) from which the folder looks withdrawn as a whole.
+const WITHDRAWN_SECTIONS: usize = 8;
+
+/// Words in a file name of scripts a page does not need to render:
+/// analytics, tag managers, A/B tests, service workers.
+const UNRENDERED_SCRIPTS: &[&str] = &[
+    "ab_test",
+    "analytics",
+    "ckeditor",
+    "gtm",
+    "mbox",
+    "s_code",
+    "service_worker",
+    "showads",
+    "streamsense",
+    "tracking",
+];
+
+/// Whether a pattern names an admin or internal area, or a script that
+/// pages do not render with.
+fn internal(pattern: &str) -> bool {
+    let lower = pattern.to_ascii_lowercase();
+    let mut segments = lower.split('/').filter(|s| !s.is_empty());
+    let file = lower.rsplit('/').next().unwrap_or("");
+    segments.any(|segment| {
+        let segment = segment.trim_matches('*');
+        INTERNAL_SEGMENTS.contains(&segment)
+            || segment.ends_with("-admin")
+            || segment.ends_with("_admin")
+    }) || UNRENDERED_SCRIPTS.iter().any(|word| file.contains(word))
+}
+
+/// The folders a resource sits in (`/de/` and `/de/static/` for
+/// `/de/static/site.js`), the root left out; without the folder it is
+/// directly in when that is a resource folder (`/de/` alone for
+/// `/de/js/site.js`: pages live above `js/`).
+fn page_folders(path: &str, in_resource_folder: bool) -> impl Iterator<Item = &str> {
+    let own = path.rfind('/').unwrap_or(0);
+    let last = if in_resource_folder {
+        path[..own].rfind('/').unwrap_or(0)
+    } else {
+        own
+    };
+    path.match_indices('/')
+        .map(|(i, _)| i + 1)
+        .filter(move |&end| end > 1 && end <= last + 1)
+        .map(move |end| &path[..end])
+}
+
 /// The extension of the files in the resource folder a pattern ends in
 /// (`/static/css/`, `/web/javascript`).
 fn folder_extension(pattern: &str) -> Option<&'static str> {
@@ -70,6 +152,17 @@ fn folder_extension(pattern: &str) -> Option<&'static str> {
     let last = body.rsplit('/').next()?;
     if last.len() == body.len() {
         return None; // no folder: `css`
+    }
+    let lower = body.to_ascii_lowercase();
+    if THEME_FOLDERS.iter().any(|f| lower.ends_with(f)) {
+        return Some(".css");
+    }
+    if body.len() == last.len() + 1
+        && TOP_RESOURCE_FOLDERS
+            .iter()
+            .any(|name| last.eq_ignore_ascii_case(name))
+    {
+        return Some(".css");
     }
     RESOURCE_FOLDERS
         .iter()
@@ -103,11 +196,13 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     // their first bytes: lookups are paid from an allowance.
     let lookup = std::cell::OnceCell::new();
     let budget = Budget::for_file(cx.source.len(), 64);
+    let cost = || LookupCost::new(view.groups().flat_map(|g| g.rules()).map(|r| r.pattern()));
     let mut samples = Vec::new();
+    let all_rules: Vec<crawlgate::Rule<'_>> = view.groups().flat_map(|g| g.rules()).collect();
     for group in view.groups() {
         for rule in group.rules() {
             let pattern = rule.pattern();
-            if rule.is_allow() || !mentions_css_or_js(pattern) {
+            if rule.is_allow() || !mentions_css_or_js(pattern) || internal(pattern) {
                 continue;
             }
             samples.clear();
@@ -116,8 +211,6 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 let resource = [".css", ".js"]
                     .iter()
                     .any(|ext| path.ends_with(ext) || path.contains(&format!("{ext}?")));
-                let cost =
-                    || LookupCost::new(view.groups().flat_map(|g| g.rules()).map(|r| r.pattern()));
                 if !resource || !budget.spend(lookup.get_or_init(cost).of(path)) {
                     return false;
                 }
@@ -127,8 +220,37 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             let Some(path) = blocked else {
                 continue;
             };
-            out.push(
-                cx.diagnostic(
+            // A folder whose pages Googlebot may not fetch (the folder, or
+            // its index page) has no page Google renders that needs the
+            // file: a site that retired a section disallows both.
+            let in_resource_folder = folder_extension(pattern).is_some();
+            let closed = page_folders(path, in_resource_folder).any(|folder| {
+                budget.spend(3 * lookup.get_or_init(cost).of(folder))
+                    && ["", "index.html"]
+                        .iter()
+                        .any(|page| !view.decide_path(&format!("{folder}{page}")).is_allowed())
+            });
+            if closed {
+                continue;
+            }
+            // A folder with many disallowed sections looks withdrawn as a
+            // whole (a retired country site): its pages may not need the
+            // file either, so say it with less confidence.
+            let withdrawn = page_folders(path, in_resource_folder).find(|folder| {
+                budget.spend(all_rules.len())
+                    && all_rules
+                        .iter()
+                        .filter(|r| {
+                            !r.is_allow()
+                                && r.pattern().len() > folder.len()
+                                && r.pattern().starts_with(folder)
+                                && !mentions_css_or_js(r.pattern())
+                        })
+                        .count()
+                        >= WITHDRAWN_SECTIONS
+            });
+            let mut d = cx
+                .diagnostic(
                     Code::BlockedResources,
                     cx.content_span(rule.line()),
                     format!(
@@ -141,8 +263,17 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 .with_fix(
                     "remove the rule, or allow the stylesheets and scripts pages need",
                     None,
-                ),
-            );
+                );
+            if let Some(folder) = withdrawn {
+                d.severity = Severity::Info;
+                d.message = format!(
+                    "{}; most of `{folder}` is disallowed too, so if its pages are retired \
+                     nothing is lost",
+                    d.message
+                )
+                .into();
+            }
+            out.push(d);
         }
     }
 }
@@ -158,9 +289,18 @@ mod tests {
         assert_eq!(folder_extension("/*/stylesheets/*"), Some(".css"));
         assert_eq!(folder_extension("/jsp/"), None);
         assert_eq!(folder_extension("css"), None);
+        assert_eq!(folder_extension("/assets/"), Some(".css"));
+        assert_eq!(folder_extension("/us/en/advisory/assets/*"), None);
+        assert_eq!(folder_extension("/wp-content/themes/"), Some(".css"));
         let mut out = Vec::new();
         resource_samples("/static/css/", &mut out);
         assert_eq!(out, ["/static/css/", "/static/css/site.css"]);
+        let folders: Vec<&str> = page_folders("/de/static/js/site.js", true).collect();
+        assert_eq!(folders, ["/de/", "/de/static/"]);
+        let folders: Vec<&str> = page_folders("/de/site.css", false).collect();
+        assert_eq!(folders, ["/de/"]);
+        assert_eq!(page_folders("/x.js", false).count(), 0);
+        assert_eq!(page_folders("/js/site.js", true).count(), 0);
     }
 }
 

@@ -1,20 +1,16 @@
 //! `R203` contradictory-rules: an allow and a disallow with the same path for the same crawlers
 
+use crate::context::Context;
 use crate::diagnostic::{Code, Diagnostic};
-use crate::rules::quote_rule;
-use crate::{Category, Context, RuleInfo};
+use crate::rule::RuleInfo;
+use crate::wording::quote_rule;
 use crawlgate::Rule;
-use crawlgate::Severity;
 use rustc_hash::FxHashSet;
 
 /// The rule's registration.
-pub(crate) static RULE: RuleInfo = RuleInfo {
-    code: Code::ContradictoryRules,
-    name: "contradictory-rules",
-    severity: Severity::Warning,
-    category: Category::Rules,
-    summary: "an allow and a disallow with the same path for the same crawlers",
-    docs: r#"## What it does
+pub(crate) static RULE: RuleInfo = RuleInfo::new(
+    Code::ContradictoryRules,
+    r#"## What it does
 
 Reports an `Allow` and a `Disallow` with the same path in one group (or in
 groups that are merged).
@@ -42,7 +38,7 @@ Allow: /search/about
 ```
 "#,
     check,
-};
+);
 
 fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     let mut reported = FxHashSet::default();

@@ -1,20 +1,16 @@
 //! `R204` disallow-all: `Disallow: /` for every crawler and no crawler-specific group
 
 use crate::context::generic_agent;
+use crate::context::Context;
 use crate::diagnostic::{Code, Diagnostic};
-use crate::rules::quote_rule;
-use crate::{Category, Context, RuleInfo};
+use crate::rule::RuleInfo;
+use crate::wording::quote_rule;
 use crawlgate::SelectionKind;
-use crawlgate::Severity;
 
 /// The rule's registration.
-pub(crate) static RULE: RuleInfo = RuleInfo {
-    code: Code::DisallowAll,
-    name: "disallow-all",
-    severity: Severity::Warning,
-    category: Category::Rules,
-    summary: "`Disallow: /` for every crawler and no crawler-specific group",
-    docs: r#"## What it does
+pub(crate) static RULE: RuleInfo = RuleInfo::new(
+    Code::DisallowAll,
+    r#"## What it does
 
 Reports files where every crawler is disallowed from the whole site and no
 group names a particular crawler.
@@ -39,7 +35,7 @@ Disallow: /admin/
 ```
 "#,
     check,
-};
+);
 
 fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     let robots = cx.robots;

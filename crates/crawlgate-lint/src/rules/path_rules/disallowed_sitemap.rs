@@ -2,21 +2,17 @@
 
 use crate::budget::{Budget, LookupCost};
 use crate::context::generic_agent;
+use crate::context::Context;
 use crate::diagnostic::{Code, Diagnostic};
-use crate::rules::{and_list, quote_rule};
-use crate::{Category, Context, RuleInfo};
+use crate::rule::RuleInfo;
+use crate::wording::{and_list, quote_rule};
 use crawlgate::path_of;
 use crawlgate::SelectionKind;
-use crawlgate::Severity;
 
 /// The rule's registration.
-pub(crate) static RULE: RuleInfo = RuleInfo {
-    code: Code::DisallowedSitemap,
-    name: "disallowed-sitemap",
-    severity: Severity::Warning,
-    category: Category::Rules,
-    summary: "a sitemap whose URL the file disallows",
-    docs: r#"## What it does
+pub(crate) static RULE: RuleInfo = RuleInfo::new(
+    Code::DisallowedSitemap,
+    r#"## What it does
 
 Reports `Sitemap:` URLs whose path the file disallows for crawlers without
 a group of their own (`*`), or for Googlebot or Bingbot when they have one.
@@ -43,7 +39,7 @@ Sitemap: https://example.com/sitemaps/main.xml
 ```
 "#,
     check,
-};
+);
 
 fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     let robots = cx.robots;

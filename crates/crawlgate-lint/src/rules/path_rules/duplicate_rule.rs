@@ -1,19 +1,15 @@
 //! `R201` duplicate-rule: the same rule twice for the same crawlers
 
+use crate::context::Context;
 use crate::diagnostic::{Code, Diagnostic};
-use crate::rules::quote_rule;
-use crate::{Category, Context, RuleInfo};
-use crawlgate::Severity;
+use crate::rule::RuleInfo;
+use crate::wording::quote_rule;
 use rustc_hash::FxHashSet;
 
 /// The rule's registration.
-pub(crate) static RULE: RuleInfo = RuleInfo {
-    code: Code::DuplicateRule,
-    name: "duplicate-rule",
-    severity: Severity::Info,
-    category: Category::Rules,
-    summary: "the same rule twice for the same crawlers",
-    docs: r#"## What it does
+pub(crate) static RULE: RuleInfo = RuleInfo::new(
+    Code::DuplicateRule,
+    r#"## What it does
 
 Reports an allow or disallow line that repeats an earlier one (same kind,
 same path) for the same crawlers, in one group or in groups that are merged.
@@ -39,7 +35,7 @@ Disallow: /tmp/
 ```
 "#,
     check,
-};
+);
 
 fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     let mut reported = FxHashSet::default();

@@ -1,20 +1,17 @@
 //! `R208` not-url-text: a rule with a raw space or an HTML entity (`&amp;`), which URLs never hold
 
+use crate::context::Context;
 use crate::diagnostic::{Code, Diagnostic};
-use crate::{Category, Context, RuleInfo};
-use crawlgate::Severity;
+use crate::rule::RuleInfo;
 
 /// The rule's registration.
-pub(crate) static RULE: RuleInfo = RuleInfo {
-    code: Code::NotUrlText,
-    name: "not-url-text",
-    severity: Severity::Warning,
-    category: Category::Rules,
-    summary: "a rule with a raw space or an HTML entity (`&amp;`), which URLs never hold",
-    docs: r#"## What it does
+pub(crate) static RULE: RuleInfo = RuleInfo::new(
+    Code::NotUrlText,
+    r#"## What it does
 
 Reports allow and disallow rules holding a space or a tab inside their
-path, or the HTML entity `&amp;`.
+path, or the HTML entity `&amp;`. A rule with a space is left alone when
+the file also has the same rule with the space written `%20`.
 
 ## Why it matters
 
@@ -42,9 +39,17 @@ Disallow: /*?view=print&page=
 ```
 "#,
     check,
-};
+);
 
 fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
+    // Rule values with an encoded space: a rule with a raw space whose
+    // `%20` form is also in the file is a harmless extra line.
+    let encoded: rustc_hash::FxHashSet<&str> = cx
+        .robots
+        .rules()
+        .map(|r| r.value())
+        .filter(|v| v.contains("%20") || v.contains("%09"))
+        .collect();
     for rule in cx.robots.rules() {
         let value = rule.value();
         let space = value.find([' ', '\t']);
@@ -69,6 +74,9 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 && !value.contains(['{', '}', '<', '>'])
             {
                 let fixed = value.replace(' ', "%20").replace('\t', "%09");
+                if encoded.contains(fixed.as_str()) {
+                    continue; // the file says it the right way too
+                }
                 (
                     format!(
                         "`{value}` holds a space, which URLs carry as `%20`: Google compares the \

@@ -1,18 +1,14 @@
 //! `R207` public-secret: a disallowed path that looks secret: robots.txt is public
 
+use crate::context::Context;
 use crate::diagnostic::{Code, Diagnostic};
-use crate::{Category, Context, RuleInfo};
-use crawlgate::Severity;
+use crate::rule::RuleInfo;
 use rustc_hash::FxHashSet;
 
 /// The rule's registration.
-pub(crate) static RULE: RuleInfo = RuleInfo {
-    code: Code::PublicSecret,
-    name: "public-secret",
-    severity: Severity::Info,
-    category: Category::Rules,
-    summary: "a disallowed path that looks secret: robots.txt is public",
-    docs: r#"## What it does
+pub(crate) static RULE: RuleInfo = RuleInfo::new(
+    Code::PublicSecret,
+    r#"## What it does
 
 Reports disallowed paths whose names suggest secrets: `secret`,
 `passwd`, `confidential`, `backup`, `private`, `.env`, `.git`,
@@ -38,7 +34,7 @@ Protect /backup/ with authentication, and leave it out of robots.txt.
 ```
 "#,
     check,
-};
+);
 
 /// Bytes a word of [`WORDS`] starts with, in either case.
 /// The words, grouped by first byte.

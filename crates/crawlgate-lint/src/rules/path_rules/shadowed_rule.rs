@@ -1,24 +1,20 @@
 //! `R202` shadowed-rule: a rule that can never decide: a longer or equal rule of the other kind always wins
 
 use crate::budget::Budget;
+use crate::context::Context;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::inclusion::Glob;
 use crate::prefixes::Prefixes;
-use crate::rules::quote_rule;
-use crate::{Category, Context, RuleInfo};
+use crate::rule::RuleInfo;
+use crate::wording::quote_rule;
 use crawlgate::Precedence;
 use crawlgate::Rule;
-use crawlgate::Severity;
 use rustc_hash::FxHashMap;
 
 /// The rule's registration.
-pub(crate) static RULE: RuleInfo = RuleInfo {
-    code: Code::ShadowedRule,
-    name: "shadowed-rule",
-    severity: Severity::Warning,
-    category: Category::Rules,
-    summary: "a rule that can never decide: a longer or equal rule of the other kind always wins",
-    docs: r#"## What it does
+pub(crate) static RULE: RuleInfo = RuleInfo::new(
+    Code::ShadowedRule,
+    r#"## What it does
 
 Reports an allow or disallow rule for which it can be proved that every URL
 it matches is also matched by a rule of the other kind that wins: one at least
@@ -49,7 +45,7 @@ Allow: /public/*.php
 ```
 "#,
     check,
-};
+);
 
 /// The literal part of a pattern before its first wildcard (with wildcards
 /// on; the whole pattern without them).

@@ -1,19 +1,15 @@
 //! `R403` bing-differs: Bing's reading decides a URL differently from Google's for a Bing crawler
 
+use crate::context::Context;
 use crate::diagnostic::{Code, Diagnostic};
+use crate::rule::RuleInfo;
 use crate::rules::profiles::comparison::compare;
-use crate::{Category, Context, RuleInfo};
 use crawlgate::Profile;
-use crawlgate::Severity;
 
 /// The rule's registration.
-pub(crate) static RULE: RuleInfo = RuleInfo {
-    code: Code::BingDiffers,
-    name: "bing-differs",
-    severity: Severity::Warning,
-    category: Category::Profiles,
-    summary: "Bing's reading decides a URL differently from Google's for a Bing crawler",
-    docs: r#"## What it does
+pub(crate) static RULE: RuleInfo = RuleInfo::new(
+    Code::BingDiffers,
+    r#"## What it does
 
 Like `R401`, for Bing's reading (`--profile bing`) and Bing's crawlers
 (`bingbot`, `adidxbot`, `bingpreview`, `msnbot`): the ones the file names,
@@ -55,7 +51,7 @@ Disallow: /
 ```
 "#,
     check,
-};
+);
 
 fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     compare(cx, Profile::BING, Code::BingDiffers, out);

@@ -25,12 +25,12 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::budget::{Budget, LookupCost};
 use crate::context::generic_agent;
+use crate::context::Context;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::inclusion::sample_into;
 use crate::prefixes::Prefixes;
 use crate::rules::profiles::legacy_choice::LegacyChoice;
-use crate::rules::{describe_verdict, lines_phrase};
-use crate::Context;
+use crate::wording::{describe_verdict, lines_phrase};
 
 fn reader_name(profile: Profile) -> &'static str {
     if profile == Profile::RFC9309 {

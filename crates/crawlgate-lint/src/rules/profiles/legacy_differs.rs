@@ -1,20 +1,15 @@
 //! `R402` legacy-differs: the legacy (1996, urllib.robotparser) reading decides a URL differently from Google's
 
+use crate::context::Context;
 use crate::diagnostic::{Code, Diagnostic};
+use crate::rule::RuleInfo;
 use crate::rules::profiles::comparison::compare;
-use crate::{Category, Context, RuleInfo};
 use crawlgate::Profile;
-use crawlgate::Severity;
 
 /// The rule's registration.
-pub(crate) static RULE: RuleInfo = RuleInfo {
-    code: Code::LegacyDiffers,
-    name: "legacy-differs",
-    severity: Severity::Info,
-    category: Category::Profiles,
-    summary:
-        "the legacy (1996, urllib.robotparser) reading decides a URL differently from Google's",
-    docs: r#"## What it does
+pub(crate) static RULE: RuleInfo = RuleInfo::new(
+    Code::LegacyDiffers,
+    r#"## What it does
 
 Like `R401`, for the legacy reading: no wildcards, plain prefixes, the
 first group whose user-agent occurs in the crawler's name, the first matching
@@ -51,7 +46,7 @@ Disallow: /shop/
 ```
 "#,
     check,
-};
+);
 
 fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     compare(cx, Profile::LEGACY, Code::LegacyDiffers, out);

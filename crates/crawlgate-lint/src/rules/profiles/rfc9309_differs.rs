@@ -1,19 +1,15 @@
 //! `R401` rfc9309-differs: the rfc9309 reading decides a URL differently from Google's
 
+use crate::context::Context;
 use crate::diagnostic::{Code, Diagnostic};
+use crate::rule::RuleInfo;
 use crate::rules::profiles::comparison::compare;
-use crate::{Category, Context, RuleInfo};
 use crawlgate::Profile;
-use crawlgate::Severity;
 
 /// The rule's registration.
-pub(crate) static RULE: RuleInfo = RuleInfo {
-    code: Code::Rfc9309Differs,
-    name: "rfc9309-differs",
-    severity: Severity::Warning,
-    category: Category::Profiles,
-    summary: "the rfc9309 reading decides a URL differently from Google's",
-    docs: r#"## What it does
+pub(crate) static RULE: RuleInfo = RuleInfo::new(
+    Code::Rfc9309Differs,
+    r#"## What it does
 
 Decides concrete URLs (derived from the file's own rules) for every crawler
 the file names, plus Googlebot and a crawler without a group, under Google's
@@ -49,7 +45,7 @@ Allow: /shop/index.html
 ```
 "#,
     check,
-};
+);
 
 fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     compare(cx, Profile::RFC9309, Code::Rfc9309Differs, out);

@@ -1,17 +1,13 @@
 //! `R018` binary-file: the file is binary (an image, an archive…), not a robots.txt
 
+use crate::context::Context;
 use crate::diagnostic::{Code, Diagnostic};
-use crate::{Category, Context, RuleInfo};
-use crawlgate::Severity;
+use crate::rule::RuleInfo;
 
 /// The rule's registration.
-pub(crate) static RULE: RuleInfo = RuleInfo {
-    code: Code::BinaryFile,
-    name: "binary-file",
-    severity: Severity::Error,
-    category: Category::Syntax,
-    summary: "the file is binary (an image, an archive…), not a robots.txt",
-    docs: r#"## What it does
+pub(crate) static RULE: RuleInfo = RuleInfo::new(
+    Code::BinaryFile,
+    r#"## What it does
 
 Reports files whose first kilobyte holds NUL and other control bytes that
 no text file has: an icon, an image or an archive served as `/robots.txt`.
@@ -37,7 +33,7 @@ Disallow:
 ```
 "#,
     check,
-};
+);
 
 fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     if !cx.binary {

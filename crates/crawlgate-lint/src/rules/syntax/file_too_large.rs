@@ -1,17 +1,15 @@
 //! `R014` file-too-large: the file is larger than 500 KiB, and what is past the limit is lost
 
+use crawlgate::Code::FileTooLarge;
+
+use crate::context::Context;
 use crate::diagnostic::{Code, Diagnostic};
-use crate::{Category, Context, RuleInfo};
-use crawlgate::Severity;
+use crate::rule::RuleInfo;
 
 /// The rule's registration.
-pub(crate) static RULE: RuleInfo = RuleInfo {
-    code: Code::FileTooLarge,
-    name: "file-too-large",
-    severity: Severity::Error,
-    category: Category::Syntax,
-    summary: "the file is larger than 500 KiB, and what is past the limit is lost",
-    docs: r#"## What it does
+pub(crate) static RULE: RuleInfo = RuleInfo::new(
+    Code::Parse(FileTooLarge),
+    r#"## What it does
 
 Reports files larger than 500 KiB (512,000 bytes) and says which lines are
 past the limit, and how many rules and user-agent lines are among them.
@@ -36,13 +34,10 @@ Fewer, broader rules: Disallow: /page-
 ```
 "#,
     check,
-};
+);
 
 fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
-    for d in cx.robots.diagnostics() {
-        if d.code != crawlgate::Code::FileTooLarge {
-            continue;
-        }
+    for mut d in cx.parser_findings(FileTooLarge) {
         let first = d.span.line;
         let last = cx.lines().len() as u32;
         let mut lost_rules = 0;
@@ -63,12 +58,17 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 lost_agents += 1;
             }
         }
-        let mut d = Diagnostic::from_parser(Code::FileTooLarge, d);
         let count = last - first + 1;
+        // The parser ends with "(N bytes from line L on)": say which lines.
+        let bytes = d.span.bytes.len();
+        let head = d
+            .message
+            .strip_suffix(&format!(" ({bytes} bytes from line {first} on)"))
+            .unwrap_or(&d.message)
+            .to_owned();
         d.message = format!(
-            "{}: lines {first}–{last} ({count} line{}, with {lost_rules} allow/disallow and \
-             {lost_agents} user-agent line{}) are lost",
-            d.message,
+            "{head} ({bytes} bytes: lines {first}–{last}, {count} line{}, with {lost_rules} \
+             allow/disallow and {lost_agents} user-agent line{}, are lost)",
             if count == 1 { "" } else { "s" },
             if lost_agents == 1 { "" } else { "s" },
         )
@@ -78,4 +78,4 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
 }
 
 #[cfg(test)]
-crate::testing::fixture_tests!(FileTooLarge);
+crate::testing::fixture_tests!(Parse(crawlgate::Code::FileTooLarge));

@@ -1,17 +1,13 @@
 //! `R017` html-page: the file is an HTML page, not a robots.txt
 
+use crate::context::Context;
 use crate::diagnostic::{Code, Diagnostic};
-use crate::{Category, Context, RuleInfo};
-use crawlgate::Severity;
+use crate::rule::RuleInfo;
 
 /// The rule's registration.
-pub(crate) static RULE: RuleInfo = RuleInfo {
-    code: Code::HtmlPage,
-    name: "html-page",
-    severity: Severity::Error,
-    category: Category::Syntax,
-    summary: "the file is an HTML page, not a robots.txt",
-    docs: r#"## What it does
+pub(crate) static RULE: RuleInfo = RuleInfo::new(
+    Code::HtmlPage,
+    r#"## What it does
 
 Reports files that start like an HTML document (`<!DOCTYPE html>`,
 `<html>`).
@@ -37,7 +33,7 @@ Disallow:
 ```
 "#,
     check,
-};
+);
 
 fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     if !cx.html {

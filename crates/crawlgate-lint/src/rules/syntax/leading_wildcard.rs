@@ -1,17 +1,13 @@
 //! `R008` leading-wildcard: a rule path starting with `*`: Google and Bing accept it, strict parsers do not
 
+use crate::context::Context;
 use crate::diagnostic::{Code, Diagnostic};
-use crate::{Category, Context, RuleInfo};
-use crawlgate::Severity;
+use crate::rule::RuleInfo;
 
 /// The rule's registration.
-pub(crate) static RULE: RuleInfo = RuleInfo {
-    code: Code::LeadingWildcard,
-    name: "leading-wildcard",
-    severity: Severity::Info,
-    category: Category::Syntax,
-    summary: "a rule path starting with `*`: Google and Bing accept it, strict parsers do not",
-    docs: r#"## What it does
+pub(crate) static RULE: RuleInfo = RuleInfo::new(
+    Code::LeadingWildcard,
+    r#"## What it does
 
 Reports rule values that start with `*` instead of `/`, except in groups
 that name only Google's or Bing's crawlers, which read them as meant.
@@ -40,7 +36,7 @@ Disallow: /*.pdf
 ```
 "#,
     check,
-};
+);
 
 fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     if cx.profile().require_leading_slash {

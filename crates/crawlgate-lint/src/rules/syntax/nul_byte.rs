@@ -1,17 +1,15 @@
 //! `R016` nul-byte: a NUL byte, which ends the content of its line
 
+use crawlgate::Code::NulByte;
+
+use crate::context::Context;
 use crate::diagnostic::{Code, Diagnostic};
-use crate::{Category, Context, RuleInfo};
-use crawlgate::Severity;
+use crate::rule::RuleInfo;
 
 /// The rule's registration.
-pub(crate) static RULE: RuleInfo = RuleInfo {
-    code: Code::NulByte,
-    name: "nul-byte",
-    severity: Severity::Warning,
-    category: Category::Syntax,
-    summary: "a NUL byte, which ends the content of its line",
-    docs: r#"## What it does
+pub(crate) static RULE: RuleInfo = RuleInfo::new(
+    Code::Parse(NulByte),
+    r#"## What it does
 
 Reports NUL bytes; a file saved as UTF-16 (every other byte NUL) is one
 finding, not one per line.
@@ -36,7 +34,7 @@ Disallow: /a/b
 ```
 "#,
     check,
-};
+);
 
 /// Whether the bytes look like UTF-16 text: a UTF-16 byte order mark, or
 /// every other byte NUL in the first line.
@@ -49,12 +47,7 @@ fn looks_like_utf16(source: &[u8]) -> bool {
 }
 
 fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
-    let mut nuls = cx
-        .robots
-        .diagnostics()
-        .iter()
-        .filter(|d| d.code == crawlgate::Code::NulByte)
-        .map(|d| Diagnostic::from_parser(Code::NulByte, d));
+    let mut nuls = cx.parser_findings(NulByte);
     let Some(mut first) = nuls.next() else {
         return;
     };
@@ -76,4 +69,4 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
 }
 
 #[cfg(test)]
-crate::testing::fixture_tests!(NulByte);
+crate::testing::fixture_tests!(Parse(crawlgate::Code::NulByte));

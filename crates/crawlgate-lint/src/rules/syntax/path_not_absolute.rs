@@ -1,18 +1,15 @@
 //! `R006` path-not-absolute: a rule path that does not start with `/`
 
+use crawlgate::Code::PathNotAbsolute;
+
+use crate::context::Context;
 use crate::diagnostic::{Code, Diagnostic};
-use crate::rules::from_parser;
-use crate::{Category, Context, RuleInfo};
-use crawlgate::Severity;
+use crate::rule::RuleInfo;
 
 /// The rule's registration.
-pub(crate) static RULE: RuleInfo = RuleInfo {
-    code: Code::PathNotAbsolute,
-    name: "path-not-absolute",
-    severity: Severity::Error,
-    category: Category::Syntax,
-    summary: "a rule path that does not start with `/`",
-    docs: r#"## What it does
+pub(crate) static RULE: RuleInfo = RuleInfo::new(
+    Code::Parse(PathNotAbsolute),
+    r#"## What it does
 
 Reports rule values that start with neither `/` nor `*` (in the rfc9309
 reading, neither `/`).
@@ -40,11 +37,11 @@ Disallow: /private/
 ```
 "#,
     check,
-};
+);
 
 fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     let start = out.len();
-    from_parser(cx, Code::PathNotAbsolute, out);
+    out.extend(cx.parser_findings(PathNotAbsolute));
     for d in &mut out[start..] {
         let Some(value) = cx.source.get(d.span.bytes.clone()) else {
             continue;
@@ -138,4 +135,4 @@ mod tests {
 }
 
 #[cfg(test)]
-crate::testing::fixture_tests!(PathNotAbsolute);
+crate::testing::fixture_tests!(Parse(crawlgate::Code::PathNotAbsolute));

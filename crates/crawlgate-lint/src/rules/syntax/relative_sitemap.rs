@@ -1,17 +1,13 @@
 //! `R009` relative-sitemap: a `Sitemap:` value that is not an absolute http(s) URL
 
+use crate::context::Context;
 use crate::diagnostic::{Code, Diagnostic};
-use crate::{Category, Context, RuleInfo};
-use crawlgate::Severity;
+use crate::rule::RuleInfo;
 
 /// The rule's registration.
-pub(crate) static RULE: RuleInfo = RuleInfo {
-    code: Code::RelativeSitemap,
-    name: "relative-sitemap",
-    severity: Severity::Warning,
-    category: Category::Syntax,
-    summary: "a `Sitemap:` value that is not an absolute http(s) URL",
-    docs: r#"## What it does
+pub(crate) static RULE: RuleInfo = RuleInfo::new(
+    Code::RelativeSitemap,
+    r#"## What it does
 
 Reports `Sitemap:` lines whose value is not an absolute `http://` or
 `https://` URL.
@@ -34,7 +30,7 @@ Sitemap: https://example.com/sitemap.xml
 ```
 "#,
     check,
-};
+);
 
 fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for sitemap in cx.robots.sitemaps() {

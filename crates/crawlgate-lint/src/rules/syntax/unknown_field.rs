@@ -1,24 +1,21 @@
 //! `R001` unknown-field: a field name no crawler reads, with a did-you-mean for near misses
 
+use crate::context::Context;
 use crate::diagnostic::{Code, Diagnostic};
-use crate::{Category, Context, RuleInfo};
+use crate::rule::RuleInfo;
 use crawlgate::extension::ExtensionKind;
 use crawlgate::Severity;
 use rustc_hash::FxHashSet;
 
 /// The rule's registration.
-pub(crate) static RULE: RuleInfo = RuleInfo {
-    code: Code::UnknownField,
-    name: "unknown-field",
-    severity: Severity::Warning,
-    category: Category::Syntax,
-    summary: "a field name no crawler reads, with a did-you-mean for near misses",
-    docs: r#"## What it does
+pub(crate) static RULE: RuleInfo = RuleInfo::new(
+    Code::UnknownField,
+    r#"## What it does
 
 Reports lines whose field name is neither a robots.txt field (`User-agent`,
 `Allow`, `Disallow`, `Sitemap`) nor a known extension (`Crawl-delay`,
 `Request-rate`, `Visit-time`, `Host`, `Clean-param`, `Content-Usage`,
-`Content-Signal`). A near miss of a known name is a warning with the name it
+`Content-Signal`, `License`). A near miss of a known name is a warning with the name it
 probably meant; any other unknown field is reported as information.
 
 ## Why it matters
@@ -44,7 +41,7 @@ Crawl-delay: 10
 ```
 "#,
     check,
-};
+);
 
 const FIELDS: &[&str] = &[
     "User-agent",
@@ -58,6 +55,7 @@ const FIELDS: &[&str] = &[
     "Clean-param",
     "Content-Usage",
     "Content-Signal",
+    "License",
 ];
 
 fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {

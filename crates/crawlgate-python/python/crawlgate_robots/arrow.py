@@ -1,0 +1,124 @@
+"""Batch decisions over Arrow data, for PySpark, Polars, DuckDB and pyarrow.
+
+``decide(data, profile="google")`` takes a ``pyarrow.RecordBatch``, a
+``pyarrow.Table``, a Polars ``DataFrame`` (a ``DataFrame`` back) or any
+object with ``__arrow_c_stream__``, such as a DuckDB relation (a
+``pyarrow.Table`` back), with the columns
+
+* ``robots_txt``: binary or string (dictionary-encoded too): the file;
+* ``user_agent``: string: the crawler's product token, used as given;
+* ``url``: string: absolute or path-only;
+
+and returns the same rows with ``allowed`` (bool), ``line`` (int32, null
+when no rule decided) and ``rule`` (string, the deciding rule as written)
+appended. A row with a null input has null answers. Files repeated across
+rows are parsed once (of a dictionary-encoded column, only the entries the
+rows use); the rows are decided on all cores in Rust, without the GIL; the
+data crosses over through the Arrow C data interface, without copies.
+
+With PySpark::
+
+    from crawlgate_robots.arrow import INPUT_SCHEMA, SPARK_SCHEMA, decide_batches
+    answers = df.select("robots_txt", "user_agent", "url").mapInArrow(
+        decide_batches, f"{INPUT_SCHEMA}, {SPARK_SCHEMA}"
+    )
+
+The survey's rows (``crawlgate survey``: one row per site, a class per
+crawler, in the same schema as its Parquet table): ``survey_paths(paths)``
+reads WARC files, folders and tables as the command does;
+``survey(data)`` classifies captures already read (columns ``host``,
+``robots_txt``, optionally ``status``, ``content_type``, ``source``);
+``survey_schema()`` is the schema. ``crawlers`` is a list of product tokens
+(or ``*``), the command's default set when ``None``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Iterable, Iterator
+
+from . import _crawlgate
+
+if TYPE_CHECKING:
+    from ._crawlgate import _Profile
+
+__all__ = [
+    "INPUT_SCHEMA",
+    "SPARK_SCHEMA",
+    "decide",
+    "decide_batches",
+    "survey",
+    "survey_paths",
+    "survey_schema",
+]
+
+#: The input columns, as a Spark DDL schema.
+INPUT_SCHEMA = "robots_txt binary, user_agent string, url string"
+#: The appended columns, as a Spark DDL schema.
+SPARK_SCHEMA = "allowed boolean, line int, rule string"
+
+
+def _polars_frame(data: Any) -> bool:
+    """Whether ``data`` is a Polars DataFrame (without importing Polars
+    for anything else)."""
+    if type(data).__module__.split(".")[0] != "polars":
+        return False
+    import polars as pl  # type: ignore[import-not-found, unused-ignore]
+
+    if isinstance(data, pl.LazyFrame):
+        raise TypeError("crawlgate_robots.arrow.decide takes a polars.DataFrame: collect() the LazyFrame first")
+    return isinstance(data, pl.DataFrame)
+
+
+def decide(data: Any, profile: _Profile = "google") -> Any:
+    """Decides every row; returns a ``pyarrow.RecordBatch`` for a record
+    batch, a Polars ``DataFrame`` for a Polars ``DataFrame``, a
+    ``pyarrow.Table`` otherwise."""
+    import pyarrow as pa  # type: ignore[import-untyped, unused-ignore]
+
+    if isinstance(data, pa.RecordBatch):
+        return _crawlgate.decide_record_batch(data, profile)
+    if isinstance(data, pa.Table):
+        return _crawlgate.decide_table(data, profile)
+    if _polars_frame(data):
+        import polars as pl  # type: ignore[import-not-found, unused-ignore]
+
+        return pl.from_arrow(_crawlgate.decide_table(data.to_arrow(), profile))
+    if hasattr(data, "__arrow_c_stream__"):
+        return _crawlgate.decide_table(pa.table(data), profile)
+    raise TypeError(
+        "crawlgate_robots.arrow.decide expects a pyarrow.RecordBatch, a pyarrow.Table, a polars.DataFrame "
+        f"or an object with __arrow_c_stream__, not {type(data).__name__}"
+    )
+
+
+def decide_batches(batches: Iterable[Any], profile: _Profile = "google") -> Iterator[Any]:
+    """``decide`` over an iterator of record batches: the function to give
+    PySpark's ``DataFrame.mapInArrow``."""
+    for batch in batches:
+        yield decide(batch, profile)
+
+
+def survey_schema(crawlers: list[str] | None = None) -> Any:
+    """The ``pyarrow.Schema`` of the survey's rows for these crawlers."""
+    return _crawlgate.survey_schema(crawlers)
+
+
+def survey(data: Any, crawlers: list[str] | None = None) -> Any:
+    """One survey row per capture of a ``pyarrow.RecordBatch`` (a
+    ``pyarrow.RecordBatch`` back) or ``pyarrow.Table`` (a ``pyarrow.Table``
+    back)."""
+    import pyarrow as pa  # type: ignore[import-untyped, unused-ignore]
+
+    if isinstance(data, pa.RecordBatch):
+        return _crawlgate.survey_record_batch(data, crawlers)
+    if isinstance(data, pa.Table):
+        batches = [_crawlgate.survey_record_batch(b, crawlers) for b in data.to_batches()]
+        return pa.Table.from_batches(batches, schema=survey_schema(crawlers))
+    raise TypeError(f"crawlgate_robots.arrow.survey expects a pyarrow.RecordBatch or a pyarrow.Table, not {type(data).__name__}")
+
+
+def survey_paths(paths: Iterable[Any], crawlers: list[str] | None = None) -> Any:
+    """The survey's rows of WARC files (``.warc``, ``.warc.gz``), folders
+    of files named by host, or ``.jsonl`` / ``.csv`` tables, as a
+    ``pyarrow.Table``; a damaged record is an error row with its reason."""
+    return _crawlgate.survey_paths([str(p) for p in paths], crawlers)

@@ -1,0 +1,602 @@
+//! The crawler registry: the crawlers people name, the product tokens each
+//! answers to, and how each chooses its group in a robots.txt.
+//!
+//! The registry is data: `src/registry.txt`, embedded at build time and read
+//! on first use, one crawler per line with a source and a date (its header
+//! explains the fields). [`RobotsTxt::for_crawler`](crate::RobotsTxt::for_crawler)
+//! reads a file for a crawler of the registry (the *crawler reading*);
+//! [`RobotsTxt::for_agent`](crate::RobotsTxt::for_agent) reads it for one
+//! product token, exactly as Google's library does (the *one-token
+//! reading*).
+//!
+//! ```
+//! use crawlgate::registry::{self, CrawlerKind, Purpose};
+//!
+//! let image = registry::find("googlebot-image").unwrap();
+//! assert_eq!(image.tokens().collect::<Vec<_>>(), ["Googlebot-Image", "Googlebot"]);
+//! assert!(image.obeys_star);
+//! assert_eq!(image.source.title, "Google's crawler documentation");
+//!
+//! let ads = registry::find("AdsBot-Google").unwrap();
+//! assert!(!ads.obeys_star); // the special-case crawlers ignore `*`
+//!
+//! let extended = registry::find("Google-Extended").unwrap();
+//! assert_eq!((extended.kind, extended.purpose), (CrawlerKind::ControlToken, Purpose::AiTraining));
+//!
+//! // A name that is no product token is kept as written, with the token a
+//! // `User-agent` line naming it is read as.
+//! let agent = registry::find("ChatGPT Agent").unwrap();
+//! assert_eq!(agent.token, "ChatGPT");
+//!
+//! // A full User-Agent header maps to its crawler.
+//! let header = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
+//! assert_eq!(registry::identify(header).unwrap().name, "Googlebot");
+//! ```
+
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::OnceLock;
+
+use crate::token::{is_product_token, token_len, user_agent_products};
+
+const TABLE: &str = include_str!("registry.txt");
+
+/// What a crawler fetches pages for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Purpose {
+    /// A search engine's index.
+    Search,
+    /// Training AI models, or collecting datasets mostly used for that.
+    AiTraining,
+    /// AI search and assistants: an answer index, a fetch for a user of an
+    /// assistant or agent, a data service feeding them.
+    AiAssistant,
+    /// Advertising: landing-page checks, ad selection.
+    Ads,
+    /// SEO tools: backlinks, audits.
+    Seo,
+    /// Web archives and site copiers.
+    Archive,
+    /// Link previews for social networks and messengers.
+    LinkPreview,
+    /// Anything else.
+    Other,
+}
+
+impl Purpose {
+    /// Every purpose, in the registry's order.
+    pub const ALL: [Purpose; 8] = [
+        Purpose::Search,
+        Purpose::AiTraining,
+        Purpose::AiAssistant,
+        Purpose::Ads,
+        Purpose::Seo,
+        Purpose::Archive,
+        Purpose::LinkPreview,
+        Purpose::Other,
+    ];
+
+    /// The name used in the registry (`ai-training`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Purpose::Search => "search",
+            Purpose::AiTraining => "ai-training",
+            Purpose::AiAssistant => "ai-assistant",
+            Purpose::Ads => "ads",
+            Purpose::Seo => "seo",
+            Purpose::Archive => "archive",
+            Purpose::LinkPreview => "link-preview",
+            Purpose::Other => "other",
+        }
+    }
+
+    /// A few words for people (`AI training`).
+    pub fn describe(self) -> &'static str {
+        match self {
+            Purpose::Search => "search engine",
+            Purpose::AiTraining => "AI training",
+            Purpose::AiAssistant => "AI search or assistant",
+            Purpose::Ads => "ads",
+            Purpose::Seo => "SEO tool",
+            Purpose::Archive => "archiver",
+            Purpose::LinkPreview => "link previews",
+            Purpose::Other => "other",
+        }
+    }
+
+    /// Whether the crawler works for AI: training, or AI search and
+    /// assistants.
+    ///
+    /// ```
+    /// use crawlgate::registry::Purpose;
+    /// assert!(Purpose::AiTraining.is_ai() && Purpose::AiAssistant.is_ai());
+    /// assert!(!Purpose::Search.is_ai());
+    /// ```
+    pub fn is_ai(self) -> bool {
+        matches!(self, Purpose::AiTraining | Purpose::AiAssistant)
+    }
+
+    /// The purpose named `text` in the registry's spelling.
+    ///
+    /// ```
+    /// use crawlgate::registry::Purpose;
+    /// assert_eq!(Purpose::parse("link-preview"), Some(Purpose::LinkPreview));
+    /// assert_eq!(Purpose::parse("social"), None);
+    /// ```
+    pub fn parse(text: &str) -> Option<Purpose> {
+        Purpose::ALL.into_iter().find(|p| p.as_str() == text)
+    }
+}
+
+impl fmt::Display for Purpose {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Whether a crawler obeys robots.txt, as far as is known.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Obeys {
+    /// It does, by its operator's documentation.
+    Yes,
+    /// Its operator says it does not (generally) obey robots.txt: the
+    /// crawler reading says the file does not apply to it.
+    No,
+    /// With documented exceptions, left to its user, or reported not to at
+    /// times.
+    Partial,
+    /// Not known.
+    Unknown,
+}
+
+impl Obeys {
+    /// The name used in the registry (`yes`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Obeys::Yes => "yes",
+            Obeys::No => "no",
+            Obeys::Partial => "partial",
+            Obeys::Unknown => "unknown",
+        }
+    }
+
+    fn parse(text: &str) -> Option<Obeys> {
+        [Obeys::Yes, Obeys::No, Obeys::Partial, Obeys::Unknown]
+            .into_iter()
+            .find(|o| o.as_str() == text)
+    }
+}
+
+impl fmt::Display for Obeys {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// How a crawler comes to a site.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum CrawlerKind {
+    /// It fetches pages on its own schedule.
+    Crawler,
+    /// A control token: it fetches nothing; the group naming it governs the
+    /// use of what other crawlers of its operator fetch (`Google-Extended`,
+    /// `Applebot-Extended`).
+    ControlToken,
+    /// It fetches a page when a person asks (a feed reader, an assistant);
+    /// such fetchers often ignore robots.txt (see [`Crawler::obeys`]).
+    UserTriggered,
+}
+
+impl CrawlerKind {
+    /// The name used in the registry (`control`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CrawlerKind::Crawler => "crawler",
+            CrawlerKind::ControlToken => "control",
+            CrawlerKind::UserTriggered => "user",
+        }
+    }
+
+    fn parse(text: &str) -> Option<CrawlerKind> {
+        [
+            CrawlerKind::Crawler,
+            CrawlerKind::ControlToken,
+            CrawlerKind::UserTriggered,
+        ]
+        .into_iter()
+        .find(|k| k.as_str() == text)
+    }
+}
+
+impl fmt::Display for CrawlerKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A document the registry follows.
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub struct Source {
+    /// Its key in the registry (`google-common`).
+    pub key: &'static str,
+    /// Its title as verdicts cite it (`Google's crawler documentation`).
+    pub title: &'static str,
+    /// Its address (for `operator`: a placeholder; the entry's
+    /// [`docs`](Crawler::docs) is the address).
+    pub url: &'static str,
+}
+
+/// One crawler of the registry.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Crawler {
+    /// Its name as its operator or a list writes it (`Googlebot-Image`,
+    /// `ChatGPT Agent`).
+    pub name: &'static str,
+    /// Other names lists use for it (`Brightbot 1.0`, another case).
+    pub aliases: &'static [&'static str],
+    /// The product token it looks for first: its name, or for a name that
+    /// is no product token, the token a `User-agent` line naming it is
+    /// read as.
+    pub token: &'static str,
+    /// The tokens whose groups it obeys, in order, when no group names its
+    /// own (`Googlebot` for `Googlebot-Image`).
+    pub fallbacks: &'static [&'static str],
+    /// Whether it obeys the `*` group when no group names any of its tokens.
+    pub obeys_star: bool,
+    /// How it comes to a site.
+    pub kind: CrawlerKind,
+    /// With the profile that reads for it (bing), whether `*`'s
+    /// `Crawl-delay` still applies when its own group has none, and who
+    /// says so.
+    pub star_crawl_delay: Option<&'static Source>,
+    /// Whether it obeys robots.txt.
+    pub obeys: Obeys,
+    /// Who runs it.
+    pub operator: &'static str,
+    /// What it fetches for.
+    pub purpose: Purpose,
+    /// Its documentation address.
+    pub docs: Option<&'static str>,
+    /// The document its entry (its tokens, and how it reads a file)
+    /// follows.
+    pub source: &'static Source,
+    /// When that document was read (`2026-11-26`).
+    pub checked: &'static str,
+    /// A few words.
+    pub note: &'static str,
+}
+
+impl Crawler {
+    /// Its own token, then its fallbacks (`*` not included).
+    pub fn tokens(&self) -> impl Iterator<Item = &'static str> + '_ {
+        std::iter::once(self.token).chain(self.fallbacks.iter().copied())
+    }
+
+    /// Whether its name is itself a product token (`ChatGPT Agent` is not:
+    /// robots.txt cannot name it as written).
+    pub fn name_is_token(&self) -> bool {
+        is_product_token(self.name)
+    }
+
+    /// Whether the crawler reading says robots.txt does not apply to it:
+    /// its operator says it ignores robots.txt.
+    pub fn ignores_robots_txt(&self) -> bool {
+        self.obeys == Obeys::No
+    }
+
+    /// The address of its source: the source's own, or the entry's
+    /// documentation when the source is its operator's documentation.
+    pub fn source_url(&self) -> &'static str {
+        match (self.source.key, self.docs) {
+            ("operator", Some(docs)) => docs,
+            _ => self.source.url,
+        }
+    }
+}
+
+/// The parsed registry.
+struct Registry {
+    version: &'static str,
+    sources: &'static [Source],
+    crawlers: Vec<Crawler>,
+    /// Lowercased names and aliases to indices.
+    by_name: HashMap<String, usize>,
+    /// Lowercased own tokens to the first entry with that token.
+    by_token: HashMap<String, usize>,
+}
+
+/// A line of the registry that cannot be read, and why (the tests read
+/// them; at run time a bad line is skipped).
+#[derive(Debug)]
+#[cfg_attr(not(test), allow(dead_code))]
+struct BadLine {
+    line: usize,
+    why: String,
+}
+
+/// Reads the registry; bad lines are skipped (a test checks there is none).
+fn parse(text: &'static str) -> (Registry, Vec<BadLine>) {
+    let mut version = "unversioned";
+    let mut sources = Vec::new();
+    let mut bad = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if let Some(v) = line.strip_prefix("@version ") {
+            version = v.trim();
+        } else if let Some(def) = line.strip_prefix("@source ") {
+            match def.split('|').map(str::trim).collect::<Vec<_>>().as_slice() {
+                [key, title, url] if !key.is_empty() && !title.is_empty() => {
+                    sources.push(Source { key, title, url })
+                }
+                _ => bad.push(BadLine {
+                    line: i + 1,
+                    why: "a @source line is `key | title | address`".into(),
+                }),
+            }
+        }
+    }
+    let sources: &'static [Source] = Box::leak(sources.into_boxed_slice());
+    let mut crawlers = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') || line.starts_with('@') {
+            continue;
+        }
+        match parse_entry(line, sources) {
+            Ok(crawler) => crawlers.push(crawler),
+            Err(why) => bad.push(BadLine { line: i + 1, why }),
+        }
+    }
+    let mut by_name = HashMap::new();
+    let mut by_token = HashMap::new();
+    for (i, c) in crawlers.iter().enumerate() {
+        for name in std::iter::once(c.name).chain(c.aliases.iter().copied()) {
+            by_name.entry(name.to_ascii_lowercase()).or_insert(i);
+        }
+        by_token.entry(c.token.to_ascii_lowercase()).or_insert(i);
+    }
+    let registry = Registry {
+        version,
+        sources,
+        crawlers,
+        by_name,
+        by_token,
+    };
+    (registry, bad)
+}
+
+fn leak(items: Vec<&'static str>) -> &'static [&'static str] {
+    Box::leak(items.into_boxed_slice())
+}
+
+fn parse_entry(line: &'static str, sources: &'static [Source]) -> Result<Crawler, String> {
+    let fields: Vec<&'static str> = line.split('|').map(str::trim).collect();
+    let [names, tokens, kind, obeys, operator, purpose, docs, source, note] = fields[..] else {
+        return Err(format!("{} fields, not 9", fields.len()));
+    };
+    let source_named = |key: &str| {
+        sources
+            .iter()
+            .find(|s| s.key == key)
+            .ok_or_else(|| format!("no @source `{key}`"))
+    };
+    let mut names = names.split(';').map(str::trim);
+    let name = names.next().unwrap_or_default();
+    let aliases: Vec<&'static str> = names.collect();
+    if name.is_empty() || aliases.iter().any(|a| a.is_empty()) {
+        return Err("an empty name".into());
+    }
+    let mut tokens: Vec<&'static str> = tokens.split('>').map(str::trim).collect();
+    let obeys_star = tokens.last() == Some(&"*");
+    if obeys_star {
+        tokens.pop();
+    }
+    if let Some(bad) = tokens.iter().find(|t| !is_product_token(t)) {
+        return Err(format!("`{bad}` is not a product token"));
+    }
+    let (token, fallbacks) = tokens.split_first().ok_or("no token")?;
+    let read_as = &name[..token_len(name.as_bytes())];
+    if !token.eq_ignore_ascii_case(read_as) {
+        return Err(format!(
+            "the first token of `{name}` is `{read_as}` (its name as a `User-agent` line reads it), not `{token}`"
+        ));
+    }
+    let mut kind_words = kind.split(',').map(str::trim);
+    let kind = kind_words
+        .next()
+        .and_then(CrawlerKind::parse)
+        .ok_or_else(|| format!("unknown kind `{kind}`"))?;
+    let mut star_crawl_delay = None;
+    for flag in kind_words {
+        match flag.split_once('@') {
+            Some(("star-crawl-delay", key)) => star_crawl_delay = Some(source_named(key)?),
+            _ => return Err(format!("unknown flag `{flag}`")),
+        }
+    }
+    let obeys = Obeys::parse(obeys).ok_or_else(|| format!("unknown obeys `{obeys}`"))?;
+    let purpose = Purpose::parse(purpose).ok_or_else(|| format!("unknown purpose `{purpose}`"))?;
+    let docs = match docs {
+        "-" => None,
+        url if url.starts_with("https://") || url.starts_with("http://") => Some(url),
+        other => return Err(format!("docs `{other}` is neither `-` nor an address")),
+    };
+    let (key, checked) = source
+        .split_once(' ')
+        .ok_or_else(|| format!("source `{source}` is not `KEY DATE`"))?;
+    let source = source_named(key)?;
+    let checked = checked.trim();
+    if !is_date(checked) {
+        return Err(format!("`{checked}` is not a date (YYYY-MM-DD)"));
+    }
+    if source.key == "operator" && docs.is_none() {
+        return Err("source `operator` needs a documentation address".into());
+    }
+    if operator.is_empty() || note.is_empty() {
+        return Err("an empty operator or note".into());
+    }
+    Ok(Crawler {
+        name,
+        aliases: leak(aliases),
+        token,
+        fallbacks: leak(fallbacks.to_vec()),
+        obeys_star,
+        kind,
+        star_crawl_delay,
+        obeys,
+        operator,
+        purpose,
+        docs,
+        source,
+        checked,
+        note,
+    })
+}
+
+fn is_date(text: &str) -> bool {
+    let b = text.as_bytes();
+    b.len() == 10
+        && b.iter().enumerate().all(|(i, c)| match i {
+            4 | 7 => *c == b'-',
+            _ => c.is_ascii_digit(),
+        })
+}
+
+fn registry() -> &'static Registry {
+    static REGISTRY: OnceLock<Registry> = OnceLock::new();
+    REGISTRY.get_or_init(|| parse(TABLE).0)
+}
+
+/// The registry's version (`2026.11.26`): it changes whenever an entry
+/// does.
+pub fn version() -> &'static str {
+    registry().version
+}
+
+/// Every crawler of the registry, in its order.
+pub fn crawlers() -> &'static [Crawler] {
+    &registry().crawlers
+}
+
+/// Every source the registry cites.
+pub fn sources() -> &'static [Source] {
+    registry().sources
+}
+
+/// The crawler with this name or alias (case-insensitive), as the registry
+/// writes it.
+///
+/// ```
+/// use crawlgate::registry;
+/// assert_eq!(registry::find("BINGBOT").unwrap().name, "Bingbot");
+/// assert_eq!(registry::find("Brightbot 1.0").unwrap().name, "Brightbot");
+/// assert!(registry::find("mybot").is_none());
+/// ```
+pub fn find(name: &str) -> Option<&'static Crawler> {
+    let registry = registry();
+    let index = registry.by_name.get(&name.trim().to_ascii_lowercase())?;
+    Some(&registry.crawlers[*index])
+}
+
+/// The first crawler whose own product token is `token`
+/// (case-insensitive): for a name that is no product token, the entry it
+/// is read as (`AI` for `AI2Bot`).
+///
+/// ```
+/// use crawlgate::registry;
+/// assert_eq!(registry::find_token("chatgpt").unwrap().name, "ChatGPT Agent");
+/// assert_eq!(registry::find_token("Googlebot").unwrap().name, "Googlebot");
+/// ```
+pub fn find_token(token: &str) -> Option<&'static Crawler> {
+    let registry = registry();
+    let index = registry.by_token.get(&token.trim().to_ascii_lowercase())?;
+    Some(&registry.crawlers[*index])
+}
+
+/// The crawler a person names: by name or alias ([`find`]), or, for a full
+/// HTTP `User-Agent` header, the first product it names that the registry
+/// knows (`Mozilla/5.0 (compatible; bingbot/2.0; …)` is Bingbot). `None`
+/// for a name the registry does not know, which the crawler reading reads
+/// as one product token.
+///
+/// ```
+/// use crawlgate::registry;
+/// assert_eq!(registry::identify("Googlebot-Image/1.0").unwrap().name, "Googlebot-Image");
+/// assert_eq!(registry::identify("AdsBot-Google (+http://www.google.com/adsbot.html)").unwrap().name, "AdsBot-Google");
+/// assert!(registry::identify("Mozilla/5.0 (X11; Linux x86_64) Firefox/120.0").is_none());
+/// assert!(registry::identify("mybot").is_none());
+/// ```
+pub fn identify(name: &str) -> Option<&'static Crawler> {
+    if let Some(found) = find(name) {
+        return Some(found);
+    }
+    if is_product_token(name.trim()) {
+        return None;
+    }
+    user_agent_products(name).find_map(find)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_line_reads() {
+        let (registry, bad) = parse(TABLE);
+        assert!(bad.is_empty(), "unreadable registry lines: {bad:?}");
+        assert!(
+            registry.crawlers.len() >= 230,
+            "{}",
+            registry.crawlers.len()
+        );
+        assert_ne!(registry.version, "unversioned");
+    }
+
+    #[test]
+    fn a_bad_line_says_why() {
+        let text = "@source s | S | https://s\nA | A > * | crawler | yes | o | search | - | s 2026-01-01 | n\n\
+                    B/1 | B/1 | crawler | yes | o | search | - | s 2026-01-01 | n\n\
+                    C | C | crawler | yes | o | nope | - | s 2026-01-01 | n\n\
+                    D | E | crawler | yes | o | search | - | s 2026-01-01 | n\n\
+                    F | F | crawler | yes | o | search | - | t 2026-01-01 | n\n";
+        let (registry, bad) = parse(text);
+        assert_eq!(registry.crawlers.len(), 1);
+        let lines: Vec<usize> = bad.iter().map(|b| b.line).collect();
+        assert_eq!(lines, [3, 4, 5, 6]);
+        assert!(bad[0].why.contains("not a product token"), "{bad:?}");
+        assert!(bad[1].why.contains("unknown purpose"), "{bad:?}");
+        assert!(bad[2].why.contains("is `D`"), "{bad:?}");
+        assert!(bad[3].why.contains("no @source `t`"), "{bad:?}");
+    }
+
+    #[test]
+    fn user_agent_headers_map_to_their_crawler() {
+        let cases = [
+            ("Mozilla/5.0 (Linux; Android 6.0.1; Nexus 5X Build/MMB29P) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Mobile Safari/537.36 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)", "Googlebot"),
+            ("Mozilla/5.0 (X11; Linux x86_64; Storebot-Google/1.0) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/79.0.3945.88 Safari/537.36", "Storebot-Google"),
+            ("Mozilla/5.0 (iPhone; CPU iPhone OS 14_7_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/14.1.2 Mobile/15E148 Safari/604.1 (compatible; AdsBot-Google-Mobile; +http://www.google.com/mobile/adsbot.html)", "AdsBot-Google-Mobile"),
+            ("FeedFetcher-Google; (+http://www.google.com/feedfetcher.html)", "FeedFetcher-Google"),
+            ("Mozilla/5.0 (compatible; Google-CWS)", "Google-CWS"),
+            ("Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm) Chrome/116.0 Safari/537.36", "Bingbot"),
+            ("Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_5) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/13.1.1 Safari/605.1.15 (Applebot/0.1; +http://www.apple.com/go/applebot)", "Applebot"),
+            ("Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)", "GPTBot"),
+            ("CCBot/2.0 (https://commoncrawl.org/faq/)", "CCBot"),
+            ("Mozilla/5.0 (compatible; YandexBot/3.0; +http://yandex.com/bots)", "YandexBot"),
+            ("Mozilla/5.0 (compatible; Baiduspider/2.0; +http://www.baidu.com/search/spider.html)", "Baiduspider"),
+            ("DuckDuckBot/1.1; (+http://duckduckgo.com/duckduckbot.html)", "DuckDuckBot"),
+        ];
+        for (header, name) in cases {
+            assert_eq!(identify(header).map(|c| c.name), Some(name), "{header}");
+        }
+        // Unknown crawlers, and browsers, are no crawler of the registry.
+        for header in [
+            "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36",
+            "curl/8.4.0",
+            "mybot",
+            "",
+        ] {
+            assert!(identify(header).is_none(), "{header}");
+        }
+    }
+}
