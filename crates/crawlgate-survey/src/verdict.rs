@@ -10,10 +10,13 @@
 //!   allowed, a 2xx the rules of the group `C` obeys. None when the input
 //!   gives no answer (a damaged record, a redirect whose target the input
 //!   does not hold).
-//! * **group**: the group that decided: one naming `C`'s own token
-//!   (`named`), one naming a token `C` falls back to (`fallback`), the `*`
-//!   group (`star`), or none (`none`: no group applies, everything
-//!   allowed).
+//! * **group**: the group that decided, in the crawler reading (as
+//!   `crawlgate check` reads by default): one naming `C`'s own token
+//!   (`named`), one naming a token `C` falls back to (`fallback`:
+//!   Googlebot's for Googlebot-Image), the `*` group (`star`), none
+//!   (`none`: no group applies, or `C` ignores `*` as AdsBot-Google does;
+//!   everything allowed), or none because `C`'s operator says it ignores
+//!   robots.txt (`ignored`; everything allowed).
 //! * **cause**, one of [`Cause`]: for a robots.txt, `C` is *blocked* when
 //!   the group it obeys disallows every probe path (`/` and up to
 //!   [`MAX_SAMPLES`] paths taken from the file's own rules), *partly
@@ -47,7 +50,7 @@
 use std::cell::RefCell;
 use std::fmt;
 
-use crawlgate::{AgentView, RobotsTxt, SelectionKind};
+use crawlgate::{AgentView, ChoiceKind, RobotsTxt, SelectionKind};
 use rustc_hash::FxHashMap;
 
 /// The most paths of the file's own rules a crawler is probed with (besides
@@ -160,15 +163,19 @@ pub enum GroupKind {
     Star,
     /// No group: everything allowed.
     None,
+    /// Its operator says it ignores robots.txt (the crawler registry): the
+    /// file does not apply, everything allowed.
+    Ignored,
 }
 
 impl GroupKind {
     /// Every kind, in this order.
-    pub const ALL: [GroupKind; 4] = [
+    pub const ALL: [GroupKind; 5] = [
         GroupKind::Named,
         GroupKind::Fallback,
         GroupKind::Star,
         GroupKind::None,
+        GroupKind::Ignored,
     ];
 
     /// The word written in tables (`named`).
@@ -178,6 +185,7 @@ impl GroupKind {
             GroupKind::Fallback => "fallback",
             GroupKind::Star => "star",
             GroupKind::None => "none",
+            GroupKind::Ignored => "ignored",
         }
     }
 
@@ -225,9 +233,14 @@ impl CrawlerVerdict {
     }
 }
 
-/// The rules the crawler with product token `token` obeys in `robots`, and
-/// which group they come from. Every answer of a survey chooses its group
-/// here, and only here.
+/// The rules the crawler `token` obeys in `robots`, and which group they
+/// come from, in the crawler reading (`crawlgate check`'s default): a
+/// crawler of the registry follows its documented fallbacks
+/// (Googlebot-Image → Googlebot, Bingbot → msnbot), one that ignores `*`
+/// (AdsBot-Google) gets no group from it, one whose operator says it
+/// ignores robots.txt is not restricted; any other token is read as one
+/// token. `*` is the `*` group itself. Every answer of a survey chooses its
+/// group here, and only here.
 ///
 /// ```
 /// use crawlgate::RobotsTxt;
@@ -235,15 +248,35 @@ impl CrawlerVerdict {
 ///
 /// let robots = RobotsTxt::parse(b"User-agent: Googlebot\nDisallow: /x\n\nUser-agent: *\nDisallow: /\n");
 /// assert_eq!(crawler_view(&robots, "Googlebot").1, GroupKind::Named);
+/// assert_eq!(crawler_view(&robots, "Googlebot-Image").1, GroupKind::Fallback);
+/// assert!(crawler_view(&robots, "Googlebot-Image").0.is_allowed("/"));
 /// assert_eq!(crawler_view(&robots, "GPTBot").1, GroupKind::Star);
+/// assert_eq!(crawler_view(&robots, "AdsBot-Google").1, GroupKind::None);
+/// assert_eq!(crawler_view(&robots, "*").1, GroupKind::Star);
 /// ```
 pub fn crawler_view<'r>(robots: &'r RobotsTxt, token: &str) -> (AgentView<'r>, GroupKind) {
-    // The one-token reading: the group naming the token, else `*`.
-    let view = robots.for_agent(token);
-    let kind = match view.selection() {
-        SelectionKind::Specific => GroupKind::Named,
-        SelectionKind::Global => GroupKind::Star,
-        SelectionKind::Nothing => GroupKind::None,
+    if token == crate::crawlers::ANY {
+        // `*` is no crawler: the `*` group itself, as one token.
+        let view = robots.for_agent(token);
+        let kind = match view.selection() {
+            SelectionKind::Nothing => GroupKind::None,
+            _ => GroupKind::Star,
+        };
+        return (view, kind);
+    }
+    let view = robots.for_crawler(token);
+    let kind = match view.group_choice().kind() {
+        ChoiceKind::Own => GroupKind::Named,
+        ChoiceKind::Fallback => GroupKind::Fallback,
+        ChoiceKind::Star => GroupKind::Star,
+        ChoiceKind::IgnoresRobotsTxt => GroupKind::Ignored,
+        // A control token (Google-Extended) and anything newer: by the
+        // groups chosen.
+        _ => match view.selection() {
+            SelectionKind::Specific => GroupKind::Named,
+            SelectionKind::Global => GroupKind::Star,
+            SelectionKind::Nothing => GroupKind::None,
+        },
     };
     (view, kind)
 }

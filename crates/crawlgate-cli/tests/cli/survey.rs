@@ -21,7 +21,18 @@ use serde_json::Value;
 use crate::{corpus, crawlgate, stderr_of, Files};
 use bar_warc::{Answer, BarWarc};
 
-const CRAWLERS: [&str; 4] = ["GPTBot", "CCBot", "Googlebot", "*"];
+/// Crawlers whose readings differ (Googlebot-Image falls back to
+/// Googlebot, AdsBot-Google ignores `*`, Bingbot to msnbot) beside plain
+/// tokens and `*`.
+const CRAWLERS: [&str; 7] = [
+    "GPTBot",
+    "Googlebot-Image",
+    "AdsBot-Google",
+    "Bingbot",
+    "CCBot",
+    "Googlebot",
+    "*",
+];
 
 fn rows_of(path: &Path) -> Vec<Value> {
     std::fs::read_to_string(path)
@@ -39,8 +50,29 @@ fn column(token: &str) -> String {
     }
 }
 
-/// `crawlgate check ROBOTS / --agent TOKEN --json`: whether `/` is allowed.
+/// `crawlgate check ROBOTS / --agent TOKEN --json` (its default, the
+/// crawler reading): whether `/` is allowed.
 fn check(robots: &str, token: &str, allow_private: bool) -> bool {
+    check_json(robots, token, allow_private)["results"][0]["allowed"]
+        .as_bool()
+        .unwrap()
+}
+
+/// The group a survey's `group_X` names for `check --json`'s `choice.kind`
+/// (no `choice`: the one-token selection of `*`).
+fn group_word(json: &Value) -> &'static str {
+    match json["results"][0]["choice"]["kind"].as_str() {
+        Some("own") => "named",
+        Some("fallback") => "fallback",
+        Some("*") | None => "star",
+        Some("none") => "none",
+        Some("ignores-robots-txt") => "ignored",
+        Some(other) => panic!("choice {other}"),
+    }
+}
+
+/// `crawlgate check ROBOTS / --agent TOKEN --json`'s output.
+fn check_json(robots: &str, token: &str, allow_private: bool) -> Value {
     let mut command = crawlgate();
     command.args(["check", robots, "/", "--agent", token, "--json"]);
     if allow_private {
@@ -52,8 +84,7 @@ fn check(robots: &str, token: &str, allow_private: bool) -> bool {
         "{robots}: {}",
         stderr_of(&output)
     );
-    let json: Value = serde_json::from_slice(&output.stdout).unwrap();
-    json["results"][0]["allowed"].as_bool().unwrap()
+    serde_json::from_slice(&output.stdout).unwrap()
 }
 
 /// Runs `jobs` on four threads.
@@ -133,14 +164,21 @@ fn every_host_answers_as_crawlgate_check_does() {
     assert!(jobs.len() > 4000);
     let mismatches = std::sync::Mutex::new(Vec::new());
     in_parallel(jobs, |(host, file, token)| {
-        let allowed = check(file.to_str().unwrap(), token, false);
-        let shown = &by_host[host.as_str()][format!("root_{}", column(token))];
+        let json = check_json(file.to_str().unwrap(), token, false);
+        let row = by_host[host.as_str()];
+        let allowed = json["results"][0]["allowed"].as_bool().unwrap();
         let expected = if allowed { "allowed" } else { "disallowed" };
-        if shown != expected {
-            mismatches
-                .lock()
-                .unwrap()
-                .push(format!("{host} {token}: survey {shown}, check {expected}"));
+        let shown = (
+            &row[format!("root_{}", column(token))],
+            &row[format!("group_{}", column(token))],
+        );
+        if shown.0 != expected || (token != "*" && shown.1 != group_word(&json)) {
+            mismatches.lock().unwrap().push(format!(
+                "{host} {token}: survey {} {}, check {expected} {}",
+                shown.0,
+                shown.1,
+                group_word(&json)
+            ));
         }
     });
     let mismatches = mismatches.into_inner().unwrap();

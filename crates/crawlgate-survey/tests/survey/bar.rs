@@ -10,13 +10,21 @@ use std::path::Path;
 use crawlgate::RobotsTxt;
 use crawlgate_survey::input::Input;
 use crawlgate_survey::output::TableSource;
-use crawlgate_survey::verdict::{crawler_view, Cause};
+use crawlgate_survey::verdict::Cause;
 use crawlgate_survey::{CrawlerSet, Plan, SiteRow, Survey};
 
 use crate::bar_warc::{Answer, BarWarc};
 use crate::write;
 
-const CRAWLERS: [&str; 5] = ["GPTBot", "CCBot", "Googlebot", "Bingbot", "*"];
+const CRAWLERS: [&str; 7] = [
+    "GPTBot",
+    "CCBot",
+    "Googlebot",
+    "Bingbot",
+    "Googlebot-Image",
+    "AdsBot-Google",
+    "*",
+];
 
 fn build(dir: &Path) -> (BarWarc, std::path::PathBuf) {
     let names = crawlgate_corpus::names();
@@ -81,7 +89,12 @@ fn every_record_is_accounted_for_and_every_host_answered_once() {
                 Answer::File(body) => {
                     // The library's own answer for the file that answers.
                     let robots = RobotsTxt::parse(body);
-                    let (view, _) = crawler_view(&robots, &crawler.token);
+                    // The crawler reading (`*`: the `*` group itself).
+                    let view = if crawler.token == "*" {
+                        robots.for_agent("*")
+                    } else {
+                        robots.for_crawler(&crawler.token)
+                    };
                     assert_eq!(
                         root,
                         Some(view.decide_path("/").is_allowed()),

@@ -15,9 +15,6 @@ use std::time::{Duration, Instant};
 use crawlgate_survey::input::Input;
 use crawlgate_survey::output::TableSource;
 use crawlgate_survey::{CrawlerSet, Plan, SiteRow, Survey};
-use object_store::aws::AmazonS3Builder;
-use object_store::path::Path as StorePath;
-use object_store::{ObjectStore, ObjectStoreExt, PutPayload};
 
 use crate::bar_warc::BarWarc;
 use crate::warc_writer::{Response, WarcFile};
@@ -31,11 +28,12 @@ struct Moto {
     _child: KillOnDrop,
 }
 
+/// The shell that runs the server: closing its stdin stops both.
 struct KillOnDrop(Child);
 
 impl Drop for KillOnDrop {
     fn drop(&mut self) {
-        let _ = self.0.kill();
+        drop(self.0.stdin.take());
         let _ = self.0.wait();
     }
 }
@@ -70,8 +68,16 @@ fn moto() -> &'static Moto {
             .trim()
             .to_owned();
         let port = free_port();
-        let child = Command::new(&server)
-            .args(["-H", "127.0.0.1", "-p", &port.to_string()])
+        // A static is never dropped: the server is stopped by a shell that
+        // waits for this process's end (its stdin, a pipe we hold, closes).
+        let child = Command::new("sh")
+            .args([
+                "-c",
+                r#""$0" -H 127.0.0.1 -p "$1" & server=$!; cat >/dev/null; kill $server"#,
+                &server,
+                &port.to_string(),
+            ])
+            .stdin(Stdio::piped())
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
@@ -106,44 +112,35 @@ fn moto() -> &'static Moto {
 
 /// Creates the bucket with a plain PUT (moto accepts it unsigned).
 fn create_bucket(port: u16) {
+    put(port, &format!("/{BUCKET}"), "", &[]);
+}
+
+/// A plain, unsigned PUT to moto, answered 200.
+fn put(port: u16, target: &str, headers: &str, body: &[u8]) {
     let mut stream = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
     write!(
         stream,
-        "PUT /{BUCKET} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+        "PUT {target} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n{headers}Content-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
     )
     .unwrap();
+    stream.write_all(body).unwrap();
     let mut answer = String::new();
     std::io::Read::read_to_string(&mut stream, &mut answer).unwrap();
     assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
 }
 
-fn store(endpoint: &str) -> impl ObjectStore {
-    AmazonS3Builder::new()
-        .with_endpoint(endpoint)
-        .with_allow_http(true)
-        .with_bucket_name(BUCKET)
-        .with_access_key_id("testing")
-        .with_secret_access_key("testing")
-        .with_region("us-east-1")
-        .build()
-        .unwrap()
-}
-
-fn runtime() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap()
-}
-
+/// Uploads an object as `public-read` (unsigned, as moto allows), so that
+/// plain `http://` GETs may read it too (moto refuses anonymous reads of
+/// private objects); the survey reads it through the S3 API.
 fn upload(key: &str, bytes: Vec<u8>) {
-    let store = store(&moto().endpoint);
-    runtime().block_on(async {
-        store
-            .put(&StorePath::from(key), PutPayload::from(bytes))
-            .await
-            .unwrap();
-    });
+    let port: u16 = moto().endpoint.rsplit(':').next().unwrap().parse().unwrap();
+    put(
+        port,
+        &format!("/{BUCKET}/{key}"),
+        "x-amz-acl: public-read\r\n",
+        &bytes,
+    );
 }
 
 fn gzip(text: &str) -> Vec<u8> {
