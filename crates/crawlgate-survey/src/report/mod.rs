@@ -855,7 +855,7 @@ fn definitions() -> String {
         );
     }
     out.push_str("</dl><p>Files are read as Google reads them: a 4xx means no robots.txt (everything allowed), a 5xx or 429 means everything disallowed while it lasts, only the first 500 KiB count, redirects are followed up to five hops, and a crawler obeys only the group naming its product token, else <code>*</code>. \
-         A row's <code>root_X</code> column says whether crawler X may fetch <code>/</code>, as it would act; <code>group_X</code> which group decided (named, fallback, star, none); a host captured more than once is one row, its latest capture.</p>");
+         A row's <code>root_X</code> column says whether crawler X may fetch <code>/</code>, as it would act; <code>group_X</code> which group decided, as <code>crawlgate check</code> reads crawlers (named, fallback, star, none, or ignored: its operator says it ignores robots.txt); a host captured more than once is one row, its latest capture.</p>");
     out
 }
 
