@@ -558,7 +558,7 @@ mod tests {
 
     #[test]
     fn rows_sort_by_host_then_time_then_input_order_and_errors_last() {
-        let mut rows = vec![
+        let mut rows = [
             keyed(None, "2026-01-01T00:00:00Z", 1, true),
             keyed(Some("b.example"), "2026-01-01T00:00:00Z", 2, false),
             keyed(Some("a.example"), "2026-02-01T00:00:00Z", 3, false),

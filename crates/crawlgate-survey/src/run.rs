@@ -324,7 +324,7 @@ pub fn run(
     }
     held.sort();
     let sources = |held: &[Keyed]| -> Result<Vec<Source>, SurveyError> {
-        let mut sources = vec![Source::Memory(held.to_vec().into_iter())];
+        let mut sources = vec![Source::Memory(Vec::from(held).into_iter())];
         for name in &runs {
             sources.push(Source::Run(Box::new(RunReader::open(
                 &work.run_path(name),

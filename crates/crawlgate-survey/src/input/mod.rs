@@ -38,6 +38,8 @@ pub enum Flow {
 
 /// One thing an input held: a capture, or a record that is not one.
 #[derive(Debug)]
+// Streamed one at a time: boxing the capture would cost an allocation each.
+#[allow(clippy::large_enum_variant)]
 pub enum Item {
     /// A site's capture (an error capture when it could not be read).
     Capture(Capture),

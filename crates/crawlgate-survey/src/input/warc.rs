@@ -320,6 +320,8 @@ enum Ended {
 }
 
 /// One record read: a capture, a skip, or nothing more.
+// One record at a time: boxing the capture would cost an allocation each.
+#[allow(clippy::large_enum_variant)]
 enum Record {
     Item(Item),
     End,

@@ -127,8 +127,8 @@ fn a_spark_folder_gives_the_report_of_the_table_and_of_the_survey() {
         tables::report(tables, &[html.clone(), summary.clone()]).unwrap();
         (std::fs::read_to_string(html).unwrap(), json(&summary))
     };
-    let (file_page, file_json) = from_file("from-file", &[table.clone()]);
-    let (folder_page, mut folder_json) = from_file("from-folder", &[folder.clone()]);
+    let (file_page, file_json) = from_file("from-file", std::slice::from_ref(&table));
+    let (folder_page, mut folder_json) = from_file("from-folder", std::slice::from_ref(&folder));
     // The labels are the tables' names.
     assert_eq!(folder_json["snapshots"][0]["label"], "spark-out");
     folder_json["snapshots"][0]["label"] = "cli".into();
