@@ -71,6 +71,17 @@ pub struct SiteRow {
     pub content_usage: Option<String>,
     /// The first `Content-Signal` value of the `*` groups.
     pub content_signal: Option<String>,
+    /// `License:` lines (RSL 1.0) in the file.
+    pub licenses: Option<u32>,
+    /// Search Console's count of valid directives (user-agent, allow,
+    /// disallow, sitemap lines), as Google's reporting library counts them.
+    pub sc_valid: Option<u32>,
+    /// Search Console's count of unused directives: `key: value` lines
+    /// whose key Google does not use, unknown keys included, as Google's
+    /// reporting library counts them.
+    pub sc_unused: Option<u32>,
+    /// Lines Search Console tags as unknown (a key Google does not know).
+    pub sc_unknown: Option<u32>,
     /// The linter's findings (none without a file).
     pub lint: Option<LintCounts>,
     /// One verdict per crawler of the survey, in its order (empty in an

@@ -163,6 +163,13 @@ pub struct Summary {
     pub with_content_signal: u64,
     /// Rows whose `*` groups carry `Content-Usage`.
     pub with_content_usage: u64,
+    /// Rows whose file has a `License:` line (RSL 1.0).
+    pub with_license: u64,
+    /// Rows whose file has lines Search Console reports as unused
+    /// directives (keys Google does not use, unknown ones included).
+    pub with_unused_directives: u64,
+    /// Rows whose file has lines Search Console tags as unknown.
+    pub with_unknown_lines: u64,
     /// Rows whose robots.txt blocks at least one AI crawler of the survey
     /// fully (by name or through `*`).
     pub blocking_ai: u64,
@@ -209,6 +216,9 @@ impl Summary {
             with_crawl_delay: 0,
             with_content_signal: 0,
             with_content_usage: 0,
+            with_license: 0,
+            with_unused_directives: 0,
+            with_unknown_lines: 0,
             blocking_ai: 0,
             blocking_ai_by_name: 0,
             sizes: [0; SIZE_BOUNDS.len() + 1],
@@ -285,6 +295,9 @@ impl Summary {
         self.with_crawl_delay += u64::from(row.crawl_delay.is_some());
         self.with_content_signal += u64::from(row.content_signal.is_some());
         self.with_content_usage += u64::from(row.content_usage.is_some());
+        self.with_license += u64::from(row.licenses.unwrap_or(0) > 0);
+        self.with_unused_directives += u64::from(row.sc_unused.unwrap_or(0) > 0);
+        self.with_unknown_lines += u64::from(row.sc_unknown.unwrap_or(0) > 0);
         if let Some(lint) = &row.lint {
             let bucket = row.size.map_or(0, |size| {
                 SIZE_BOUNDS

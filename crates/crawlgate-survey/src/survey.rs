@@ -4,7 +4,7 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::SystemTime;
 
-use crawlgate::{Profile, RobotsTxt};
+use crawlgate::{LineKind, Profile, RobotsTxt, SearchConsoleReport};
 use crawlgate_fetch::{FetchPolicy, FetchResult, HttpResponse, Outcome, OutcomeReason, Rules};
 
 use crate::capture::{Capture, Payload};
@@ -290,6 +290,11 @@ impl Survey {
             .collect();
         row.content_usage = (!usage.is_empty()).then(|| usage.join("; "));
         row.content_signal = any.content_signal().map(|s| s.value.to_owned());
+        row.licenses = Some(count(robots.licenses().count()));
+        let report = SearchConsoleReport::of(body);
+        row.sc_valid = Some(report.valid_directives());
+        row.sc_unused = Some(report.unused_directives());
+        row.sc_unknown = Some(count(report.count(LineKind::Unknown)));
     }
 }
 
@@ -382,6 +387,24 @@ mod tests {
         // A 404 page in HTML is not a robots.txt served as HTML.
         let missing = http(HttpResponse::new(404).with_content_type("text/html"));
         assert_eq!(missing.html, Some(false));
+    }
+
+    #[test]
+    fn search_console_counts_and_licenses_are_the_librarys() {
+        let body = "User-agent: *\nDisalow: /typo\nDisallow /no-colon\nCrawl-delay: 2\nNoindex: /x\nFoo: bar\nLicense: https://example.com/license.xml\n";
+        let row = http(HttpResponse::new(200).with_body(body));
+        let report = SearchConsoleReport::of(body.as_bytes());
+        assert_eq!(row.sc_valid, Some(report.valid_directives()));
+        assert_eq!(row.sc_unused, Some(report.unused_directives()));
+        assert_eq!(row.sc_unknown, Some(count(report.count(LineKind::Unknown))));
+        // The figures themselves, so the comparison cannot pass on zeros.
+        // Google's library counts unknown keys among the unused directives.
+        assert_eq!((row.sc_valid, row.sc_unused), (Some(3), Some(4)));
+        assert_eq!(row.sc_unknown, Some(2));
+        assert_eq!(row.licenses, Some(1));
+        // Nothing to count without a file.
+        let missing = http(HttpResponse::new(404));
+        assert_eq!((missing.sc_valid, missing.licenses), (None, None));
     }
 
     #[test]

@@ -184,6 +184,33 @@ fn every_host_answers_as_crawlgate_check_does() {
     let mismatches = mismatches.into_inner().unwrap();
     assert!(mismatches.is_empty(), "{mismatches:#?}");
 
+    // Search Console's counts, as `crawlgate report --json` gives them, on
+    // every 50th file.
+    let mut reported = 0;
+    for (host, expect) in bar.hosts.iter().step_by(50) {
+        if !matches!(expect.answer, Answer::File(_)) {
+            continue;
+        }
+        let output = crawlgate()
+            .args(["report", "--json"])
+            .arg(bodies.join(host))
+            .output()
+            .unwrap();
+        let json: Value = serde_json::from_slice(&output.stdout).unwrap();
+        let unknown = json["lines"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|l| l["kind"] == "unknown")
+            .count();
+        let row = by_host[host.as_str()];
+        assert_eq!(row["sc_valid"], json["valid_directives"], "{host}");
+        assert_eq!(row["sc_unused"], json["unused_directives"], "{host}");
+        assert_eq!(row["sc_unknown"], unknown, "{host}");
+        reported += 1;
+    }
+    assert!(reported > 50, "{reported}");
+
     // The statuses and a redirect loop, served for real: `crawlgate check`
     // fetches them. No 5xx is a robots.txt block.
     let mut served: Vec<(String, Reply)> = bar

@@ -27,6 +27,8 @@
 //! | `size` | int64 | body bytes; `over_limit`: over 500 KiB; `html`: HTML served |
 //! | `groups`, `rules`, `sitemaps` | int32 | counts in the file |
 //! | `crawl_delay`, `content_usage`, `content_signal` | | what the `*` groups say |
+//! | `licenses` | int32 | `License:` lines (RSL 1.0) in the file |
+//! | `sc_valid`, `sc_unused`, `sc_unknown` | int32 | Search Console's counts: valid directives, unused directives (unknown keys included, as Google counts them), unknown lines ([`crawlgate::SearchConsoleReport`]) |
 //! | `lint_errors`, `lint_warnings`, `lint_infos`, `lint_rNNN` | int32 | the linter's findings |
 //!
 //! then, per crawler `X` (its [column stem](crate::SurveyedCrawler::column)):
@@ -68,7 +70,7 @@ pub const META_PROFILE: &str = "crawlgate.survey.profile";
 pub const META_TABLE: &str = "crawlgate.crawler_table";
 
 /// The columns before the lint codes' counts, with their types.
-const LEADING: [(&str, DataType); 28] = [
+const LEADING: [(&str, DataType); 32] = [
     ("host", DataType::Utf8),
     ("source", DataType::Utf8),
     ("offset", DataType::Int64),
@@ -94,6 +96,10 @@ const LEADING: [(&str, DataType); 28] = [
     ("crawl_delay", DataType::Float64),
     ("content_usage", DataType::Utf8),
     ("content_signal", DataType::Utf8),
+    ("licenses", DataType::Int32),
+    ("sc_valid", DataType::Int32),
+    ("sc_unused", DataType::Int32),
+    ("sc_unknown", DataType::Int32),
     ("lint_errors", DataType::Int32),
     ("lint_warnings", DataType::Int32),
     ("lint_infos", DataType::Int32),
@@ -265,6 +271,10 @@ pub(crate) fn record_batch_of(
         Arc::new(delay.finish()),
         text(&|r| r.content_usage.as_deref()),
         text(&|r| r.content_signal.as_deref()),
+        int(&|r| r.licenses.map(int32)),
+        int(&|r| r.sc_valid.map(int32)),
+        int(&|r| r.sc_unused.map(int32)),
+        int(&|r| r.sc_unknown.map(int32)),
         lint(&|l| l.errors),
         lint(&|l| l.warnings),
         lint(&|l| l.infos),
@@ -458,6 +468,10 @@ pub fn rows_of_batch(batch: &RecordBatch, layout: &Layout) -> Result<Vec<SiteRow
     let crawl_delay = column(batch, &index, "crawl_delay", &DataType::Float64)?;
     let content_usage = text("content_usage")?;
     let content_signal = text("content_signal")?;
+    let licenses = int("licenses")?;
+    let sc_valid = int("sc_valid")?;
+    let sc_unused = int("sc_unused")?;
+    let sc_unknown = int("sc_unknown")?;
     let lint_errors = int("lint_errors")?;
     let lint_warnings = int("lint_warnings")?;
     let lint_infos = int("lint_infos")?;
@@ -584,6 +598,10 @@ pub fn rows_of_batch(batch: &RecordBatch, layout: &Layout) -> Result<Vec<SiteRow
                 .map(|a| a.as_primitive::<Float64Type>().value(i)),
             content_usage: content_usage.owned(i),
             content_signal: content_signal.owned(i),
+            licenses: licenses.u32(i),
+            sc_valid: sc_valid.u32(i),
+            sc_unused: sc_unused.u32(i),
+            sc_unknown: sc_unknown.u32(i),
             lint,
             crawlers: verdicts,
         });

@@ -599,6 +599,17 @@ fn file_panel(page: &mut String, s: &Summary) {
             "carry Content-Usage for *",
             s.with_content_usage,
         ),
+        ("with_license", "carry a License line", s.with_license),
+        (
+            "with_unused_directives",
+            "have lines Search Console calls unused",
+            s.with_unused_directives,
+        ),
+        (
+            "with_unknown_lines",
+            "have lines Search Console cannot read",
+            s.with_unknown_lines,
+        ),
         ("with_lint_errors", "have lint errors", s.with_lint_errors),
     ] {
         let _ = write!(
