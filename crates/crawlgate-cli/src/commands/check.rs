@@ -236,7 +236,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 .json
                 .then(|| readings[target.source][0].robots())
                 .flatten()
-                .and_then(|robots| robots.for_agent(&query.agent).preferences(&target.url))
+                .and_then(|robots| view_as(robots, &query.agent, how).preferences(&target.url))
                 .filter(|p| !p.is_empty())
                 .map(|p| crate::preferences::to_json(&p));
             Row {

@@ -89,6 +89,41 @@ fn a_full_user_agent_header_is_named_by_its_crawler_in_every_sentence() {
 }
 
 #[test]
+fn check_json_gives_the_preferences_of_the_group_the_crawler_obeys() {
+    let files = Files::new();
+    let file = files.write(
+        "robots.txt",
+        "User-agent: *\nContent-Usage: train-ai=y\nDisallow: /private\n\nUser-agent: Googlebot\nContent-Usage: train-ai=n\nDisallow: /x\n",
+    );
+    let json = |extra: &[&str]| -> Value {
+        let mut args = vec!["check", "--json", "--agent", "Googlebot-Image"];
+        args.extend_from_slice(extra);
+        args.push("/page");
+        serde_json::from_slice(&run(&args, &file).stdout).unwrap()
+    };
+    // The crawler reading: Googlebot-Image obeys the Googlebot group, and
+    // so do its preferences, as the library says.
+    let robots = RobotsTxt::parse(&std::fs::read(&file).unwrap());
+    let library = robots
+        .for_crawler("Googlebot-Image")
+        .preferences("/page")
+        .unwrap();
+    let crawler = json(&[]);
+    let shown = &crawler["results"][0]["preferences"];
+    assert_eq!(
+        library.train_ai,
+        Some(crawlgate::extension::Preference::Disallowed)
+    );
+    assert_eq!(shown["train_ai"], "disallowed", "{crawler}");
+    // One token: Googlebot-Image obeys `*`.
+    let one = json(&["--one-token"]);
+    assert_eq!(
+        one["results"][0]["preferences"]["train_ai"], "allowed",
+        "{one}"
+    );
+}
+
+#[test]
 fn every_row_of_googles_example_table() {
     // (crawler, URL its group disallows, line): group 1, 3, 3, 2, 2.
     let rows = [
