@@ -2,19 +2,19 @@
 //! with the line that decided it.
 
 use std::io::Write as _;
-use std::process::ExitCode;
 
 use anyhow::bail;
 use crawlgate::{ChoiceKind, Profile, Reading as NameReading, RobotsTxt, SelectionKind};
 use crawlgate_fetch::{Basis, ChoiceRef, ExplainedVerdict, FetchReport, GroupLines};
 use serde::Serialize;
 
-use super::{exit_status, stdout_color};
-use crate::fetching::{fetch_summary, warn_fetch, FetchOptions};
+use crate::load::fetch::{fetch_summary, warn_fetch, FetchOptions};
+use crate::load::source::{view_as, Loaded, RobotsArg};
 use crate::load::{load, Sites, READ_LIMIT};
+use crate::output::Ui;
 use crate::output::{line_ref, pad, reason, warn, width, Palette};
 use crate::query::QueryArgs;
-use crate::source::{view_as, Loaded, RobotsArg};
+use crate::status::Status;
 
 const EXAMPLES: &str = "\
 Examples:
@@ -181,7 +181,7 @@ struct Report<'a> {
 }
 
 /// Runs `crawlgate check`.
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+pub fn run(args: Args, ui: Ui) -> anyhow::Result<Status> {
     let query = &args.query;
     let robots = query.validate()?;
     let urls = urls_to_check(&robots, query)?;
@@ -263,10 +263,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         serde_json::to_writer_pretty(&mut out, &json(&report))?;
         writeln!(out)?;
     } else {
-        out.write_all(render(&report, Palette::new(stdout_color())).as_bytes())?;
+        out.write_all(render(&report, ui.palette()).as_bytes())?;
     }
     out.flush()?;
-    Ok(exit_status(all_allowed))
+    Ok(Status::all_good(all_allowed))
 }
 
 /// Whether the crawler reading chose the groups by a rule of the registry

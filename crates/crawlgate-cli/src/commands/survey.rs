@@ -11,8 +11,7 @@ use crawlgate::Profile;
 use crawlgate_survey::input::{Input, LiveOptions};
 use crawlgate_survey::{CrawlerSet, Plan, Progress, Survey};
 
-use super::parse_profile;
-use crate::fetching::FetchOptions;
+use crate::load::fetch::FetchOptions;
 
 const EXAMPLES: &str = "\
 Examples:
@@ -67,7 +66,7 @@ pub struct Args {
     pub all_crawlers: bool,
 
     /// How to read robots.txt: google (default), rfc9309, legacy or bing.
-    #[arg(long, default_value = "google", value_parser = parse_profile)]
+    #[arg(long, default_value = "google")]
     pub profile: Profile,
 
     /// Threads classifying sites (default: every core).

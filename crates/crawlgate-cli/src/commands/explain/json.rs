@@ -8,7 +8,7 @@ use serde_json::{json, Value};
 use super::selection::{
     compared_name, names_agent, never_matching, records_between, unused_global_groups,
 };
-use crate::source::{view_as, Reading};
+use crate::load::source::{view_as, Reading};
 
 #[derive(Serialize)]
 struct JsonRule<'a> {
@@ -189,7 +189,7 @@ fn without_rules(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::source::Loaded;
+    use crate::load::source::Loaded;
     use crawlgate::Profile;
     use crawlgate_fetch::HttpResponse;
 

@@ -10,9 +10,9 @@ use crawlgate_fetch::{Basis, OutcomeKind};
 use super::extensions::render_extensions;
 use super::groups::render_groups;
 use super::rules::{render_rule_rows, render_rules};
-use crate::fetching::fetch_summary;
+use crate::load::fetch::fetch_summary;
+use crate::load::source::{view_as, Reading};
 use crate::output::Palette;
-use crate::source::{view_as, Reading};
 
 /// The whole explanation, for `agent` and each of `urls`.
 pub fn render(
@@ -132,7 +132,7 @@ fn render_url(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::source::Loaded;
+    use crate::load::source::Loaded;
     use crawlgate::Profile;
     use crawlgate_fetch::HttpResponse;
 

@@ -9,19 +9,19 @@ mod notes;
 mod text;
 
 use std::io::{IsTerminal as _, Write as _};
-use std::process::ExitCode;
 
 use anyhow::bail;
 use crawlgate::SearchConsoleReport;
 use crawlgate_fetch::{FetchReport, OutcomeKind};
 use crawlgate_lint::{lint, LintOptions, LintReport};
 
-use super::{exit_status, stdout_color};
 use crate::commands::lint::LINT_READ_LIMIT;
-use crate::fetching::{warn_fetch, FetchOptions};
+use crate::load::fetch::{warn_fetch, FetchOptions};
+use crate::load::source::RobotsArg;
 use crate::load::{load, Sites};
-use crate::output::{warn, Palette};
-use crate::source::RobotsArg;
+use crate::output::warn;
+use crate::output::Ui;
+use crate::status::Status;
 
 const EXAMPLES: &str = "\
 Examples:
@@ -145,7 +145,7 @@ pub fn shown(text: &str, max: usize) -> String {
 }
 
 /// Runs `crawlgate report`.
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+pub fn run(args: Args, ui: Ui) -> anyhow::Result<Status> {
     let file = match &args.file {
         Some(file) => file.clone(),
         None if std::io::stdin().is_terminal() => bail!(
@@ -175,13 +175,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         serde_json::to_writer(&mut out, &json::to_json(&reported))?;
         writeln!(out)?;
     } else {
-        out.write_all(text::render(&reported, Palette::new(stdout_color())).as_bytes())?;
+        out.write_all(text::render(&reported, ui.palette()).as_bytes())?;
     }
     out.flush()?;
     let full_disallow = loaded
         .fetch()
         .is_some_and(|f| f.outcome == OutcomeKind::FullDisallow);
-    Ok(exit_status(!reported.any_flagged() && !full_disallow))
+    Ok(Status::all_good(!reported.any_flagged() && !full_disallow))
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@ use crawlgate::{LineKind, ReportedLine};
 
 use super::notes::{elsewhere_note, google_note, Findings};
 use super::{shown, Reported};
-use crate::fetching::fetch_summary;
+use crate::load::fetch::fetch_summary;
 use crate::output::{line_ref, pad, pad_left, Palette};
 
 /// The widest line text shown in the table, in characters.

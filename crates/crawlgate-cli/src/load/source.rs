@@ -8,7 +8,7 @@ use anyhow::{bail, Context as _};
 use crawlgate::{AgentView, Profile, Reading as NameReading, RobotsTxt};
 use crawlgate_fetch::{ExplainedVerdict, FetchReport, Outcome, Rules};
 
-use crate::input::{read_path, read_stdin, Input, Special};
+use crate::load::input::{read_path, read_stdin, Input, Special};
 
 /// The `ROBOTS` argument.
 #[derive(Clone, Debug)]
