@@ -209,6 +209,24 @@ pub fn reason(
     }
 }
 
+/// `text` for one line of output: control characters escaped, and cut
+/// after `max` characters with the length said.
+pub fn shown(text: &str, max: usize) -> String {
+    let mut out = String::new();
+    for (count, c) in text.chars().enumerate() {
+        if count == max {
+            out.push_str(&format!("… ({} characters)", text.chars().count()));
+            return out;
+        }
+        if c.is_control() && c != '\t' {
+            out.extend(c.escape_debug());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -289,5 +307,12 @@ mod tests {
         assert_eq!(pad(&long, 70_001), long);
         assert_eq!(pad("x", usize::MAX).len(), MAX_COLUMN);
         assert_eq!(pad_left("x", 1 << 20).len(), MAX_COLUMN);
+    }
+
+    #[test]
+    fn lines_are_shown_escaped_and_cut() {
+        assert_eq!(shown("a\u{1b}[31mb\tc", 80), "a\\u{1b}[31mb\tc");
+        assert_eq!(shown("abcdef", 3), "abc… (6 characters)");
+        assert_eq!(shown("abc", 3), "abc");
     }
 }

@@ -11,8 +11,7 @@ use serde::Serialize;
 use crate::load::fetch::{fetch_summary, warn_fetch, FetchOptions};
 use crate::load::source::{view_as, Loaded, RobotsArg};
 use crate::load::{load, Sites, READ_LIMIT};
-use crate::output::Ui;
-use crate::output::{line_ref, pad, reason, warn, width, Palette};
+use crate::output::{line_ref, pad, reason, warn, width, Palette, Ui};
 use crate::query::QueryArgs;
 use crate::status::Status;
 

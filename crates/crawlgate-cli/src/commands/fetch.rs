@@ -9,8 +9,7 @@ use anyhow::bail;
 use crawlgate_fetch::{format_time, FetchReport, OutcomeKind, Rules};
 
 use crate::load::fetch::{fetch_all, FetchOptions};
-use crate::output::Ui;
-use crate::output::{pad, Palette};
+use crate::output::{pad, Palette, Ui};
 use crate::status::Status;
 
 const EXAMPLES: &str = "\

@@ -21,8 +21,7 @@ use crate::load::fetch::{fetch_summary, warn_fetch, FetchOptions};
 use crate::load::input::{is_standard_input, read_path, read_stdin, Special};
 use crate::load::source::RobotsArg;
 use crate::load::{load, Sites, READ_LIMIT};
-use crate::output::Ui;
-use crate::output::{line_ref, reason, warn, Palette};
+use crate::output::{line_ref, reason, warn, Palette, Ui};
 use crate::status::Status;
 use crate::target::{agent_warning, url_problem};
 

@@ -18,8 +18,7 @@ use std::io::Write as _;
 use crate::load::fetch::{warn_fetch, FetchOptions};
 use crate::load::source::RobotsArg;
 use crate::load::{load, Sites, READ_LIMIT};
-use crate::output::warn;
-use crate::output::Ui;
+use crate::output::{warn, Ui};
 use crate::query::QueryArgs;
 use crate::status::Status;
 
