@@ -75,11 +75,17 @@ pub fn run(args: Args, ui: Ui) -> anyhow::Result<Status> {
     if query.json {
         serde_json::to_writer_pretty(
             &mut out,
-            &json::to_json(&reading, &query.agent, query.reading(), &urls),
+            &json::to_json((&loaded, &reading), &query.agent, query.reading(), &urls),
         )?;
         writeln!(out)?;
     } else {
-        let text = text::render(&reading, &query.agent, query.reading(), &urls, ui.palette());
+        let text = text::render(
+            (&loaded, &reading),
+            &query.agent,
+            query.reading(),
+            &urls,
+            ui.palette(),
+        );
         out.write_all(text.as_bytes())?;
     }
     out.flush()?;
