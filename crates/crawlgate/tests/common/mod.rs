@@ -3,16 +3,12 @@
 //! matcher come from `crawlgate-test-support`).
 #![allow(dead_code)]
 
-pub use crawlgate_test_support::Rng;
+use crawlgate_test_support::Rng;
 
 /// Every file of the real-world corpus, sorted by name (see `crawlgate-corpus`).
 pub fn corpus_files() -> Vec<(String, Vec<u8>)> {
     crawlgate_corpus::files()
 }
-
-/// Google's matching algorithm, literally: the reference our fast matcher
-/// and the oracle are both checked against.
-pub use crawlgate_test_support::reference_matches;
 
 /// Concrete paths a pattern should (and nearly should) match: wildcards
 /// filled in, the anchor dropped, a suffix added, the last byte cut.
