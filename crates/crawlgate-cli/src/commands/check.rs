@@ -340,9 +340,15 @@ fn render(report: &Report<'_>, palette: Palette) -> String {
     for row in &report.rows {
         let decided = &row.verdicts[0];
         let token = decided.choice.as_ref().filter(|c| c.kind == "fallback");
+        // A full User-Agent header is named by the crawler it was read as.
+        let named = decided
+            .choice
+            .as_ref()
+            .and_then(|c| c.crawler)
+            .unwrap_or(report.agent);
         let why = match row.passed_over {
             Some(passed_over) => {
-                passed_over.sentence(report.agent, token.and_then(|c| c.token.as_deref()))
+                passed_over.sentence(named, token.and_then(|c| c.token.as_deref()))
             }
             None => reason(decided, &row.source.name, ref_width, palette),
         };

@@ -74,6 +74,21 @@ disallowed  /everyone-else/photo.jpg   {file}:5  Disallow: /everyone-else
 }
 
 #[test]
+fn a_full_user_agent_header_is_named_by_its_crawler_in_every_sentence() {
+    let header = "Mozilla/5.0 (compatible; Googlebot-Image/1.0; +http://www.google.com/bot.html)";
+    let output = run(
+        &["check", "--agent", header, "/everyone-else/photo.jpg"],
+        &google_example(),
+    );
+    let out = stdout_of(&output);
+    assert!(
+        out.contains("no rule matched (`Googlebot-Image` obeys the `Googlebot` group at lines 7–8"),
+        "{out}"
+    );
+    assert!(!out.contains("Mozilla"), "{out}");
+}
+
+#[test]
 fn every_row_of_googles_example_table() {
     // (crawler, URL its group disallows, line): group 1, 3, 3, 2, 2.
     let rows = [
