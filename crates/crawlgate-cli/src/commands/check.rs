@@ -340,11 +340,13 @@ fn render(report: &Report<'_>, palette: Palette) -> String {
     for row in &report.rows {
         let decided = &row.verdicts[0];
         let token = decided.choice.as_ref().filter(|c| c.kind == "fallback");
-        // A full User-Agent header is named by the crawler it was read as.
+        // A full User-Agent header is named by the crawler it was read as;
+        // a product token as it was given.
         let named = decided
             .choice
             .as_ref()
             .and_then(|c| c.crawler)
+            .filter(|_| !crawlgate::is_product_token(report.agent))
             .unwrap_or(report.agent);
         let why = match row.passed_over {
             Some(passed_over) => {
