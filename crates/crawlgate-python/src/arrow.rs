@@ -7,22 +7,27 @@ use arrow_pyarrow::{PyArrowType, Table};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-use crate::batch::decide_batch;
+use crate::batch::decide_batch_as;
 use crate::input::profile_named;
+use crate::reading::reading_named;
 
 /// Decides every row of a `pyarrow.RecordBatch` with columns `robots_txt`,
 /// `user_agent` and `url`; returns it with `allowed`, `line` and `rule`
-/// appended.
+/// appended. `reading="crawler"` (the default) reads `user_agent` as the
+/// crawler a person names (the registry's rules), `"one-token"` as one
+/// product token, exactly as Google's library does.
 #[pyfunction]
-#[pyo3(signature = (batch, profile = "google"))]
+#[pyo3(signature = (batch, profile = "google", *, reading = "crawler"))]
 pub fn decide_record_batch(
     py: Python<'_>,
     batch: PyArrowType<RecordBatch>,
     profile: &str,
+    reading: &str,
 ) -> PyResult<PyArrowType<RecordBatch>> {
     let profile = profile_named(profile)?;
+    let reading = reading_named(reading)?;
     let out = py
-        .detach(|| decide_batch(&batch.0, profile))
+        .detach(|| decide_batch_as(&batch.0, profile, reading))
         .map_err(|err| PyValueError::new_err(err.to_string()))?;
     Ok(PyArrowType(out))
 }
@@ -30,25 +35,27 @@ pub fn decide_record_batch(
 /// Decides every row of a `pyarrow.Table` (or any object with
 /// `__arrow_c_stream__`), batch by batch.
 #[pyfunction]
-#[pyo3(signature = (table, profile = "google"))]
+#[pyo3(signature = (table, profile = "google", *, reading = "crawler"))]
 pub fn decide_table(
     py: Python<'_>,
     table: PyArrowType<Table>,
     profile: &str,
+    reading: &str,
 ) -> PyResult<PyArrowType<Table>> {
     let profile = profile_named(profile)?;
+    let reading = reading_named(reading)?;
     let (batches, schema) = table.0.into_inner();
     let out = py.detach(|| {
         batches
             .iter()
-            .map(|batch| decide_batch(batch, profile))
+            .map(|batch| decide_batch_as(batch, profile, reading))
             .collect::<Result<Vec<_>, _>>()
     });
     let out = out.map_err(|err| PyValueError::new_err(err.to_string()))?;
     let schema = match out.first() {
         Some(first) => first.schema(),
         // No batches: the input schema with the output columns.
-        None => decide_batch(&RecordBatch::new_empty(schema), profile)
+        None => decide_batch_as(&RecordBatch::new_empty(schema), profile, reading)
             .map_err(|err| PyValueError::new_err(err.to_string()))?
             .schema(),
     };

@@ -20,6 +20,8 @@ use crawlgate::{CompiledRobotsTxt, Profile, RobotsTxt, Verdict};
 use rayon::prelude::*;
 use rustc_hash::{FxHashMap, FxHasher};
 
+use crate::reading::NameReading;
+
 /// The input columns, by name.
 pub const ROBOTS_TXT: &str = "robots_txt";
 /// The crawler's product token, used as given (as `crawlgate batch` does).
@@ -322,7 +324,7 @@ fn decide_rows(
     bodies: &Bodies<'_>,
     agents: &Column<'_>,
     urls: &Column<'_>,
-    profile: Profile,
+    (profile, reading): (Profile, NameReading),
     range: std::ops::Range<usize>,
 ) -> Answers {
     let mut answers = Answers::with_capacity(range.len());
@@ -335,10 +337,10 @@ fn decide_rows(
         };
         match body {
             // Compiled once per body and crawler's groups, for all chunks.
-            Ok(robots) => answers.push(Some(&robots.decide(agent, url))),
+            Ok(robots) => answers.push(Some(&reading.view(robots, agent).decide(url))),
             Err(bytes) => {
                 let robots = RobotsTxt::parse_with(bytes, profile);
-                answers.push(Some(&robots.decide(agent, url)));
+                answers.push(Some(&reading.decide(&robots, agent, url)));
             }
         }
     }
@@ -381,6 +383,39 @@ fn input<'a>(
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn decide_batch(batch: &RecordBatch, profile: Profile) -> Result<RecordBatch, BatchError> {
+    decide_batch_as(batch, profile, NameReading::OneToken)
+}
+
+/// [`decide_batch`], with the `user_agent` column read as `reading` says:
+/// one product token (Google's library's reading, what `decide_batch`
+/// does), or the crawler a person names (the registry's rules).
+///
+/// ```
+/// use std::sync::Arc;
+/// use arrow_array::{cast::AsArray, ArrayRef, BinaryArray, RecordBatch, StringArray};
+/// use crawlgate::Profile;
+/// use _crawlgate::batch::decide_batch_as;
+/// use _crawlgate::reading::NameReading;
+///
+/// let body: &[u8] = b"User-agent: *\nDisallow: /\n\nUser-agent: Googlebot\nAllow: /\n";
+/// let batch = RecordBatch::try_from_iter([
+///     ("robots_txt", Arc::new(BinaryArray::from(vec![body])) as ArrayRef),
+///     ("user_agent", Arc::new(StringArray::from(vec!["Googlebot-Image"])) as ArrayRef),
+///     ("url", Arc::new(StringArray::from(vec!["/photo.jpg"])) as ArrayRef),
+/// ])?;
+/// // Googlebot-Image follows the Googlebot group (Google's crawler documentation).
+/// let out = decide_batch_as(&batch, Profile::GOOGLE, NameReading::Crawler)?;
+/// assert!(out.column_by_name("allowed").unwrap().as_boolean().value(0));
+/// // One token, as Google's library reads it: the `*` group.
+/// let out = decide_batch_as(&batch, Profile::GOOGLE, NameReading::OneToken)?;
+/// assert!(!out.column_by_name("allowed").unwrap().as_boolean().value(0));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn decide_batch_as(
+    batch: &RecordBatch,
+    profile: Profile,
+    reading: NameReading,
+) -> Result<RecordBatch, BatchError> {
     for name in OUTPUTS {
         if batch.column_by_name(name).is_some() {
             return Err(BatchError::OutputExists(name));
@@ -398,7 +433,7 @@ pub fn decide_batch(batch: &RecordBatch, profile: Profile) -> Result<RecordBatch
                 &bodies,
                 &agents,
                 &urls,
-                profile,
+                (profile, reading),
                 start..rows.min(start + CHUNK_ROWS),
             )
         })

@@ -2,7 +2,10 @@
 //!
 //! The `crawlgate_robots._crawlgate` extension module behind the `crawlgate_robots`
 //! Python package: the core's parser and decisions ([`robots`],
-//! [`verdict`], [`extensions`]), the linter ([`lint`]), the fetch policy
+//! [`verdict`], [`extensions`]) under either reading of a crawler's name
+//! ([`reading`], [`choice`], [`registry`]), the AI-usage preferences
+//! ([`usage`]), Search Console's line view ([`search_console`]), the
+//! linter ([`lint`]), the fetch policy
 //! of `crawlgate-fetch` ([`policy`]), Arrow batch decisions ([`batch`],
 //! [`arrow`]) and the survey's per-site rows ([`survey`]). The Python package adds the Protego drop-in, the Scrapy
 //! components and `crawlgate_robots.arrow` on top, in Python, without logic of
@@ -13,12 +16,17 @@
 
 pub mod arrow;
 pub mod batch;
+pub mod choice;
 pub mod extensions;
 pub mod input;
 pub mod lint;
 pub mod policy;
+pub mod reading;
+pub mod registry;
 pub mod robots;
+pub mod search_console;
 pub mod survey;
+pub mod usage;
 pub mod verdict;
 
 use pyo3::prelude::*;
@@ -48,6 +56,8 @@ fn _crawlgate(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<robots::PyRobotsTxt>()?;
     m.add_class::<robots::PyAgentView>()?;
     m.add_class::<verdict::PyVerdict>()?;
+    m.add_class::<choice::PyGroupChoice>()?;
+    m.add_class::<registry::PyCrawler>()?;
     m.add_class::<extensions::PyRequestRate>()?;
     m.add_class::<extensions::PyVisitTime>()?;
     m.add_class::<extensions::PyContentUsage>()?;
@@ -57,6 +67,9 @@ fn _crawlgate(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(product_token, m)?)?;
     m.add_function(wrap_pyfunction!(is_product_token, m)?)?;
     m.add_function(wrap_pyfunction!(lint::lint_body, m)?)?;
+    m.add_function(wrap_pyfunction!(registry::crawlers, m)?)?;
+    m.add_function(wrap_pyfunction!(registry::identify_crawler, m)?)?;
+    m.add_function(wrap_pyfunction!(search_console::search_console_report, m)?)?;
     m.add_function(wrap_pyfunction!(policy::robots_url, m)?)?;
     m.add_function(wrap_pyfunction!(arrow::decide_record_batch, m)?)?;
     m.add_function(wrap_pyfunction!(arrow::decide_table, m)?)?;
@@ -65,6 +78,8 @@ fn _crawlgate(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(survey::survey_paths, m)?)?;
     m.add("MAX_BYTES", crawlgate::MAX_BYTES)?;
     m.add("PROFILES", PyTuple::new(m.py(), input::profile_names())?)?;
+    m.add("READINGS", PyTuple::new(m.py(), ["crawler", "one-token"])?)?;
+    m.add("REGISTRY_VERSION", registry::version())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

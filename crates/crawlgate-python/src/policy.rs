@@ -12,6 +12,7 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
 use crate::input::{body_bytes, profile_named, text_arg};
+use crate::reading::{reading_named, NameReading};
 use crate::robots::PyRobotsTxt;
 use crate::verdict::PyVerdict;
 
@@ -304,25 +305,47 @@ impl PyFetchOutcome {
     }
 
     /// Whether `agent` may fetch `url` under this outcome (`/robots.txt`
-    /// itself always may).
-    fn is_allowed(&self, url: &Bound<'_, PyAny>, agent: &Bound<'_, PyAny>) -> PyResult<bool> {
-        Ok(self.decide(url, agent)?.allowed)
+    /// itself always may), by the crawler reading unless
+    /// `reading="one-token"`.
+    #[pyo3(signature = (url, agent, *, reading = "crawler"))]
+    fn is_allowed(
+        &self,
+        url: &Bound<'_, PyAny>,
+        agent: &Bound<'_, PyAny>,
+        reading: &str,
+    ) -> PyResult<bool> {
+        Ok(self.decide(url, agent, reading)?.allowed)
     }
 
     /// The verdict for `agent` and `url` under this outcome: the rule that
     /// decided for a conditional outcome, the outcome itself otherwise
     /// (`reason` `full_allow` or `full_disallow`).
-    fn decide(&self, url: &Bound<'_, PyAny>, agent: &Bound<'_, PyAny>) -> PyResult<PyVerdict> {
+    #[pyo3(signature = (url, agent, *, reading = "crawler"))]
+    fn decide(
+        &self,
+        url: &Bound<'_, PyAny>,
+        agent: &Bound<'_, PyAny>,
+        reading: &str,
+    ) -> PyResult<PyVerdict> {
         let url = text_arg(url, "url")?;
         let agent = text_arg(agent, "agent")?;
-        let verdict = self.entry.outcome.decide(&agent, &url);
+        let how = reading_named(reading)?;
+        let outcome = &self.entry.outcome;
+        let verdict = match how {
+            NameReading::Crawler => outcome.decide_for_crawler(&agent, &url),
+            NameReading::OneToken => outcome.decide(&agent, &url),
+        };
         // The file's rules decided (not the outcome, nor the robots.txt URL).
         let by_file = matches!(
             verdict.basis,
-            Basis::Rule | Basis::EmptyRule | Basis::NoMatchingRule | Basis::NoGroup
+            Basis::Rule
+                | Basis::EmptyRule
+                | Basis::NoMatchingRule
+                | Basis::NoGroup
+                | Basis::IgnoresRobotsTxt
         );
-        let selection = match self.entry.outcome.rules.robots() {
-            Some(robots) if by_file => Some(robots.for_agent(&agent).selection()),
+        let selection = match outcome.rules.robots() {
+            Some(robots) if by_file => Some(how.view_of(robots, &agent).selection()),
             _ => None,
         };
         Ok(PyVerdict::from_explained(verdict, selection))

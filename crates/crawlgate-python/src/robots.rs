@@ -7,11 +7,14 @@ use std::sync::Arc;
 use crawlgate::{AgentView, CompiledRobotsTxt, Extension, Profile, RobotsTxt};
 use crawlgate_fetch::RobotsCopy;
 use pyo3::prelude::*;
-use pyo3::types::PyBytes;
+use pyo3::types::{PyBytes, PyDict};
 
+use crate::choice::PyGroupChoice;
 use crate::extensions::{PyContentUsage, PyRequestRate, PyVisitTime};
 use crate::input::{body_bytes, profile_named, text_arg, text_list};
 use crate::lint::{lint_bytes, PyDiagnostic};
+use crate::reading::{reading_named, NameReading};
+use crate::usage::{license_dict, preferences_dict};
 use crate::verdict::PyVerdict;
 
 /// Bodies from this size on are parsed with the GIL released (a 16 KiB
@@ -81,6 +84,11 @@ impl PyRobotsTxt {
         }
     }
 
+    /// The view of `agent` under the reading named `reading`.
+    fn view(&self, agent: &str, reading: &str) -> PyResult<AgentView<'_>> {
+        Ok(reading_named(reading)?.view(self.compiled(), agent))
+    }
+
     fn source_bytes<'a>(&'a self, py: Python<'a>) -> &'a [u8] {
         match &self.source {
             Source::Parsed { body, .. } => body.as_bytes(py),
@@ -99,89 +107,158 @@ impl PyRobotsTxt {
         Ok(PyRobotsTxt::parse(py, body, profile))
     }
 
-    /// Whether `agent` (a product token such as `Googlebot`, compared as
-    /// given) may fetch `url` (absolute or path-only).
-    fn is_allowed(&self, url: &Bound<'_, PyAny>, agent: &Bound<'_, PyAny>) -> PyResult<bool> {
+    /// Whether the crawler `agent` may fetch `url` (absolute or
+    /// path-only). `agent` is the crawler's name (`Googlebot-Image`), a
+    /// product token, or a full `User-Agent` header; `reading="crawler"`
+    /// (the default) applies the registry's rules for a crawler it knows,
+    /// `reading="one-token"` reads `agent` as one product token, exactly as
+    /// Google's library does.
+    #[pyo3(signature = (url, agent, *, reading = "crawler"))]
+    fn is_allowed(
+        &self,
+        url: &Bound<'_, PyAny>,
+        agent: &Bound<'_, PyAny>,
+        reading: &str,
+    ) -> PyResult<bool> {
         let (url, agent) = (text_arg(url, "url")?, text_arg(agent, "agent")?);
-        Ok(self.compiled().is_allowed(&agent, &url))
+        Ok(self.view(&agent, reading)?.is_allowed(&url))
     }
 
     /// The verdict for `agent` and `url`: allowed or not, the deciding rule
-    /// and its line, the groups that applied and why.
-    fn decide(&self, url: &Bound<'_, PyAny>, agent: &Bound<'_, PyAny>) -> PyResult<PyVerdict> {
+    /// and its line, the groups that applied, and how they were chosen and
+    /// why (`choice`).
+    #[pyo3(signature = (url, agent, *, reading = "crawler"))]
+    fn decide(
+        &self,
+        url: &Bound<'_, PyAny>,
+        agent: &Bound<'_, PyAny>,
+        reading: &str,
+    ) -> PyResult<PyVerdict> {
         let (url, agent) = (text_arg(url, "url")?, text_arg(agent, "agent")?);
         Ok(PyVerdict::from_verdict(
-            &self.compiled().decide(&agent, &url),
+            &self.view(&agent, reading)?.decide(&url),
+            &agent,
         ))
     }
 
     /// Answers many URLs for one crawler, with the GIL released.
+    #[pyo3(signature = (urls, agent, *, reading = "crawler"))]
     fn is_allowed_many(
         &self,
         py: Python<'_>,
         urls: &Bound<'_, PyAny>,
         agent: &Bound<'_, PyAny>,
+        reading: &str,
     ) -> PyResult<Vec<bool>> {
         let urls = text_list(urls, "urls")?;
         let agent = text_arg(agent, "agent")?;
+        let how = reading_named(reading)?;
         let robots = self.compiled();
         Ok(py.detach(|| {
-            let view = robots.for_agent(&agent);
+            let view = how.view(robots, &agent);
             urls.iter().map(|url| view.is_allowed(url)).collect()
         }))
     }
 
     /// One crawler's compiled view, for asking about many URLs.
-    fn for_agent(slf: &Bound<'_, PyRobotsTxt>, agent: &Bound<'_, PyAny>) -> PyResult<PyAgentView> {
+    #[pyo3(signature = (agent, *, reading = "crawler"))]
+    fn for_agent(
+        slf: &Bound<'_, PyRobotsTxt>,
+        agent: &Bound<'_, PyAny>,
+        reading: &str,
+    ) -> PyResult<PyAgentView> {
         Ok(PyAgentView {
             robots: slf.clone().unbind(),
             agent: text_arg(agent, "agent")?,
+            reading: reading_named(reading)?,
         })
     }
 
-    /// The first valid `Crawl-delay` in `agent`'s groups, in seconds.
-    fn crawl_delay(&self, agent: &Bound<'_, PyAny>) -> PyResult<Option<f64>> {
+    /// How the groups `agent` obeys are chosen, and why.
+    #[pyo3(signature = (agent, *, reading = "crawler"))]
+    fn group_choice(&self, agent: &Bound<'_, PyAny>, reading: &str) -> PyResult<PyGroupChoice> {
         let agent = text_arg(agent, "agent")?;
-        Ok(self
-            .robots()
-            .for_agent(&agent)
-            .crawl_delay()
-            .map(|d| d.seconds))
+        let view = self.view(&agent, reading)?;
+        Ok(PyGroupChoice::new(&view.group_choice(), &agent))
+    }
+
+    /// The first valid `Crawl-delay` in `agent`'s groups, in seconds (for
+    /// Bingbot in the crawler reading, `*`'s when its own group has none).
+    #[pyo3(signature = (agent, *, reading = "crawler"))]
+    fn crawl_delay(&self, agent: &Bound<'_, PyAny>, reading: &str) -> PyResult<Option<f64>> {
+        let agent = text_arg(agent, "agent")?;
+        Ok(self.view(&agent, reading)?.crawl_delay().map(|d| d.seconds))
     }
 
     /// The first valid `Request-rate` in `agent`'s groups.
-    fn request_rate(&self, agent: &Bound<'_, PyAny>) -> PyResult<Option<PyRequestRate>> {
+    #[pyo3(signature = (agent, *, reading = "crawler"))]
+    fn request_rate(
+        &self,
+        agent: &Bound<'_, PyAny>,
+        reading: &str,
+    ) -> PyResult<Option<PyRequestRate>> {
         let agent = text_arg(agent, "agent")?;
         Ok(self
-            .robots()
-            .for_agent(&agent)
+            .view(&agent, reading)?
             .request_rate()
             .map(PyRequestRate::from))
     }
 
     /// The first valid `Visit-time` in `agent`'s groups.
-    fn visit_time(&self, agent: &Bound<'_, PyAny>) -> PyResult<Option<PyVisitTime>> {
+    #[pyo3(signature = (agent, *, reading = "crawler"))]
+    fn visit_time(&self, agent: &Bound<'_, PyAny>, reading: &str) -> PyResult<Option<PyVisitTime>> {
         let agent = text_arg(agent, "agent")?;
         Ok(self
-            .robots()
-            .for_agent(&agent)
+            .view(&agent, reading)?
             .visit_time()
             .map(PyVisitTime::from))
     }
 
     /// The `Content-Usage` record that applies to `url` for `agent`, or
     /// `None` (none applies, or the URL is disallowed).
+    #[pyo3(signature = (url, agent, *, reading = "crawler"))]
     fn content_usage(
         &self,
         url: &Bound<'_, PyAny>,
         agent: &Bound<'_, PyAny>,
+        reading: &str,
     ) -> PyResult<Option<PyContentUsage>> {
         let (url, agent) = (text_arg(url, "url")?, text_arg(agent, "agent")?);
         Ok(self
-            .robots()
-            .for_agent(&agent)
+            .view(&agent, reading)?
             .content_usage(&url)
             .map(PyContentUsage::from))
+    }
+
+    /// The usage preferences that apply to `url` for `agent`, as the IETF
+    /// AI-preferences drafts read them (`crawlgate explain --json`'s
+    /// `preferences`): `train_ai` and `search` (`allowed`, `disallowed`,
+    /// `unknown`), the `Content-Usage` records that apply, the keys outside
+    /// the vocabulary, and the crawler's `Content-Signal`. `None` when the
+    /// crawler may not fetch the URL, for then no preference applies.
+    #[pyo3(signature = (url, agent, *, reading = "crawler"))]
+    fn preferences<'py>(
+        &self,
+        py: Python<'py>,
+        url: &Bound<'_, PyAny>,
+        agent: &Bound<'_, PyAny>,
+        reading: &str,
+    ) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let (url, agent) = (text_arg(url, "url")?, text_arg(agent, "agent")?);
+        match self.view(&agent, reading)?.preferences(&url) {
+            Some(preferences) => Ok(Some(preferences_dict(py, &preferences)?)),
+            None => Ok(None),
+        }
+    }
+
+    /// The file's `License:` records (RSL 1.0), in file order: `{"line",
+    /// "url", "absolute"}`.
+    #[getter]
+    fn licenses<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyDict>>> {
+        self.robots()
+            .licenses()
+            .map(|license| license_dict(py, &license))
+            .collect()
     }
 
     /// The `Sitemap:` URLs, in file order.
@@ -210,7 +287,8 @@ impl PyRobotsTxt {
         self.robots().render()
     }
 
-    /// The profile the file was read with: `google`, `rfc9309` or `legacy`.
+    /// The profile the file was read with: `google`, `rfc9309`, `legacy`
+    /// or `bing`.
     #[getter]
     fn profile(&self) -> &'static str {
         self.robots().profile().name
@@ -246,11 +324,12 @@ impl PyRobotsTxt {
 pub struct PyAgentView {
     robots: Py<PyRobotsTxt>,
     agent: String,
+    reading: NameReading,
 }
 
 impl PyAgentView {
     fn view(&self) -> AgentView<'_> {
-        self.robots.get().compiled().for_agent(&self.agent)
+        self.reading.view(self.robots.get().compiled(), &self.agent)
     }
 }
 
@@ -262,6 +341,18 @@ impl PyAgentView {
         &self.agent
     }
 
+    /// How the name is read: `crawler` or `one-token`.
+    #[getter]
+    fn reading(&self) -> &'static str {
+        self.reading.as_str()
+    }
+
+    /// How the crawler's groups were chosen, and why.
+    #[getter]
+    fn choice(&self) -> PyGroupChoice {
+        PyGroupChoice::new(&self.view().group_choice(), &self.agent)
+    }
+
     /// Whether the crawler may fetch `url`.
     fn is_allowed(&self, url: &Bound<'_, PyAny>) -> PyResult<bool> {
         Ok(self.view().is_allowed(&text_arg(url, "url")?))
@@ -271,6 +362,7 @@ impl PyAgentView {
     fn decide(&self, url: &Bound<'_, PyAny>) -> PyResult<PyVerdict> {
         Ok(PyVerdict::from_verdict(
             &self.view().decide(&text_arg(url, "url")?),
+            &self.agent,
         ))
     }
 
@@ -287,7 +379,7 @@ impl PyAgentView {
         let view = self.view();
         Ok(py.detach(|| {
             urls.iter()
-                .map(|url| PyVerdict::from_verdict(&view.decide(url)))
+                .map(|url| PyVerdict::from_verdict(&view.decide(url), &self.agent))
                 .collect()
         }))
     }
@@ -315,6 +407,19 @@ impl PyAgentView {
             .map(PyContentUsage::from))
     }
 
+    /// The usage preferences that apply to `url` (see
+    /// `RobotsTxt.preferences`), or `None` when the URL is disallowed.
+    fn preferences<'py>(
+        &self,
+        py: Python<'py>,
+        url: &Bound<'_, PyAny>,
+    ) -> PyResult<Option<Bound<'py, PyDict>>> {
+        match self.view().preferences(&text_arg(url, "url")?) {
+            Some(preferences) => Ok(Some(preferences_dict(py, &preferences)?)),
+            None => Ok(None),
+        }
+    }
+
     /// `specific` (groups name the crawler), `global` (the `*` groups) or
     /// `nothing` (no group applies: everything is allowed).
     #[getter]
@@ -333,8 +438,9 @@ impl PyAgentView {
 
     fn __repr__(&self) -> String {
         format!(
-            "<crawlgate_robots.AgentView agent={:?} selection={}>",
+            "<crawlgate_robots.AgentView agent={:?} reading={} selection={}>",
             self.agent,
+            self.reading.as_str(),
             self.selection()
         )
     }

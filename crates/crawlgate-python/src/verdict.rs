@@ -6,15 +6,19 @@ use crawlgate::{SelectionKind, Verdict};
 use crawlgate_fetch::{Basis, ExplainedVerdict};
 use pyo3::prelude::*;
 
+use crate::choice::PyGroupChoice;
+
 /// The answer for one crawler and one URL.
 ///
 /// `allowed`; `rule` (`"Disallow: /private"`, as written) and `line` of the
 /// deciding rule, or `None` when no rule decided; `reason` (`rule`,
-/// `empty_rule`, `no_matching_rule`, `no_group`, `robots_txt`, and for a
-/// fetch outcome `full_allow` or `full_disallow`); `selection`
-/// (`specific`, `global`, `nothing`, or `None` when no file was read);
-/// `groups`, the `(first_line, last_line)` of each group that applied. True
-/// in a boolean context when allowed.
+/// `empty_rule`, `no_matching_rule`, `no_group`, `robots_txt`,
+/// `ignores_robots_txt`, and for a fetch outcome `full_allow` or
+/// `full_disallow`); `selection` (`specific`, `global`, `nothing`, or
+/// `None` when no file was read); `groups`, the `(first_line, last_line)`
+/// of each group that applied; `choice`, how those groups were chosen and
+/// why (a `GroupChoice`, `None` when no file decided). True in a boolean
+/// context when allowed.
 #[pyclass(
     frozen,
     skip_from_py_object,
@@ -42,12 +46,19 @@ pub struct PyVerdict {
     pub groups: Vec<(u32, u32)>,
     /// Whether the rule matched through Google's `index.html` alias.
     pub via_index_alias: bool,
+    /// How the groups were chosen, and why.
+    pub choice: Option<PyGroupChoice>,
 }
 
 impl PyVerdict {
-    /// A verdict of a parsed file.
-    pub fn from_verdict(verdict: &Verdict<'_>) -> PyVerdict {
-        PyVerdict::from_explained(ExplainedVerdict::from(verdict), Some(verdict.selection()))
+    /// A verdict of a parsed file, its choice explained naming the crawler
+    /// `name` as asked (a crawler of the registry as the registry writes
+    /// it).
+    pub fn from_verdict(verdict: &Verdict<'_>, name: &str) -> PyVerdict {
+        PyVerdict::from_explained(
+            ExplainedVerdict::named(verdict, name),
+            Some(verdict.selection()),
+        )
     }
 
     /// An explained verdict, with how the groups were chosen when a file
@@ -73,6 +84,7 @@ impl PyVerdict {
                 .iter()
                 .map(|g| (g.first_line, g.last_line))
                 .collect(),
+            choice: verdict.choice.map(|c| PyGroupChoice::from(*c)),
         }
     }
 }
@@ -85,6 +97,7 @@ fn basis_name(basis: Basis) -> &'static str {
         Basis::NoMatchingRule => "no_matching_rule",
         Basis::NoGroup => "no_group",
         Basis::RobotsTxtItself => "robots_txt",
+        Basis::IgnoresRobotsTxt => "ignores_robots_txt",
         Basis::FullAllow => "full_allow",
         Basis::FullDisallow => "full_disallow",
         _ => "other",

@@ -75,7 +75,9 @@ def test_verdict_without_rule(shop: RobotsTxt) -> None:
 def test_agent_names_are_compared_as_given(shop: RobotsTxt) -> None:
     full_header = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"
     # As Google's reference does: a full header names no group of its own.
-    assert shop.decide("/search", full_header).selection == "global"
+    assert shop.decide("/search", full_header, reading="one-token").selection == "global"
+    # The crawler reading maps it to its crawler.
+    assert shop.decide("/search", full_header).selection == "specific"
     assert crawlgate_robots.product_token(full_header) == "Googlebot"
     assert crawlgate_robots.crawler_token(full_header) == "Googlebot"
     assert crawlgate_robots.crawler_token(b"mybot") == "mybot"

@@ -48,7 +48,9 @@ def test_spark_answers_equal_the_cli(spark, corpus_dir, crawlgate_cli, tmp_path)
             out.write(json.dumps({
                 "id": index,
                 "robots_file": str(corpus_dir / row["site"]),
-                "user_agent": row["user_agent"],
+                # decide_batches reads user_agent as the crawler it names
+                # (the default reading): `crawler` asks the CLI the same.
+                "crawler": row["user_agent"],
                 "url": row["url"],
             }) + "\n")
     with requests.open("rb") as stdin:

@@ -9,6 +9,8 @@ const robots = $("robots");
 const urls = $("urls");
 const agent = $("agent");
 const profile = $("profile");
+const oneToken = $("one-token");
+const scMarks = $("sc-marks");
 const gutter = $("gutter");
 const lineMarks = $("line-marks");
 const marks = $("marks");
@@ -47,6 +49,9 @@ const state = {
   tested: [],
   selected: 0,
   diagnostics: [],
+  // Search Console's view of the text (POST /v1/report): line → entry.
+  report: null,
+  reportLines: new Map(),
   notes: new Map(),
   groups: [],
   pending: null,
@@ -122,7 +127,7 @@ function originOf(text) {
 
 // Strongest last: it is drawn on top.
 const ORDER = ["group", "lint-info", "lint-warning", "lint-error", "decide", "selected"];
-const SYMBOLS = { selected: "▶", decide: "◆", "lint-error": "✖", "lint-warning": "▲", "lint-info": "●" };
+const SYMBOLS = { selected: "▶", decide: "◆", "lint-error": "✖", "lint-warning": "▲", "lint-info": "●", "search-console": "S" };
 const SEVERITY = { error: "error", warning: "warning", info: "note" };
 
 // line → { kinds: Set, notes: [{kind, text}] }, for the lines that have any.
@@ -172,8 +177,36 @@ function marksOf(line) {
     const range = group.first_line === group.last_line ? `line ${group.first_line}` : `lines ${group.first_line}–${group.last_line}`;
     notes.push({ kind: "group", text: `In the group ${agent.value.trim()} obeys (${range})` });
   }
+  // What Search Console's report flags on the line.
+  const sc = state.reportLines.get(line);
+  if (sc && sc.flagged) notes.push({ kind: "search-console", text: scTitle(sc) });
   kinds.sort((a, b) => ORDER.indexOf(a) - ORDER.indexOf(b));
   return { kinds, notes };
+}
+
+// --- Search Console's classes (Google's reporting library) ---
+
+const SC_LETTERS = { "user-agent": "U", allow: "A", disallow: "D", sitemap: "S", unused: "u", unknown: "?" };
+
+function scTitle(sc) {
+  const flags = [sc.typo && "typo", sc.missing_colon && "missing colon", sc.too_long && "too long"].filter(Boolean);
+  const unused = sc.kind === "unused" && sc.known_as ? `, Google knows ${sc.known_as} and does not use it` : "";
+  return `Search Console: ${sc.kind}${unused}${flags.length ? " (" + flags.join(", ") + ")" : ""}`;
+}
+
+function renderReport() {
+  const report = state.report;
+  state.reportLines = new Map();
+  if (!report) {
+    $("sc-counts").textContent = "";
+    return;
+  }
+  for (const line of report.lines) state.reportLines.set(line.line, line);
+  const counts = $("sc-counts");
+  counts.dataset.valid = String(report.valid_directives);
+  counts.dataset.unused = String(report.unused_directives);
+  counts.dataset.flagged = String(report.flagged);
+  counts.textContent = `Search Console would show ${number(report.valid_directives)} valid and ${number(report.unused_directives)} unused directives; it flags ${number(report.flagged)} ${report.flagged === 1 ? "line" : "lines"}.`;
 }
 
 // --- Drawing the editor's margin and marks (visible lines only) ---
@@ -199,8 +232,20 @@ function draw() {
   const gutterNodes = [];
   const cellNodes = [];
   const markNodes = [];
+  const scNodes = [];
   for (let line = first; line <= last; line++) {
     const y = pad + (line - 1) * lh - top;
+    const sc = state.reportLines.get(line);
+    if (sc && SC_LETTERS[sc.kind]) {
+      const flags = [sc.typo ? "~" : "", sc.missing_colon ? ":" : "", sc.too_long ? "…" : ""].join("");
+      scNodes.push(el("div", {
+        top: `${y}px`,
+        "data-line": String(line),
+        "data-kind": sc.kind,
+        "data-flags": [sc.typo && "typo", sc.missing_colon && "missing_colon", sc.too_long && "too_long"].filter(Boolean).join(" "),
+        title: scTitle(sc),
+      }, el("span", { class: "sc sc-" + sc.kind }, SC_LETTERS[sc.kind]), flags ? el("span", { class: "sc-flag" }, flags) : ""));
+    }
     const { kinds, notes } = marksOf(line);
     const numberNode = el("div", { top: `${y}px` }, String(line));
     if (kinds.includes("lint-error")) numberNode.classList.add("has-error");
@@ -226,6 +271,7 @@ function draw() {
     });
   }
   gutter.replaceChildren(...gutterNodes);
+  scMarks.replaceChildren(...scNodes);
   lineMarks.replaceChildren(...cellNodes);
   marks.replaceChildren(...markNodes);
 }
@@ -446,16 +492,19 @@ async function run() {
   }
   const list = plan.tested.map((t) => t.url);
   const check = list.length && name
-    ? api("/v1/check", { robots_txt: text, agent: name, urls: list, profile: profile.value, all_profiles: true }, controller.signal)
+    ? api("/v1/check", { robots_txt: text, agent: name, urls: list, profile: profile.value, all_profiles: true, reading: oneToken.checked ? "one-token" : "crawler" }, controller.signal)
     : Promise.resolve({ results: [] });
   const lint = api("/v1/lint", { robots_txt: text, profile: profile.value }, controller.signal);
+  const report = api("/v1/report", { robots_txt: text }, controller.signal);
   try {
-    const [checked, linted] = await Promise.all([check, lint]);
+    const [checked, linted, reported] = await Promise.all([check, lint, report]);
     if (controller.signal.aborted) return;
     state.verdicts = checked.results;
     state.tested = plan.tested;
     state.selected = Math.min(state.selected, Math.max(0, state.verdicts.length - 1));
     state.diagnostics = linted.diagnostics;
+    state.report = reported;
+    renderReport();
     finish(status, name ? "" : "Name a crawler to test URLs.", false, linted.counts, site);
   } catch (error) {
     if (error.name === "AbortError" || controller.signal.aborted) return;
@@ -541,6 +590,51 @@ function renderVerdicts(site) {
     );
   });
   verdictRows.replaceChildren(...rows);
+  renderChoice();
+}
+
+// The rule applied to the selected URL's crawler: which token's group it
+// obeys and why (the registry's source named), and what the file says
+// about using the URL's content (Content-Usage, Content-Signal).
+function renderChoice() {
+  const v = state.verdicts[state.selected];
+  const choice = $("choice");
+  const prefs = $("preferences");
+  if (!v || !v.choice) {
+    choice.hidden = true;
+    prefs.hidden = true;
+    return;
+  }
+  const c = v.choice;
+  choice.dataset.kind = c.kind;
+  choice.dataset.reading = c.reading;
+  choice.dataset.token = c.token || "";
+  // The sentence names its source at its end: that name becomes the link.
+  const cited = c.source && c.why.endsWith(` (${c.source.title})`);
+  const why = cited ? c.why.slice(0, -(c.source.title.length + 3)) : c.why;
+  choice.replaceChildren(
+    `${why}${c.reading === "one-token" ? " (one product token)" : ""}`,
+    ...(c.source ? [" (", el("a", { href: c.source.url, rel: "noopener" }, c.source.title), ")"] : []),
+  );
+  choice.hidden = false;
+  const p = v.preferences;
+  if (!p) {
+    prefs.hidden = true;
+    return;
+  }
+  prefs.dataset.trainAi = p.train_ai;
+  prefs.dataset.search = p.search;
+  const parts = [el("strong", {}, `AI preferences for ${shorten(v.url)}: `), `train-ai ${p.train_ai}, search ${p.search}`];
+  if (p.content_usage.length) parts.push(` (Content-Usage at ${p.content_usage.map((u) => "line " + u.line).join(", ")})`);
+  if (p.unknown_keys.length) parts.push(`; not in the vocabulary, ignored: ${p.unknown_keys.join(", ")}`);
+  if (p.content_signal) {
+    prefs.dataset.signal = p.content_signal.value;
+    parts.push(el("br"), `Content-Signal: ${p.content_signal.value} (line ${p.content_signal.line})`);
+  } else {
+    delete prefs.dataset.signal;
+  }
+  prefs.replaceChildren(...parts);
+  prefs.hidden = false;
 }
 
 function applyFix(d) {
@@ -955,7 +1049,21 @@ async function loadCrawlers() {
   try {
     const crawlers = await api("/v1/crawlers");
     $("crawler-list").replaceChildren(
-      ...crawlers.map((c) => el("option", { value: c.token, label: `${c.token}: ${c.operator}${c.ai ? " (AI)" : ""}` })),
+      // Listed by operator and purpose (the server's order); the label says
+      // the rule the crawler reading applies.
+      ...crawlers.map((c) => {
+        const rules = [
+          c.fallbacks.length ? `falls back to ${c.fallbacks.join(", ")}` : "",
+          c.obeys_star ? "" : "ignores *",
+          c.kind === "control" ? "control token" : "",
+          c.obeys === "no" ? "ignores robots.txt" : "",
+        ].filter(Boolean);
+        return el("option", {
+          value: c.name,
+          "data-family": `${c.operator} · ${c.purpose}`,
+          label: `${c.operator} · ${c.purpose_described}${rules.length ? " · " + rules.join(", ") : ""}${c.ai ? " (AI)" : ""}`,
+        });
+      }),
     );
   } catch (error) {
     // The picker still takes free text.
@@ -974,6 +1082,7 @@ $("download").addEventListener("click", () => {
 $("url-limits").textContent = `At most ${number(LIMITS.urls)} URLs per test, each at most ${number(LIMITS.urlChars)} characters; files of at most ${number(LIMITS.robotsChars)} characters. URLs past a limit are listed, not tested.`;
 for (const input of [robots, urls, agent]) input.addEventListener("input", schedule);
 profile.addEventListener("change", schedule);
+oneToken.addEventListener("change", schedule);
 state.lineCount = countLines(robots.value);
 renderShown();
 loadCrawlers();

@@ -81,6 +81,7 @@ mod connection;
 mod error;
 mod input;
 mod metrics;
+mod reading;
 mod routes;
 mod service;
 mod state;

@@ -11,6 +11,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
 
+use crawlgate::Reading;
 use crawlgate_fetch::{
     CacheEntry, ClientConfig, FetchError, FetchPolicy, Origin, Pacing, PolitenessConfig,
     RobotsClient, SingleFlight, SystemResolver,
@@ -21,6 +22,7 @@ use crate::allowance::FetchAllowance;
 use crate::config::ServerConfig;
 use crate::error::ApiError;
 use crate::metrics::Metrics;
+use crate::reading::view_as;
 use crate::store::{Slot, Store, StoreError};
 
 /// An origin's robots.txt answer, and whether it came from the cache.
@@ -280,9 +282,9 @@ impl RobotsService {
     }
 
     /// The pace for `agent` under `entry`'s rules.
-    pub fn pacing(&self, entry: &CacheEntry, agent: &str) -> Pacing {
+    pub fn pacing(&self, entry: &CacheEntry, agent: &str, how: Reading) -> Pacing {
         match entry.outcome.rules.robots() {
-            Some(robots) => Pacing::from_view(&robots.for_agent(agent), &self.politeness),
+            Some(robots) => Pacing::from_view(&view_as(robots, agent, how), &self.politeness),
             None => Pacing::unrestricted(&self.politeness),
         }
     }

@@ -13,6 +13,7 @@ mod general;
 mod inputs;
 mod pipes;
 mod report;
+mod report_api;
 mod serve;
 mod snapshots;
 mod survey;

@@ -1,12 +1,16 @@
 """Batch decisions over Arrow data, for PySpark, Polars, DuckDB and pyarrow.
 
-``decide(data, profile="google")`` takes a ``pyarrow.RecordBatch``, a
+``decide(data, profile="google", reading="crawler")`` takes a ``pyarrow.RecordBatch``, a
 ``pyarrow.Table``, a Polars ``DataFrame`` (a ``DataFrame`` back) or any
 object with ``__arrow_c_stream__``, such as a DuckDB relation (a
 ``pyarrow.Table`` back), with the columns
 
 * ``robots_txt``: binary or string (dictionary-encoded too): the file;
-* ``user_agent``: string: the crawler's product token, used as given;
+* ``user_agent``: string: the crawler's name, read as the crawler it names
+  (the registry's rules: ``Googlebot-Image`` obeys the ``Googlebot`` group
+  when no group names it), or with ``reading="one-token"`` as one product
+  token, exactly as Google's library reads it (to compare with it, as
+  ``crawlgate batch`` does with ``user_agent``);
 * ``url``: string: absolute or path-only;
 
 and returns the same rows with ``allowed`` (bool), ``line`` (int32, null
@@ -39,7 +43,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Iterator
 from . import _crawlgate
 
 if TYPE_CHECKING:
-    from ._crawlgate import _Profile
+    from ._crawlgate import _Profile, _Reading
 
 __all__ = [
     "INPUT_SCHEMA",
@@ -69,33 +73,35 @@ def _polars_frame(data: Any) -> bool:
     return isinstance(data, pl.DataFrame)
 
 
-def decide(data: Any, profile: _Profile = "google") -> Any:
+def decide(data: Any, profile: _Profile = "google", reading: _Reading = "crawler") -> Any:
     """Decides every row; returns a ``pyarrow.RecordBatch`` for a record
     batch, a Polars ``DataFrame`` for a Polars ``DataFrame``, a
     ``pyarrow.Table`` otherwise."""
     import pyarrow as pa  # type: ignore[import-untyped, unused-ignore]
 
     if isinstance(data, pa.RecordBatch):
-        return _crawlgate.decide_record_batch(data, profile)
+        return _crawlgate.decide_record_batch(data, profile, reading=reading)
     if isinstance(data, pa.Table):
-        return _crawlgate.decide_table(data, profile)
+        return _crawlgate.decide_table(data, profile, reading=reading)
     if _polars_frame(data):
         import polars as pl  # type: ignore[import-not-found, unused-ignore]
 
-        return pl.from_arrow(_crawlgate.decide_table(data.to_arrow(), profile))
+        return pl.from_arrow(_crawlgate.decide_table(data.to_arrow(), profile, reading=reading))
     if hasattr(data, "__arrow_c_stream__"):
-        return _crawlgate.decide_table(pa.table(data), profile)
+        return _crawlgate.decide_table(pa.table(data), profile, reading=reading)
     raise TypeError(
         "crawlgate_robots.arrow.decide expects a pyarrow.RecordBatch, a pyarrow.Table, a polars.DataFrame "
         f"or an object with __arrow_c_stream__, not {type(data).__name__}"
     )
 
 
-def decide_batches(batches: Iterable[Any], profile: _Profile = "google") -> Iterator[Any]:
+def decide_batches(
+    batches: Iterable[Any], profile: _Profile = "google", reading: _Reading = "crawler"
+) -> Iterator[Any]:
     """``decide`` over an iterator of record batches: the function to give
     PySpark's ``DataFrame.mapInArrow``."""
     for batch in batches:
-        yield decide(batch, profile)
+        yield decide(batch, profile, reading)
 
 
 def survey_schema(crawlers: list[str] | None = None) -> Any:

@@ -1,5 +1,13 @@
 """A drop-in for Protego, answered by crawlgate's Google reading.
 
+The user agent a Protego user passes is the one they crawl with, so it is
+read as that crawler (the crawler reading): a crawler of the registry
+follows the rules its operator documents (``Googlebot-Image`` obeys the
+``Googlebot`` group when no group names it, ``AdsBot-Google`` ignores
+``*``), and any other name is one product token, exactly as Google's
+library reads it. ``Protego.parse(content, reading="one-token")`` reads
+every name as one token.
+
 ``from crawlgate_robots.protego import Protego`` replaces ``from protego import
 Protego``: ``Protego.parse(content)``, ``can_fetch(url, user_agent)``,
 ``crawl_delay``, ``request_rate``, ``visit_time``, ``sitemaps`` and
@@ -10,8 +18,9 @@ reference reading (RFC 9309 plus Google's leniencies); the differences on
 a real-world corpus, by class, are listed in the project README:
 
 * a crawler obeys the group naming its exact product token (``googlebot``
-  does not obey a ``googlebot-news`` group, nor ``googlebot-news`` a
-  ``googlebot`` one); a full User-Agent header is reduced to its token;
+  does not obey a ``googlebot-news`` group), or, when no group names it,
+  the fallbacks its operator documents (``googlebot-news`` obeys a
+  ``googlebot`` group); a full User-Agent header is read as its crawler;
 * only an allow/disallow line ends a group (a ``Crawl-delay`` between two
   ``User-agent`` lines does not), and ``User-agent: Googlebot Image`` names
   ``googlebot``;
@@ -27,9 +36,12 @@ a real-world corpus, by class, are listed in the project README:
 from __future__ import annotations
 
 import datetime
-from typing import Iterator, NamedTuple, Optional, Union
+from typing import TYPE_CHECKING, Iterator, NamedTuple, Optional, Union
 
-from . import RobotsTxt, crawler_token
+from . import RobotsTxt, crawler_name, crawler_token
+
+if TYPE_CHECKING:
+    from ._crawlgate import _Reading
 
 __all__ = ["Protego", "RequestRate", "VisitTime"]
 
@@ -54,18 +66,33 @@ class VisitTime(NamedTuple):
 class Protego:
     """A parsed robots.txt with Protego's interface."""
 
-    __slots__ = ("_robots",)
+    __slots__ = ("_robots", "_reading")
 
-    def __init__(self, robots: RobotsTxt) -> None:
+    def __init__(self, robots: RobotsTxt, reading: _Reading = "crawler") -> None:
+        if reading not in ("crawler", "one-token"):
+            raise ValueError(f'unknown reading {reading!r}: expected "crawler" or "one-token"')
         self._robots = robots
+        self._reading: _Reading = reading
 
     @classmethod
-    def parse(cls, content: Union[str, bytes]) -> "Protego":
+    def parse(cls, content: Union[str, bytes], *, reading: _Reading = "crawler") -> "Protego":
         """Parses robots.txt content (``str``, as Protego takes it, or the
-        ``bytes`` as served)."""
+        ``bytes`` as served). ``reading="one-token"`` reads every user
+        agent as one product token, as Google's library does; the default
+        reads it as the crawler it names."""
         if not isinstance(content, (str, bytes)):
             raise TypeError(f"Protego.parse expects str, got {type(content).__name__}")
-        return cls(RobotsTxt(content))
+        return cls(RobotsTxt(content), reading)
+
+    @property
+    def reading(self) -> _Reading:
+        """How user agents are read: ``crawler`` or ``one-token``."""
+        return self._reading
+
+    def _name(self, user_agent: Union[str, bytes]) -> str:
+        if self._reading == "crawler":
+            return crawler_name(user_agent)
+        return crawler_token(user_agent)
 
     @property
     def robots(self) -> RobotsTxt:
@@ -75,15 +102,15 @@ class Protego:
     def can_fetch(self, url: str, user_agent: str) -> bool:
         """Whether the crawler named by ``user_agent`` (a product token or a
         full User-Agent header) may fetch ``url``."""
-        return self._robots.is_allowed(url, crawler_token(user_agent))
+        return self._robots.is_allowed(url, self._name(user_agent), reading=self._reading)
 
     def crawl_delay(self, user_agent: str) -> Optional[float]:
         """The crawl delay for the crawler in seconds, or ``None``."""
-        return self._robots.crawl_delay(crawler_token(user_agent))
+        return self._robots.crawl_delay(self._name(user_agent), reading=self._reading)
 
     def request_rate(self, user_agent: str) -> Optional[RequestRate]:
         """The request rate for the crawler, or ``None``."""
-        rate = self._robots.request_rate(crawler_token(user_agent))
+        rate = self._robots.request_rate(self._name(user_agent), reading=self._reading)
         if rate is None:
             return None
         seconds = rate.seconds
@@ -97,7 +124,7 @@ class Protego:
 
     def visit_time(self, user_agent: str) -> Optional[VisitTime]:
         """The visit time window for the crawler, or ``None``."""
-        window = self._robots.visit_time(crawler_token(user_agent))
+        window = self._robots.visit_time(self._name(user_agent), reading=self._reading)
         return None if window is None else VisitTime(window.start, window.end)
 
     @property

@@ -22,6 +22,12 @@ seconds, 600 by default). It honours ``ROBOTSTXT_OBEY``,
 ``ROBOTSTXT_USER_AGENT`` and the ``dont_obey_robotstxt`` request meta key,
 and logs each outcome and the rule behind each refusal.
 
+Both read the User-Agent as the crawler it names (the crawler reading: a
+crawler of crawlgate's registry follows the rules its operator documents,
+any other name is one product token); ``CRAWLGATE_ROBOTSTXT_READING =
+"one-token"`` reads it as one product token, exactly as Google's library
+does.
+
 ``RobotParser`` is Scrapy's robots.txt parser contract answered by
 crawlgate's Google reading (``ROBOTSTXT_PARSER``). With the stock
 middleware it gives Google's reading of the rules but Scrapy's handling of
@@ -47,10 +53,11 @@ from scrapy.robotstxt import RobotParser as _ScrapyRobotParser
 from scrapy.utils.defer import maybe_deferred_to_future
 from twisted.internet.defer import Deferred
 
-from . import MAX_BYTES, FetchOutcome, FetchPolicy, RobotsTxt, crawler_token, robots_url
+from . import MAX_BYTES, FetchOutcome, FetchPolicy, RobotsTxt, crawler_name, crawler_token, robots_url
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
+    from ._crawlgate import _Reading
 
 __all__ = ["RescheduledByRobotsTxt", "RobotParser", "RobotsTxtMiddleware"]
 
@@ -73,6 +80,24 @@ DEFAULT_RESCHEDULE_TIMES = 3
 DEFAULT_RESCHEDULE_MAX_WAIT = 600.0
 # The request meta key counting a request's reschedules.
 RESCHEDULES_META = "crawlgate_robotstxt_reschedules"
+#: The setting naming how the User-Agent is read: ``crawler`` (the
+#: default) or ``one-token``.
+READING = "CRAWLGATE_ROBOTSTXT_READING"
+
+
+def _reading_of(settings: Any) -> _Reading:
+    reading = settings.get(READING) if settings is not None else None
+    if reading is None:
+        return "crawler"
+    if reading not in ("crawler", "one-token"):
+        raise ValueError(f'{READING} must be "crawler" or "one-token", not {reading!r}')
+    return cast("_Reading", reading)
+
+
+def _name_for(user_agent: Union[str, bytes], reading: _Reading) -> str:
+    """The name to ask about: the registry's crawler the User-Agent names
+    (crawler reading), or its product token."""
+    return crawler_name(user_agent) if reading == "crawler" else crawler_token(user_agent)
 
 
 def _scrapy_version() -> tuple[int, ...]:
@@ -88,8 +113,11 @@ class RobotParser(_ScrapyRobotParser):
     "crawlgate_robots.scrapy.RobotParser"``). The body is parsed as bytes, as
     served; the User-Agent is reduced to its product token."""
 
-    def __init__(self, robotstxt_body: Union[bytes, str, RobotsTxt], spider: Any = None) -> None:
+    def __init__(
+        self, robotstxt_body: Union[bytes, str, RobotsTxt], spider: Any = None, reading: _Reading = "crawler"
+    ) -> None:
         self.spider = spider
+        self.reading: _Reading = reading
         if isinstance(robotstxt_body, RobotsTxt):
             self.robots = robotstxt_body
         else:
@@ -114,13 +142,14 @@ class RobotParser(_ScrapyRobotParser):
                 {"version": scrapy.__version__},
             )
         spider = getattr(crawler, "spider", None) if crawler else None
-        return cls(robotstxt_body, spider)
+        reading = _reading_of(getattr(crawler, "settings", None) if crawler else None)
+        return cls(robotstxt_body, spider, reading)
 
     def allowed(self, url: Union[str, bytes], user_agent: Union[str, bytes]) -> bool:
-        return self.robots.is_allowed(url, crawler_token(user_agent))
+        return self.robots.is_allowed(url, _name_for(user_agent, self.reading), reading=self.reading)
 
     def crawl_delay(self, user_agent: Union[str, bytes]) -> Optional[float]:
-        return self.robots.crawl_delay(crawler_token(user_agent))
+        return self.robots.crawl_delay(_name_for(user_agent, self.reading), reading=self.reading)
 
 
 class RescheduledByRobotsTxt(IgnoreRequest):
@@ -186,6 +215,7 @@ class RobotsTxtMiddleware:
         self.crawler = crawler
         self._default_useragent: Optional[str] = settings.get("USER_AGENT")
         self._robotstxt_useragent: Optional[str] = settings.get("ROBOTSTXT_USER_AGENT")
+        self._reading = _reading_of(settings)
         self._reschedule_times = settings.getint(RESCHEDULE_TIMES, DEFAULT_RESCHEDULE_TIMES)
         self._reschedule_max_wait = settings.getfloat(RESCHEDULE_MAX_WAIT, DEFAULT_RESCHEDULE_MAX_WAIT)
         if self._reschedule_times < 0 or not self._reschedule_max_wait >= 0:
@@ -215,8 +245,8 @@ class RobotsTxtMiddleware:
         outcome = await self._outcome_for(robots, request)
         if outcome is None:
             return None
-        agent = crawler_token(self._agent_of(request))
-        verdict = outcome.decide(request.url, agent)
+        agent = _name_for(self._agent_of(request), self._reading)
+        verdict = outcome.decide(request.url, agent, reading=self._reading)
         if verdict.allowed:
             return None
         stats = self.crawler.stats

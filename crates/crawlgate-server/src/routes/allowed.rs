@@ -5,7 +5,7 @@ use std::time::SystemTime;
 
 use axum::extract::State;
 use axum::Json;
-use crawlgate::{path_of, AgentView};
+use crawlgate::{path_of, AgentView, Reading as NameReading};
 use crawlgate_fetch::{CacheEntry, ExplainedVerdict, Origin, Pacing};
 use futures_util::future::join_all;
 use rustc_hash::FxHashMap;
@@ -16,6 +16,7 @@ use crate::allowance::Client;
 use crate::budget::estimate;
 use crate::error::{ApiError, ErrorBody, ErrorDetail};
 use crate::input::{bounded, required, ApiJson, ApiQuery, QueryParameters};
+use crate::reading::{decide_fetched, parse_reading, view_as};
 use crate::service::{Lookup, LookupError};
 use crate::state::AppState;
 use crate::store::Slot;
@@ -32,11 +33,16 @@ pub struct AllowedQuery {
         example = "https://example.com/private/page.html"
     )]
     pub url: String,
-    /// The crawler's product token, as robots.txt names it (`Googlebot`).
+    /// The crawler (`Googlebot-Image`): a name the crawler registry knows
+    /// is read by its operator's rules, any other as one product token.
     /// Any string, the empty one included (it obeys only `*`, as in
     /// Google's library).
-    #[param(max_length = 256, example = "Googlebot")]
+    #[param(max_length = 256, example = "Googlebot-Image")]
     pub agent: String,
+    /// `crawler` (default): the crawler reading; `one-token`: the agent is
+    /// one product token, exactly as Google's library reads it.
+    #[param(example = "crawler", pattern = "^(crawler|one-token)$")]
+    pub reading: Option<String>,
     /// Reserve a request slot on the origin's politeness schedule (default
     /// false: only say when the next request could be sent). A slot is
     /// never more than the politeness horizon ahead.
@@ -46,7 +52,7 @@ pub struct AllowedQuery {
 }
 
 impl QueryParameters for AllowedQuery {
-    const NAMES: &'static [&'static str] = &["url", "agent", "reserve"];
+    const NAMES: &'static [&'static str] = &["url", "agent", "reading", "reserve"];
 }
 
 /// What happened on the origin's politeness schedule.
@@ -86,6 +92,9 @@ pub struct AllowedBatch {
     /// The pairs (at most 1,000).
     #[schema(max_items = 1000)]
     pub pairs: Vec<Pair>,
+    /// `crawler` (default) or `one-token`, for every pair.
+    #[schema(example = "crawler", pattern = "^(crawler|one-token)$")]
+    pub reading: Option<String>,
     /// Reserve a request slot for each allowed pair (default false).
     #[serde(default)]
     pub reserve: bool,
@@ -98,7 +107,11 @@ pub struct Allowed {
     pub url: String,
     /// The crawler.
     pub agent: String,
-    /// The verdict: `allowed`, `basis`, `rule`, `fetch_outcome`, `groups`.
+    /// How the agent was read: `crawler` or `one-token`.
+    #[schema(example = "crawler")]
+    pub reading: &'static str,
+    /// The verdict: `allowed`, `basis`, `rule`, `fetch_outcome`, `choice`
+    /// (which token's group decided and why), `groups`.
     #[serde(flatten)]
     pub verdict: Explained,
     /// The robots.txt consulted.
@@ -179,6 +192,9 @@ pub enum BatchItem {
 /// The answers, in the order of the pairs, and their origins once each.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct AllowedResults {
+    /// How the agents were read: `crawler` or `one-token`.
+    #[schema(example = "crawler")]
+    pub reading: &'static str,
     /// Each distinct origin asked about.
     pub origins: Vec<OriginAnswer>,
     /// One per pair, in order.
@@ -204,15 +220,21 @@ pub async fn one(
     ApiQuery(query): ApiQuery<AllowedQuery>,
 ) -> Result<Json<Allowed>, ApiError> {
     let origin = validate(&state, &query.url, &query.agent, "url", "agent")?;
+    let how = parse_reading(query.reading.as_deref())?;
     let lookup = state
         .service()
         .lookup(&origin, &state.allowance(client))
         .await
         .map_err(|e| e.into_api("url"))?;
     state.metrics().decided(1);
-    answer(&state, &lookup, query.url, query.agent, query.reserve)
-        .await
-        .map(Json)
+    answer(
+        &state,
+        &lookup,
+        (query.url, query.agent, how),
+        query.reserve,
+    )
+    .await
+    .map(Json)
 }
 
 /// Up to 1,000 `{url, agent}` pairs in one request.
@@ -233,6 +255,7 @@ pub async fn many(
     ApiJson(batch): ApiJson<AllowedBatch>,
 ) -> Result<Json<AllowedResults>, ApiError> {
     let max = state.limits().max_pairs;
+    let how = parse_reading(batch.reading.as_deref())?;
     if batch.pairs.len() > max {
         return Err(ApiError::too_many("pairs", batch.pairs.len(), max));
     }
@@ -303,7 +326,7 @@ pub async fn many(
     let politeness = service.politeness().clone();
     let (batch, origins, decided) = budget
         .run_heavy(cost, move || {
-            let decided = decide_pairs(&batch.pairs, &pair_origins, &lookups, &politeness);
+            let decided = decide_pairs(&batch.pairs, how, &pair_origins, &lookups, &politeness);
             (batch, origins, decided)
         })
         .await?;
@@ -344,6 +367,7 @@ pub async fn many(
     }
     state.metrics().decided(results.len() as u64);
     Ok(Json(AllowedResults {
+        reading: how.as_str(),
         origins: answers,
         results,
     }))
@@ -394,6 +418,7 @@ enum Decided {
 
 fn decide_pairs(
     pairs: &[Pair],
+    how: NameReading,
     pair_origins: &[Result<usize, String>],
     lookups: &[Result<Lookup, LookupError>],
     politeness: &crawlgate_fetch::PolitenessConfig,
@@ -421,10 +446,10 @@ fn decide_pairs(
             };
             let crawler = views
                 .entry((n, pair.agent.as_str()))
-                .or_insert_with(|| Crawler::new(politeness, &lookup.entry, &pair.agent));
+                .or_insert_with(|| Crawler::new(politeness, &lookup.entry, &pair.agent, how));
             Decided::Answer {
                 origin: n,
-                verdict: crawler.decide(&lookup.entry, &pair.agent, &pair.url),
+                verdict: crawler.decide(&lookup.entry, (&pair.agent, how), &pair.url),
                 crawl_delay: crawler.crawl_delay,
                 pacing: crawler.pacing,
             }
@@ -487,12 +512,13 @@ impl<'a> Crawler<'a> {
         politeness: &crawlgate_fetch::PolitenessConfig,
         entry: &'a CacheEntry,
         agent: &str,
+        how: NameReading,
     ) -> Crawler<'a> {
         let view = entry
             .outcome
             .rules
             .robots()
-            .map(|robots| robots.for_agent(agent));
+            .map(|robots| view_as(robots, agent, how));
         Crawler {
             crawl_delay: view
                 .as_ref()
@@ -509,10 +535,17 @@ impl<'a> Crawler<'a> {
     /// The verdict for `url`: through the compiled view when the rules
     /// decide, else as the fetch outcome says (full allow or disallow,
     /// `/robots.txt` itself).
-    fn decide(&self, entry: &CacheEntry, agent: &str, url: &str) -> ExplainedVerdict {
+    fn decide(
+        &self,
+        entry: &CacheEntry,
+        (agent, how): (&str, NameReading),
+        url: &str,
+    ) -> ExplainedVerdict {
         match &self.view {
-            Some(view) if !robots_txt_itself(url) => ExplainedVerdict::from(&view.decide(url)),
-            _ => entry.outcome.decide(agent, url),
+            Some(view) if !robots_txt_itself(url) => {
+                ExplainedVerdict::named(&view.decide(url), agent)
+            }
+            _ => decide_fetched(&entry.outcome, agent, how, url),
         }
     }
 }
@@ -555,22 +588,21 @@ fn validate(
 async fn answer(
     state: &AppState,
     lookup: &Lookup,
-    url: String,
-    agent: String,
+    (url, agent, how): (String, String, NameReading),
     reserve: bool,
 ) -> Result<Allowed, ApiError> {
     let service = state.service();
     let entry = &lookup.entry;
-    let verdict = entry.outcome.decide(&agent, &url);
+    let verdict = decide_fetched(&entry.outcome, &agent, how, &url);
     let crawl_delay = entry
         .outcome
         .rules
         .robots()
-        .and_then(|robots| robots.for_agent(&agent).crawl_delay())
+        .and_then(|robots| view_as(robots, &agent, how).crawl_delay())
         .map(|delay| delay.seconds);
     let now = SystemTime::now();
     let slot = if verdict.allowed {
-        let pacing = service.pacing(entry, &agent);
+        let pacing = service.pacing(entry, &agent, how);
         Some(
             service
                 .next_slot(&lookup.origin, &pacing, reserve, now)
@@ -583,6 +615,7 @@ async fn answer(
     Ok(Allowed {
         url,
         agent,
+        reading: how.as_str(),
         verdict: Explained::from(verdict),
         robots_url: lookup.origin.robots_url().to_string(),
         fetch: FetchInfo::of(entry, lookup.from_cache),

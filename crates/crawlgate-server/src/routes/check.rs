@@ -5,8 +5,8 @@ use std::collections::BTreeMap;
 
 use axum::extract::State;
 use axum::Json;
-use crawlgate::{Profile, RobotsTxt};
-use crawlgate_fetch::{ExplainedVerdict, Outcome};
+use crawlgate::{Profile, Reading as NameReading, RobotsTxt};
+use crawlgate_fetch::Outcome;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -15,8 +15,9 @@ use crate::allowance::Client;
 use crate::budget::estimate;
 use crate::error::{ApiError, ErrorBody};
 use crate::input::{bounded, ApiJson};
+use crate::reading::{decide_fetched, decide_parsed, parse_reading, view_as};
 use crate::state::AppState;
-use crate::verdict::Explained;
+use crate::verdict::{Explained, LicenseShown, Preferences};
 
 /// The profiles shown side by side.
 const ALL_PROFILES: [Profile; 4] = Profile::ALL;
@@ -34,10 +35,17 @@ pub struct CheckRequest {
     /// A URL of the site whose robots.txt to fetch (or reuse from the
     /// cache), per the fetch rules.
     pub url: Option<String>,
-    /// The crawler's product token. Any string, the empty one included:
-    /// it is matched as Google's library matches it (an empty agent obeys
-    /// only `*`).
+    /// The crawler: a name the crawler registry knows (`Googlebot-Image`,
+    /// `AdsBot-Google`, a full User-Agent header) is read by its operator's
+    /// rules; any other string is one product token. Any string, the empty
+    /// one included (an empty agent obeys only `*`, as in Google's library).
+    #[schema(example = "Googlebot-Image")]
     pub agent: String,
+    /// `crawler` (default): the crawler reading, as `crawlgate check`;
+    /// `one-token`: the agent is one product token, exactly as Google's
+    /// library reads it (`crawlgate check --one-token`).
+    #[schema(example = "crawler")]
+    pub reading: Option<String>,
     /// URLs or paths to decide (at most 1,000). Any string, the empty one
     /// included: Google's library reads the empty URL as the path `/`.
     pub urls: Vec<String>,
@@ -54,9 +62,15 @@ pub struct CheckResult {
     /// The URL or path.
     pub url: String,
     /// The verdict under the requested profile: `allowed`, `basis`,
-    /// `rule`, `fetch_outcome`, `groups`.
+    /// `rule`, `fetch_outcome`, `choice` (which token's group decided, the
+    /// kind of choice and the sentence why), `groups`.
     #[serde(flatten)]
     pub verdict: Explained,
+    /// The usage preferences (`Content-Usage`, `Content-Signal`) that apply
+    /// to the URL for the crawler, under the requested profile; absent when
+    /// the file states none for it there.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub preferences: Option<Preferences>,
     /// With `all_profiles`: the verdict under each profile.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub profiles: Option<BTreeMap<&'static str, Explained>>,
@@ -70,8 +84,14 @@ pub struct CheckResult {
 pub struct CheckResponse {
     /// The crawler.
     pub agent: String,
+    /// How the agent was read: `crawler` or `one-token`.
+    #[schema(example = "crawler")]
+    pub reading: &'static str,
     /// The profile of `results[].allowed`.
     pub profile: &'static str,
+    /// The file's `License:` lines (RSL 1.0), file-wide; absent when none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub licenses: Vec<LicenseShown>,
     /// For a fetched file: where it came from and what the fetch gave.
     pub source: Option<SourceInfo>,
     /// One per URL, in order.
@@ -111,6 +131,7 @@ pub async fn check(
         }
     }
     let profile = parse_profile(request.profile.as_deref())?;
+    let how = parse_reading(request.reading.as_deref())?;
     let given = Given {
         robots_txt: request.robots_txt,
         robots_txt_b64: request.robots_txt_b64,
@@ -128,30 +149,33 @@ pub async fn check(
     let (agent, urls, all) = (request.agent, request.urls, request.all_profiles);
     // Parsing 500 KiB under four profiles and deciding a thousand long URLs
     // takes a while: on a worker thread, within the memory budget.
-    let (agent, results) = state
+    let (agent, results, licenses) = state
         .budget()
         .run_heavy(cost, move || {
-            let results = decide_all(&source, profile, &agent, &urls, all);
-            (agent, results)
+            let (results, licenses) = decide_all(&source, profile, (&agent, how), &urls, all);
+            (agent, results, licenses)
         })
         .await?;
     state.metrics().decided(results.len() as u64);
     Ok(Json(CheckResponse {
         agent,
+        reading: how.as_str(),
         profile: profile.name,
+        licenses,
         source: info,
         results,
     }))
 }
 
-/// Every URL's verdict under `profile`, and under every profile with `all`.
+/// Every URL's verdict under `profile`, and under every profile with `all`;
+/// and the file's licences.
 fn decide_all(
     source: &Source,
     profile: Profile,
-    agent: &str,
+    (agent, how): (&str, NameReading),
     urls: &[String],
     all: bool,
-) -> Vec<CheckResult> {
+) -> (Vec<CheckResult>, Vec<LicenseShown>) {
     let profiles: Vec<Profile> = if all {
         ALL_PROFILES.to_vec()
     } else {
@@ -169,13 +193,17 @@ fn decide_all(
             &own
         }
     };
-    urls.iter()
+    let view = main.robots().map(|robots| view_as(robots, agent, how));
+    let licenses = main.robots().map(LicenseShown::all).unwrap_or_default();
+    let results = urls
+        .iter()
         .map(|url| {
-            let verdict = main.decide(agent, url);
+            let verdict = main.decide(agent, how, url);
+            let preferences = view.as_ref().and_then(|v| Preferences::of(v, url));
             let (profiles, differ) = if all {
                 let each: BTreeMap<&'static str, Explained> = readings
                     .iter()
-                    .map(|(p, reading)| (p.name, reading.decide(agent, url)))
+                    .map(|(p, reading)| (p.name, reading.decide(agent, how, url)))
                     .collect();
                 let differ = each
                     .values()
@@ -187,11 +215,13 @@ fn decide_all(
             CheckResult {
                 url: url.clone(),
                 verdict,
+                preferences,
                 profiles,
                 profiles_differ: differ,
             }
         })
-        .collect()
+        .collect();
+    (results, licenses)
 }
 
 /// The source as one profile reads it: the fetched outcome (parsed again
@@ -210,11 +240,20 @@ impl Reading {
         }
     }
 
-    fn decide(&self, agent: &str, url: &str) -> Explained {
+    fn decide(&self, agent: &str, how: NameReading, url: &str) -> Explained {
         Explained::from(match self {
-            Reading::Fetched(outcome) => outcome.decide(agent, url),
-            Reading::Parsed(robots) => ExplainedVerdict::decide(robots, agent, url),
+            Reading::Fetched(outcome) => decide_fetched(outcome, agent, how, url),
+            Reading::Parsed(robots) => decide_parsed(robots, agent, how, url),
         })
+    }
+
+    /// The rules read, when the fetch left some (not full allow or full
+    /// disallow).
+    fn robots(&self) -> Option<&RobotsTxt> {
+        match self {
+            Reading::Fetched(outcome) => outcome.rules.robots(),
+            Reading::Parsed(robots) => Some(robots),
+        }
     }
 }
 

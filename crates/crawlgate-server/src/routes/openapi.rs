@@ -14,11 +14,12 @@ use utoipa::OpenApi;
 
 use super::check::PROFILE_NAMES;
 use super::source::{b64_max_chars, BASE64_PATTERN};
-use super::{allowed, check, health, lint, robots, schedule, tester};
+use super::{allowed, check, health, lint, report, robots, schedule, tester};
 use crate::config::Limits;
 use crate::error::{ErrorBody, ErrorDetail};
+use crate::reading::READING_NAMES;
 use crate::state::AppState;
-use crate::verdict::{Explained, FetchInfo};
+use crate::verdict::{Explained, FetchInfo, LicenseShown, Preferences, SignalShown, UsageShown};
 
 /// The API description, as derived from the code (see [`document`] for the
 /// one served).
@@ -33,6 +34,7 @@ use crate::verdict::{Explained, FetchInfo};
         allowed::many,
         check::check,
         lint::lint,
+        report::report,
         robots::cached,
         robots::version,
         robots::refresh,
@@ -58,12 +60,20 @@ use crate::verdict::{Explained, FetchInfo};
         lint::LintRequest,
         lint::LintResponse,
         lint::Counts,
+        report::ReportRequest,
+        report::ReportResponse,
+        report::ReportLine,
+        Preferences,
+        UsageShown,
+        SignalShown,
+        LicenseShown,
         robots::RobotsState,
         robots::GroupSummary,
         robots::HistoryItem,
         robots::VersionBody,
         schedule::ScheduleReset,
         tester::KnownCrawler,
+        tester::CrawlerSource,
         health::Health,
     ))
 )]
@@ -109,7 +119,12 @@ fn exact_requests(doc: &mut Value, limits: &Limits) {
     });
     // The source of a file: exactly one of three, each a string when given
     // (null counts as absent).
-    let sources = |schema: &mut Value| {
+    let reading = json!({
+        "description": "How the agent is read: crawler (the default: the crawler registry's rules) or one-token (one product token, exactly as Google's library reads it).",
+        "type": ["string", "null"],
+        "enum": READING_NAMES.iter().map(|r| json!(r)).chain([Value::Null]).collect::<Vec<_>>(),
+    });
+    let sources = |schema: &mut Value, with_profile: bool| {
         let properties = &mut schema["properties"];
         properties["robots_txt"] = json!({
             "description": "The file's text (at most this many characters).",
@@ -128,7 +143,9 @@ fn exact_requests(doc: &mut Value, limits: &Limits) {
         url["description"] =
             json!("A URL of the site whose robots.txt to fetch (or reuse from the cache).");
         properties["url"] = url;
-        properties["profile"] = profile.clone();
+        if with_profile {
+            properties["profile"] = profile.clone();
+        }
         schema["oneOf"] = json!([
             {"required": ["robots_txt"], "properties": {"robots_txt": {"type": "string"}}},
             {"required": ["robots_txt_b64"], "properties": {"robots_txt_b64": {"type": "string"}}},
@@ -136,8 +153,13 @@ fn exact_requests(doc: &mut Value, limits: &Limits) {
         ]);
         schema["additionalProperties"] = json!(false);
     };
-    sources(&mut schemas["CheckRequest"]);
-    sources(&mut schemas["LintRequest"]);
+    sources(&mut schemas["CheckRequest"], true);
+    sources(&mut schemas["LintRequest"], true);
+    sources(&mut schemas["ReportRequest"], false);
+    schemas["ReportRequest"]["properties"]["flagged_only"] =
+        json!({"type": "boolean", "description": "Only the flagged lines in `lines`."});
+    schemas["CheckRequest"]["properties"]["reading"] = reading.clone();
+    schemas["AllowedBatch"]["properties"]["reading"] = reading.clone();
     let check = &mut schemas["CheckRequest"]["properties"];
     check["agent"]["maxLength"] = json!(limits.max_agent_chars);
     check["urls"]["maxItems"] = json!(limits.max_pairs);
@@ -191,6 +213,10 @@ fn exact_requests(doc: &mut Value, limits: &Limits) {
                     "reserve" | "fetch" => {
                         parameter["required"] = json!(false);
                         json!({"type": "boolean"})
+                    }
+                    "reading" => {
+                        parameter["required"] = json!(false);
+                        json!({"type": "string", "enum": READING_NAMES})
                     }
                     "id" => json!({"type": "integer", "minimum": 0, "maximum": u64::MAX}),
                     _ => continue,
@@ -257,15 +283,17 @@ fn examples(doc: &mut Value) {
             "post",
             json!({"pairs": [
                 {"url": "https://example.com/private/page.html", "agent": "Googlebot"},
-                {"url": "https://example.com/", "agent": "Bingbot"}
-            ], "reserve": false}),
+                {"url": "https://example.com/", "agent": "Bingbot"},
+                {"url": "https://example.com/photo.jpg", "agent": "Googlebot-Image"}
+            ], "reading": "crawler", "reserve": false}),
         ),
         (
             "/v1/check",
             "post",
             json!({
-                "robots_txt": "User-agent: *\nDisallow: /private/\nAllow: /private/open\n",
-                "agent": "Googlebot",
+                "robots_txt": "User-agent: *\nDisallow: /private/\nAllow: /private/open\nContent-Usage: train-ai=n\n\nUser-agent: Googlebot\nDisallow: /private/\n",
+                "agent": "Googlebot-Image",
+                "reading": "crawler",
                 "urls": ["https://example.com/private/x", "/private/open", ""],
                 "all_profiles": true
             }),
@@ -274,6 +302,11 @@ fn examples(doc: &mut Value) {
             "/v1/lint",
             "post",
             json!({"robots_txt": "User-agent: *\nDisalow: /private\n", "profile": "google"}),
+        ),
+        (
+            "/v1/report",
+            "post",
+            json!({"robots_txt": "User-agent: *\nDisalow: /private\nDisallow /tmp\nCrawl-delay: 5\n"}),
         ),
     ];
     for (path, method, example) in bodies {

@@ -1,12 +1,11 @@
 //! The web tester at `/`: one HTML page, a script, a stylesheet and the
 //! icons, embedded in the binary (nothing is loaded from anywhere else), and
-//! the crawler list its picker offers.
+//! the crawler registry its picker offers.
 
 use axum::extract::{Path, State};
 use axum::http::header::{CACHE_CONTROL, CONTENT_SECURITY_POLICY, CONTENT_TYPE};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use crawlgate_lint::audit::crawlers as known_crawlers;
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -81,38 +80,104 @@ pub async fn asset(Path(name): Path<String>) -> Response {
     ([(CONTENT_TYPE, kind), (CACHE_CONTROL, "no-cache")], body).into_response()
 }
 
-/// A crawler of the audit table.
+/// A crawler of the registry (`crawlgate::registry`): how the crawler
+/// reading reads its name, and who says so.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct KnownCrawler {
-    /// Its product token.
+    /// Its name as its operator writes it (`Googlebot-Image`); what the
+    /// picker offers, read by the crawler reading.
+    #[schema(example = "Googlebot-Image")]
+    pub name: &'static str,
+    /// The product token it looks for first.
+    #[schema(example = "Googlebot-Image")]
     pub token: &'static str,
+    /// Whether the name is itself a product token (a `User-agent` line can
+    /// name it as written).
+    pub name_is_token: bool,
+    /// Other names lists use for it.
+    pub aliases: &'static [&'static str],
+    /// The tokens whose groups it obeys, in order, when no group names its
+    /// own (`["Googlebot"]` for Googlebot-Image).
+    #[schema(example = json!(["Googlebot"]))]
+    pub fallbacks: &'static [&'static str],
+    /// Whether it obeys the `*` group when no group names any of its tokens
+    /// (AdsBot-Google does not).
+    pub obeys_star: bool,
+    /// `crawler`, `control` (a control token: it fetches nothing) or `user`
+    /// (it fetches when a person asks).
+    #[schema(example = "crawler")]
+    pub kind: &'static str,
+    /// Whether it obeys robots.txt: `yes`, `no`, `partial`, `unknown`.
+    pub obeys: &'static str,
     /// Who runs it.
+    #[schema(example = "Google")]
     pub operator: &'static str,
     /// What it fetches for (`search`, `ai-training` …).
+    #[schema(example = "search")]
     pub purpose: &'static str,
+    /// The purpose in words.
+    pub purpose_described: &'static str,
     /// Whether it feeds AI (training, AI search, assistants, datasets).
     pub ai: bool,
+    /// Its documentation address.
+    pub docs: Option<&'static str>,
+    /// The document its entry follows, and when it was read.
+    pub source: CrawlerSource,
+    /// A few words.
+    pub note: &'static str,
 }
 
-/// The known crawlers (the table of `crawlgate lint --audit`).
+/// The document a registry entry follows.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct CrawlerSource {
+    /// Its title (`Google's crawler documentation`).
+    pub title: &'static str,
+    /// Its address.
+    pub url: &'static str,
+    /// When the entry was checked against it.
+    pub checked: &'static str,
+}
+
+impl KnownCrawler {
+    fn of(c: &'static crawlgate::registry::Crawler) -> KnownCrawler {
+        KnownCrawler {
+            name: c.name,
+            token: c.token,
+            name_is_token: c.name_is_token(),
+            aliases: c.aliases,
+            fallbacks: c.fallbacks,
+            obeys_star: c.obeys_star,
+            kind: c.kind.as_str(),
+            obeys: c.obeys.as_str(),
+            operator: c.operator,
+            purpose: c.purpose.as_str(),
+            purpose_described: c.purpose.describe(),
+            ai: c.purpose.is_ai(),
+            docs: c.docs,
+            source: CrawlerSource {
+                title: c.source.title,
+                url: c.source_url(),
+                checked: c.checked,
+            },
+            note: c.note,
+        }
+    }
+}
+
+/// The crawler registry: every crawler `agent` may name, with the rules
+/// the crawler reading applies to it, ordered by operator, purpose and
+/// name (the tester's picker groups them so).
 #[utoipa::path(
     get,
     path = "/v1/crawlers",
-    responses((status = 200, description = "The known crawler tokens", body = Vec<KnownCrawler>)),
+    responses((status = 200, description = "The crawlers of the registry", body = Vec<KnownCrawler>)),
     tag = "tester"
 )]
 pub async fn crawlers() -> Json<Vec<KnownCrawler>> {
-    Json(
-        known_crawlers()
-            .iter()
-            .map(|c| KnownCrawler {
-                token: c.token,
-                operator: c.operator,
-                purpose: c.purpose.as_str(),
-                ai: c.purpose.is_ai(),
-            })
-            .collect(),
-    )
+    let mut all: Vec<&'static crawlgate::registry::Crawler> =
+        crawlgate::registry::crawlers().iter().collect();
+    all.sort_by_key(|c| (c.operator.to_ascii_lowercase(), c.purpose.as_str(), c.name));
+    Json(all.into_iter().map(KnownCrawler::of).collect())
 }
 
 #[cfg(test)]

@@ -164,8 +164,8 @@ async fn batches_answer_in_order_with_per_pair_errors() {
         json!({"origin": 0, "allowed": false, "basis": "rule", "crawl_delay": 2.0, "rule": {
             "line": 2, "kind": "disallow", "value": "/private", "text": "Disallow: /private", "via_index_alias": false
         }, "choice": {
-            "reading": "one-token", "kind": "*", "token": "*", "crawler": null, "source": null,
-            "why": "the crawler obeys the * group at lines 1–4: no group names the crawler"
+            "reading": "crawler", "kind": "*", "token": "*", "crawler": null, "source": null,
+            "why": "bot obeys the * group at lines 1–4: no group names bot"
         }})
     );
     assert_eq!(

@@ -8,6 +8,7 @@ mod fleet;
 mod google_suite;
 mod hostile;
 mod politeness;
+mod readings;
 mod restart;
 mod schemathesis;
 mod support;

@@ -96,7 +96,6 @@ async fn schemathesis_finds_nothing_and_reaches_the_verdicts() {
         .arg("run")
         .arg(server.url("/openapi.json"))
         .args(["--checks", "all"])
-        .args(["--max-examples", "60"])
         .args(["--seed", "26"])
         .args(["--workers", "2"])
         .args(["--request-timeout", "30"])
