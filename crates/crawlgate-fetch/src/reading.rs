@@ -57,6 +57,18 @@ impl Outcome {
     }
 }
 
+impl Outcome {
+    /// May `agent` fetch `url` under this outcome, its name read as `how`
+    /// says: [`decide`](Self::decide) or
+    /// [`decide_for_crawler`](Self::decide_for_crawler)?
+    pub fn decide_as(&self, agent: &str, how: Reading, url: &str) -> ExplainedVerdict {
+        match how {
+            Reading::OneToken => self.decide(agent, url),
+            Reading::Crawler => self.decide_for_crawler(agent, url),
+        }
+    }
+}
+
 /// A robots.txt read locally (its rules alone decide) or fetched (its
 /// fetch outcome decides: `/robots.txt` itself is always allowed, full allow
 /// and full disallow decide without rules, a fetched file by its rules).
