@@ -8,7 +8,7 @@ with `crawlgate_robots.arrow.survey_paths` inside `DataFrame.mapInArrow`, which
 reads the records, takes the HTTP status into account and classifies every
 site for every crawler in Rust, as `crawlgate survey` does; the rows are
 written to the Parquet folder OUT in the schema of `crawlgate survey -o
-x.parquet` (one row per site, a `class_X` and `line_X` column per crawler;
+x.parquet` (one row per site, `root_X`, `cause_X`, `group_X` and `line_X` columns per crawler;
 a damaged record is a row with its `error`). Prints the share of sites
 blocking each crawler. The WARC paths must be readable by every worker (a
 local or shared file system). Runs on a local Spark session (`local[2]`)
@@ -58,10 +58,11 @@ def main(argv: list[str]) -> int:
     spark.sparkContext.setLogLevel("ERROR")
     survey(spark, args.warcs, args.crawlers).write.mode("overwrite").parquet(args.out)
     table = spark.read.parquet(args.out)
-    classes = [c for c in table.columns if c.startswith("class_")]
+    causes = [c for c in table.columns if c.startswith("cause_")]
     sites = table.count()
+    blocked = ["blocked_by_name", "blocked_by_star"]
     shares = table.select(
-        *[F.sum((F.col(c) == "blocked").cast("int")).alias(c[len("class_"):]) for c in classes]
+        *[F.sum(F.col(c).isin(blocked).cast("int")).alias(c[len("cause_"):]) for c in causes]
     ).first()
     print(f"{sites} sites in {args.out}")
     for crawler in sorted(shares.asDict(), key=lambda c: -(shares[c] or 0)):

@@ -106,7 +106,7 @@ fuzz_run() {
 suite "cargo fmt --check" cargo fmt --all --check
 suite "cargo fmt --check (fuzz/)" cargo fmt --manifest-path fuzz/Cargo.toml --check
 suite "cargo clippy (warnings are errors)" cargo clippy --workspace --all-targets --locked -- -D warnings
-suite "cargo test (the server's tests start Redis and Chromium themselves and install schemathesis from PyPI under target/)" cargo test --workspace --locked --no-fail-fast
+suite "cargo test (the server's tests start Redis and Chromium themselves and install schemathesis from PyPI under target/, the survey's tests moto)" cargo test --workspace --locked --no-fail-fast
 suite "fuzz regressions and seeds, replayed on stable (fuzz/)" \
   cargo test --manifest-path fuzz/Cargo.toml --no-default-features --locked
 suite "fuzzing" fuzz_run

@@ -35,7 +35,11 @@ fn value_error(err: BatchError) -> PyErr {
 #[pyo3(signature = (crawlers = None))]
 pub fn survey_schema(crawlers: Option<Vec<String>>) -> PyResult<PyArrowType<Schema>> {
     let survey = survey_of(crawlers)?;
-    Ok(PyArrowType(schema(survey.crawlers()).as_ref().clone()))
+    Ok(PyArrowType(
+        schema(survey.crawlers(), survey.paths(), survey.profile().name)
+            .as_ref()
+            .clone(),
+    ))
 }
 
 /// Classifies a `pyarrow.RecordBatch` of captures (`host`, `robots_txt`,
@@ -80,7 +84,10 @@ pub fn survey_paths(
         })
     })
     .map_err(value_error)?;
-    Table::try_new(batches, schema(survey.crawlers()))
-        .map(PyArrowType)
-        .map_err(|err| PyValueError::new_err(err.to_string()))
+    Table::try_new(
+        batches,
+        schema(survey.crawlers(), survey.paths(), survey.profile().name),
+    )
+    .map(PyArrowType)
+    .map_err(|err| PyValueError::new_err(err.to_string()))
 }

@@ -71,10 +71,11 @@ def test_python_rows_equal_the_cli(warc, cli_rows) -> None:
     assert rows.num_rows == cli_rows.num_rows == 305
     assert by_source(rows) == by_source(cli_rows)
     facts = {row["host"]: row for row in rows.to_pylist() if row["host"]}
-    assert facts["down.example"]["class_gptbot"] == "blocked"
-    assert facts["missing.example"]["class_gptbot"] == "unmentioned"
+    assert facts["down.example"]["cause_gptbot"] == "unreachable"
+    assert facts["down.example"]["root_gptbot"] == "disallowed"
+    assert facts["missing.example"]["cause_gptbot"] == "no_robots_txt"
     assert facts["page.example"]["html"] is True
-    assert facts["after.example"]["class_gptbot"] == "blocked"
+    assert facts["after.example"]["cause_gptbot"] == "blocked_by_name"
     assert sum(1 for row in rows.to_pylist() if row["error"]) >= 1
 
 

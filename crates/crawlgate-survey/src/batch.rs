@@ -1,7 +1,10 @@
 //! The survey's rows as Arrow record batches, for callers that write them
 //! themselves (Python, Spark's `mapInArrow`): [`survey_inputs`] reads
 //! inputs (WARC files, folders, tables) as `crawlgate survey` does;
-//! [`survey_batch`] classifies captures the caller has read.
+//! [`survey_batch`] classifies captures the caller has read. Both give one
+//! row per capture, in input order: deduplicating hosts and following
+//! redirects across captures is the caller's (Spark's) part, as
+//! `crawlgate survey`'s merge does it (see docs/survey.md).
 //!
 //! The input columns of [`survey_batch`], by name:
 //!
@@ -27,9 +30,16 @@ use crawlgate_fetch::HttpResponse;
 use rayon::prelude::*;
 
 use crate::capture::{checked_host, Capture, Payload, BODY_LIMIT};
+use crate::checkpoint::Position;
 use crate::input::Input;
+use crate::input::Item;
 use crate::output::{record_batch, schema};
 use crate::run::read_inputs;
+
+/// The schema of a survey's rows.
+fn table_schema(survey: &Survey) -> arrow_schema::SchemaRef {
+    schema(survey.crawlers(), survey.paths(), survey.profile().name)
+}
 use crate::survey::Survey;
 
 /// Why a batch cannot be classified.
@@ -166,11 +176,7 @@ fn capture(columns: &Columns, row: usize) -> Capture {
             Err(_) => Payload::Error(format!("status {status} is not an HTTP status")),
         },
     };
-    Capture {
-        host: Some(host),
-        source,
-        payload,
-    }
+    Capture::new(Some(host), source, payload)
 }
 
 struct Columns {
@@ -198,8 +204,8 @@ struct Columns {
 /// ])?;
 /// let survey = Survey::new(CrawlerSet::from_tokens(["GPTBot"])?);
 /// let rows = survey_batch(&input, &survey)?;
-/// let classes = rows.column_by_name("class_gptbot").unwrap().as_string::<i32>();
-/// assert_eq!((classes.value(0), classes.value(1)), ("blocked", "blocked"));
+/// let causes = rows.column_by_name("cause_gptbot").unwrap().as_string::<i32>();
+/// assert_eq!((causes.value(0), causes.value(1)), ("blocked_by_name", "unreachable"));
 /// let outcomes = rows.column_by_name("outcome").unwrap().as_string::<i32>();
 /// assert_eq!(outcomes.value(1), "full_disallow");
 /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -236,7 +242,7 @@ pub fn survey_batch(batch: &RecordBatch, survey: &Survey) -> Result<RecordBatch,
         .into_par_iter()
         .map(|row| survey.observe(capture(&columns, row)))
         .collect();
-    record_batch(&rows, survey.crawlers(), &schema(survey.crawlers())).map_err(BatchError::Arrow)
+    record_batch(&rows, &table_schema(survey)).map_err(BatchError::Arrow)
 }
 
 /// Reads `inputs` as `crawlgate survey` does (streaming, on one thread,
@@ -264,19 +270,26 @@ pub fn survey_inputs<E: From<BatchError>>(
     survey: &Survey,
     emit: &mut dyn FnMut(RecordBatch) -> Result<(), E>,
 ) -> Result<(), E> {
-    let table_schema = schema(survey.crawlers());
+    let table_schema = table_schema(survey);
     std::thread::scope(|scope| {
         let (sender, receiver) = std::sync::mpsc::sync_channel(2);
-        scope.spawn(move || read_inputs(inputs, &sender));
+        scope.spawn(move || read_inputs(inputs, Position::default(), &sender));
         // Returning early drops the receiver, which stops the reader.
         for chunk in receiver {
-            let rows: Vec<_> = chunk
-                .captures
+            let captures: Vec<Capture> = chunk
+                .entries
+                .into_iter()
+                .filter_map(|entry| match entry.item {
+                    Item::Capture(capture) => Some(capture),
+                    Item::Skipped(_) => None,
+                })
+                .collect();
+            let rows: Vec<_> = captures
                 .into_par_iter()
                 .map(|capture| survey.observe(capture))
                 .collect();
-            let batch = record_batch(&rows, survey.crawlers(), &table_schema)
-                .map_err(|e| E::from(BatchError::Arrow(e)))?;
+            let batch =
+                record_batch(&rows, &table_schema).map_err(|e| E::from(BatchError::Arrow(e)))?;
             emit(batch)?;
         }
         Ok(())
@@ -335,7 +348,7 @@ mod tests {
                 .as_string::<i32>()
                 .clone()
         };
-        assert_eq!(text("class_star").value(0), "blocked");
+        assert_eq!(text("cause_star").value(0), "blocked_by_star");
         assert!(rows.column_by_name("status").unwrap().is_null(0));
         let (errors, sources) = (text("error"), text("source"));
         assert!(errors.is_null(0));
@@ -380,8 +393,8 @@ mod tests {
                 let text = |name: &str| b.column_by_name(name).unwrap().as_string::<i32>().clone();
                 let (host, gptbot, star, outcome) = (
                     text("host"),
-                    text("class_gptbot"),
-                    text("class_star"),
+                    text("cause_gptbot"),
+                    text("cause_star"),
                     text("outcome"),
                 );
                 for i in 0..b.num_rows() {

@@ -21,6 +21,17 @@ pub struct Capture {
     pub source: String,
     /// What it holds.
     pub payload: Payload,
+    /// The URL captured (a WARC record's target, a fetched robots.txt), when
+    /// known.
+    pub url: Option<String>,
+    /// When it was captured (a WARC record's `WARC-Date`, as written).
+    pub date: Option<String>,
+    /// Where it starts in its input, in bytes (a WARC record or the gzip
+    /// member holding it, a table's line), when it has a place.
+    pub offset: Option<u64>,
+    /// The media type the archive identified in the body
+    /// (`WARC-Identified-Payload-Type`), when given.
+    pub payload_type: Option<String>,
 }
 
 /// What a capture holds.
@@ -53,17 +64,33 @@ pub enum Payload {
 }
 
 impl Capture {
+    /// A capture of `payload` for `host`, from `source`, with nothing else
+    /// known.
+    pub fn new(host: Option<String>, source: impl Into<String>, payload: Payload) -> Capture {
+        Capture {
+            host,
+            source: source.into(),
+            payload,
+            url: None,
+            date: None,
+            offset: None,
+            payload_type: None,
+        }
+    }
+
     /// An error capture.
     pub fn error(
         host: Option<String>,
         source: impl Into<String>,
         reason: impl Into<String>,
     ) -> Capture {
-        Capture {
-            host,
-            source: source.into(),
-            payload: Payload::Error(reason.into()),
-        }
+        Capture::new(host, source, Payload::Error(reason.into()))
+    }
+
+    /// The same capture, placed at `offset` of its input.
+    pub fn at(mut self, offset: u64) -> Capture {
+        self.offset = Some(offset);
+        self
     }
 }
 

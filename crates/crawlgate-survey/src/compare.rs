@@ -1,35 +1,37 @@
-//! Two surveys side by side: per crawler, the sites (by host) that started
-//! or stopped blocking it fully since an earlier survey's Parquet table.
+//! Two surveys side by side: per crawler, the hosts whose robots.txt
+//! started or stopped blocking it fully since an earlier survey's table (a
+//! Parquet file, or a Spark output folder of part files).
 //!
-//! The earlier table is held as one entry per host: the host and one bit
-//! per crawler (blocked or not), about `host length + 40 + crawlers / 8`
-//! bytes per site. Hosts are matched exactly; error rows on either side
-//! are left out; a host listed twice counts once (its first row in the new
-//! survey, its last in the old).
+//! Only robots.txt choices are compared: a host that was unreachable (or a
+//! redirect left unfollowed) in either survey is not counted as starting
+//! or stopping anything; hosts that became unreachable, or reachable
+//! again, are counted apart. Error rows are left out on both sides.
+//!
+//! The earlier table is held as one entry per host: the host, whether its
+//! robots.txt answered, and one bit per crawler (blocked or not), about
+//! `host length + 48 + crawlers / 8` bytes per site.
 
-use std::fs::File;
 use std::path::{Path, PathBuf};
 
-use arrow_array::cast::AsArray;
-use arrow_array::{Array, StringArray};
-use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
-use parquet::arrow::ProjectionMask;
 use rustc_hash::FxHashMap;
+use serde::Serialize;
 
-use crate::classify::Class;
 use crate::crawlers::CrawlerSet;
+use crate::output::{ReadError, TableSource};
 use crate::row::SiteRow;
+use crate::verdict::Cause;
 
-/// One crawler's change between the two surveys, over the hosts both hold.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// One crawler's change between the two surveys, over the hosts whose
+/// robots.txt answered in both.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct CrawlerChange {
     /// Its product token.
     pub token: String,
-    /// Whether the earlier survey had its column.
+    /// Whether the earlier survey had its columns.
     pub compared: bool,
-    /// Hosts that blocked it in the earlier survey.
+    /// Hosts whose robots.txt blocked it then.
     pub before: u64,
-    /// Hosts that block it now.
+    /// Hosts whose robots.txt blocks it now.
     pub after: u64,
     /// Hosts that block it now and did not.
     pub started: u64,
@@ -38,16 +40,22 @@ pub struct CrawlerChange {
 }
 
 /// The change since an earlier survey.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Comparison {
     /// The earlier survey's table.
     pub earlier: PathBuf,
     /// Hosts answered in both surveys.
     pub matched: u64,
+    /// Hosts whose robots.txt answered in both (the hosts compared).
+    pub compared: u64,
     /// Hosts answered only now.
     pub only_new: u64,
     /// Hosts answered only in the earlier survey.
     pub only_old: u64,
+    /// Hosts whose robots.txt answered then and that are unreachable now.
+    pub now_unreachable: u64,
+    /// Hosts unreachable then whose robots.txt answers now.
+    pub reachable_again: u64,
     /// Per crawler of the new survey.
     pub crawlers: Vec<CrawlerChange>,
 }
@@ -60,15 +68,44 @@ pub struct BaselineError {
     message: String,
 }
 
+impl From<ReadError> for BaselineError {
+    fn from(e: ReadError) -> BaselineError {
+        BaselineError {
+            path: PathBuf::new(),
+            message: e.to_string(),
+        }
+    }
+}
+
+/// What a host's row said then.
 struct Entry {
+    /// Its robots.txt answered (a choice), or it was unreachable.
+    state: State,
     blocked: Box<[u64]>,
     seen: bool,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum State {
+    Chosen,
+    Unreachable,
+    Other,
+}
+
+fn state_of(row: &SiteRow) -> State {
+    match row.crawlers.first().and_then(|c| c.cause) {
+        Some(Cause::Unreachable) => State::Unreachable,
+        Some(cause) if cause.is_choice() => State::Chosen,
+        _ => State::Other,
+    }
 }
 
 /// An earlier survey, loaded for comparison, and the change counted so far.
 pub struct Baseline {
     entries: FxHashMap<Box<str>, Entry>,
     comparison: Comparison,
+    /// For each crawler of the new survey, its index in the earlier one.
+    columns: Vec<Option<usize>>,
 }
 
 impl std::fmt::Debug for Baseline {
@@ -89,79 +126,58 @@ fn bit(bits: &[u64], i: usize) -> bool {
 }
 
 impl Baseline {
-    /// Loads the hosts and blocked crawlers of an earlier survey's Parquet
-    /// table (one written by a survey, or by Spark with its schema), for the
-    /// crawlers of `crawlers` (matched by column).
+    /// Loads the hosts and blocked crawlers of an earlier survey's table
+    /// (a Parquet file or a folder of part files), for the crawlers of
+    /// `crawlers` (matched by column).
     pub fn load(path: &Path, crawlers: &CrawlerSet) -> Result<Baseline, BaselineError> {
         let fail = |message: String| BaselineError {
             path: path.to_owned(),
             message,
         };
-        let file = File::open(path).map_err(|e| fail(e.to_string()))?;
-        let builder =
-            ParquetRecordBatchReaderBuilder::try_new(file).map_err(|e| fail(e.to_string()))?;
-        let schema = builder.schema().clone();
-        let index_of = |name: &str| schema.index_of(name).ok();
-        let host = index_of("host")
-            .ok_or_else(|| fail("no `host` column: not a survey table".to_owned()))?;
-        let error = index_of("error");
+        let source = TableSource::open(path).map_err(|e| fail(e.to_string()))?;
+        Baseline::from_table(&source, crawlers).map_err(|e| fail(e.to_string()))
+    }
+
+    /// [`load`](Baseline::load) from a table already opened.
+    pub fn from_table(source: &TableSource, crawlers: &CrawlerSet) -> Result<Baseline, ReadError> {
+        let earlier = &source.layout().crawlers;
         let columns: Vec<Option<usize>> = crawlers
             .iter()
-            .map(|c| index_of(&c.class_column()))
+            .map(|c| earlier.iter().position(|e| e.column == c.column))
             .collect();
-        let mut wanted: Vec<usize> = [Some(host), error]
-            .into_iter()
-            .chain(columns.iter().copied())
-            .flatten()
-            .collect();
-        wanted.sort_unstable();
-        wanted.dedup();
-        let mask = ProjectionMask::roots(builder.parquet_schema(), wanted.iter().copied());
-        let reader = builder
-            .with_projection(mask)
-            .build()
-            .map_err(|e| fail(e.to_string()))?;
-        // Column positions inside the projected batches.
-        let projected = |i: usize| wanted.iter().position(|&w| w == i);
         let mut entries = FxHashMap::default();
-        for batch in reader {
-            let batch = batch.map_err(|e| fail(e.to_string()))?;
-            let strings = |i: usize| -> Result<StringArray, BaselineError> {
-                let column = batch.column(projected(i).expect("projected"));
-                arrow_cast_utf8(column.as_ref())
-                    .ok_or_else(|| fail(format!("column {} is not text", schema.field(i).name())))
-            };
-            let hosts = strings(host)?;
-            let errors = error.map(strings).transpose()?;
-            let classes: Vec<Option<StringArray>> = columns
-                .iter()
-                .map(|c| c.map(strings).transpose())
-                .collect::<Result<_, _>>()?;
-            for row in 0..batch.num_rows() {
-                if hosts.is_null(row) || errors.as_ref().is_some_and(|e| !e.is_null(row)) {
+        source.for_each_rows(&mut |rows| {
+            for row in rows {
+                let Some(host) = row.host.as_deref().filter(|_| !row.is_error()) else {
                     continue;
-                }
+                };
                 let mut blocked = vec![0u64; words(columns.len())].into_boxed_slice();
-                for (i, column) in classes.iter().enumerate() {
-                    let is_blocked = column.as_ref().is_some_and(|c| {
-                        !c.is_null(row) && c.value(row) == Class::Blocked.as_str()
-                    });
+                for (i, column) in columns.iter().enumerate() {
+                    let is_blocked = column
+                        .and_then(|c| row.crawlers.get(c))
+                        .and_then(|v| v.cause)
+                        .is_some_and(Cause::is_blocked);
                     blocked[i / 64] |= u64::from(is_blocked) << (i % 64);
                 }
                 entries.insert(
-                    Box::from(hosts.value(row)),
+                    Box::from(host),
                     Entry {
+                        state: state_of(&row),
                         blocked,
                         seen: false,
                     },
                 );
             }
-        }
+            Ok::<(), ReadError>(())
+        })?;
         let comparison = Comparison {
-            earlier: path.to_owned(),
+            earlier: source.path().to_owned(),
             matched: 0,
+            compared: 0,
             only_new: 0,
             only_old: 0,
+            now_unreachable: 0,
+            reachable_again: 0,
             crawlers: crawlers
                 .iter()
                 .zip(&columns)
@@ -178,6 +194,7 @@ impl Baseline {
         Ok(Baseline {
             entries,
             comparison,
+            columns,
         })
     }
 
@@ -204,18 +221,24 @@ impl Baseline {
             return;
         }
         entry.seen = true;
-        self.comparison.matched += 1;
-        for (i, (change, now)) in self
-            .comparison
-            .crawlers
-            .iter_mut()
-            .zip(&row.crawlers)
-            .enumerate()
-        {
-            if !change.compared {
+        let c = &mut self.comparison;
+        c.matched += 1;
+        let now = state_of(row);
+        match (entry.state, now) {
+            (State::Chosen, State::Chosen) => c.compared += 1,
+            (State::Chosen, State::Unreachable) => c.now_unreachable += 1,
+            (State::Unreachable, State::Chosen) => c.reachable_again += 1,
+            _ => {}
+        }
+        if (entry.state, now) != (State::Chosen, State::Chosen) {
+            return;
+        }
+        for (i, (change, verdict)) in c.crawlers.iter_mut().zip(&row.crawlers).enumerate() {
+            if self.columns[i].is_none() {
                 continue;
             }
-            let (was, is) = (bit(&entry.blocked, i), now.class == Class::Blocked);
+            let was = bit(&entry.blocked, i);
+            let is = verdict.cause.is_some_and(Cause::is_blocked);
             change.before += u64::from(was);
             change.after += u64::from(is);
             change.started += u64::from(is && !was);
@@ -229,18 +252,4 @@ impl Baseline {
         comparison.only_old = self.entries.values().filter(|e| !e.seen).count() as u64;
         comparison
     }
-}
-
-/// A text column as a `StringArray` (Spark may write large strings or
-/// views; those are converted).
-fn arrow_cast_utf8(column: &dyn Array) -> Option<StringArray> {
-    if let Some(strings) = column.as_string_opt::<i32>() {
-        return Some(strings.clone());
-    }
-    if let Some(large) = column.as_string_opt::<i64>() {
-        return Some(large.iter().collect());
-    }
-    column
-        .as_string_view_opt()
-        .map(|view| view.iter().collect())
 }

@@ -1,5 +1,5 @@
-//! Which crawlers a survey asks about: each gets a class column and a line
-//! column in every row.
+//! Which crawlers a survey asks about: each gets its columns in every row
+//! (`root_X`, `cause_X`, `group_X`, `line_X`, and `path_X_N` per path).
 
 use std::fmt;
 
@@ -14,22 +14,39 @@ pub const ANY: &str = "*";
 pub struct SurveyedCrawler {
     /// Its product token, as given (`GPTBot`), or `*`.
     pub token: String,
-    /// The stem of its columns (`gptbot`: `class_gptbot`, `line_gptbot`):
-    /// the token lowercased with `-` as `_`, and `star` for `*`.
+    /// The stem of its columns (`gptbot`: `root_gptbot`, `cause_gptbot` …):
+    /// the token lowercased with `-` as `_` (so Spark SQL needs no quotes),
+    /// and `star` for `*`.
     pub column: String,
     /// Its entry in the crawler table, when it has one.
     pub known: Option<&'static Crawler>,
 }
 
 impl SurveyedCrawler {
-    /// The name of its class column.
-    pub fn class_column(&self) -> String {
-        format!("class_{}", self.column)
+    /// The name of its column of verdicts for `/` (`root_gptbot`).
+    pub fn root_column(&self) -> String {
+        format!("root_{}", self.column)
     }
 
-    /// The name of its line column.
+    /// The name of its cause column (`cause_gptbot`).
+    pub fn cause_column(&self) -> String {
+        format!("cause_{}", self.column)
+    }
+
+    /// The name of its column saying which group decided (`group_gptbot`).
+    pub fn group_column(&self) -> String {
+        format!("group_{}", self.column)
+    }
+
+    /// The name of its column of the line deciding `/` (`line_gptbot`).
     pub fn line_column(&self) -> String {
         format!("line_{}", self.column)
+    }
+
+    /// The name of its column of verdicts for the `n`th path asked about,
+    /// counting from 1 (`path_gptbot_1`).
+    pub fn path_column(&self, n: usize) -> String {
+        format!("path_{}_{n}", self.column)
     }
 }
 
@@ -41,7 +58,7 @@ pub enum CrawlerSetError {
     #[error("`{0}` is not a product token (letters, `-` and `_` only) nor `*`: robots.txt groups cannot name it")]
     NotAToken(String),
     /// Two names whose columns would have one name.
-    #[error("`{0}` and `{1}` would share the column `class_{2}`")]
+    #[error("`{0}` and `{1}` would share the column `cause_{2}`")]
     SameColumn(String, String, String),
     /// No crawler at all.
     #[error("no crawler to survey")]
@@ -58,7 +75,7 @@ pub enum CrawlerSetError {
 /// assert_eq!(set.iter().last().unwrap().column, "star");
 ///
 /// let mine = CrawlerSet::from_tokens(["GPTBot", "*"]).unwrap();
-/// assert_eq!(mine.iter().map(|c| c.class_column()).collect::<Vec<_>>(), ["class_gptbot", "class_star"]);
+/// assert_eq!(mine.iter().map(|c| c.root_column()).collect::<Vec<_>>(), ["root_gptbot", "root_star"]);
 /// assert!(CrawlerSet::from_tokens(["GPTBot/1.0"]).is_err());
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -146,6 +163,36 @@ impl CrawlerSet {
     /// The crawler whose column stem is `column`.
     pub fn by_column(&self, column: &str) -> Option<&SurveyedCrawler> {
         self.crawlers.iter().find(|c| c.column == column)
+    }
+
+    /// The crawlers of a table's column stems (`gptbot`, `star`), in order:
+    /// each named by its token in `tokens` when given (the table's
+    /// metadata), else by the crawler table's token with that stem, else by
+    /// the stem itself.
+    pub fn from_columns(stems: &[String], tokens: &[(String, String)]) -> CrawlerSet {
+        let crawlers = stems
+            .iter()
+            .map(|stem| {
+                let token = tokens
+                    .iter()
+                    .find(|(_, column)| column == stem)
+                    .map(|(token, _)| token.clone())
+                    .or_else(|| (stem == "star").then(|| ANY.to_owned()))
+                    .or_else(|| {
+                        audit::crawlers()
+                            .iter()
+                            .find(|c| column_stem(c.token) == *stem)
+                            .map(|c| c.token.to_owned())
+                    })
+                    .unwrap_or_else(|| stem.clone());
+                SurveyedCrawler {
+                    known: audit::find(&token),
+                    token,
+                    column: stem.clone(),
+                }
+            })
+            .collect();
+        CrawlerSet { crawlers }
     }
 }
 

@@ -3,30 +3,54 @@
 
 use crawlgate_fetch::{OutcomeKind, OutcomeReason};
 
-use crate::classify::Classification;
 use crate::findings::LintCounts;
+use crate::taxonomy::{FetchClass, HostClass};
+use crate::verdict::{Cause, CrawlerVerdict};
 
 /// What a survey found for one site. An error row (the input could not be
-/// read) has `error` set, and nothing but `host`, `source` (and `size` when
-/// known) besides.
+/// read) has `error` set, and nothing but `host` (when known), `source`,
+/// `offset`, `url`, `captured` and `size` (when known) besides.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct SiteRow {
-    /// The site's host, when known.
+    /// The site's host, when known: lowercase, punycode, `:port` when not
+    /// the scheme's default.
     pub host: Option<String>,
     /// Where the row came from (file, `file:line`, `file@offset`, URL).
     pub source: String,
+    /// Where the capture starts in its input, in bytes, when it has a
+    /// place (a WARC record or gzip member, a table's line).
+    pub offset: Option<u64>,
     /// Why the input gave no answer: the row is an error row.
     pub error: Option<String>,
-    /// The HTTP status (none for a file given without one).
+    /// The URL captured, when known.
+    pub url: Option<String>,
+    /// When it was captured (`WARC-Date`; the time of a live fetch).
+    pub captured: Option<String>,
+    /// How many captures of this host the input held: the row is the
+    /// latest, the others are counted here (1 for an error row).
+    pub captures: u32,
+    /// The HTTP status (none for a file given without one, or a network
+    /// failure).
     pub status: Option<u16>,
-    /// Full allow, full disallow or conditional (RFC 9309 §2.3.1).
+    /// The status as Common Crawl classifies it.
+    pub fetch_class: Option<FetchClass>,
+    /// The host as Common Crawl's statistics count it (after following
+    /// redirects).
+    pub cc_class: Option<HostClass>,
+    /// Full allow, full disallow or conditional (RFC 9309 §2.3.1), for the
+    /// capture that answered; None when nothing answered.
     pub outcome: Option<OutcomeKind>,
     /// Why the fetch gave that outcome.
     pub reason: Option<OutcomeReason>,
-    /// The `Content-Type` it was served with.
+    /// The `Content-Type` of the body that answered.
     pub content_type: Option<String>,
-    /// The `Location` of a redirect that was not followed.
+    /// The media type the archive identified in that body.
+    pub payload_type: Option<String>,
+    /// The `Location` of a redirect.
     pub location: Option<String>,
+    /// The URL of the capture that answered, when a redirect was followed
+    /// to it.
+    pub followed: Option<String>,
     /// The body's size in bytes.
     pub size: Option<u64>,
     /// Whether the body is larger than crawlers read (500 KiB).
@@ -36,6 +60,8 @@ pub struct SiteRow {
     pub html: Option<bool>,
     /// Groups in the file.
     pub groups: Option<u32>,
+    /// Allow and disallow lines in the file.
+    pub rules: Option<u32>,
     /// `Sitemap:` lines in the file.
     pub sitemaps: Option<u32>,
     /// The crawl-delay of the `*` groups, in seconds.
@@ -47,9 +73,9 @@ pub struct SiteRow {
     pub content_signal: Option<String>,
     /// The linter's findings (none without a file).
     pub lint: Option<LintCounts>,
-    /// One classification per crawler of the survey, in its order (empty
-    /// in an error row).
-    pub crawlers: Vec<Classification>,
+    /// One verdict per crawler of the survey, in its order (empty in an
+    /// error row).
+    pub crawlers: Vec<CrawlerVerdict>,
 }
 
 impl SiteRow {
@@ -59,6 +85,7 @@ impl SiteRow {
             host,
             source,
             error: Some(reason),
+            captures: 1,
             ..SiteRow::default()
         }
     }
@@ -66,6 +93,57 @@ impl SiteRow {
     /// Whether it is an error row.
     pub fn is_error(&self) -> bool {
         self.error.is_some()
+    }
+
+    /// Whether it is a redirect not (yet) followed to a capture.
+    pub fn is_unresolved_redirect(&self) -> bool {
+        !self.is_error()
+            && self.outcome.is_none()
+            && self
+                .crawlers
+                .first()
+                .is_some_and(|c| c.cause == Some(Cause::Redirected) && c.root.is_none())
+    }
+
+    /// The absolute URL a redirect points to: its `Location` read against
+    /// the captured URL.
+    ///
+    /// ```
+    /// use crawlgate_survey::SiteRow;
+    /// let row = SiteRow {
+    ///     url: Some("http://example.com/robots.txt".into()),
+    ///     location: Some("https://www.example.com/robots.txt".into()),
+    ///     ..SiteRow::default()
+    /// };
+    /// assert_eq!(row.redirect_target().as_deref(), Some("https://www.example.com/robots.txt"));
+    /// ```
+    pub fn redirect_target(&self) -> Option<String> {
+        let location = self.location.as_deref()?.trim();
+        let base = self.url.as_deref()?;
+        url::Url::parse(base)
+            .and_then(|base| base.join(location))
+            .ok()
+            .map(String::from)
+    }
+
+    /// Takes every answer of `answer` (the capture a redirect led to),
+    /// keeping what says where this row came from and what it was.
+    pub(crate) fn answered_by(&mut self, answer: &SiteRow, followed: String) {
+        let own = std::mem::take(self);
+        *self = SiteRow {
+            host: own.host,
+            source: own.source,
+            offset: own.offset,
+            error: None,
+            url: own.url,
+            captured: own.captured,
+            captures: own.captures,
+            status: own.status,
+            fetch_class: own.fetch_class,
+            location: own.location,
+            followed: Some(followed),
+            ..answer.clone()
+        };
     }
 }
 
@@ -78,6 +156,17 @@ pub fn outcome_word(kind: OutcomeKind) -> &'static str {
     }
 }
 
+/// The outcome kind written as `word`.
+pub fn outcome_of_word(word: &str) -> Option<OutcomeKind> {
+    [
+        OutcomeKind::FullAllow,
+        OutcomeKind::FullDisallow,
+        OutcomeKind::Conditional,
+    ]
+    .into_iter()
+    .find(|k| outcome_word(*k) == word)
+}
+
 /// The word written for an outcome reason (`server_error`), as the fetch
 /// crate serialises it.
 pub fn reason_word(reason: OutcomeReason) -> String {
@@ -85,4 +174,9 @@ pub fn reason_word(reason: OutcomeReason) -> String {
         .ok()
         .and_then(|v| v.as_str().map(str::to_owned))
         .unwrap_or_else(|| format!("{reason:?}"))
+}
+
+/// The outcome reason written as `word`.
+pub fn reason_of_word(word: &str) -> Option<OutcomeReason> {
+    serde_json::from_value(serde_json::Value::String(word.to_owned())).ok()
 }

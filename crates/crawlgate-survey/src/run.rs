@@ -1,13 +1,21 @@
 //! Running a survey: inputs read on one thread, sites classified on every
-//! core, rows written in order as they come.
+//! core, rows sorted into runs on disk at checkpoints, then merged into
+//! one row per host and written.
 //!
 //! Memory is bounded whatever the number of sites: captures travel in
 //! chunks of at most [`CHUNK_SITES`] sites or [`CHUNK_BYTES`] of bodies,
-//! and at most four chunks are alive at once (one being read, two waiting,
-//! one being classified and written); a Parquet writer buffers at most
-//! [`ROW_GROUP_ROWS`](crate::output::ROW_GROUP_ROWS) rows; the summary is
-//! of fixed size. Only `--compare` grows with the sites: the earlier
-//! survey's hosts (see [`compare`](crate::compare)).
+//! at most four chunks alive at once; at most [`Plan::checkpoint`] rows
+//! wait in memory before they are sorted into a run file; the merge reads
+//! at most [`FAN_IN`] runs at a time, a few rows of each; the summary is
+//! of fixed size. What grows with the sites: with `--compare`, the earlier
+//! survey's hosts (see [`compare`](crate::compare)); when redirects cross
+//! hosts, the rows of the hosts they lead to (see [`merge`]).
+//!
+//! Every output is written under a temporary name and renamed when whole,
+//! so a survey killed at any moment (SIGINT, SIGTERM, SIGKILL) leaves the
+//! files that were at those paths before untouched; `Plan::resume`
+//! continues from the last checkpoint and gives the table an
+//! uninterrupted run gives (see [`checkpoint`](crate::checkpoint)).
 
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
@@ -15,12 +23,18 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use crate::capture::{Capture, Payload};
+use crate::capture::Payload;
+use crate::checkpoint::{
+    run_schema, write_run, CheckpointError, Counts, Keyed, Position, RunReader, RunWriter, WorkDir,
+};
 use crate::compare::{Baseline, BaselineError};
-use crate::input::{Flow, Input};
-use crate::output::{record_batch, schema, OutputError, OutputFormat, TableWriter};
-use crate::report::{self, ReportInfo};
-use crate::summary::Summary;
+use crate::input::{Flow, Input, Item, Mark, Resume};
+use crate::merge::{resolve_group, target_host, Answers, Merged, Source};
+use crate::output::{
+    record_batch, schema, write_atomically, Layout, OutputError, OutputFormat, TableWriter,
+};
+use crate::report::{self, ReportInfo, Snapshot};
+use crate::summary::{Accounting, Summary};
 use crate::survey::Survey;
 
 /// Sites per chunk.
@@ -29,22 +43,50 @@ pub const CHUNK_SITES: usize = 512;
 /// Body bytes per chunk: a chunk is closed once it holds this much.
 pub const CHUNK_BYTES: usize = 16 << 20;
 
-/// Where a survey's results go.
-#[derive(Clone, Debug, Default)]
+/// Rows held in memory before they are sorted into a run on disk (the
+/// default of [`Plan::checkpoint`]).
+pub const CHECKPOINT_ROWS: usize = 4096;
+
+/// The most runs merged at once; more are merged in rounds.
+pub const FAN_IN: usize = 32;
+
+/// Rows per batch written to the outputs.
+const WRITE_ROWS: usize = 1024;
+
+/// Where a survey's results go, and how it runs.
+#[derive(Clone, Debug)]
 pub struct Plan {
-    /// Tables to write (Parquet, CSV, JSON lines) and the HTML report, by
-    /// path; the format is the extension's.
+    /// Tables to write (Parquet, CSV, JSON lines), the HTML report and the
+    /// JSON summary, by path; the format is the extension's.
     pub outputs: Vec<PathBuf>,
-    /// An earlier survey's Parquet table to compare with.
+    /// An earlier survey's table (a Parquet file or a Spark output folder)
+    /// to compare with.
     pub compare: Option<PathBuf>,
     /// Threads classifying sites (all cores when `None`).
     pub threads: Option<usize>,
+    /// Continue the unfinished survey of these outputs from its last
+    /// checkpoint.
+    pub resume: bool,
+    /// Rows between checkpoints (at least 1).
+    pub checkpoint: usize,
+}
+
+impl Default for Plan {
+    fn default() -> Plan {
+        Plan {
+            outputs: Vec::new(),
+            compare: None,
+            threads: None,
+            resume: false,
+            checkpoint: CHECKPOINT_ROWS,
+        }
+    }
 }
 
 /// How far a survey is.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Progress {
-    /// Rows written.
+    /// Captures classified.
     pub sites: u64,
     /// Bytes of input read (files' sizes; sites fetched for a site list).
     pub bytes: u64,
@@ -55,7 +97,7 @@ pub struct Progress {
 #[non_exhaustive]
 pub enum SurveyError {
     /// An output has an extension the survey does not write.
-    #[error("cannot tell what to write to {0}: name it .parquet, .csv, .jsonl or .html")]
+    #[error("cannot tell what to write to {0}: name it .parquet, .csv, .jsonl, .html or .json")]
     UnknownOutput(PathBuf),
     /// Writing a table failed.
     #[error(transparent)]
@@ -63,10 +105,13 @@ pub enum SurveyError {
     /// The earlier survey cannot be read.
     #[error(transparent)]
     Baseline(#[from] BaselineError),
-    /// Writing the report failed.
-    #[error("cannot write the report {path}: {source}")]
+    /// The work folder cannot be used (or `--resume` cannot resume).
+    #[error(transparent)]
+    Checkpoint(#[from] CheckpointError),
+    /// Writing the report or summary failed.
+    #[error("cannot write {path}: {source}")]
     Report {
-        /// The report's path.
+        /// Its path.
         path: PathBuf,
         /// Why.
         source: std::io::Error,
@@ -76,26 +121,50 @@ pub enum SurveyError {
     Threads(String),
 }
 
-/// A chunk of captures and the input bytes read when it closed.
-pub(crate) struct Chunk {
-    pub(crate) captures: Vec<Capture>,
-    pub(crate) bytes: u64,
+/// One item read, with where it came from.
+pub(crate) struct Entry {
+    pub(crate) input: usize,
+    pub(crate) ordinal: u64,
+    pub(crate) item: Item,
 }
 
-fn body_bytes(capture: &Capture) -> usize {
-    match &capture.payload {
-        Payload::File { body, .. } => body.len(),
-        Payload::Http { response, .. } => response.body.len(),
-        Payload::Fetched(report) => report.rules().heap_size(),
-        Payload::Error(why) => why.len(),
+/// A chunk of items, the input bytes read when it closed, and where
+/// reading could start again right after it.
+pub(crate) struct Chunk {
+    pub(crate) entries: Vec<Entry>,
+    pub(crate) bytes: u64,
+    pub(crate) resume_after: Option<Position>,
+}
+
+fn body_bytes(item: &Item) -> usize {
+    match item {
+        Item::Capture(capture) => match &capture.payload {
+            Payload::File { body, .. } => body.len(),
+            Payload::Http { response, .. } => response.body.len(),
+            Payload::Fetched(report) => report.rules().heap_size(),
+            Payload::Error(why) => why.len(),
+        },
+        Item::Skipped(_) => 0,
     }
 }
 
+/// What a survey asks, for telling whether a stopped one can be resumed.
+fn signature(survey: &Survey, inputs: &[Input]) -> String {
+    serde_json::json!({
+        "inputs": inputs.iter().map(Input::name).collect::<Vec<_>>(),
+        "crawlers": survey.crawlers().iter().map(|c| c.token.clone()).collect::<Vec<_>>(),
+        "paths": survey.paths(),
+        "profile": survey.profile().name,
+    })
+    .to_string()
+}
+
 /// Runs a survey of `inputs` as `plan` says and returns its figures;
-/// `progress` is called after each chunk of rows is written.
+/// `progress` is called after each chunk of captures is classified.
 ///
 /// ```
 /// use crawlgate_survey::{input::Input, run, CrawlerSet, Plan, Survey};
+/// use crawlgate_survey::verdict::Cause;
 ///
 /// let dir = tempfile::tempdir()?;
 /// let sites = dir.path().join("sites");
@@ -106,7 +175,7 @@ fn body_bytes(capture: &Capture) -> usize {
 /// let plan = Plan { outputs: vec![table.clone(), dir.path().join("report.html")], ..Plan::default() };
 /// let survey = Survey::new(CrawlerSet::from_tokens(["GPTBot", "*"])?);
 /// let summary = run(&survey, &[Input::Folder(sites)], &plan, &|_| {})?;
-/// assert_eq!((summary.rows, summary.crawlers[0].classes[0]), (2, 1));
+/// assert_eq!((summary.rows, summary.crawlers[0].count(Cause::BlockedByName)), (2, 1));
 /// assert!(table.exists());
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
@@ -118,116 +187,355 @@ pub fn run(
 ) -> Result<Summary, SurveyError> {
     let started = Instant::now();
     let generated = crawlgate_fetch::format_time(std::time::SystemTime::now());
-    let table_schema = schema(survey.crawlers());
-    let mut tables = Vec::new();
-    let mut html = None;
     for path in &plan.outputs {
-        match OutputFormat::of(path) {
-            Some(OutputFormat::Html) => html = Some(path.clone()),
-            Some(format) => tables.push(TableWriter::create(path, format, &table_schema)?),
-            None => return Err(SurveyError::UnknownOutput(path.clone())),
+        if OutputFormat::of(path).is_none() {
+            return Err(SurveyError::UnknownOutput(path.clone()));
         }
     }
-    let mut baseline = plan
+    let work = match plan.outputs.first() {
+        Some(first) => WorkDir::beside(first),
+        None => WorkDir::beside(
+            &std::env::temp_dir().join(format!("crawlgate-survey-{}", std::process::id())),
+        ),
+    };
+    let signature = signature(survey, inputs);
+    let (mut position, mut runs, mut counts, complete) = if plan.resume {
+        let manifest = work.resume(&signature)?;
+        (
+            manifest.position,
+            manifest.runs,
+            manifest.counts,
+            manifest.complete,
+        )
+    } else {
+        work.start()?;
+        (Position::default(), Vec::new(), Counts::default(), false)
+    };
+    let baseline = plan
         .compare
         .as_deref()
         .map(|path| Baseline::load(path, survey.crawlers()))
         .transpose()?;
-    let mut builder = rayon::ThreadPoolBuilder::new();
+    let table_schema = schema(survey.crawlers(), survey.paths(), survey.profile().name);
+    let layout = Layout::of(&table_schema).expect("the survey's own schema");
+    let runs_schema = run_schema(&table_schema);
+    let mut pool = rayon::ThreadPoolBuilder::new();
     if let Some(threads) = plan.threads {
-        builder = builder.num_threads(threads.max(1));
+        pool = pool.num_threads(threads.max(1));
     }
-    let pool = builder
+    let pool = pool
         .build()
         .map_err(|e| SurveyError::Threads(e.to_string()))?;
-    let mut summary = Summary::new(survey.crawlers());
 
-    std::thread::scope(|scope| -> Result<(), SurveyError> {
-        let (sender, receiver) = mpsc::sync_channel::<Chunk>(2);
-        scope.spawn(move || read_inputs(inputs, &sender));
-        let mut done = Progress::default();
-        for chunk in receiver {
-            let rows: Vec<_> = pool.install(|| {
-                chunk
-                    .captures
-                    .into_par_iter()
-                    .map(|capture| survey.observe(capture))
-                    .collect()
-            });
-            if !tables.is_empty() {
-                let batch = record_batch(&rows, survey.crawlers(), &table_schema).map_err(|e| {
-                    OutputError::Encode {
-                        path: tables[0].path().to_owned(),
-                        message: e.to_string(),
+    // Read and classify, sorting rows into runs at checkpoints.
+    let mut held: Vec<Keyed> = Vec::new();
+    if !complete {
+        let checkpoint = plan.checkpoint.max(1);
+        std::thread::scope(|scope| -> Result<(), SurveyError> {
+            let (sender, receiver) = mpsc::sync_channel::<Chunk>(2);
+            let start = position;
+            scope.spawn(move || read_inputs(inputs, start, &sender));
+            let mut done = Progress {
+                sites: counts.captures,
+                bytes: 0,
+            };
+            for chunk in receiver {
+                let Chunk {
+                    entries,
+                    bytes,
+                    resume_after,
+                } = chunk;
+                let mut captures = Vec::with_capacity(entries.len());
+                for entry in entries {
+                    match entry.item {
+                        Item::Capture(capture) => {
+                            counts.items += 1;
+                            captures.push((entry.input, entry.ordinal, capture));
+                        }
+                        Item::Skipped(why) => counts.skip(why),
                     }
-                })?;
-                for table in &mut tables {
-                    table.write(&batch)?;
+                }
+                counts.captures += captures.len() as u64;
+                let observed: Vec<Keyed> = pool.install(|| {
+                    captures
+                        .into_par_iter()
+                        .map(|(input, ordinal, capture)| {
+                            Keyed::new(survey.observe(capture), input, ordinal)
+                        })
+                        .collect()
+                });
+                done.sites += observed.len() as u64;
+                counts.redirects += observed
+                    .iter()
+                    .filter(|k| k.row.is_unresolved_redirect())
+                    .count() as u64;
+                done.bytes = bytes;
+                held.extend(observed);
+                progress(done);
+                if let Some(after) = resume_after {
+                    position = after;
+                    if held.len() >= checkpoint {
+                        flush_run(&work, &mut held, &mut runs, &table_schema, &runs_schema)?;
+                        work.save(&signature, position, false, &runs, &counts)?;
+                    }
                 }
             }
-            for row in &rows {
-                summary.add(row);
-                if let Some(baseline) = &mut baseline {
-                    baseline.add(row);
-                }
-            }
-            done.sites += rows.len() as u64;
-            done.bytes = chunk.bytes;
-            progress(done);
+            Ok(())
+        })?;
+        if !runs.is_empty() {
+            // Everything read: the last run, so a survey killed while
+            // merging resumes with the merge.
+            flush_run(&work, &mut held, &mut runs, &table_schema, &runs_schema)?;
+            position = Position {
+                input: inputs.len(),
+                resume: Resume::default(),
+            };
+            work.save(&signature, position, true, &runs, &counts)?;
         }
-        Ok(())
-    })?;
+    }
 
+    // Fewer runs than can be read at once.
+    while runs.len() > FAN_IN {
+        let mut merged_runs = Vec::new();
+        for group in runs.chunks(FAN_IN) {
+            let sources = group
+                .iter()
+                .map(|name| {
+                    RunReader::open(&work.run_path(name), &layout).map(|r| Source::Run(Box::new(r)))
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            let mut merged = Merged::new(sources)?;
+            let name = format!(
+                "run-{:06}.parquet",
+                next_run_number(&runs) + merged_runs.len()
+            );
+            let mut writer = RunWriter::create(&work.run_path(&name), &table_schema, &runs_schema)?;
+            while let Some(row) = merged.next_row()? {
+                writer.push(row)?;
+            }
+            writer.finish()?;
+            merged_runs.push(name);
+        }
+        let old = std::mem::replace(&mut runs, merged_runs);
+        work.save(&signature, position, true, &runs, &counts)?;
+        for name in old {
+            let _ = std::fs::remove_file(work.run_path(&name));
+        }
+    }
+    held.sort();
+    let sources = |held: &[Keyed]| -> Result<Vec<Source>, SurveyError> {
+        let mut sources = vec![Source::Memory(Vec::from(held).into_iter())];
+        for name in &runs {
+            sources.push(Source::Run(Box::new(RunReader::open(
+                &work.run_path(name),
+                &layout,
+            )?)));
+        }
+        Ok(sources)
+    };
+    let paths = survey.paths().len();
+
+    // Redirects to other hosts: find the hosts, keep their rows.
+    let mut answers = Answers::default();
+    let mut targets = rustc_hash::FxHashSet::default();
+    if counts.redirects > 0 {
+        let mut merged = Merged::new(sources(&held)?)?;
+        while let Some(group) = merged.next_group()? {
+            if let Some(host) = target_host(&resolve_group(group, paths)) {
+                targets.insert(host);
+            }
+        }
+    }
+    if !targets.is_empty() {
+        let mut merged = Merged::new(sources(&held)?)?;
+        while let Some(group) = merged.next_group()? {
+            let host = group[0].host().map(str::to_owned);
+            if let Some(host) = host.filter(|h| targets.contains(h)) {
+                answers.keep(host, resolve_group(group, paths));
+            }
+        }
+    }
+
+    // The table.
+    let mut tables = Vec::new();
+    for path in &plan.outputs {
+        match OutputFormat::of(path) {
+            Some(OutputFormat::Html | OutputFormat::Summary) => {}
+            Some(format) => match TableWriter::create(path, format, &table_schema) {
+                Ok(writer) => tables.push(writer),
+                Err(e) => {
+                    tables.into_iter().for_each(TableWriter::abandon);
+                    return Err(e.into());
+                }
+            },
+            None => unreachable!("checked above"),
+        }
+    }
+    let mut summary = Summary::new(survey.crawlers(), survey.paths());
+    let mut baseline = baseline;
+    let written = (|| -> Result<(), SurveyError> {
+        let mut merged = Merged::new(sources(&held)?)?;
+        let mut batch = Vec::with_capacity(WRITE_ROWS);
+        while let Some(group) = merged.next_group()? {
+            let resolved = resolve_group(group, paths);
+            let mut row = resolved.row;
+            if let Some((target, hops)) = resolved.elsewhere {
+                answers.follow(&mut row, target, hops, paths);
+            }
+            summary.add(&row);
+            if let Some(baseline) = &mut baseline {
+                baseline.add(&row);
+            }
+            batch.push(row);
+            if batch.len() == WRITE_ROWS {
+                write_batch(&mut tables, &batch, &table_schema)?;
+                batch.clear();
+            }
+        }
+        write_batch(&mut tables, &batch, &table_schema)?;
+        Ok(())
+    })();
+    if let Err(e) = written {
+        tables.into_iter().for_each(TableWriter::abandon);
+        return Err(e);
+    }
     for table in tables {
         table.finish()?;
     }
+    summary.accounting = Some(Accounting::of(&counts, &summary));
     summary.comparison = baseline.map(Baseline::finish);
-    if let Some(path) = html {
-        let info = ReportInfo {
-            inputs: inputs
-                .iter()
-                .map(|i| i.path().display().to_string())
-                .collect(),
-            generated,
-            profile: survey.profile().name.to_owned(),
-            seconds: started.elapsed().as_secs_f64(),
-        };
-        write_report(&path, &report::render(&summary, &info))?;
-    }
-    Ok(summary)
-}
-
-fn write_report(path: &Path, page: &str) -> Result<(), SurveyError> {
-    std::fs::write(path, page).map_err(|source| SurveyError::Report {
-        path: path.to_owned(),
-        source,
-    })
-}
-
-/// Reads every input into chunks; stops when the receiver is gone.
-pub(crate) fn read_inputs(inputs: &[Input], sender: &mpsc::SyncSender<Chunk>) {
-    let mut chunk = Chunk {
-        captures: Vec::with_capacity(CHUNK_SITES),
-        bytes: 0,
+    let snapshots = [Snapshot {
+        label: plan
+            .outputs
+            .first()
+            .map(|p| snapshot_label(p))
+            .unwrap_or_else(|| "survey".to_owned()),
+        summary,
+    }];
+    let info = ReportInfo {
+        inputs: inputs.iter().map(Input::name).collect(),
+        generated,
+        profile: survey.profile().name.to_owned(),
+        seconds: Some(started.elapsed().as_secs_f64()),
     };
+    for path in &plan.outputs {
+        let text = match OutputFormat::of(path) {
+            Some(OutputFormat::Html) => report::render(&snapshots, &info),
+            Some(OutputFormat::Summary) => report::summary_json(&snapshots),
+            _ => continue,
+        };
+        write_atomically(path, text.as_bytes()).map_err(|source| SurveyError::Report {
+            path: path.clone(),
+            source,
+        })?;
+    }
+    work.remove()?;
+    let [snapshot] = snapshots;
+    Ok(snapshot.summary)
+}
+
+/// A table's name without its extensions (`2026-11.parquet` → `2026-11`),
+/// the label of its snapshot in a report.
+pub fn snapshot_label(path: &Path) -> String {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| path.display().to_string());
+    name.split('.')
+        .next()
+        .filter(|s| !s.is_empty())
+        .unwrap_or(&name)
+        .to_owned()
+}
+
+fn next_run_number(runs: &[String]) -> usize {
+    runs.iter()
+        .filter_map(|name| {
+            name.strip_prefix("run-")?
+                .strip_suffix(".parquet")?
+                .parse::<usize>()
+                .ok()
+        })
+        .max()
+        .map_or(0, |n| n + 1)
+}
+
+/// Sorts the rows held and writes them as the next run.
+fn flush_run(
+    work: &WorkDir,
+    held: &mut Vec<Keyed>,
+    runs: &mut Vec<String>,
+    table: &arrow_schema::SchemaRef,
+    run: &arrow_schema::SchemaRef,
+) -> Result<(), SurveyError> {
+    if held.is_empty() {
+        return Ok(());
+    }
+    held.sort();
+    let name = format!("run-{:06}.parquet", next_run_number(runs));
+    write_run(&work.run_path(&name), held, table, run)?;
+    runs.push(name);
+    held.clear();
+    Ok(())
+}
+
+fn write_batch(
+    tables: &mut [TableWriter],
+    rows: &[crate::row::SiteRow],
+    schema: &arrow_schema::SchemaRef,
+) -> Result<(), SurveyError> {
+    if tables.is_empty() || rows.is_empty() {
+        return Ok(());
+    }
+    let batch = record_batch(rows, schema).map_err(|e| OutputError::Encode {
+        path: tables[0].path().to_owned(),
+        message: e.to_string(),
+    })?;
+    for table in tables {
+        table.write(&batch)?;
+    }
+    Ok(())
+}
+
+/// Reads every input from `start` on into chunks; stops when the receiver
+/// is gone.
+pub(crate) fn read_inputs(inputs: &[Input], start: Position, sender: &mpsc::SyncSender<Chunk>) {
+    let new_chunk = || Chunk {
+        entries: Vec::with_capacity(CHUNK_SITES),
+        bytes: 0,
+        resume_after: None,
+    };
+    let mut chunk = new_chunk();
     let mut chunk_bytes = 0;
     let mut before = 0u64;
-    for input in inputs {
+    for (index, input) in inputs.iter().enumerate().skip(start.input) {
+        let from = if index == start.input {
+            start.resume
+        } else {
+            Resume::default()
+        };
+        let mut ordinal = from.items;
         let mut read = 0u64;
         let mut stopped = false;
-        input.read(&mut |capture, bytes| {
-            read = bytes;
-            chunk_bytes += body_bytes(&capture);
-            chunk.captures.push(capture);
-            if chunk.captures.len() >= CHUNK_SITES || chunk_bytes >= CHUNK_BYTES {
+        input.read(from, &mut |item, mark: Mark| {
+            read = mark.bytes;
+            chunk_bytes += body_bytes(&item);
+            chunk.entries.push(Entry {
+                input: index,
+                ordinal,
+                item,
+            });
+            ordinal += 1;
+            chunk.resume_after = mark.restart.map(|offset| Position {
+                input: index,
+                resume: Resume {
+                    offset,
+                    items: ordinal,
+                },
+            });
+            if chunk.entries.len() >= CHUNK_SITES || chunk_bytes >= CHUNK_BYTES {
                 chunk.bytes = before + read;
-                let full = std::mem::replace(
-                    &mut chunk,
-                    Chunk {
-                        captures: Vec::with_capacity(CHUNK_SITES),
-                        bytes: 0,
-                    },
-                );
+                let full = std::mem::replace(&mut chunk, new_chunk());
                 chunk_bytes = 0;
                 if sender.send(full).is_err() {
                     stopped = true;
@@ -240,9 +548,12 @@ pub(crate) fn read_inputs(inputs: &[Input], sender: &mpsc::SyncSender<Chunk>) {
             return;
         }
         before += input.size().bytes.unwrap_or(read);
+        // The input is read to its end: the next one starts afresh.
+        chunk.resume_after = Some(Position {
+            input: index + 1,
+            resume: Resume::default(),
+        });
     }
-    if !chunk.captures.is_empty() {
-        chunk.bytes = before;
-        let _ = sender.send(chunk);
-    }
+    chunk.bytes = before;
+    let _ = sender.send(chunk);
 }

@@ -1,13 +1,23 @@
 //! The survey's figures, gathered row by row in constant memory: what the
-//! HTML report shows.
+//! HTML report shows and the JSON summary holds. The same rows give the
+//! same figures, whether they come from a survey as it runs or from its
+//! table read back (a Parquet file, or Spark's part files).
+//!
+//! Shares of crawlers blocked count robots.txt choices only: their
+//! denominator is the rows whose robots.txt answered (a file, a 4xx, a
+//! page that is no robots.txt), not the outages (5xx, 429, network
+//! failures) nor the redirects left unfollowed, which are counted beside
+//! them.
 
-use crawlgate_fetch::OutcomeKind;
+use serde::Serialize;
 
-use crate::classify::Class;
+use crate::checkpoint::Counts;
 use crate::compare::Comparison;
 use crate::crawlers::{is_ai, CrawlerSet};
 use crate::findings;
+use crate::input::Skip;
 use crate::row::SiteRow;
+use crate::verdict::Cause;
 
 /// The upper bounds (inclusive, bytes) of the size buckets; a last bucket
 /// holds bodies over crawlers' limit.
@@ -26,8 +36,8 @@ pub fn size_label(i: usize) -> &'static str {
     ][i.min(SIZE_BOUNDS.len())]
 }
 
-/// One crawler's classes over the sites answered.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// One crawler's figures over the rows answered.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct CrawlerTally {
     /// Its product token.
     pub token: String,
@@ -39,29 +49,108 @@ pub struct CrawlerTally {
     pub operator: String,
     /// What it crawls for, in words (empty when not listed).
     pub purpose: String,
-    /// Sites per class, in the order of [`Class::ALL`].
-    pub classes: [u64; 4],
+    /// Rows per cause, in the order of [`Cause::ALL`].
+    pub causes: [u64; 8],
+    /// Rows where it may fetch `/`, may not, and where the input gives no
+    /// answer.
+    pub root: [u64; 3],
+    /// Per path asked about: rows where it may fetch it, and may not.
+    pub paths: Vec<[u64; 2]>,
 }
 
 impl CrawlerTally {
-    /// Sites of one class.
-    pub fn count(&self, class: Class) -> u64 {
-        self.classes[class as usize]
+    /// Rows of one cause.
+    pub fn count(&self, cause: Cause) -> u64 {
+        self.causes[cause as usize]
+    }
+
+    /// Rows whose robots.txt blocks it fully (by name or through `*`).
+    pub fn blocked(&self) -> u64 {
+        self.count(Cause::BlockedByName) + self.count(Cause::BlockedByStar)
+    }
+
+    /// Rows whose robots.txt restricts it (fully or in part).
+    pub fn restricted(&self) -> u64 {
+        self.blocked() + self.count(Cause::PartlyBlocked)
+    }
+}
+
+/// How the input's records became rows: records read = rows + duplicate
+/// captures + records skipped. Known for a survey as it runs, not for a
+/// table read back.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Accounting {
+    /// Records (and files, lines, sites) read.
+    pub records: u64,
+    /// Captures among them.
+    pub captures: u64,
+    /// Rows written.
+    pub rows: u64,
+    /// Captures folded into the row of their host (an earlier capture of a
+    /// host captured again).
+    pub duplicates: u64,
+    /// Records skipped, by reason (see [`Skip`]).
+    pub skipped: Vec<(String, u64)>,
+}
+
+impl Accounting {
+    /// The accounting of a survey's counts and its summary.
+    pub fn of(counts: &Counts, summary: &Summary) -> Accounting {
+        Accounting {
+            records: counts.items,
+            captures: counts.captures,
+            rows: summary.rows,
+            duplicates: counts.captures.saturating_sub(summary.rows),
+            skipped: Skip::ALL
+                .iter()
+                .map(|s| {
+                    (
+                        s.as_str().to_owned(),
+                        counts.skipped.get(s.as_str()).copied().unwrap_or(0),
+                    )
+                })
+                .collect(),
+        }
+    }
+
+    /// Records skipped.
+    pub fn skipped_total(&self) -> u64 {
+        self.skipped.iter().map(|(_, n)| n).sum()
     }
 }
 
 /// The figures of a survey.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Summary {
-    /// Rows written.
+    /// Rows.
     pub rows: u64,
-    /// Error rows among them.
+    /// Error rows among them (the input gave no answer).
     pub errors: u64,
+    /// Captures the rows stand for (each row counts its host's captures).
+    pub captures: u64,
+    /// Rows whose robots.txt answered: the denominator of the shares of
+    /// crawlers blocked.
+    pub chosen: u64,
+    /// Rows of an outage: 5xx, 429, timeouts, network failures.
+    pub unreachable: u64,
+    /// Rows of a redirect left unfollowed (or looping).
+    pub redirected: u64,
+    /// Rows answered after following a redirect.
+    pub followed: u64,
+    /// Rows without a robots.txt (4xx).
+    pub no_robots_txt: u64,
+    /// Rows served something that is no robots.txt (an HTML page, binary).
+    pub not_robots_txt: u64,
     /// Rows per outcome: full allow, full disallow, conditional.
     pub outcomes: [u64; 3],
-    /// Rows per HTTP status class: none (a file), 1xx, 2xx, 3xx, 4xx, 5xx,
-    /// other.
+    /// Rows per HTTP status class: none, 1xx, 2xx, 3xx, 4xx, 5xx, other.
     pub statuses: [u64; 7],
+    /// Rows per Common Crawl fetch class, in the order of
+    /// [`FetchClass::ALL`](crate::taxonomy::FetchClass::ALL).
+    pub fetch_classes: [u64; 7],
+    /// Rows per Common Crawl host category, in the order of
+    /// [`HostClass::ALL`](crate::taxonomy::HostClass::ALL).
+    pub cc_classes: [u64; 7],
     /// Rows served as HTML.
     pub html: u64,
     /// Rows whose body is over 500 KiB.
@@ -74,8 +163,12 @@ pub struct Summary {
     pub with_content_signal: u64,
     /// Rows whose `*` groups carry `Content-Usage`.
     pub with_content_usage: u64,
-    /// Rows that block (fully) at least one AI crawler of the survey.
+    /// Rows whose robots.txt blocks at least one AI crawler of the survey
+    /// fully (by name or through `*`).
     pub blocking_ai: u64,
+    /// Rows whose robots.txt names at least one AI crawler of the survey
+    /// to block it fully.
+    pub blocking_ai_by_name: u64,
     /// Rows with a parsed file, per size bucket (see [`SIZE_BOUNDS`]).
     pub sizes: [u64; SIZE_BOUNDS.len() + 1],
     /// Rows with at least one finding of each lint code (in the order of
@@ -83,20 +176,33 @@ pub struct Summary {
     pub lint_sites: Vec<u64>,
     /// Rows with at least one lint error.
     pub with_lint_errors: u64,
+    /// The paths asked about besides `/`.
+    pub paths: Vec<String>,
     /// Per crawler.
     pub crawlers: Vec<CrawlerTally>,
+    /// How the records read became rows, for a survey as it ran.
+    pub accounting: Option<Accounting>,
     /// The change since an earlier survey, when one was given.
     pub comparison: Option<Comparison>,
 }
 
 impl Summary {
-    /// An empty summary for a set of crawlers.
-    pub fn new(crawlers: &CrawlerSet) -> Summary {
+    /// An empty summary for a set of crawlers and paths.
+    pub fn new(crawlers: &CrawlerSet, paths: &[String]) -> Summary {
         Summary {
             rows: 0,
             errors: 0,
+            captures: 0,
+            chosen: 0,
+            unreachable: 0,
+            redirected: 0,
+            followed: 0,
+            no_robots_txt: 0,
+            not_robots_txt: 0,
             outcomes: [0; 3],
             statuses: [0; 7],
+            fetch_classes: [0; 7],
+            cc_classes: [0; 7],
             html: 0,
             over_limit: 0,
             with_sitemaps: 0,
@@ -104,9 +210,11 @@ impl Summary {
             with_content_signal: 0,
             with_content_usage: 0,
             blocking_ai: 0,
+            blocking_ai_by_name: 0,
             sizes: [0; SIZE_BOUNDS.len() + 1],
             lint_sites: vec![0; findings::codes().len()],
             with_lint_errors: 0,
+            paths: paths.to_vec(),
             crawlers: crawlers
                 .iter()
                 .map(|c| CrawlerTally {
@@ -118,14 +226,17 @@ impl Summary {
                         .known
                         .map(|k| k.purpose.describe().to_owned())
                         .unwrap_or_default(),
-                    classes: [0; 4],
+                    causes: [0; 8],
+                    root: [0; 3],
+                    paths: vec![[0; 2]; paths.len()],
                 })
                 .collect(),
+            accounting: None,
             comparison: None,
         }
     }
 
-    /// Rows that are not error rows: the denominator of every share.
+    /// Rows that are not error rows.
     pub fn answered(&self) -> u64 {
         self.rows - self.errors
     }
@@ -133,15 +244,27 @@ impl Summary {
     /// Counts one row.
     pub fn add(&mut self, row: &SiteRow) {
         self.rows += 1;
+        self.captures += u64::from(row.captures);
         if row.is_error() {
             self.errors += 1;
             return;
         }
+        match row.crawlers.first().and_then(|c| c.cause) {
+            Some(Cause::Unreachable) => self.unreachable += 1,
+            Some(Cause::Redirected) => self.redirected += 1,
+            Some(cause) => {
+                self.chosen += 1;
+                self.not_robots_txt += u64::from(cause == Cause::NotRobotsTxt);
+                self.no_robots_txt += u64::from(cause == Cause::NoRobotsTxt);
+            }
+            None => {}
+        }
+        self.followed += u64::from(row.followed.is_some());
         if let Some(outcome) = row.outcome {
             self.outcomes[match outcome {
-                OutcomeKind::FullAllow => 0,
-                OutcomeKind::FullDisallow => 1,
-                OutcomeKind::Conditional => 2,
+                crawlgate_fetch::OutcomeKind::FullAllow => 0,
+                crawlgate_fetch::OutcomeKind::FullDisallow => 1,
+                crawlgate_fetch::OutcomeKind::Conditional => 2,
             }] += 1;
         }
         self.statuses[match row.status {
@@ -149,6 +272,12 @@ impl Summary {
             Some(s @ 100..=599) => usize::from(s / 100),
             Some(_) => 6,
         }] += 1;
+        if let Some(class) = row.fetch_class {
+            self.fetch_classes[class as usize] += 1;
+        }
+        if let Some(class) = row.cc_class {
+            self.cc_classes[class as usize] += 1;
+        }
         let flag = |value: Option<bool>| u64::from(value == Some(true));
         self.html += flag(row.html);
         self.over_limit += flag(row.over_limit);
@@ -169,60 +298,88 @@ impl Summary {
                 *sites += u64::from(n > 0);
             }
         }
-        let mut blocks_ai = false;
-        for (tally, c) in self.crawlers.iter_mut().zip(&row.crawlers) {
-            tally.classes[c.class as usize] += 1;
-            blocks_ai |= tally.ai && c.class == Class::Blocked;
+        let (mut blocks_ai, mut names_ai) = (false, false);
+        for (tally, verdict) in self.crawlers.iter_mut().zip(&row.crawlers) {
+            if let Some(cause) = verdict.cause {
+                tally.causes[cause as usize] += 1;
+                blocks_ai |= tally.ai && cause.is_blocked();
+                names_ai |= tally.ai && cause == Cause::BlockedByName;
+            }
+            tally.root[match verdict.root {
+                Some(true) => 0,
+                Some(false) => 1,
+                None => 2,
+            }] += 1;
+            for (counts, &allowed) in tally.paths.iter_mut().zip(&verdict.paths) {
+                counts[usize::from(!allowed)] += 1;
+            }
         }
         self.blocking_ai += u64::from(blocks_ai);
+        self.blocking_ai_by_name += u64::from(names_ai);
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::classify::Classification;
     use crate::findings::LintCounts;
+    use crate::verdict::CrawlerVerdict;
+
+    fn verdicts(causes: [Cause; 3]) -> Vec<CrawlerVerdict> {
+        causes
+            .iter()
+            .map(|&cause| CrawlerVerdict {
+                root: Some(!cause.is_blocked() && cause != Cause::Unreachable),
+                cause: Some(cause),
+                ..CrawlerVerdict::default()
+            })
+            .collect()
+    }
 
     #[test]
-    fn rows_are_counted_once_each() {
+    fn outages_are_counted_beside_choices_never_inside() {
         let set = CrawlerSet::from_tokens(["GPTBot", "Googlebot", "*"]).unwrap();
-        let mut summary = Summary::new(&set);
-        let classes = |c: [Class; 3]| {
-            c.iter()
-                .map(|&class| Classification { class, line: None })
-                .collect()
-        };
+        let mut summary = Summary::new(&set, &[]);
         summary.add(&SiteRow {
-            outcome: Some(OutcomeKind::Conditional),
+            outcome: Some(crawlgate_fetch::OutcomeKind::Conditional),
             status: Some(200),
             size: Some(150),
             html: Some(false),
+            captures: 2,
             lint: Some(LintCounts {
                 errors: 1,
                 by_code: vec![1; findings::codes().len()],
                 ..LintCounts::default()
             }),
-            crawlers: classes([Class::Blocked, Class::Allowed, Class::Partial]),
+            crawlers: verdicts([Cause::BlockedByName, Cause::Allowed, Cause::PartlyBlocked]),
             ..SiteRow::default()
         });
         summary.add(&SiteRow {
-            outcome: Some(OutcomeKind::FullDisallow),
+            outcome: Some(crawlgate_fetch::OutcomeKind::FullDisallow),
             status: Some(503),
-            crawlers: classes([Class::Blocked; 3]),
+            captures: 1,
+            crawlers: verdicts([Cause::Unreachable; 3]),
             ..SiteRow::default()
         });
         summary.add(&SiteRow::error(None, "x".into(), "bad".into()));
         assert_eq!(
-            (summary.rows, summary.errors, summary.answered()),
-            (3, 1, 2)
+            (
+                summary.rows,
+                summary.errors,
+                summary.answered(),
+                summary.captures
+            ),
+            (3, 1, 2, 4)
         );
+        assert_eq!((summary.chosen, summary.unreachable), (1, 1));
         assert_eq!(summary.outcomes, [0, 1, 1]);
         assert_eq!(summary.statuses[2..6], [1, 0, 0, 1]);
         assert_eq!(summary.sizes[2], 1);
-        assert_eq!(summary.crawlers[0].count(Class::Blocked), 2);
+        let gptbot = &summary.crawlers[0];
+        assert_eq!((gptbot.blocked(), gptbot.count(Cause::Unreachable)), (1, 1));
+        assert_eq!(gptbot.root, [0, 2, 0]);
         assert!(summary.crawlers[0].ai && !summary.crawlers[1].ai);
-        assert_eq!(summary.blocking_ai, 2);
+        assert_eq!((summary.blocking_ai, summary.blocking_ai_by_name), (1, 1));
         assert_eq!(summary.lint_sites[0], 1);
         assert_eq!(size_label(6), "over 500 KiB");
     }

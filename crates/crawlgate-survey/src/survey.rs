@@ -5,33 +5,60 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::SystemTime;
 
 use crawlgate::{Profile, RobotsTxt};
-use crawlgate_fetch::{FetchPolicy, FetchResult, HttpResponse, Outcome, Rules};
+use crawlgate_fetch::{FetchPolicy, FetchResult, HttpResponse, Outcome, OutcomeReason, Rules};
 
 use crate::capture::{Capture, Payload};
-use crate::classify::classify_outcome;
 use crate::crawlers::{CrawlerSet, ANY};
 use crate::findings::LintCounts;
 use crate::row::SiteRow;
+use crate::taxonomy::{FetchClass, HostClass};
+use crate::verdict::{Cause, CrawlerVerdict, Reader};
 
-/// What a survey asks: which crawlers, under which reading.
+/// The most `--path`s a survey answers (each adds a column per crawler).
+pub const MAX_PATHS: usize = 16;
+
+/// The longest path a survey answers for, in bytes.
+pub const MAX_PATH_LEN: usize = 2048;
+
+/// Why a path cannot be surveyed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum PathError {
+    /// Not a path starting with `/`.
+    #[error("--path {0:?} does not start with `/`: give the path of a URL, such as /news/")]
+    NotAPath(String),
+    /// Too long.
+    #[error("--path of {0} bytes is too long (at most {MAX_PATH_LEN})")]
+    TooLong(usize),
+    /// Too many.
+    #[error("{0} paths given; a survey answers at most {MAX_PATHS}")]
+    TooMany(usize),
+}
+
+/// What a survey asks: which crawlers, about which paths besides `/`,
+/// under which reading.
 ///
 /// ```
-/// use crawlgate_survey::{Capture, Class, CrawlerSet, Payload, Survey};
+/// use crawlgate_survey::{Capture, CrawlerSet, Payload, Survey};
+/// use crawlgate_survey::verdict::Cause;
 ///
-/// let survey = Survey::new(CrawlerSet::from_tokens(["GPTBot", "*"]).unwrap());
-/// let body = b"User-agent: GPTBot\nDisallow: /\n".to_vec();
-/// let row = survey.observe(Capture {
-///     host: Some("example.com".into()),
-///     source: "example.com".into(),
-///     payload: Payload::File { size: body.len() as u64, body },
-/// });
-/// assert_eq!(row.crawlers[0].class, Class::Blocked);
-/// assert_eq!(row.crawlers[1].class, Class::Unmentioned);
-/// assert_eq!(row.lint.unwrap().errors, 0);
+/// let survey = Survey::new(CrawlerSet::from_tokens(["GPTBot", "*"]).unwrap())
+///     .with_paths(["/news/"])
+///     .unwrap();
+/// let body = b"User-agent: GPTBot\nDisallow: /\nAllow: /news/\n".to_vec();
+/// let row = survey.observe(Capture::new(
+///     Some("example.com".into()),
+///     "example.com",
+///     Payload::File { size: body.len() as u64, body },
+/// ));
+/// let gptbot = &row.crawlers[0];
+/// assert_eq!((gptbot.root, gptbot.cause, gptbot.paths.as_slice()), (Some(false), Some(Cause::PartlyBlocked), &[true][..]));
+/// assert_eq!(row.crawlers[1].cause, Some(Cause::Allowed));
 /// ```
 #[derive(Clone, Debug)]
 pub struct Survey {
     crawlers: CrawlerSet,
+    paths: Vec<String>,
     policy: FetchPolicy,
     now: SystemTime,
 }
@@ -41,6 +68,7 @@ impl Survey {
     pub fn new(crawlers: CrawlerSet) -> Survey {
         Survey {
             crawlers,
+            paths: Vec::new(),
             policy: FetchPolicy::default(),
             now: SystemTime::now(),
         }
@@ -52,9 +80,36 @@ impl Survey {
         self
     }
 
+    /// The same survey, also answering for these paths (each starting with
+    /// `/`; at most [`MAX_PATHS`], of at most [`MAX_PATH_LEN`] bytes).
+    pub fn with_paths<S: AsRef<str>>(
+        mut self,
+        paths: impl IntoIterator<Item = S>,
+    ) -> Result<Survey, PathError> {
+        let paths: Vec<String> = paths.into_iter().map(|p| p.as_ref().to_owned()).collect();
+        if paths.len() > MAX_PATHS {
+            return Err(PathError::TooMany(paths.len()));
+        }
+        for path in &paths {
+            if path.len() > MAX_PATH_LEN {
+                return Err(PathError::TooLong(path.len()));
+            }
+            if !path.starts_with('/') {
+                return Err(PathError::NotAPath(crate::capture::shown(path)));
+            }
+        }
+        self.paths = paths;
+        Ok(self)
+    }
+
     /// The crawlers surveyed.
     pub fn crawlers(&self) -> &CrawlerSet {
         &self.crawlers
+    }
+
+    /// The paths answered besides `/`.
+    pub fn paths(&self) -> &[String] {
+        &self.paths
     }
 
     /// The reading files are parsed with.
@@ -67,12 +122,15 @@ impl Survey {
     pub fn observe(&self, capture: Capture) -> SiteRow {
         let host = capture.host.clone();
         let source = capture.source.clone();
+        let offset = capture.offset;
         catch_unwind(AssertUnwindSafe(|| self.observe_capture(capture))).unwrap_or_else(|_| {
-            SiteRow::error(
+            let mut row = SiteRow::error(
                 host,
                 source,
                 "internal error while reading this site (please report it)".to_owned(),
-            )
+            );
+            row.offset = offset;
+            row
         })
     }
 
@@ -81,10 +139,19 @@ impl Survey {
             host,
             source,
             payload,
+            url,
+            date,
+            offset,
+            payload_type,
         } = capture;
         let mut row = SiteRow {
             host,
             source,
+            offset,
+            url,
+            captured: date,
+            captures: 1,
+            payload_type,
             ..SiteRow::default()
         };
         let outcome = match payload {
@@ -105,6 +172,14 @@ impl Survey {
                 row.content_type = response.content_type.clone();
                 row.location = location;
                 row.size = Some(size);
+                if (300..=399).contains(&response.status) {
+                    // A redirect: answered by its target's capture, if the
+                    // input holds it (see the survey's run).
+                    row.fetch_class = Some(FetchClass::of(response.status));
+                    row.cc_class = Some(HostClass::HttpRedirectNotResolved);
+                    row.crawlers = self.unanswered(Cause::Redirected);
+                    return row;
+                }
                 self.apply(response)
             }
             Payload::Fetched(report) => {
@@ -123,6 +198,7 @@ impl Survey {
                 }
             }
         };
+        row.fetch_class = row.status.map(FetchClass::of);
         row.over_limit = row.size.map(|s| s > crawlgate::MAX_BYTES as u64);
         let served_html = (200..300).contains(&row.status.unwrap_or(200))
             && row
@@ -131,16 +207,62 @@ impl Survey {
                 .is_some_and(|ct| ct.to_ascii_lowercase().contains("html"));
         row.outcome = Some(outcome.kind());
         row.reason = Some(outcome.reason);
+        let mut not_robots_txt = false;
         if let Rules::Conditional(copy) = &outcome.rules {
             self.describe_file(&mut row, copy.body(), copy.robots());
+            not_robots_txt = row.lint.as_ref().is_some_and(|l| {
+                l.count(crawlgate_lint::Code::HtmlPage) > 0
+                    || l.count(crawlgate_lint::Code::BinaryFile) > 0
+            });
         }
         let html_body = row
             .lint
             .as_ref()
             .is_some_and(|l| l.count(crawlgate_lint::Code::HtmlPage) > 0);
         row.html = Some(served_html || html_body);
-        row.crawlers = classify_outcome(&outcome, self.crawlers.iter().map(|c| c.token.as_str()));
+        row.crawlers = self.verdicts(&outcome, not_robots_txt);
+        row.cc_class = Some(HostClass::of(
+            row.status.or(match outcome.reason {
+                // A file given without a status was read as a 200.
+                OutcomeReason::Fetched => Some(200),
+                _ => None,
+            }),
+            false,
+            row.content_type.as_deref(),
+            row.payload_type.as_deref(),
+            row.rules,
+        ));
         row
+    }
+
+    /// No answer for any crawler, for this cause.
+    fn unanswered(&self, cause: Cause) -> Vec<CrawlerVerdict> {
+        vec![CrawlerVerdict::unanswered(cause); self.crawlers.len()]
+    }
+
+    /// Every crawler's verdict under a fetch outcome.
+    fn verdicts(&self, outcome: &Outcome, not_robots_txt: bool) -> Vec<CrawlerVerdict> {
+        let fixed = |allowed, cause| {
+            vec![
+                CrawlerVerdict::without_rules(allowed, cause, self.paths.len());
+                self.crawlers.len()
+            ]
+        };
+        match &outcome.rules {
+            Rules::FullDisallow => fixed(false, Cause::Unreachable),
+            Rules::FullAllow => match outcome.reason {
+                // Redirects that loop or go on too long read as a 404.
+                OutcomeReason::RedirectsNotFollowed => fixed(true, Cause::Redirected),
+                _ => fixed(true, Cause::NoRobotsTxt),
+            },
+            Rules::Conditional(copy) => {
+                let reader = Reader::new(copy.robots(), &self.paths).not_robots_txt(not_robots_txt);
+                self.crawlers
+                    .iter()
+                    .map(|c| reader.verdict(&c.token))
+                    .collect()
+            }
+        }
     }
 
     /// The fetch rules' outcome for a response.
@@ -154,6 +276,7 @@ impl Survey {
     fn describe_file(&self, row: &mut SiteRow, body: &[u8], robots: &RobotsTxt) {
         row.lint = Some(LintCounts::of(body, robots, self.profile()));
         row.groups = Some(count(robots.groups().len()));
+        row.rules = Some(count(robots.rules().len()));
         row.sitemaps = Some(count(robots.sitemaps().len()));
         let any = robots.for_agent(ANY);
         row.crawl_delay = any.crawl_delay().map(|d| d.seconds);
@@ -177,8 +300,7 @@ fn count(n: usize) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::classify::Class;
-    use crawlgate_fetch::{OutcomeKind, OutcomeReason};
+    use crawlgate_fetch::OutcomeKind;
 
     fn survey() -> Survey {
         Survey::new(CrawlerSet::from_tokens(["GPTBot", "CCBot", "*"]).unwrap())
@@ -186,28 +308,59 @@ mod tests {
 
     fn http(response: HttpResponse) -> SiteRow {
         let size = response.body.len() as u64;
-        survey().observe(Capture {
-            host: Some("example.com".into()),
-            source: "test".into(),
-            payload: Payload::Http {
+        survey().observe(Capture::new(
+            Some("example.com".into()),
+            "test",
+            Payload::Http {
                 response,
                 size,
                 location: None,
             },
-        })
+        ))
+    }
+
+    fn causes(row: &SiteRow) -> Vec<Option<Cause>> {
+        row.crawlers.iter().map(|c| c.cause).collect()
     }
 
     #[test]
-    fn a_server_error_blocks_everyone_and_a_404_names_no_one() {
+    fn a_server_error_is_an_outage_and_a_404_no_robots_txt() {
         let row = http(HttpResponse::new(503).with_body("busy"));
         assert_eq!(row.outcome, Some(OutcomeKind::FullDisallow));
         assert_eq!(row.reason, Some(OutcomeReason::ServerError));
-        assert!(row.crawlers.iter().all(|c| c.class == Class::Blocked));
+        assert!(row
+            .crawlers
+            .iter()
+            .all(|c| c.cause == Some(Cause::Unreachable) && c.root == Some(false)));
         assert_eq!(row.lint, None);
+        assert_eq!(row.cc_class, Some(HostClass::HttpDeferVisits));
         let row = http(HttpResponse::new(404).with_body("User-agent: *\nDisallow: /\n"));
         assert_eq!(row.outcome, Some(OutcomeKind::FullAllow));
-        assert!(row.crawlers.iter().all(|c| c.class == Class::Unmentioned));
+        assert!(row
+            .crawlers
+            .iter()
+            .all(|c| c.cause == Some(Cause::NoRobotsTxt) && c.root == Some(true)));
         assert_eq!((row.status, row.groups), (Some(404), None));
+        assert_eq!(row.fetch_class, Some(FetchClass::NotFound));
+    }
+
+    #[test]
+    fn a_redirect_waits_for_its_target() {
+        let mut response = HttpResponse::new(301);
+        response.content_type = Some("text/html".into());
+        let row = survey().observe(Capture::new(
+            Some("example.com".into()),
+            "test",
+            Payload::Http {
+                response,
+                size: 0,
+                location: Some("https://www.example.com/robots.txt".into()),
+            },
+        ));
+        assert!(row.is_unresolved_redirect());
+        assert_eq!(row.outcome, None);
+        assert!(row.crawlers.iter().all(|c| c.root.is_none()));
+        assert_eq!(row.cc_class, Some(HostClass::HttpRedirectNotResolved));
     }
 
     #[test]
@@ -245,25 +398,29 @@ mod tests {
             Some("train-ai=n; /news/ train-ai=y")
         );
         assert_eq!((row.groups, row.sitemaps), (Some(2), Some(1)));
-        let classes: Vec<Class> = row.crawlers.iter().map(|c| c.class).collect();
         assert_eq!(
-            classes,
-            [Class::Blocked, Class::Unmentioned, Class::Partial]
+            causes(&row),
+            [
+                Some(Cause::BlockedByName),
+                Some(Cause::PartlyBlocked),
+                Some(Cause::PartlyBlocked)
+            ]
         );
+        assert_eq!(row.rules, Some(2));
         assert_eq!(row.over_limit, Some(false));
     }
 
     #[test]
     fn a_body_over_the_limit_is_flagged() {
         let body = vec![b'#'; crawlgate::MAX_BYTES + 1];
-        let row = survey().observe(Capture {
-            host: None,
-            source: "big".into(),
-            payload: Payload::File {
+        let row = survey().observe(Capture::new(
+            None,
+            "big",
+            Payload::File {
                 body,
                 size: 10 << 20,
             },
-        });
+        ));
         assert_eq!((row.size, row.over_limit), (Some(10 << 20), Some(true)));
         assert_eq!(row.status, None);
         assert_eq!(row.outcome, Some(OutcomeKind::Conditional));

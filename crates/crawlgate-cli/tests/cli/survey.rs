@@ -1,45 +1,40 @@
-//! `crawlgate survey` on WARC files built from the corpus, checked row by
-//! row against `crawlgate explain` (the files) and `crawlgate check` (the
-//! statuses, served for real on loopback).
+//! `crawlgate survey` on the WARC the tests build from the corpus (the
+//! issue's bar), checked host by host against `crawlgate check` (local
+//! files, and statuses and redirects served for real on loopback); killed
+//! halfway (SIGTERM, SIGINT, SIGKILL) it leaves earlier outputs intact and
+//! `--resume` gives the uninterrupted table; `survey report` reads tables.
 
 #[path = "../../../crawlgate-survey/tests/support/warc.rs"]
 mod warc_writer;
 
-use crawlgate::RobotsTxt;
-use crawlgate_survey::Classifier;
+#[path = "../../../crawlgate-survey/tests/support/bar.rs"]
+mod bar_warc;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
 use crawlgate_testserver::{Reply, TestServer};
 use serde_json::Value;
 
 use crate::{corpus, crawlgate, stderr_of, Files};
-use warc_writer::{gzip, response_record, Response, WarcFile};
+use bar_warc::{Answer, BarWarc};
 
-const CRAWLERS: [&str; 4] = ["GPTBot", "CCBot", "Googlebot", "*"];
+/// Crawlers whose readings differ (Googlebot-Image falls back to
+/// Googlebot, AdsBot-Google ignores `*`, Bingbot to msnbot) beside plain
+/// tokens and `*`.
+const CRAWLERS: [&str; 7] = [
+    "GPTBot",
+    "Googlebot-Image",
+    "AdsBot-Google",
+    "Bingbot",
+    "CCBot",
+    "Googlebot",
+    "*",
+];
 
-/// Corpus files that name AI crawlers, and some that do not.
-fn sample() -> Vec<String> {
-    let names = crawlgate_corpus::names();
-    let mut naming: Vec<String> = names
-        .iter()
-        .filter(|name| {
-            let body = std::fs::read(corpus().join(name)).unwrap();
-            let text = String::from_utf8_lossy(&body).to_ascii_lowercase();
-            text.contains("gptbot") || text.contains("ccbot")
-        })
-        .take(25)
-        .cloned()
-        .collect();
-    assert!(
-        naming.len() >= 10,
-        "the corpus names AI crawlers in {} files",
-        naming.len()
-    );
-    naming.extend(names.iter().step_by(300).cloned());
-    naming.sort();
-    naming.dedup();
-    naming
-}
-
-fn rows_of(path: &std::path::Path) -> Vec<Value> {
+fn rows_of(path: &Path) -> Vec<Value> {
     std::fs::read_to_string(path)
         .unwrap()
         .lines()
@@ -55,69 +50,69 @@ fn column(token: &str) -> String {
     }
 }
 
-/// The class and `/` line of `token` as `crawlgate explain` reads the file:
-/// named or not, and its verdicts on `/` and the probe paths.
-fn explained(file: &std::path::Path, token: &str, probes: &[String]) -> (String, Option<u64>) {
-    let output = crawlgate()
-        .arg("explain")
-        .arg(file)
-        .args(["--agent", token, "--json"])
-        .args(probes)
-        .output()
-        .unwrap();
-    assert!(output.status.success(), "{}", stderr_of(&output));
-    let json: Value = serde_json::from_slice(&output.stdout).unwrap();
-    let urls = json["urls"].as_array().unwrap();
-    assert_eq!(urls.len(), probes.len());
-    let line = urls[0]["rule"]["line"].as_u64();
-    let named = match json["selection"].as_str().unwrap() {
-        "specific" => true,
-        "global" => token == "*",
-        _ => false,
-    };
-    if !named {
-        return ("unmentioned".to_owned(), line);
+/// `crawlgate check ROBOTS / --agent TOKEN --json` (its default, the
+/// crawler reading): whether `/` is allowed.
+fn check(robots: &str, token: &str, allow_private: bool) -> bool {
+    check_json(robots, token, allow_private)["results"][0]["allowed"]
+        .as_bool()
+        .unwrap()
+}
+
+/// The group a survey's `group_X` names for `check --json`'s `choice.kind`
+/// (no `choice`: the one-token selection of `*`).
+fn group_word(json: &Value) -> &'static str {
+    match json["results"][0]["choice"]["kind"].as_str() {
+        Some("own") => "named",
+        Some("fallback") => "fallback",
+        Some("*") | None => "star",
+        Some("none") => "none",
+        Some("ignores-robots-txt") => "ignored",
+        Some(other) => panic!("choice {other}"),
     }
-    let disallowed = urls.iter().filter(|u| u["allowed"] == false).count();
-    let class = if disallowed == urls.len() {
-        "blocked"
-    } else if disallowed == 0 {
-        "allowed"
-    } else {
-        "partial"
-    };
-    (class.to_owned(), line)
+}
+
+/// `crawlgate check ROBOTS / --agent TOKEN --json`'s output.
+fn check_json(robots: &str, token: &str, allow_private: bool) -> Value {
+    let mut command = crawlgate();
+    command.args(["check", robots, "/", "--agent", token, "--json"]);
+    if allow_private {
+        command.arg("--allow-private");
+    }
+    let output = command.output().unwrap();
+    assert!(
+        matches!(output.status.code(), Some(0 | 1)),
+        "{robots}: {}",
+        stderr_of(&output)
+    );
+    serde_json::from_slice(&output.stdout).unwrap()
+}
+
+/// Runs `jobs` on four threads.
+fn in_parallel<T: Send>(jobs: Vec<T>, run: impl Fn(T) + Sync) {
+    let jobs = std::sync::Mutex::new(jobs);
+    std::thread::scope(|scope| {
+        for _ in 0..4 {
+            scope.spawn(|| loop {
+                let Some(job) = jobs.lock().unwrap().pop() else {
+                    return;
+                };
+                run(job);
+            });
+        }
+    });
 }
 
 #[test]
-fn rows_agree_with_explain_and_check() {
+fn every_host_answers_as_crawlgate_check_does() {
     let files = Files::new();
-    let names = sample();
-    let mut warc = WarcFile::new(true);
-    for name in &names {
-        let body = std::fs::read(corpus().join(name)).unwrap();
-        warc.response(&Response::ok(name, body));
-        if name == &names[names.len() / 2] {
-            // A member cut short, and bytes that are no member, midway.
-            let cut = response_record(&Response::ok("cut.example", "User-agent: *\n"));
-            warc.raw(&gzip(&cut)[..30]).raw(b"garbage between members");
-        }
-    }
-    let statuses = [
-        (503u16, "down.example"),
-        (429, "busy.example"),
-        (404, "gone.example"),
-        (401, "locked.example"),
-    ];
-    for (status, host) in statuses {
-        warc.response(&Response::status(host, status, "User-agent: *\nAllow: /\n"));
-    }
-    let warc_path = files.write("sample.warc.gz", &warc.bytes);
+    let names = crawlgate_corpus::names();
+    let bar = BarWarc::build(&corpus(), &names, 1);
+    let warc = files.write("bar.warc.gz", &bar.bytes);
     let out = files.path().join("rows.jsonl");
     let mut command = crawlgate();
     command
         .arg("survey")
-        .arg(&warc_path)
+        .arg(&warc)
         .arg("-o")
         .arg(&out)
         .arg("-q");
@@ -129,62 +124,260 @@ fn rows_agree_with_explain_and_check() {
     assert_eq!(stderr_of(&output), "", "quiet");
     let rows = rows_of(&out);
 
-    // Every capture is a row; the damage makes error rows, and nothing
-    // after it is lost.
-    let good: Vec<&Value> = rows.iter().filter(|r| r["error"].is_null()).collect();
-    assert_eq!(good.len(), names.len() + statuses.len());
-    let errors: Vec<&str> = rows.iter().filter_map(|r| r["error"].as_str()).collect();
-    assert!(!errors.is_empty() && errors.len() <= 2, "{errors:?}");
+    // Every record accounted for: rows, repeated captures, skips.
+    let answered: Vec<&Value> = rows.iter().filter(|r| r["error"].is_null()).collect();
+    let errors = rows.len() - answered.len();
+    assert_eq!(errors as u64, bar.damaged);
+    let captures: u64 = answered
+        .iter()
+        .map(|r| r["captures"].as_u64().unwrap())
+        .sum();
+    assert_eq!(captures + errors as u64 + bar.skipped, bar.records);
+    // One row per host.
+    let by_host: BTreeMap<&str, &Value> = answered
+        .iter()
+        .map(|r| (r["host"].as_str().unwrap(), *r))
+        .collect();
+    assert_eq!(by_host.len(), answered.len(), "a host twice");
+    assert_eq!(by_host.len(), bar.hosts.len());
 
-    for name in &names {
-        let row = good
-            .iter()
-            .find(|r| r["host"] == name.as_str())
-            .unwrap_or_else(|| panic!("{name}"));
-        let file = corpus().join(name);
-        let probes = Classifier::new(&RobotsTxt::parse(&std::fs::read(&file).unwrap()))
-            .probe_paths()
-            .to_vec();
-        for token in CRAWLERS {
-            let (class, line) = explained(&file, token, &probes);
-            let c = column(token);
-            assert_eq!(row[format!("class_{c}")], class.as_str(), "{name} {token}");
-            assert_eq!(row[format!("line_{c}")].as_u64(), line, "{name} {token}");
-        }
-    }
-
-    // The statuses, served for real: `crawlgate check` fetches them.
-    for (status, host) in statuses {
-        let server = TestServer::start([(
-            "/robots.txt",
-            Reply::text(status, "User-agent: *\nAllow: /\n"),
-        )]);
-        let row = good.iter().find(|r| r["host"] == host).unwrap();
-        for token in ["GPTBot", "Googlebot"] {
-            let output = crawlgate()
-                .arg("check")
-                .arg(server.url("/"))
-                .args(["--agent", token, "--json", "--allow-private"])
-                .output()
-                .unwrap();
-            let json: Value = serde_json::from_slice(&output.stdout).unwrap();
-            let result = &json["results"][0];
-            let expected = match (
-                result["allowed"].as_bool().unwrap(),
-                result["basis"].as_str().unwrap(),
-            ) {
-                (false, "full_disallow") => "blocked",
-                (true, "full_allow") => "unmentioned",
-                other => panic!("{status}: {other:?}"),
+    // The files that answer, as `crawlgate check` reads them.
+    let bodies = files.path().join("bodies");
+    std::fs::create_dir(&bodies).unwrap();
+    let mut jobs = Vec::new();
+    for (i, (host, expect)) in bar.hosts.iter().enumerate() {
+        let row = by_host[host.as_str()];
+        assert_eq!(row["captures"], expect.captures, "{host}");
+        if let Answer::File(body) = &expect.answer {
+            let file = bodies.join(host);
+            std::fs::write(&file, body).unwrap();
+            let tokens: &[&str] = if i % 10 == 0 {
+                &CRAWLERS
+            } else {
+                &CRAWLERS[..1]
             };
-            assert_eq!(
-                row[format!("class_{}", column(token))],
-                expected,
-                "{host} {token}"
-            );
-            assert_eq!(row["status"], status);
+            for token in tokens {
+                jobs.push((host.clone(), file.clone(), *token));
+            }
         }
     }
+    assert!(jobs.len() > 4000);
+    let mismatches = std::sync::Mutex::new(Vec::new());
+    in_parallel(jobs, |(host, file, token)| {
+        let json = check_json(file.to_str().unwrap(), token, false);
+        let row = by_host[host.as_str()];
+        let allowed = json["results"][0]["allowed"].as_bool().unwrap();
+        let expected = if allowed { "allowed" } else { "disallowed" };
+        let shown = (
+            &row[format!("root_{}", column(token))],
+            &row[format!("group_{}", column(token))],
+        );
+        if shown.0 != expected || (token != "*" && shown.1 != group_word(&json)) {
+            mismatches.lock().unwrap().push(format!(
+                "{host} {token}: survey {} {}, check {expected} {}",
+                shown.0,
+                shown.1,
+                group_word(&json)
+            ));
+        }
+    });
+    let mismatches = mismatches.into_inner().unwrap();
+    assert!(mismatches.is_empty(), "{mismatches:#?}");
+
+    // The statuses and a redirect loop, served for real: `crawlgate check`
+    // fetches them. No 5xx is a robots.txt block.
+    let mut served: Vec<(String, Reply)> = bar
+        .statuses
+        .iter()
+        .map(|(host, status)| {
+            (
+                host.clone(),
+                Reply::text(*status, "User-agent: *\nDisallow: /\n"),
+            )
+        })
+        .collect();
+    served.push(("ping.example".into(), Reply::redirect(301, "/robots.txt")));
+    for (host, reply) in served {
+        let server = TestServer::start([("/robots.txt", reply)]);
+        let row = by_host[host.as_str()];
+        for token in ["GPTBot", "Googlebot"] {
+            let allowed = check(&server.url("/"), token, true);
+            let c = column(token);
+            let expected = if allowed { "allowed" } else { "disallowed" };
+            assert_eq!(row[format!("root_{c}")], expected, "{host} {token}");
+            let cause = row[format!("cause_{c}")].as_str().unwrap();
+            assert!(
+                !cause.starts_with("blocked"),
+                "{host}: an outage is no block"
+            );
+            if !allowed {
+                assert_eq!(cause, "unreachable", "{host}");
+            }
+        }
+    }
+    // A redirect whose target the input does not hold gives no answer.
+    for k in 0..3 {
+        let row = by_host[format!("nowhere{k}.example").as_str()];
+        assert_eq!(
+            (row["root_gptbot"].clone(), row["cause_gptbot"].clone()),
+            (Value::Null, "redirected".into())
+        );
+    }
+}
+
+/// A WARC of `copies` copies of the corpus, in `files`.
+fn big_warc(files: &Files, copies: usize) -> PathBuf {
+    let names = crawlgate_corpus::names();
+    let bar = BarWarc::build(&corpus(), &names, copies);
+    files.write("big.warc.gz", &bar.bytes)
+}
+
+fn survey_command(files: &Files, warc: &Path, stem: &str) -> std::process::Command {
+    let mut command = std::process::Command::new(assert_cmd::cargo::cargo_bin("crawlgate"));
+    command
+        .current_dir(files.path())
+        .arg("survey")
+        .arg(warc)
+        .args([
+            "-o",
+            &format!("{stem}.jsonl"),
+            "-o",
+            &format!("{stem}.html"),
+        ])
+        .args(["--crawler", "GPTBot", "--crawler", "*", "--path", "/news/"])
+        .args([
+            "--checkpoint",
+            "1000",
+            "--no-progress",
+            "-q",
+            "--threads",
+            "2",
+        ]);
+    command
+}
+
+#[test]
+fn a_killed_survey_leaves_earlier_outputs_and_resumes_to_the_same_table() {
+    let files = Files::new();
+    let warc = big_warc(&files, 3);
+    let status = survey_command(&files, &warc, "whole").status().unwrap();
+    assert!(status.success());
+    let whole = std::fs::read(files.path().join("whole.jsonl")).unwrap();
+    assert!(rows_of(&files.path().join("whole.jsonl")).len() > 12_000);
+
+    for signal in ["TERM", "INT", "KILL"] {
+        let stem = format!("out-{signal}");
+        // What a survey before wrote at these paths.
+        let earlier_table = b"{\"host\":\"earlier.example\"}\n".to_vec();
+        let earlier_page = b"<!DOCTYPE html><p>the earlier report</p>".to_vec();
+        files.write(&format!("{stem}.jsonl"), &earlier_table);
+        files.write(&format!("{stem}.html"), &earlier_page);
+        let mut child = survey_command(&files, &warc, &stem)
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Halfway: once a checkpoint names some runs.
+        let manifest = files
+            .path()
+            .join(format!(".{stem}.jsonl.crawlgate-work/manifest.json"));
+        let started = Instant::now();
+        while !manifest.exists() {
+            assert!(
+                child.try_wait().unwrap().is_none(),
+                "the survey ended before a checkpoint"
+            );
+            assert!(
+                started.elapsed() < Duration::from_secs(300),
+                "no checkpoint in 300 s"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let killed = std::process::Command::new("kill")
+            .args([format!("-{signal}"), child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(killed.success());
+        let status = child.wait().unwrap();
+        assert!(!status.success(), "{signal}: {status:?}");
+        assert_eq!(
+            std::fs::read(files.path().join(format!("{stem}.jsonl"))).unwrap(),
+            earlier_table,
+            "{signal}"
+        );
+        assert_eq!(
+            std::fs::read(files.path().join(format!("{stem}.html"))).unwrap(),
+            earlier_page,
+            "{signal}"
+        );
+
+        let output = survey_command(&files, &warc, &stem)
+            .arg("--resume")
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{signal}: {}", stderr_of(&output));
+        let resumed = std::fs::read(files.path().join(format!("{stem}.jsonl"))).unwrap();
+        assert!(
+            resumed == whole,
+            "{signal}: the resumed table differs from the uninterrupted one"
+        );
+        assert!(!manifest.exists());
+        let page = std::fs::read_to_string(files.path().join(format!("{stem}.html"))).unwrap();
+        assert!(page.contains("data-figure=\"records\""), "{signal}");
+    }
+}
+
+#[test]
+fn reports_are_made_from_tables() {
+    let files = Files::new();
+    let mut warc = warc_writer::WarcFile::new(true);
+    warc.response(&warc_writer::Response::ok(
+        "a.example",
+        "User-agent: GPTBot\nDisallow: /\n",
+    ))
+    .response(&warc_writer::Response::status("b.example", 503, ""));
+    let warc = files.write("now.warc.gz", &warc.bytes);
+    let output = crawlgate()
+        .current_dir(files.path())
+        .arg("survey")
+        .arg(&warc)
+        .args(["-o", "now.parquet", "-o", "now.json", "--no-progress"])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", stderr_of(&output));
+    let ran: Value =
+        serde_json::from_str(&std::fs::read_to_string(files.path().join("now.json")).unwrap())
+            .unwrap();
+    let output = crawlgate()
+        .current_dir(files.path())
+        .args([
+            "survey",
+            "report",
+            "now.parquet",
+            "-o",
+            "report.html",
+            "-o",
+            "report.json",
+        ])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", stderr_of(&output));
+    assert!(
+        stderr_of(&output).contains("survey report: now (2 sites)"),
+        "{}",
+        stderr_of(&output)
+    );
+    let mut read: Value =
+        serde_json::from_str(&std::fs::read_to_string(files.path().join("report.json")).unwrap())
+            .unwrap();
+    read["snapshots"][0]["summary"]["accounting"] =
+        ran["snapshots"][0]["summary"]["accounting"].clone();
+    assert_eq!(read, ran);
+    let summary = &ran["snapshots"][0]["summary"];
+    assert_eq!(
+        (summary["unreachable"].clone(), summary["chosen"].clone()),
+        (1.into(), 1.into())
+    );
 }
 
 #[test]
@@ -194,7 +387,9 @@ fn usage_errors_are_clear() {
         "sites.jsonl",
         "{\"host\":\"a.example\",\"robots_txt\":\"\"}\n",
     );
-    let cases: [(&[&str], &str); 5] = [
+    files.write("long.paths", format!("{}\n", "a".repeat(70_000)));
+    let long_path = format!("/{}", "a".repeat(70_000));
+    let cases: [(&[&str], &str); 12] = [
         (&["survey", "-o", "x.parquet"], "nothing to survey"),
         (
             &["survey", "sites.txt", "-o", "x.parquet"],
@@ -202,7 +397,7 @@ fn usage_errors_are_clear() {
         ),
         (
             &["survey", "sites.jsonl", "-o", "x.txt"],
-            "name it .parquet, .csv, .jsonl or .html",
+            "name it .parquet, .csv, .jsonl, .html or .json",
         ),
         (
             &[
@@ -226,6 +421,31 @@ fn usage_errors_are_clear() {
             ],
             "cannot read the earlier survey",
         ),
+        (
+            &["survey", "sites.jsonl", "-o", "x.csv", "--path", "news"],
+            "does not start with `/`",
+        ),
+        (
+            &["survey", "sites.jsonl", "-o", "x.csv", "--path", &long_path],
+            "too long",
+        ),
+        (
+            &["survey", "sites.jsonl", "-o", "x.csv", "--resume"],
+            "nothing to resume",
+        ),
+        (
+            &["survey", "sites.jsonl", "-o", "x.csv", "--checkpoint", "0"],
+            "--checkpoint",
+        ),
+        (
+            &["survey", "long.paths", "-o", "x.csv"],
+            "longer than 8192 bytes",
+        ),
+        (&["survey", "report", "-o", "r.html"], "TABLE"),
+        (
+            &["survey", "report", "sites.jsonl", "-o", "r.csv"],
+            ".html (the report) or .json",
+        ),
     ];
     for (args, message) in cases {
         let output = crawlgate()
@@ -233,10 +453,11 @@ fn usage_errors_are_clear() {
             .args(args)
             .output()
             .unwrap();
-        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        assert_eq!(output.status.code(), Some(2), "{:.80?}", args);
         assert!(
             stderr_of(&output).contains(message),
-            "{args:?}: {}",
+            "{:.80?}: {}",
+            args,
             stderr_of(&output)
         );
     }
@@ -263,24 +484,24 @@ fn usage_errors_are_clear() {
         .unwrap();
     assert!(output.status.success());
     assert!(
-        stderr_of(&output).contains("survey: 1 sites (0 error rows)"),
+        stderr_of(&output).contains("survey: 1 sites (0 error rows, 0 unreachable); 1 records: 1 rows, 0 repeated captures, 0 skipped"),
         "{}",
         stderr_of(&output)
     );
     let csv = std::fs::read_to_string(files.path().join("out.csv")).unwrap();
-    assert!(csv.starts_with("host,source,error,status,outcome,"));
+    assert!(csv.starts_with("host,source,offset,error,url,captured,captures,status,"));
 }
 
 /// Under `--profile bing` the whole file is read as Bing reads it: the group
 /// of Bingbot and Googlebot ends at the `Crawl-delay` line, so the file that
 /// blocks both under Google's reading leaves them free.
 #[test]
-fn the_bing_reading_classifies_bingbot_by_its_own_group() {
+fn the_bing_reading_answers_bingbot_by_its_own_group() {
     let files = Files::new();
     let body = "User-agent: Bingbot\nUser-agent: Googlebot\nCrawl-delay: 1\nUser-agent: *\nCrawl-delay: 30\nDisallow: /\n";
     let line = serde_json::json!({"host": "shop.example", "robots_txt": body});
     files.write("sites.jsonl", format!("{line}\n"));
-    let class_of = |profile: &str| {
+    let cause_of = |profile: &str| {
         let out = format!("{profile}.jsonl");
         let output = crawlgate()
             .current_dir(files.path())
@@ -293,10 +514,13 @@ fn the_bing_reading_classifies_bingbot_by_its_own_group() {
         let rows = rows_of(&files.path().join(&out));
         assert_eq!(rows.len(), 1);
         (
-            rows[0]["class_bingbot"].as_str().unwrap().to_owned(),
-            rows[0]["class_googlebot"].as_str().unwrap().to_owned(),
+            rows[0]["cause_bingbot"].as_str().unwrap().to_owned(),
+            rows[0]["cause_googlebot"].as_str().unwrap().to_owned(),
         )
     };
-    assert_eq!(class_of("google"), ("blocked".into(), "blocked".into()));
-    assert_eq!(class_of("bing"), ("allowed".into(), "allowed".into()));
+    assert_eq!(
+        cause_of("google"),
+        ("blocked_by_name".into(), "blocked_by_name".into())
+    );
+    assert_eq!(cause_of("bing"), ("allowed".into(), "allowed".into()));
 }

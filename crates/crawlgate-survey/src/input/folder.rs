@@ -27,7 +27,9 @@ pub(crate) fn count(path: &Path) -> Option<u64> {
     Some(entries.flatten().filter(surveyed).count() as u64)
 }
 
-pub(crate) fn read(path: &Path, emit: &mut dyn FnMut(Capture, u64) -> Flow) {
+/// Reads the folder's files in name order (so a stopped survey can pass
+/// over the first `skip` of them when it resumes).
+pub(crate) fn read(path: &Path, skip: u64, emit: &mut dyn FnMut(Capture, u64) -> Flow) {
     let entries = match std::fs::read_dir(path) {
         Ok(entries) => entries,
         Err(e) => {
@@ -39,12 +41,25 @@ pub(crate) fn read(path: &Path, emit: &mut dyn FnMut(Capture, u64) -> Flow) {
             return;
         }
     };
-    let mut bytes = 0u64;
+    let mut names = Vec::new();
+    let mut failures = Vec::new();
     for entry in entries {
+        match entry {
+            Ok(entry) if surveyed(&entry) => names.push(entry.file_name()),
+            Ok(_) => {}
+            Err(e) => failures.push(e),
+        }
+    }
+    names.sort();
+    let mut bytes = 0u64;
+    let listed = names
+        .into_iter()
+        .map(Ok)
+        .chain(failures.into_iter().map(Err));
+    for entry in listed.skip(usize::try_from(skip).unwrap_or(usize::MAX)) {
         let capture = match entry {
-            Ok(entry) if !surveyed(&entry) => continue,
-            Ok(entry) => {
-                let capture = read_entry(&entry.path(), &entry.file_name().to_string_lossy());
+            Ok(name) => {
+                let capture = read_entry(&path.join(&name), &name.to_string_lossy());
                 if let Payload::File { size, .. } = &capture.payload {
                     bytes += size;
                 }
@@ -86,14 +101,14 @@ fn read_entry(path: &Path, name: &str) -> Capture {
     let read =
         File::open(path).and_then(|file| file.take(BODY_LIMIT as u64).read_to_end(&mut body));
     match read {
-        Ok(_) => Capture {
-            host: Some(host),
+        Ok(_) => Capture::new(
+            Some(host),
             source,
-            payload: Payload::File {
+            Payload::File {
                 size: metadata.len().max(body.len() as u64),
                 body,
             },
-        },
+        ),
         Err(e) => Capture::error(Some(host), source, format!("cannot read the file: {e}")),
     }
 }
@@ -104,11 +119,10 @@ mod tests {
 
     fn read_all(path: &Path) -> Vec<Capture> {
         let mut out = Vec::new();
-        read(path, &mut |c, _| {
+        read(path, 0, &mut |c, _| {
             out.push(c);
             Flow::Continue
         });
-        out.sort_by(|a, b| a.source.cmp(&b.source));
         out
     }
 
@@ -123,6 +137,7 @@ mod tests {
         let captures = read_all(dir.path());
         assert_eq!(captures.len(), 3);
         assert_eq!(count(dir.path()), Some(3));
+        // In name order: `Example.com`, `b.example.txt`, `not a host`.
         let hosts: Vec<Option<&str>> = captures.iter().map(|c| c.host.as_deref()).collect();
         assert_eq!(hosts, [Some("example.com"), Some("b.example"), None]);
         assert!(matches!(&captures[2].payload, Payload::Error(why) if why.contains("no host")));
@@ -130,6 +145,14 @@ mod tests {
             &captures[0].payload,
             Payload::File { size: 14, .. }
         ));
+        // Resuming passes over the first files.
+        let mut rest = Vec::new();
+        read(dir.path(), 2, &mut |c, _| {
+            rest.push(c);
+            Flow::Continue
+        });
+        assert_eq!(rest.len(), 1);
+        assert!(rest[0].host.is_none());
     }
 
     #[test]

@@ -117,7 +117,16 @@ fn site_lines(path: &Path) -> impl Iterator<Item = (u64, Result<String, String>)
     })
 }
 
-pub(crate) fn read(path: &Path, options: &LiveOptions, emit: &mut dyn FnMut(Capture, u64) -> Flow) {
+/// Fetches the sites of the list in order, passing over the first `skip`
+/// (already surveyed by a stopped survey) without fetching them; captures
+/// come in list order (fetches overlap, answers wait for the ones before
+/// them).
+pub(crate) fn read(
+    path: &Path,
+    options: &LiveOptions,
+    skip: u64,
+    emit: &mut dyn FnMut(Capture, u64) -> Flow,
+) {
     let name = path.display().to_string();
     let mut builder = Fetcher::builder()
         .user_agent(&options.user_agent)
@@ -158,20 +167,21 @@ pub(crate) fn read(path: &Path, options: &LiveOptions, emit: &mut dyn FnMut(Capt
     let schedule = Schedule::new(politeness.max_origins);
     let pacing = Pacing::unrestricted(&politeness);
     runtime.block_on(async {
-        let fetches = stream::iter(site_lines(path))
-            .map(|(number, line)| {
-                let source = format!("{name}:{number}");
-                let (fetcher, schedule) = (&fetcher, &schedule);
-                async move {
-                    match line {
-                        Ok(site) => fetch_site(fetcher, schedule, &pacing, &site, source).await,
-                        Err(why) => Capture::error(None, source, why),
+        let fetches =
+            stream::iter(site_lines(path).skip(usize::try_from(skip).unwrap_or(usize::MAX)))
+                .map(|(number, line)| {
+                    let source = format!("{name}:{number}");
+                    let (fetcher, schedule) = (&fetcher, &schedule);
+                    async move {
+                        match line {
+                            Ok(site) => fetch_site(fetcher, schedule, &pacing, &site, source).await,
+                            Err(why) => Capture::error(None, source, why),
+                        }
                     }
-                }
-            })
-            .buffer_unordered(options.concurrency.max(1));
+                })
+                .buffered(options.concurrency.max(1));
         futures_util::pin_mut!(fetches);
-        let mut done = 0u64;
+        let mut done = skip;
         while let Some(capture) = fetches.next().await {
             done += 1;
             if emit(capture, done) == Flow::Stop {
@@ -200,11 +210,16 @@ async fn fetch_site(
         tokio::time::sleep(wait).await;
     }
     match fetcher.fetch(&url).await {
-        Ok(report) => Capture {
-            host: Some(host),
-            source: report.robots_url.clone(),
-            payload: Payload::Fetched(Box::new(report)),
-        },
+        Ok(report) => {
+            let mut capture = Capture::new(
+                Some(host),
+                report.robots_url.clone(),
+                Payload::Fetched(Box::new(report)),
+            );
+            capture.url = Some(origin.robots_url().to_string());
+            capture.date = Some(crawlgate_fetch::format_time(now));
+            capture
+        }
         Err(e) => Capture::error(Some(host), origin.robots_url().to_string(), e.to_string()),
     }
 }

@@ -112,11 +112,7 @@ impl Given {
             }
             None => Payload::File { body, size },
         };
-        Capture {
-            host: Some(host),
-            source,
-            payload,
-        }
+        Capture::new(Some(host), source, payload)
     }
 }
 

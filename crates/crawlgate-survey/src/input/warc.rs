@@ -1,28 +1,39 @@
 //! WARC files (ISO 28500: WARC/1.0 and WARC/1.1), such as Common Crawl's
-//! `robotstxt` subset: plain, or gzip with one record per member (or many).
+//! `robotstxt` subset: plain, or gzip with one record per member (or many),
+//! from a file or a network stream.
 //!
-//! Each `response` record whose target is a `/robots.txt` becomes a capture:
-//! its HTTP status, `Content-Type`, `Location`, `Cache-Control` and
-//! `Retry-After`, and its body (chunked transfer coding and gzip or deflate
-//! content coding removed). Other records are skipped.
+//! Every record is accounted for: a `response` record whose target is a
+//! `/robots.txt` becomes a capture (its HTTP status, `Content-Type`,
+//! `Location`, `Cache-Control` and `Retry-After`, its body with chunked
+//! transfer coding and gzip or deflate content coding removed, the
+//! record's `WARC-Date` and `WARC-Identified-Payload-Type`); any other
+//! record is a counted [`Skip`]. A response whose target URI does not
+//! parse is an error capture.
+//!
+//! Damage costs one error capture per damaged record, member or span: a
+//! gzip member that does not decode (corrupt, or cut short) gives exactly
+//! one, with the host of its first record when its header could be read,
+//! and nothing else from that member; reading then looks for the next
+//! member that decodes to a WARC record, from just past the damaged one's
+//! start. Bytes between members that are no member are one error capture.
+//! In a plain file a record that cannot be read is one error capture and
+//! reading goes on at the next line starting with `WARC/`.
 //!
 //! Nothing is read without a bound: a header block is at most
 //! [`MAX_HEADER`] bytes, a body is kept up to
 //! [`BODY_LIMIT`](crate::capture::BODY_LIMIT) bytes and counted up to
-//! [`MAX_COUNTED`], the rest of a record is skipped as it streams by. A
-//! record that is malformed or cut short becomes an error capture with the
-//! reason; reading goes on at the next record (the next gzip member, or the
-//! next line starting with `WARC/`).
+//! [`MAX_COUNTED`], the rest of a record is skipped as it streams by; a
+//! member's captures are held until it is known to be sound, at most
+//! [`MEMBER_ITEMS`] of them (a larger member is handed on as it goes).
 
-use std::fs::File;
-use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom};
-use std::path::Path;
+use std::io::{self, BufRead, BufReader, Read};
 
 use crawlgate_fetch::{HttpResponse, Origin};
 use flate2::bufread::GzDecoder;
 
 use crate::capture::{host_of, shown, Capture, Payload, BODY_LIMIT, MAX_HOST_LEN};
-use crate::input::Flow;
+use crate::input::rewind::Rewind;
+use crate::input::{Flow, Item, Mark, Skip};
 
 /// The longest WARC or HTTP header block read.
 pub const MAX_HEADER: usize = 64 << 10;
@@ -31,173 +42,222 @@ pub const MAX_HEADER: usize = 64 << 10;
 /// decoding) are reported with this size.
 pub const MAX_COUNTED: u64 = 64 << 20;
 
+/// The most items of one gzip member held until the member is known to be
+/// sound.
+pub const MEMBER_ITEMS: usize = 64;
+
 /// The first bytes of a gzip member.
 const GZIP_MAGIC: [u8; 3] = [0x1f, 0x8b, 0x08];
 
-/// Reads the WARC file at `path`.
-pub(crate) fn read_file(path: &Path, emit: &mut dyn FnMut(Capture, u64) -> Flow) {
-    let name = path.display().to_string();
-    match File::open(path) {
-        Ok(file) => read(BufReader::with_capacity(1 << 20, file), &name, emit),
-        Err(e) => {
-            emit(
-                Capture::error(None, name, format!("cannot open the WARC file: {e}")),
-                0,
-            );
-        }
-    }
-}
-
 /// Reads a WARC stream named `name` (for the captures' `source`), plain or
-/// gzip, handing each capture to `emit` with the bytes of the stream read
-/// so far. After a broken gzip member, reading goes back to the member's
-/// start and looks for the next one from there (hence `Seek`).
+/// gzip, whose first byte is at `offset` of the whole file (0, or where a
+/// stopped survey resumes: a member or record start), handing each item to
+/// `emit` with the bytes read so far and, when reading could start again
+/// right after it, that offset.
 ///
 /// ```
-/// use crawlgate_survey::input::{warc, Flow};
+/// use crawlgate_survey::input::{warc, Flow, Item};
 /// use crawlgate_survey::Payload;
 ///
 /// let http = "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\nUser-agent: *\nDisallow: /\n";
 /// let record = format!(
 ///     "WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: https://example.com/robots.txt\r\n\
+///      WARC-Date: 2026-11-01T00:00:00Z\r\n\
 ///      Content-Type: application/http; msgtype=response\r\nContent-Length: {}\r\n\r\n{http}\r\n\r\n",
 ///     http.len()
 /// );
 /// let mut captures = Vec::new();
-/// warc::read(std::io::Cursor::new(record), "x.warc", &mut |capture, _| {
-///     captures.push(capture);
+/// warc::read(record.as_bytes(), 0, "x.warc", &mut |item, _| {
+///     if let Item::Capture(capture) = item {
+///         captures.push(capture);
+///     }
 ///     Flow::Continue
 /// });
 /// assert_eq!(captures[0].host.as_deref(), Some("example.com"));
+/// assert_eq!(captures[0].date.as_deref(), Some("2026-11-01T00:00:00Z"));
 /// assert!(matches!(&captures[0].payload, Payload::Http { response, .. } if response.status == 200));
 /// ```
-pub fn read(input: impl BufRead + Seek, name: &str, emit: &mut dyn FnMut(Capture, u64) -> Flow) {
-    let mut input = Counting {
-        inner: input,
-        position: 0,
-    };
-    match input.fill_buf() {
+pub fn read(input: impl Read, offset: u64, name: &str, emit: &mut dyn FnMut(Item, Mark) -> Flow) {
+    let mut input = Rewind::new(input, offset);
+    match input.fill(2) {
         Ok(start) if start.starts_with(&GZIP_MAGIC[..2]) => read_gzip(&mut input, name, emit),
         Ok(_) => {
-            Records::new(name, Base::Plain).read(&mut input, emit);
+            let mut records = Records::new(name, Base::Plain(offset));
+            let _ = records.read(&mut input, &mut |item, consumed, restartable| {
+                let at = offset + consumed;
+                emit(
+                    item,
+                    Mark {
+                        bytes: at,
+                        restart: restartable.then_some(at),
+                    },
+                )
+            });
         }
         Err(e) => {
             emit(
-                Capture::error(None, name, format!("cannot read the WARC file: {e}")),
-                0,
+                Item::Capture(Capture::error(
+                    None,
+                    format!("{name}@{offset}"),
+                    format!("cannot read the WARC file: {e}"),
+                )),
+                Mark::at(offset),
             );
         }
     }
 }
 
-/// A `BufRead` that counts the bytes consumed.
-struct Counting<R> {
-    inner: R,
-    position: u64,
-}
-
-impl<R: BufRead> Read for Counting<R> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let n = self.inner.read(buf)?;
-        self.position += n as u64;
-        Ok(n)
-    }
-}
-
-impl<R: Seek> Seek for Counting<R> {
-    fn seek(&mut self, to: SeekFrom) -> io::Result<u64> {
-        self.position = self.inner.seek(to)?;
-        Ok(self.position)
-    }
-}
-
-impl<R: BufRead> BufRead for Counting<R> {
-    fn fill_buf(&mut self) -> io::Result<&[u8]> {
-        self.inner.fill_buf()
-    }
-
-    fn consume(&mut self, amount: usize) {
-        self.inner.consume(amount);
-        self.position += amount as u64;
-    }
-}
-
 /// Reads gzip members one after the other, each as its own stream of
-/// records, so a broken member costs only its own records.
-fn read_gzip<R: BufRead + Seek>(
-    input: &mut Counting<R>,
-    name: &str,
-    emit: &mut dyn FnMut(Capture, u64) -> Flow,
-) {
+/// records, so a damaged member costs one error capture.
+fn read_gzip<R: Read>(input: &mut Rewind<R>, name: &str, emit: &mut dyn FnMut(Item, Mark) -> Flow) {
     loop {
-        let start = input.position;
-        match input.fill_buf() {
+        let start = input.position();
+        match input.fill(GZIP_MAGIC.len()) {
             Ok([]) => return,
             Ok(bytes) if bytes.starts_with(&GZIP_MAGIC) => {}
             Ok(_) => {
-                let skipped = skip_to_member(input);
+                // Bytes that are no member: one error for the whole span.
+                let skipped = next_member(input, start);
                 let capture = Capture::error(
                     None,
                     format!("{name}@{start}"),
-                    format!("{skipped} bytes that are not a gzip member skipped"),
-                );
-                if emit(capture, input.position) == Flow::Stop {
+                    format!("{skipped} bytes that are not a WARC gzip member skipped"),
+                )
+                .at(start);
+                if emit(Item::Capture(capture), Mark::restart(input.position())) == Flow::Stop {
                     return;
                 }
                 continue;
             }
             Err(e) => {
-                emit(
-                    Capture::error(
-                        None,
-                        format!("{name}@{start}"),
-                        format!("cannot read the WARC file further: {e}"),
-                    ),
-                    input.position,
-                );
+                let capture = Capture::error(
+                    None,
+                    format!("{name}@{start}"),
+                    format!("cannot read the WARC file further: {e}"),
+                )
+                .at(start);
+                emit(Item::Capture(capture), Mark::at(start));
                 return;
             }
         }
+        input.mark();
         let mut records = Records::new(name, Base::Member(start));
+        let mut held: Vec<Item> = Vec::new();
+        let mut streamed = false;
+        let mut stopped = false;
         let ended = {
             let mut member = BufReader::with_capacity(1 << 16, GzDecoder::new(&mut *input));
-            records.read(&mut member, &mut |c, _| emit(c, start))
+            records.read(&mut member, &mut |item, _, _| {
+                held.push(item);
+                if held.len() >= MEMBER_ITEMS {
+                    // A large member is handed on as it goes.
+                    streamed = true;
+                    for item in held.drain(..) {
+                        if emit(item, Mark::at(start)) == Flow::Stop {
+                            stopped = true;
+                            return Flow::Stop;
+                        }
+                    }
+                }
+                Flow::Continue
+            })
         };
-        if ended.flow == Flow::Stop {
+        if stopped {
             return;
         }
-        if ended.failed || input.position == start {
-            // The member is broken, and its decoder may have read into the
-            // next one: look for that from just past this member's start.
-            if input.seek(SeekFrom::Start(start + 1)).is_err() {
-                return;
+        match ended {
+            Ended::Done if input.position() > start => {
+                let end = input.position();
+                let last = held.len().saturating_sub(1);
+                for (i, item) in held.into_iter().enumerate() {
+                    let mark = if i == last {
+                        Mark::restart(end)
+                    } else {
+                        Mark::at(end)
+                    };
+                    if emit(item, mark) == Flow::Stop {
+                        return;
+                    }
+                }
             }
-            skip_to_member(input);
+            Ended::Stopped => return,
+            Ended::Done | Ended::Broken { .. } => {
+                let (why, host) = match ended {
+                    Ended::Broken { why, host } => (why, host),
+                    _ => ("the gzip member is empty".to_owned(), None),
+                };
+                let what = if streamed {
+                    "the rest of a damaged gzip member is lost"
+                } else {
+                    "a damaged gzip member"
+                };
+                let capture =
+                    Capture::error(host, format!("{name}@{start}"), format!("{what}: {why}"))
+                        .at(start);
+                // Look for the next sound member from just past this one's
+                // start (its decoder may have read into the next member).
+                if !input.rewind(1) {
+                    // Too large to go back: search on from here.
+                }
+                let from = input.position();
+                next_member(input, from);
+                if emit(Item::Capture(capture), Mark::restart(input.position())) == Flow::Stop {
+                    return;
+                }
+            }
         }
     }
 }
 
-/// Skips to the next gzip member (or the end); returns the bytes skipped.
-fn skip_to_member<R: BufRead>(input: &mut Counting<R>) -> u64 {
-    let mut skipped = 0u64;
+/// Moves to the next gzip member that decodes to a WARC record (or the
+/// end); returns the bytes passed over since `from`.
+fn next_member<R: Read>(input: &mut Rewind<R>, from: u64) -> u64 {
     loop {
-        let buffer = match input.fill_buf() {
-            Ok([]) | Err(_) => return skipped,
+        skip_to_magic(input);
+        let at = input.position();
+        if input.fill_buf().map_or(true, <[u8]>::is_empty) {
+            return at - from;
+        }
+        input.mark();
+        let mut first = [0u8; 5];
+        let sound =
+            GzDecoder::new(&mut *input).read_exact(&mut first).is_ok() && &first == b"WARC/";
+        if !input.rewind(u64::from(!sound)) {
+            // The candidate was too long to go back to: take it as damage.
+            continue;
+        }
+        if sound {
+            return at - from;
+        }
+    }
+}
+
+/// Skips to the next gzip magic number (or the end).
+fn skip_to_magic<R: Read>(input: &mut Rewind<R>) {
+    loop {
+        let buffer = match input.fill(GZIP_MAGIC.len()) {
             Ok(buffer) => buffer,
+            Err(_) => return,
         };
-        // A magic number may straddle two buffers: keep the last two bytes.
-        let found = buffer
+        if buffer.len() < GZIP_MAGIC.len() {
+            // Too few bytes left for a member to start.
+            let rest = buffer.len();
+            input.consume(rest);
+            return;
+        }
+        match buffer
             .windows(GZIP_MAGIC.len())
-            .position(|w| w == GZIP_MAGIC);
-        let used = match found {
-            Some(at) => at,
-            None if buffer.len() > 2 => buffer.len() - 2,
-            None => buffer.len(),
-        };
-        input.consume(used);
-        skipped += used as u64;
-        if found.is_some() || used == 0 {
-            return skipped;
+            .position(|w| w == GZIP_MAGIC)
+        {
+            Some(at) => {
+                input.consume(at);
+                return;
+            }
+            // A magic number may straddle two reads: keep the last two bytes.
+            None => {
+                let used = buffer.len() - (GZIP_MAGIC.len() - 1);
+                input.consume(used);
+            }
         }
     }
 }
@@ -205,8 +265,8 @@ fn skip_to_member<R: BufRead>(input: &mut Counting<R>) -> u64 {
 /// How a record's position is written in its `source`.
 #[derive(Clone, Copy)]
 enum Base {
-    /// The record's offset in a plain file.
-    Plain,
+    /// A plain file read from this offset.
+    Plain(u64),
     /// The offset of the gzip member holding it.
     Member(u64),
 }
@@ -219,6 +279,8 @@ struct Records<'n> {
     offset: u64,
     /// Records seen in this stream.
     seen: u64,
+    /// The host of the first record whose header was read.
+    first_host: Option<String>,
 }
 
 /// A WARC record's header fields that matter here.
@@ -228,6 +290,8 @@ struct WarcHeader {
     target: Option<String>,
     content_type: Option<String>,
     length: Option<String>,
+    date: Option<String>,
+    payload_type: Option<String>,
 }
 
 /// Why a record could not be read.
@@ -242,10 +306,25 @@ enum Broken {
 }
 
 /// How reading a stream of records ended.
-struct Ended {
-    flow: Flow,
-    /// Whether the stream broke (rather than ending).
-    failed: bool,
+enum Ended {
+    /// At its end.
+    Done,
+    /// The consumer stopped it.
+    Stopped,
+    /// The stream broke (I/O or decompression).
+    Broken {
+        why: String,
+        /// The host of its first record, when known.
+        host: Option<String>,
+    },
+}
+
+/// One record read: a capture, a skip, or nothing more.
+// One record at a time: boxing the capture would cost an allocation each.
+#[allow(clippy::large_enum_variant)]
+enum Record {
+    Item(Item),
+    End,
 }
 
 impl<'n> Records<'n> {
@@ -255,52 +334,62 @@ impl<'n> Records<'n> {
             base,
             offset: 0,
             seen: 0,
+            first_host: None,
         }
     }
 
-    fn source(&self, record_offset: u64) -> String {
+    /// The source and offset of the record starting at `record_offset` of
+    /// this stream.
+    fn place(&self, record_offset: u64) -> (String, u64) {
         match self.base {
-            Base::Plain => format!("{}@{record_offset}", self.name),
-            Base::Member(member) if self.seen <= 1 => format!("{}@{member}", self.name),
-            Base::Member(member) => format!("{}@{member}#{}", self.name, self.seen),
+            Base::Plain(from) => (
+                format!("{}@{}", self.name, from + record_offset),
+                from + record_offset,
+            ),
+            Base::Member(member) if self.seen <= 1 => (format!("{}@{member}", self.name), member),
+            Base::Member(member) => (format!("{}@{member}#{}", self.name, self.seen), member),
         }
     }
 
-    /// Reads every record of `stream`, handing each capture to `emit` with
-    /// the bytes of the stream read so far.
+    /// Reads every record of `stream`, handing each item to `emit` with the
+    /// bytes of the stream read after it and whether reading could start
+    /// again there (not while looking for the next record after damage).
     fn read(
         &mut self,
         stream: &mut impl BufRead,
-        emit: &mut dyn FnMut(Capture, u64) -> Flow,
+        emit: &mut dyn FnMut(Item, u64, bool) -> Flow,
     ) -> Ended {
-        let ended = |flow, failed| Ended { flow, failed };
         let mut resync = false;
         loop {
             let start = self.offset;
-            match self.record(stream, resync) {
-                Ok(None) => return ended(Flow::Continue, false),
-                Ok(Some(Some(capture))) => {
+            let item = match self.record(stream, resync) {
+                Ok(Record::End) => return Ended::Done,
+                Ok(Record::Item(item)) => {
                     resync = false;
-                    if emit(capture, self.offset) == Flow::Stop {
-                        return ended(Flow::Stop, false);
-                    }
+                    item
                 }
-                Ok(Some(None)) => resync = false,
                 Err((host, Broken::Format(why))) => {
                     resync = true;
-                    let capture = Capture::error(host, self.source(start), why);
-                    if emit(capture, self.offset) == Flow::Stop {
-                        return ended(Flow::Stop, false);
-                    }
+                    let (source, offset) = self.place(start);
+                    Item::Capture(Capture::error(host, source, why).at(offset))
                 }
                 Err((host, Broken::Cut(why))) => {
-                    let capture = Capture::error(host, self.source(start), why);
-                    return ended(emit(capture, self.offset), false);
+                    let (source, offset) = self.place(start);
+                    let item = Item::Capture(Capture::error(host, source, why).at(offset));
+                    return match emit(item, self.offset, true) {
+                        Flow::Stop => Ended::Stopped,
+                        Flow::Continue => Ended::Done,
+                    };
                 }
                 Err((host, Broken::Stream(why))) => {
-                    let capture = Capture::error(host, self.source(start), why);
-                    return ended(emit(capture, self.offset), true);
+                    return Ended::Broken {
+                        why,
+                        host: host.or_else(|| self.first_host.clone()),
+                    }
                 }
+            };
+            if emit(item, self.offset, !resync) == Flow::Stop {
+                return Ended::Stopped;
             }
         }
     }
@@ -322,21 +411,19 @@ impl<'n> Records<'n> {
         Ok(Some(line))
     }
 
-    /// One record: `None` at the end of the stream, `Some(None)` for a
-    /// record that is not a robots.txt response.
-    #[allow(clippy::type_complexity)]
+    /// One record.
     fn record(
         &mut self,
         stream: &mut impl BufRead,
         resync: bool,
-    ) -> Result<Option<Option<Capture>>, (Option<String>, Broken)> {
+    ) -> Result<Record, (Option<String>, Broken)> {
         let no_host = |broken| (None, broken);
         // The version line, after the blank lines ending the last record
         // (or, to resynchronise, any lines).
         let start = loop {
             let at = self.offset;
             let Some(line) = self.line(stream, MAX_HEADER).map_err(no_host)? else {
-                return Ok(None);
+                return Ok(Record::End);
             };
             if line.starts_with(b"WARC/") {
                 break at;
@@ -350,41 +437,17 @@ impl<'n> Records<'n> {
         };
         self.seen += 1;
         let header = self.warc_header(stream).map_err(no_host)?;
-        let length = match header.length.as_deref().map(|l| l.trim().parse::<u64>()) {
-            Some(Ok(length)) => length,
-            Some(Err(_)) => {
-                return Err(no_host(Broken::Format(
-                    "a Content-Length that is not a number".to_owned(),
-                )))
-            }
-            None => {
-                return Err(no_host(Broken::Format(
-                    "a record without Content-Length".to_owned(),
-                )))
-            }
-        };
-        let is_response = header.kind.as_deref() == Some("response")
-            && header.content_type.as_deref().is_some_and(|t| {
-                t.trim_start()
-                    .to_ascii_lowercase()
-                    .starts_with("application/http")
-            });
-        let origin = header
-            .target
-            .as_deref()
-            .map(|t| t.trim().trim_start_matches('<').trim_end_matches('>'))
-            .filter(|t| crawlgate::path_of(t) == "/robots.txt")
-            .and_then(|t| Origin::from_url(t).ok());
-        let mut block = (&mut *stream).take(length);
-        let parsed = match (&origin, is_response) {
-            (Some(_), true) => Some(read_response(&mut block)),
+        let target = header.target.as_deref().map(|t| {
+            t.trim()
+                .trim_start_matches('<')
+                .trim_end_matches('>')
+                .to_owned()
+        });
+        let origin = target.as_deref().map(Origin::from_url);
+        let mut host = match &origin {
+            Some(Ok(origin)) => Some(host_of(origin)),
             _ => None,
         };
-        // Skip what is left of the block, then check it was all there.
-        let skipped = io::copy(&mut block, &mut io::sink());
-        let missing = block.limit();
-        self.offset += length - missing;
-        let mut host = origin.as_ref().map(host_of);
         let mut refused = None;
         if let Some(long) = host
             .as_ref()
@@ -396,7 +459,42 @@ impl<'n> Records<'n> {
                 "host name of {long} characters (at most {MAX_HOST_LEN})"
             ));
         }
-        let source = self.source(start);
+        if self.first_host.is_none() {
+            self.first_host.clone_from(&host);
+        }
+        let length = match header.length.as_deref().map(|l| l.trim().parse::<u64>()) {
+            Some(Ok(length)) => length,
+            Some(Err(_)) => {
+                return Err((
+                    host,
+                    Broken::Format("a Content-Length that is not a number".to_owned()),
+                ))
+            }
+            None => {
+                return Err((
+                    host,
+                    Broken::Format("a record without Content-Length".to_owned()),
+                ))
+            }
+        };
+        let is_response = header.kind.as_deref() == Some("response");
+        let is_http = header.content_type.as_deref().is_some_and(|t| {
+            t.trim_start()
+                .to_ascii_lowercase()
+                .starts_with("application/http")
+        });
+        let is_robots = target
+            .as_deref()
+            .is_some_and(|t| crawlgate::path_of(t) == "/robots.txt");
+        let unparsable = matches!(origin, Some(Err(_)) | None);
+        // What the record is: read its response, or count it as skipped.
+        let wanted = is_response && is_http && (is_robots || unparsable);
+        let mut block = (&mut *stream).take(length);
+        let parsed = (wanted && !unparsable).then(|| read_response(&mut block));
+        // Skip what is left of the block, then check it was all there.
+        let skipped = io::copy(&mut block, &mut io::sink());
+        let missing = block.limit();
+        self.offset += length - missing;
         if let Err(e) = skipped {
             return Err((host, stream_error(e)));
         }
@@ -409,20 +507,41 @@ impl<'n> Records<'n> {
                 )),
             ));
         }
+        if !is_response {
+            return Ok(Record::Item(Item::Skipped(Skip::NotResponse)));
+        }
+        if !is_http {
+            return Ok(Record::Item(Item::Skipped(Skip::NotHttp)));
+        }
+        let (source, offset) = self.place(start);
+        if unparsable {
+            let why = match (&target, &origin) {
+                (Some(t), Some(Err(e))) => {
+                    format!("the target URI {:?} does not parse: {e}", shown(t))
+                }
+                _ => "a response record without WARC-Target-URI".to_owned(),
+            };
+            return Ok(Record::Item(Item::Capture(
+                Capture::error(None, source, why).at(offset),
+            )));
+        }
         let Some(parsed) = parsed else {
-            return Ok(Some(None));
+            return Ok(Record::Item(Item::Skipped(Skip::OtherUrl)));
         };
         let payload = match (parsed, refused) {
             (_, Some(why)) => Payload::Error(why),
             (Ok(payload), None) => payload,
-            (Err(Broken::Format(why) | Broken::Cut(why) | Broken::Stream(why)), None) => {
-                Payload::Error(why)
-            }
+            (Err(Broken::Stream(why)), None) => return Err((host, Broken::Stream(why))),
+            (Err(Broken::Format(why) | Broken::Cut(why)), None) => Payload::Error(why),
         };
-        Ok(Some(Some(Capture {
+        Ok(Record::Item(Item::Capture(Capture {
             host,
             source,
             payload,
+            url: target,
+            date: header.date,
+            offset: Some(offset),
+            payload_type: header.payload_type,
         })))
     }
 
@@ -431,7 +550,7 @@ impl<'n> Records<'n> {
         let mut total = 0;
         loop {
             let Some(line) = self.line(stream, MAX_HEADER)? else {
-                return Err(Broken::Stream(
+                return Err(Broken::Cut(
                     "the file ends inside a record's header".to_owned(),
                 ));
             };
@@ -452,6 +571,8 @@ impl<'n> Records<'n> {
                 "warc-target-uri" => &mut header.target,
                 "content-type" => &mut header.content_type,
                 "content-length" => &mut header.length,
+                "warc-date" => &mut header.date,
+                "warc-identified-payload-type" => &mut header.payload_type,
                 _ => continue,
             };
             *slot = Some(value);
@@ -704,12 +825,21 @@ mod tests {
     }
 
     #[test]
-    fn garbage_before_a_member_is_skipped() {
-        let mut input = Counting {
-            inner: &b"xxxx\x1f\x8b\x08rest"[..],
-            position: 0,
+    fn garbage_is_passed_over_to_a_member_that_decodes() {
+        // A false magic number inside the garbage is not a member.
+        let mut bytes = b"xxxx\x1f\x8b\x08junk".to_vec();
+        let real = {
+            use std::io::Write;
+            let mut encoder =
+                flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+            encoder.write_all(b"WARC/1.0\r\n").unwrap();
+            encoder.finish().unwrap()
         };
-        assert_eq!(skip_to_member(&mut input), 4);
-        assert_eq!(input.fill_buf().unwrap(), b"\x1f\x8b\x08rest");
+        bytes.extend_from_slice(&real);
+        let mut input = Rewind::new(&bytes[..], 0);
+        assert_eq!(next_member(&mut input, 0), 11);
+        assert_eq!(input.position(), 11);
+        let mut empty = Rewind::new(&b"xx"[..], 0);
+        assert_eq!(next_member(&mut empty, 0), 2);
     }
 }

@@ -1,6 +1,12 @@
 //! Where rows go: Parquet, CSV and JSON-lines tables of one schema, written
-//! batch by batch as the survey goes.
+//! batch by batch; and where they come back from (a table, or a Spark
+//! output folder of part files).
+//!
+//! Every file is written under a temporary name beside its path and
+//! renamed onto it once complete, so a run that is stopped or killed at
+//! any moment leaves the file that was at the path before as it was.
 
+mod read;
 mod schema;
 
 use std::fs::File;
@@ -13,7 +19,12 @@ use parquet::arrow::ArrowWriter;
 use parquet::basic::Compression;
 use parquet::file::properties::WriterProperties;
 
-pub use schema::{record_batch, schema, META_CRAWLERS, META_TABLE, META_VERSION, SCHEMA_VERSION};
+pub use read::{ReadError, TableSource};
+pub(crate) use schema::record_batch_of;
+pub use schema::{
+    record_batch, rows_of_batch, schema, verdict_word, Layout, META_CRAWLERS, META_PATHS,
+    META_PROFILE, META_TABLE, META_VERSION, SCHEMA_VERSION,
+};
 
 /// Rows per Parquet row group: the writer buffers at most this many rows.
 pub const ROW_GROUP_ROWS: usize = 65_536;
@@ -29,6 +40,8 @@ pub enum OutputFormat {
     JsonLines,
     /// `.html`: the report.
     Html,
+    /// `.json`: the summary, the report's figures as JSON.
+    Summary,
 }
 
 impl OutputFormat {
@@ -47,6 +60,7 @@ impl OutputFormat {
             "csv" => OutputFormat::Csv,
             "jsonl" | "ndjson" => OutputFormat::JsonLines,
             "html" | "htm" => OutputFormat::Html,
+            "json" => OutputFormat::Summary,
             _ => return None,
         })
     }
@@ -80,9 +94,37 @@ enum Encoder {
     JsonLines(arrow_json::LineDelimitedWriter<BufWriter<File>>),
 }
 
-/// A table file being written.
+/// The temporary name a file is written under before it is renamed onto
+/// `path`: hidden, beside it (a rename within one folder is atomic).
+pub fn partial_path(path: &Path) -> PathBuf {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    path.with_file_name(format!(".{name}.crawlgate-partial"))
+}
+
+/// Writes `bytes` to `path` through a temporary file renamed onto it.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let partial = partial_path(path);
+    let result = File::create(&partial).and_then(|mut file| {
+        file.write_all(bytes)?;
+        file.sync_all()
+    });
+    match result.and_then(|()| std::fs::rename(&partial, path)) {
+        Ok(()) => Ok(()),
+        Err(e) => {
+            let _ = std::fs::remove_file(&partial);
+            Err(e)
+        }
+    }
+}
+
+/// A table file being written (under its [temporary name](partial_path)
+/// until [`finish`](TableWriter::finish)).
 pub struct TableWriter {
     path: PathBuf,
+    partial: PathBuf,
     encoder: Encoder,
 }
 
@@ -95,22 +137,34 @@ impl std::fmt::Debug for TableWriter {
 }
 
 impl TableWriter {
-    /// Creates the file at `path` in `format` (not [`OutputFormat::Html`]).
+    /// Starts the file at `path` in `format` (a table format), with Parquet
+    /// row groups of at most `row_group` rows.
     pub fn create(
         path: &Path,
         format: OutputFormat,
         schema: &SchemaRef,
     ) -> Result<TableWriter, OutputError> {
+        TableWriter::with_row_groups(path, format, schema, ROW_GROUP_ROWS)
+    }
+
+    /// [`create`](TableWriter::create) with another row group size.
+    pub fn with_row_groups(
+        path: &Path,
+        format: OutputFormat,
+        schema: &SchemaRef,
+        row_group: usize,
+    ) -> Result<TableWriter, OutputError> {
         let io = |source| OutputError::Io {
             path: path.to_owned(),
             source,
         };
-        let file = File::create(path).map_err(io)?;
+        let partial = partial_path(path);
+        let file = File::create(&partial).map_err(io)?;
         let encoder = match format {
             OutputFormat::Parquet => {
                 let properties = WriterProperties::builder()
                     .set_compression(Compression::SNAPPY)
-                    .set_max_row_group_row_count(Some(ROW_GROUP_ROWS))
+                    .set_max_row_group_row_count(Some(row_group.max(1)))
                     .build();
                 Encoder::Parquet(
                     ArrowWriter::try_new(file, schema.clone(), Some(properties)).map_err(|e| {
@@ -127,15 +181,17 @@ impl TableWriter {
                     .with_explicit_nulls(true)
                     .build::<_, arrow_json::writer::LineDelimited>(BufWriter::new(file)),
             ),
-            OutputFormat::Html => {
+            OutputFormat::Html | OutputFormat::Summary => {
+                let _ = std::fs::remove_file(&partial);
                 return Err(OutputError::Encode {
                     path: path.to_owned(),
-                    message: "an HTML report is not a table".to_owned(),
-                })
+                    message: "a report or summary is not a table".to_owned(),
+                });
             }
         };
         Ok(TableWriter {
             path: path.to_owned(),
+            partial,
             encoder,
         })
     }
@@ -155,18 +211,34 @@ impl TableWriter {
         result.map_err(|message| self.encode_error(message))
     }
 
-    /// Finishes the file (the Parquet footer, buffered bytes).
+    /// Finishes the file (the Parquet footer, buffered bytes), makes it
+    /// durable and renames it onto its path.
     pub fn finish(self) -> Result<(), OutputError> {
-        let path = self.path;
-        let result = match self.encoder {
-            Encoder::Parquet(w) => w.close().map(drop).map_err(|e| e.to_string()),
-            Encoder::Csv(w) => w.into_inner().flush().map_err(|e| e.to_string()),
+        let TableWriter {
+            path,
+            partial,
+            encoder,
+        } = self;
+        let file = match encoder {
+            Encoder::Parquet(w) => w.into_inner().map_err(|e| e.to_string()),
+            Encoder::Csv(w) => w.into_inner().into_inner().map_err(|e| e.to_string()),
             Encoder::JsonLines(mut w) => w
                 .finish()
                 .map_err(|e| e.to_string())
-                .and_then(|()| w.into_inner().flush().map_err(|e| e.to_string())),
+                .and_then(|()| w.into_inner().into_inner().map_err(|e| e.to_string())),
         };
-        result.map_err(|message| OutputError::Encode { path, message })
+        let result = file
+            .and_then(|file| file.sync_all().map_err(|e| e.to_string()))
+            .and_then(|()| std::fs::rename(&partial, &path).map_err(|e| e.to_string()));
+        result.map_err(|message| {
+            let _ = std::fs::remove_file(&partial);
+            OutputError::Encode { path, message }
+        })
+    }
+
+    /// Gives up the file: the temporary one is removed, the path untouched.
+    pub fn abandon(self) {
+        let _ = std::fs::remove_file(&self.partial);
     }
 
     fn encode_error(&self, message: String) -> OutputError {

@@ -1,7 +1,10 @@
 //! The HTML report: one self-contained page (no script, no font, no image
 //! or style sheet loaded from anywhere) with the headline figures, the
-//! share of sites blocking each crawler, file sizes, lint findings, and the
-//! change since an earlier survey.
+//! share of sites whose robots.txt blocks each crawler (split by cause,
+//! outages beside), trends over snapshots, the change since the one
+//! before, statuses as Common Crawl counts them, file sizes and lint
+//! findings, and what every class means; and the same figures as a JSON
+//! summary.
 //!
 //! Every figure is also an attribute (`data-figure`, `data-crawler` …) so a
 //! test can read them back and check them against the table.
@@ -11,33 +14,71 @@ mod svg;
 use std::fmt::Write as _;
 
 use crawlgate::Severity;
+use serde::Serialize;
 
-use crate::classify::Class;
 use crate::findings;
+use crate::input::Skip;
 use crate::summary::{size_label, CrawlerTally, Summary, SIZE_BOUNDS};
-use svg::{percent, thousands, Bar, Segment};
+use crate::taxonomy::{FetchClass, HostClass};
+use crate::verdict::Cause;
+use svg::{percent, thousands, Bar, Line, Segment};
 
 /// What the report says about how the survey was made.
 #[derive(Clone, Debug, Default)]
 pub struct ReportInfo {
-    /// The inputs surveyed, as given.
+    /// The inputs surveyed (or tables read), as given.
     pub inputs: Vec<String>,
-    /// When the survey ran (RFC 3339).
+    /// When the report was made (RFC 3339).
     pub generated: String,
-    /// The reading files were parsed with.
+    /// The reading files were parsed with (empty when not known).
     pub profile: String,
-    /// Seconds the survey took.
-    pub seconds: f64,
+    /// Seconds the survey took, for a report made as it ran.
+    pub seconds: Option<f64>,
 }
 
-/// Colours of the classes.
-const BLOCKED: &str = "#c8412d";
+/// One survey of a report: a label (its table's name) and its figures.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Snapshot {
+    /// The label, in charts and tables.
+    pub label: String,
+    /// The figures.
+    pub summary: Summary,
+}
+
+/// Colours of the causes.
+const BY_NAME: &str = "#c8412d";
+const BY_STAR: &str = "#e8785f";
 const PARTIAL: &str = "#f0a23b";
 const ALLOWED: &str = "#2f9e6e";
-const UNMENTIONED: &str = "#c9ced6";
+const NO_ROBOTS: &str = "#9fd4b9";
+const OUTAGE: &str = "#6b7280";
+const REDIRECT: &str = "#a78bfa";
+const NOT_ROBOTS: &str = "#c9ced6";
 
-/// How many crawlers the blocking chart shows (the most blocked first).
+/// Line colours of the trends.
+const PALETTE: [&str; 12] = [
+    "#c8412d", "#4c6ef5", "#2f9e6e", "#f0a23b", "#7048e8", "#0ca678", "#e64980", "#1098ad",
+    "#5c940d", "#d9480f", "#495057", "#9c36b5",
+];
+
+fn cause_color(cause: Cause) -> &'static str {
+    match cause {
+        Cause::BlockedByName => BY_NAME,
+        Cause::BlockedByStar => BY_STAR,
+        Cause::PartlyBlocked => PARTIAL,
+        Cause::Allowed => ALLOWED,
+        Cause::NoRobotsTxt => NO_ROBOTS,
+        Cause::Unreachable => OUTAGE,
+        Cause::Redirected => REDIRECT,
+        Cause::NotRobotsTxt => NOT_ROBOTS,
+    }
+}
+
+/// How many crawlers the blocking chart shows (the most restricted first).
 const CHART_CRAWLERS: usize = 30;
+
+/// How many crawlers the trend chart draws a line for.
+const TREND_LINES: usize = 12;
 
 /// How many lint codes the findings chart shows.
 const CHART_CODES: usize = 16;
@@ -66,18 +107,38 @@ fn share(part: u64, whole: u64) -> f64 {
     }
 }
 
-/// The report page.
+/// The summary of snapshots as JSON (`{"snapshots": [{label, summary}]}`).
 ///
 /// ```
 /// use crawlgate_survey::{report, CrawlerSet, Summary};
-/// let summary = Summary::new(&CrawlerSet::default_set());
-/// let page = report::render(&summary, &report::ReportInfo::default());
+/// let snapshot = report::Snapshot { label: "now".into(), summary: Summary::new(&CrawlerSet::default_set(), &[]) };
+/// let json: serde_json::Value = serde_json::from_str(&report::summary_json(&[snapshot])).unwrap();
+/// assert_eq!(json["snapshots"][0]["summary"]["rows"], 0);
+/// ```
+pub fn summary_json(snapshots: &[Snapshot]) -> String {
+    let mut text = serde_json::to_string_pretty(&serde_json::json!({ "snapshots": snapshots }))
+        .unwrap_or_default();
+    text.push('\n');
+    text
+}
+
+/// The report page of one or more snapshots, oldest first: the last one's
+/// figures, with trends over all of them (and its comparison, when its
+/// summary has one).
+///
+/// ```
+/// use crawlgate_survey::{report, CrawlerSet, Summary};
+/// let snapshot = report::Snapshot { label: "now".into(), summary: Summary::new(&CrawlerSet::default_set(), &[]) };
+/// let page = report::render(&[snapshot], &report::ReportInfo::default());
 /// assert!(page.starts_with("<!DOCTYPE html>"));
 /// assert!(page.contains("data-figure=\"rows\" data-value=\"0\""));
 /// ```
-pub fn render(summary: &Summary, info: &ReportInfo) -> String {
+pub fn render(snapshots: &[Snapshot], info: &ReportInfo) -> String {
+    let Some(last) = snapshots.last() else {
+        return String::new();
+    };
+    let summary = &last.summary;
     let mut page = String::with_capacity(64 << 10);
-    let answered = summary.answered();
     let _ = write!(
         page,
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
@@ -85,35 +146,55 @@ pub fn render(summary: &Summary, info: &ReportInfo) -> String {
          <title>robots.txt survey: {} sites</title><style>{STYLE}</style></head><body><main>",
         thousands(summary.rows)
     );
+    let profile = if info.profile.is_empty() {
+        "the reading its table does not record".to_owned()
+    } else {
+        format!("<b>{}</b>", escape(&info.profile))
+    };
     let _ = write!(
         page,
         "<header><p class=\"kicker\">crawlgate survey</p><h1>Who may crawl what</h1>\
-         <p class=\"sub\">{} sites from {} · {} · read as <b>{}</b> · crawler table {} · crawlgate {}</p></header>",
+         <p class=\"sub\" data-provenance>{} sites from {} · {} · read as {profile} · crawler table {} · crawlgate {}</p></header>",
         thousands(summary.rows),
         escape(&inputs_text(&info.inputs)),
         escape(&info.generated),
-        escape(&info.profile),
         escape(crawlgate_lint::audit::table_version()),
         env!("CARGO_PKG_VERSION"),
     );
     headline(&mut page, summary);
     blocking_chart(&mut page, summary);
+    if snapshots.len() > 1 {
+        trends(&mut page, snapshots);
+    }
+    if let Some(comparison) = &summary.comparison {
+        let earlier = snapshots
+            .len()
+            .checked_sub(2)
+            .map(|i| snapshots[i].label.clone())
+            .unwrap_or_else(|| comparison.earlier.display().to_string());
+        comparison_section(&mut page, comparison, &earlier);
+    }
+    taxonomy(&mut page, summary);
     page.push_str("<div class=\"pair\">");
     sizes_chart(&mut page, summary);
-    outcomes_panel(&mut page, summary);
+    file_panel(&mut page, summary);
     page.push_str("</div>");
     lint_chart(&mut page, summary);
-    if let Some(comparison) = &summary.comparison {
-        comparison_section(&mut page, comparison);
-    }
     crawler_table(&mut page, summary);
+    if let Some(accounting) = &summary.accounting {
+        accounting_section(&mut page, accounting);
+    }
+    let took = info
+        .seconds
+        .map(|s| format!(" The survey took {s:.1} s."))
+        .unwrap_or_default();
     let _ = write!(
         page,
         "<section><h2>How to read this</h2><div class=\"prose\">{}\
-         <p>Shares are of the {} sites answered (error rows left out). Survey took {:.1} s.</p></div></section>",
+         <p>Shares of crawlers blocked are of the {} sites whose robots.txt answered (a file, a 4xx meaning there is none, or a page that is no robots.txt): \
+         outages (5xx, 429, timeouts) and redirects the survey could not follow are counted beside them, never inside, and error rows (inputs that could not be read) are left out.{took}</p></div></section>",
         definitions(),
-        thousands(answered),
-        info.seconds
+        thousands(summary.chosen),
     );
     page.push_str("</main></body></html>\n");
     page
@@ -145,67 +226,83 @@ fn card(page: &mut String, key: &str, value: u64, of: Option<u64>, label: &str, 
 }
 
 fn headline(page: &mut String, s: &Summary) {
+    let chosen = Some(s.chosen);
     let answered = Some(s.answered());
     page.push_str("<section class=\"cards\">");
-    card(page, "rows", s.rows, None, "sites surveyed", "");
     card(
         page,
-        "conditional",
-        s.outcomes[2],
-        answered,
-        "serve a robots.txt that is read",
+        "rows",
+        s.rows,
+        None,
+        "sites surveyed (one row per host)",
         "",
     );
     card(
         page,
-        "full_allow",
-        s.outcomes[0],
+        "chosen",
+        s.chosen,
         answered,
-        "have none (4xx): everything allowed",
+        "whose robots.txt answered: the base of every share of blocking",
         "",
-    );
-    card(
-        page,
-        "full_disallow",
-        s.outcomes[1],
-        answered,
-        "server error (5xx, 429): everything disallowed",
-        "warn",
     );
     card(
         page,
         "blocking_ai",
         s.blocking_ai,
-        answered,
-        "block at least one AI crawler fully",
+        chosen,
+        "whose robots.txt blocks at least one AI crawler fully",
         "accent",
     );
-    card(page, "html", s.html, answered, "serve HTML instead", "warn");
     card(
         page,
-        "with_lint_errors",
-        s.with_lint_errors,
-        answered,
-        "files with lint errors",
+        "blocking_ai_by_name",
+        s.blocking_ai_by_name,
+        chosen,
+        "naming an AI crawler to block it fully",
+        "accent",
+    );
+    card(
+        page,
+        "no_robots_txt",
+        s.no_robots_txt,
+        chosen,
+        "have no robots.txt (4xx): everything allowed",
         "",
+    );
+    card(
+        page,
+        "unreachable",
+        s.unreachable,
+        answered,
+        "unreachable (5xx, 429, timeouts): an outage, counted beside the shares",
+        "warn",
+    );
+    card(
+        page,
+        "redirected",
+        s.redirected,
+        answered,
+        "redirect the survey could not follow",
+        "warn",
     );
     card(
         page,
         "errors",
         s.errors,
         Some(s.rows),
-        "inputs that could not be read",
+        "inputs that could not be read (error rows)",
         "muted",
     );
     page.push_str("</section>");
 }
 
-/// Crawlers sorted by blocked, then partial share (most first), `*` kept.
+/// Crawlers sorted by blocked, then restricted (most first).
 fn ranked(s: &Summary) -> Vec<&CrawlerTally> {
     let mut crawlers: Vec<&CrawlerTally> = s.crawlers.iter().collect();
     crawlers.sort_by(|a, b| {
-        (b.count(Class::Blocked), b.count(Class::Partial))
-            .cmp(&(a.count(Class::Blocked), a.count(Class::Partial)))
+        (b.blocked(), b.restricted())
+            .cmp(&(a.blocked(), a.restricted()))
+            .then(a.token.cmp(&b.token))
     });
     crawlers
 }
@@ -219,71 +316,222 @@ fn axis_end(top: f64) -> f64 {
 }
 
 fn blocking_chart(page: &mut String, s: &Summary) {
-    let answered = s.answered();
-    let restricted = |c: &CrawlerTally| c.count(Class::Blocked) + c.count(Class::Partial);
-    let shown: Vec<&CrawlerTally> = ranked(s)
+    let chosen = s.chosen;
+    let restricted: Vec<&CrawlerTally> = ranked(s)
         .into_iter()
-        .filter(|c| c.token != crate::crawlers::ANY && restricted(c) > 0)
-        .take(CHART_CRAWLERS)
+        .filter(|c| c.token != crate::crawlers::ANY && c.restricted() > 0)
         .collect();
+    let shown = &restricted[..restricted.len().min(CHART_CRAWLERS)];
+    let segments = [
+        Cause::BlockedByName,
+        Cause::BlockedByStar,
+        Cause::PartlyBlocked,
+    ];
     let bars: Vec<Bar> = shown
         .iter()
-        .map(|c| {
-            let (blocked, partial) = (c.count(Class::Blocked), c.count(Class::Partial));
-            Bar {
-                label: c.token.clone(),
-                segments: vec![
-                    Segment {
-                        share: share(blocked, answered),
-                        color: BLOCKED,
-                        title: format!("{}: {} sites block it fully", c.token, thousands(blocked)),
-                    },
-                    Segment {
-                        share: share(partial, answered),
-                        color: PARTIAL,
-                        title: format!(
-                            "{}: {} sites block it in part",
-                            c.token,
-                            thousands(partial)
-                        ),
-                    },
-                ],
-                note: format!(
-                    "{} fully · {} in part",
-                    percent(share(blocked, answered)),
-                    percent(share(partial, answered))
-                ),
-            }
+        .map(|c| Bar {
+            label: c.token.clone(),
+            segments: segments
+                .iter()
+                .map(|&cause| Segment {
+                    share: share(c.count(cause), chosen),
+                    color: cause_color(cause),
+                    title: format!(
+                        "{}: {} sites, {}",
+                        c.token,
+                        thousands(c.count(cause)),
+                        cause.as_str().replace('_', " ")
+                    ),
+                })
+                .collect(),
+            note: format!(
+                "{} blocked · {} in part · {} unreachable",
+                percent(share(c.blocked(), chosen)),
+                percent(share(c.count(Cause::PartlyBlocked), chosen)),
+                thousands(c.count(Cause::Unreachable)),
+            ),
         })
         .collect();
     let top = shown
         .iter()
-        .map(|c| share(restricted(c), answered))
+        .map(|c| share(c.restricted(), chosen))
         .fold(0.0f64, f64::max);
+    let surveyed = s
+        .crawlers
+        .iter()
+        .filter(|c| c.token != crate::crawlers::ANY)
+        .count();
+    let drawn = if restricted.len() > shown.len() {
+        format!("the {} most restricted are drawn", shown.len())
+    } else {
+        "all of them are drawn".to_owned()
+    };
     let star = s
         .crawlers
         .iter()
         .find(|c| c.token == crate::crawlers::ANY)
         .map(|c| {
             format!(
-                " Every crawler without a group of its own (<code>*</code>) is blocked fully on <b>{}</b> of the sites and in part on <b>{}</b>.",
-                percent(share(c.count(Class::Blocked), answered)),
-                percent(share(c.count(Class::Partial), answered))
+                " The <code>*</code> group itself blocks everything on <b>{}</b> of these sites and part of them on <b>{}</b>.",
+                percent(share(c.blocked(), chosen)),
+                percent(share(c.count(Cause::PartlyBlocked), chosen))
             )
         })
         .unwrap_or_default();
+    let key = segments
+        .iter()
+        .map(|&c| {
+            format!(
+                "<span class=\"key\"><i style=\"background:{}\"></i>{}</span>",
+                cause_color(c),
+                c.as_str().replace('_', " ")
+            )
+        })
+        .collect::<String>();
     let _ = write!(
         page,
-        "<section><h2>Share of sites blocking each crawler</h2>\
-         <p class=\"note\"><span class=\"key\"><i style=\"background:{BLOCKED}\"></i>fully</span> <span class=\"key\"><i style=\"background:{PARTIAL}\"></i>in part</span> · \
-         {} of the {} crawlers surveyed are restricted by some site, the most restricted first: by groups naming them, or by a server error, which disallows everything for everyone.{star}</p>{}</section>",
-        shown.len(),
-        s.crawlers.len(),
+        "<section><h2>Share of sites whose robots.txt blocks each crawler</h2>\
+         <p class=\"note\">{key} · of the {} sites whose robots.txt answered. \
+         <b data-figure=\"restricted_crawlers\" data-value=\"{}\">{}</b> of the <b data-figure=\"surveyed_crawlers\" data-value=\"{surveyed}\">{surveyed}</b> crawlers surveyed are restricted by at least one of them; {drawn}. \
+         Sites that were unreachable are not in the bars: their count follows each bar.{star}</p>{}</section>",
+        thousands(chosen),
+        restricted.len(),
+        thousands(restricted.len() as u64),
         if bars.is_empty() {
-            "<p class=\"empty\">No site restricts any of these crawlers.</p>".to_owned()
+            "<p class=\"empty\">No site's robots.txt restricts any of these crawlers.</p>".to_owned()
         } else {
             svg::stacked_bars(&bars, axis_end(top), 190)
         }
+    );
+}
+
+fn trends(page: &mut String, snapshots: &[Snapshot]) {
+    let labels: Vec<String> = snapshots.iter().map(|s| s.label.clone()).collect();
+    let last = &snapshots[snapshots.len() - 1].summary;
+    // Crawlers by token, in the last snapshot's order of blocking.
+    let tokens: Vec<&str> = ranked(last).iter().map(|c| c.token.as_str()).collect();
+    let shares = |token: &str| -> Vec<Option<f64>> {
+        snapshots
+            .iter()
+            .map(|s| {
+                s.summary
+                    .crawlers
+                    .iter()
+                    .find(|c| c.token == token)
+                    .map(|c| share(c.blocked(), s.summary.chosen))
+            })
+            .collect()
+    };
+    let blocked_anywhere: Vec<&str> = tokens
+        .iter()
+        .copied()
+        .filter(|t| shares(t).iter().any(|s| s.is_some_and(|s| s > 0.0)))
+        .collect();
+    let lines: Vec<Line> = blocked_anywhere
+        .iter()
+        .take(TREND_LINES)
+        .enumerate()
+        .map(|(i, t)| Line {
+            label: (*t).to_owned(),
+            color: PALETTE[i % PALETTE.len()],
+            shares: shares(t).into_iter().map(|s| s.unwrap_or(0.0)).collect(),
+        })
+        .collect();
+    let top = lines
+        .iter()
+        .flat_map(|l| l.shares.iter().copied())
+        .fold(0.0f64, f64::max);
+    let drawn = if blocked_anywhere.len() > lines.len() {
+        format!("lines for the {} most blocked now", lines.len())
+    } else {
+        "a line for each".to_owned()
+    };
+    let _ = write!(
+        page,
+        "<section><h2>Over {} snapshots</h2><p class=\"note\">Share of sites whose robots.txt blocks each crawler fully (by name or through <code>*</code>), of the sites whose robots.txt answered in each snapshot. \
+         <b data-figure=\"trend_crawlers\" data-value=\"{}\">{}</b> crawlers are blocked in at least one snapshot: {drawn}; the table lists every crawler.</p>{}",
+        snapshots.len(),
+        blocked_anywhere.len(),
+        blocked_anywhere.len(),
+        if lines.is_empty() {
+            "<p class=\"empty\">No crawler is blocked in any snapshot.</p>".to_owned()
+        } else {
+            svg::lines(&labels, &lines, axis_end(top))
+        }
+    );
+    page.push_str("<table><thead><tr><th>crawler</th>");
+    for s in snapshots {
+        let _ = write!(
+            page,
+            "<th class=\"n\" data-snapshot=\"{}\" data-chosen=\"{}\">{}</th>",
+            escape(&s.label),
+            s.summary.chosen,
+            escape(&s.label)
+        );
+    }
+    page.push_str("</tr></thead><tbody>");
+    for token in &tokens {
+        let counts: Vec<String> = snapshots
+            .iter()
+            .map(|s| {
+                s.summary
+                    .crawlers
+                    .iter()
+                    .find(|c| c.token == *token)
+                    .map_or(String::new(), |c| c.blocked().to_string())
+            })
+            .collect();
+        let _ = write!(
+            page,
+            "<tr data-trend=\"{}\" data-blocked=\"{}\"><td><code>{}</code></td>",
+            escape(token),
+            counts.join(" "),
+            escape(token)
+        );
+        for share in shares(token) {
+            let _ = write!(
+                page,
+                "<td class=\"n\">{}</td>",
+                share.map_or("–".to_owned(), percent)
+            );
+        }
+        page.push_str("</tr>");
+    }
+    page.push_str("</tbody></table></section>");
+}
+
+fn taxonomy(page: &mut String, s: &Summary) {
+    let answered = s.answered();
+    page.push_str("<section><h2>What the fetches gave</h2><p class=\"note\">Each site once (the latest capture of its host). The categories are Common Crawl's, from its robots.txt statistics (<code>commoncrawl/robotstxt-experiments</code>), so these figures can be set beside theirs; docs/survey.md gives the mapping.</p><div class=\"pair\"><table class=\"compact\"><thead><tr><th>Common Crawl category</th><th class=\"n\">sites</th><th class=\"n\">share</th></tr></thead><tbody>");
+    for class in HostClass::ALL {
+        let n = s.cc_classes[class as usize];
+        let _ = write!(
+            page,
+            "<tr><td>{}</td><td class=\"n\" data-figure=\"cc_{}\" data-value=\"{n}\">{}</td><td class=\"n\">{}</td></tr>",
+            class.label(),
+            class.as_str(),
+            thousands(n),
+            percent(share(n, answered))
+        );
+    }
+    page.push_str("</tbody></table><table class=\"compact\"><thead><tr><th>HTTP status of the capture</th><th class=\"n\">sites</th><th class=\"n\">share</th></tr></thead><tbody>");
+    for class in FetchClass::ALL {
+        let n = s.fetch_classes[class as usize];
+        let _ = write!(
+            page,
+            "<tr><td>{}</td><td class=\"n\" data-figure=\"fetch_{}\" data-value=\"{n}\">{}</td><td class=\"n\">{}</td></tr>",
+            class.as_str(),
+            class.as_str(),
+            thousands(n),
+            percent(share(n, answered))
+        );
+    }
+    let files = s.statuses[0];
+    let _ = write!(
+        page,
+        "<tr><td>no status (a file given alone, or a network failure)</td><td class=\"n\" data-figure=\"status_none\" data-value=\"{files}\">{}</td><td class=\"n\">{}</td></tr></tbody></table></div></section>",
+        thousands(files),
+        percent(share(files, answered))
     );
 }
 
@@ -291,7 +539,7 @@ fn sizes_chart(page: &mut String, s: &Summary) {
     let buckets: Vec<(String, u64, &'static str)> = (0..=SIZE_BOUNDS.len())
         .map(|i| {
             let color = if i == SIZE_BOUNDS.len() {
-                BLOCKED
+                BY_NAME
             } else {
                 "#4c6ef5"
             };
@@ -314,33 +562,27 @@ fn sizes_chart(page: &mut String, s: &Summary) {
     page.push_str("</div></section>");
 }
 
-fn outcomes_panel(page: &mut String, s: &Summary) {
-    let labels = [
-        "no status (file)",
-        "1xx",
-        "2xx",
-        "3xx",
-        "4xx",
-        "5xx",
-        "other",
-    ];
+fn file_panel(page: &mut String, s: &Summary) {
     let answered = s.answered();
-    page.push_str("<section class=\"panel\"><h2>What the fetch gave</h2><table class=\"compact\"><thead><tr><th>HTTP status</th><th class=\"n\">sites</th><th class=\"n\">share</th></tr></thead><tbody>");
-    for (i, label) in labels.iter().enumerate() {
-        if s.statuses[i] == 0 {
-            continue;
-        }
-        let _ = write!(
-            page,
-            "<tr><td>{label}</td><td class=\"n\" data-figure=\"status_{i}\" data-value=\"{}\">{}</td><td class=\"n\">{}</td></tr>",
-            s.statuses[i],
-            thousands(s.statuses[i]),
-            percent(share(s.statuses[i], answered))
-        );
-    }
-    page.push_str("</tbody></table><table class=\"compact\"><thead><tr><th>The file</th><th class=\"n\">sites</th><th class=\"n\">share</th></tr></thead><tbody>");
+    page.push_str("<section class=\"panel\"><h2>The files</h2><table class=\"compact\"><thead><tr><th>Sites that</th><th class=\"n\">sites</th><th class=\"n\">share</th></tr></thead><tbody>");
     for (key, label, value) in [
-        ("over_limit", "over 500 KiB", s.over_limit),
+        (
+            "conditional",
+            "serve a robots.txt that is read",
+            s.outcomes[2],
+        ),
+        (
+            "not_robots_txt",
+            "serve an HTML page or binary data instead",
+            s.not_robots_txt,
+        ),
+        ("html", "serve HTML (type or body)", s.html),
+        (
+            "followed",
+            "answer after a redirect was followed",
+            s.followed,
+        ),
+        ("over_limit", "serve more than 500 KiB", s.over_limit),
         ("with_sitemaps", "list a sitemap", s.with_sitemaps),
         (
             "with_crawl_delay",
@@ -357,6 +599,7 @@ fn outcomes_panel(page: &mut String, s: &Summary) {
             "carry Content-Usage for *",
             s.with_content_usage,
         ),
+        ("with_lint_errors", "have lint errors", s.with_lint_errors),
     ] {
         let _ = write!(
             page,
@@ -370,14 +613,14 @@ fn outcomes_panel(page: &mut String, s: &Summary) {
 
 fn severity_color(severity: Severity) -> &'static str {
     match severity {
-        Severity::Error => BLOCKED,
+        Severity::Error => BY_NAME,
         Severity::Warning => PARTIAL,
         Severity::Info => "#4c6ef5",
     }
 }
 
 fn lint_chart(page: &mut String, s: &Summary) {
-    let answered = s.answered();
+    let read = s.sizes.iter().sum::<u64>();
     let mut codes: Vec<(usize, u64)> = s
         .lint_sites
         .iter()
@@ -394,27 +637,27 @@ fn lint_chart(page: &mut String, s: &Summary) {
             Bar {
                 label: format!("{} {}", code.as_str(), code.name()),
                 segments: vec![Segment {
-                    share: share(n, answered),
+                    share: share(n, read),
                     color: severity_color(code.default_severity()),
                     title: format!("{}: {} sites", code.as_str(), thousands(n)),
                 }],
-                note: format!("{} · {}", thousands(n), percent(share(n, answered))),
+                note: format!("{} · {}", thousands(n), percent(share(n, read))),
             }
         })
         .collect();
-    let top = codes.first().map_or(0.0, |&(_, n)| share(n, answered));
-    let axis = axis_end(top);
+    let top = codes.first().map_or(0.0, |&(_, n)| share(n, read));
     let _ = write!(
         page,
-        "<section><h2>What the linter finds</h2><p class=\"note\">Sites with at least one finding of each code ({} most frequent of {} codes found), coloured by severity: \
-         <span class=\"key\"><i style=\"background:{BLOCKED}\"></i>error</span> <span class=\"key\"><i style=\"background:{PARTIAL}\"></i>warning</span> <span class=\"key\"><i style=\"background:#4c6ef5\"></i>info</span>. \
+        "<section><h2>What the linter finds</h2><p class=\"note\">Of the {} files read, those with at least one finding of each code: the {} most frequent of the {} codes found, coloured by severity: \
+         <span class=\"key\"><i style=\"background:{BY_NAME}\"></i>error</span> <span class=\"key\"><i style=\"background:{PARTIAL}\"></i>warning</span> <span class=\"key\"><i style=\"background:#4c6ef5\"></i>info</span>. \
          <code>crawlgate lint --explain CODE</code> documents each.</p>{}<div class=\"hidden-figures\">",
+        thousands(read),
         bars.len(),
         codes.len(),
         if bars.is_empty() {
             "<p class=\"empty\">No findings.</p>".to_owned()
         } else {
-            svg::stacked_bars(&bars, axis, 230)
+            svg::stacked_bars(&bars, axis_end(top), 230)
         }
     );
     for &(i, n) in &codes {
@@ -427,25 +670,45 @@ fn lint_chart(page: &mut String, s: &Summary) {
     page.push_str("</div></section>");
 }
 
-fn comparison_section(page: &mut String, c: &crate::compare::Comparison) {
+fn comparison_section(page: &mut String, c: &crate::compare::Comparison, earlier: &str) {
     let mut changed: Vec<&crate::compare::CrawlerChange> =
         c.crawlers.iter().filter(|x| x.compared).collect();
-    changed.sort_by_key(|c| std::cmp::Reverse(c.started + c.stopped));
-    let rows: Vec<(String, u64, u64)> = changed
+    changed.sort_by(|a, b| {
+        (b.started + b.stopped)
+            .cmp(&(a.started + a.stopped))
+            .then(a.token.cmp(&b.token))
+    });
+    let moving: Vec<&&crate::compare::CrawlerChange> = changed
         .iter()
         .filter(|x| x.started + x.stopped > 0)
+        .collect();
+    let rows: Vec<(String, u64, u64)> = moving
+        .iter()
         .take(CHART_CRAWLERS)
         .map(|x| (x.token.clone(), x.started, x.stopped))
         .collect();
+    let drawn = if moving.len() > rows.len() {
+        format!("; the {} that changed most are drawn", rows.len())
+    } else {
+        String::new()
+    };
     let _ = write!(
         page,
-        "<section><h2>Since the earlier survey</h2><p class=\"note\">Compared with <code>{}</code>: <b data-figure=\"matched\" data-value=\"{}\">{}</b> hosts in both, \
-         {} only now, {} only then. Sites that started or stopped blocking each crawler fully.</p>{}",
-        escape(&c.earlier.display().to_string()),
+        "<section><h2>Since {}</h2><p class=\"note\"><b data-figure=\"matched\" data-value=\"{}\">{}</b> hosts in both surveys, {} only now, {} only then. \
+         Of the <b data-figure=\"compared\" data-value=\"{}\">{}</b> whose robots.txt answered both times, the sites that started or stopped blocking each crawler fully; \
+         {} crawlers changed{drawn}. Outages are not changes of mind: <b data-figure=\"now_unreachable\" data-value=\"{}\">{}</b> hosts became unreachable, <b data-figure=\"reachable_again\" data-value=\"{}\">{}</b> are reachable again.</p>{}",
+        escape(earlier),
         c.matched,
         thousands(c.matched),
         thousands(c.only_new),
         thousands(c.only_old),
+        c.compared,
+        thousands(c.compared),
+        moving.len(),
+        c.now_unreachable,
+        thousands(c.now_unreachable),
+        c.reachable_again,
+        thousands(c.reachable_again),
         if rows.is_empty() {
             "<p class=\"empty\">No site changed.</p>".to_owned()
         } else {
@@ -471,54 +734,129 @@ fn comparison_section(page: &mut String, c: &crate::compare::Comparison) {
 }
 
 fn crawler_table(page: &mut String, s: &Summary) {
-    let answered = s.answered();
+    let chosen = s.chosen;
     page.push_str(
-        "<section><h2>Every crawler</h2><table><thead><tr><th>crawler</th><th>operator</th><th>purpose</th>\
-         <th class=\"n\">blocked</th><th class=\"n\">partial</th><th class=\"n\">allowed</th><th class=\"n\">unmentioned</th></tr></thead><tbody>",
+        "<section><h2>Every crawler</h2><p class=\"note\">Sites per cause; the share is of the sites whose robots.txt answered (outages and unfollowed redirects: of all sites answered).</p><table><thead><tr><th>crawler</th><th>operator</th><th>purpose</th>",
     );
+    for cause in Cause::ALL {
+        let _ = write!(
+            page,
+            "<th class=\"n\">{}</th>",
+            cause.as_str().replace('_', " ")
+        );
+    }
+    page.push_str("</tr></thead><tbody>");
     for c in ranked(s) {
         let _ = write!(
             page,
-            "<tr data-crawler=\"{}\" data-blocked=\"{}\" data-partial=\"{}\" data-allowed=\"{}\" data-unmentioned=\"{}\"><td><code>{}</code></td><td>{}</td><td>{}</td>",
+            "<tr data-crawler=\"{}\"{} data-root-allowed=\"{}\" data-root-disallowed=\"{}\" data-root-none=\"{}\"><td><code>{}</code></td><td>{}</td><td>{}</td>",
             escape(&c.token),
-            c.count(Class::Blocked),
-            c.count(Class::Partial),
-            c.count(Class::Allowed),
-            c.count(Class::Unmentioned),
+            Cause::ALL
+                .iter()
+                .map(|&cause| format!(" data-{}=\"{}\"", cause.as_str().replace('_', "-"), c.count(cause)))
+                .collect::<String>(),
+            c.root[0],
+            c.root[1],
+            c.root[2],
             escape(&c.token),
             escape(&c.operator),
             escape(&c.purpose),
         );
-        for class in Class::ALL {
-            let n = c.count(class);
+        for cause in Cause::ALL {
+            let n = c.count(cause);
+            let whole = if cause.is_choice() {
+                chosen
+            } else {
+                s.answered()
+            };
             let _ = write!(
                 page,
                 "<td class=\"n\">{} <span class=\"share\">{}</span></td>",
                 thousands(n),
-                percent(share(n, answered))
+                percent(share(n, whole))
             );
         }
         page.push_str("</tr>");
     }
+    page.push_str("</tbody></table>");
+    if !s.paths.is_empty() {
+        page.push_str("<h2>Paths asked about</h2><table><thead><tr><th>crawler</th>");
+        for p in &s.paths {
+            let _ = write!(page, "<th class=\"n\">{} disallowed</th>", escape(p));
+        }
+        page.push_str("</tr></thead><tbody>");
+        for c in ranked(s) {
+            let _ = write!(
+                page,
+                "<tr data-paths=\"{}\" data-disallowed=\"{}\"><td><code>{}</code></td>",
+                escape(&c.token),
+                c.paths
+                    .iter()
+                    .map(|p| p[1].to_string())
+                    .collect::<Vec<_>>()
+                    .join(" "),
+                escape(&c.token)
+            );
+            for p in &c.paths {
+                let _ = write!(
+                    page,
+                    "<td class=\"n\">{} <span class=\"share\">{}</span></td>",
+                    thousands(p[1]),
+                    percent(share(p[1], p[0] + p[1]))
+                );
+            }
+            page.push_str("</tr>");
+        }
+        page.push_str("</tbody></table>");
+    }
+    page.push_str("</section>");
+}
+
+fn accounting_section(page: &mut String, a: &crate::summary::Accounting) {
+    let _ = write!(
+        page,
+        "<section><h2>Every record accounted for</h2><p class=\"note\"><b data-figure=\"records\" data-value=\"{}\">{}</b> records read = <b>{}</b> rows + <b data-figure=\"duplicates\" data-value=\"{}\">{}</b> earlier captures of a host captured again (counted in its row's <code>captures</code>) + <b data-figure=\"skipped\" data-value=\"{}\">{}</b> records that are no robots.txt capture:</p><table class=\"compact\"><tbody>",
+        a.records,
+        thousands(a.records),
+        thousands(a.rows),
+        a.duplicates,
+        thousands(a.duplicates),
+        a.skipped_total(),
+        thousands(a.skipped_total()),
+    );
+    for skip in Skip::ALL {
+        let n = a
+            .skipped
+            .iter()
+            .find(|(word, _)| word == skip.as_str())
+            .map_or(0, |(_, n)| *n);
+        let _ = write!(
+            page,
+            "<tr><td>{}</td><td class=\"n\" data-figure=\"skipped_{}\" data-value=\"{n}\">{}</td></tr>",
+            skip.meaning(),
+            skip.as_str(),
+            thousands(n)
+        );
+    }
     page.push_str("</tbody></table></section>");
 }
 
-/// The classes' definitions, with their colours.
+/// The causes' definitions, with their colours.
 fn definitions() -> String {
-    let dt = |color: &str, word: &str| {
-        format!("<dt><span class=\"dot\" style=\"background:{color}\"></span>{word}</dt>")
-    };
-    format!(
-        "<dl>{}<dd>Groups naming the crawler disallow <code>/</code> and every sampled path of the file (up to 32 paths taken from its own rules); or the fetch gave a server error, which disallows everything.</dd>\
-         {}<dd>Groups naming the crawler disallow some of those paths and allow others.</dd>\
-         {}<dd>Groups naming the crawler allow every one of them.</dd>\
-         {}<dd>No group names the crawler: the <code>*</code> groups answer for it, or nothing does (no <code>*</code> group, or no robots.txt at all). For <code>*</code> itself, the <code>*</code> groups are its own.</dd></dl>\
-         <p>Files are read as Google reads them: a 4xx means no robots.txt (everything allowed), a 5xx or 429 means everything disallowed, only the first 500 KiB count, and a crawler obeys only the groups naming its product token, or else <code>*</code>.</p>",
-        dt(BLOCKED, "blocked"),
-        dt(PARTIAL, "partial"),
-        dt(ALLOWED, "allowed"),
-        dt(UNMENTIONED, "unmentioned"),
-    )
+    let mut out = String::from("<dl>");
+    for cause in Cause::ALL {
+        let _ = write!(
+            out,
+            "<dt data-cause=\"{}\"><span class=\"dot\" style=\"background:{}\"></span>{}</dt><dd>{}</dd>",
+            cause.as_str(),
+            cause_color(cause),
+            cause.as_str().replace('_', " "),
+            escape(cause.meaning()).replace("`/`", "<code>/</code>").replace("`*`", "<code>*</code>")
+        );
+    }
+    out.push_str("</dl><p>Files are read as Google reads them: a 4xx means no robots.txt (everything allowed), a 5xx or 429 means everything disallowed while it lasts, only the first 500 KiB count, redirects are followed up to five hops, and a crawler obeys only the group naming its product token, else <code>*</code>. \
+         A row's <code>root_X</code> column says whether crawler X may fetch <code>/</code>, as it would act; <code>group_X</code> which group decided, as <code>crawlgate check</code> reads crawlers (named, fallback, star, none, or ignored: its operator says it ignores robots.txt); a host captured more than once is one row, its latest capture.</p>");
+    out
 }
 
 const STYLE: &str = "\
@@ -580,11 +918,21 @@ mod tests {
     }
 
     #[test]
-    fn the_page_loads_nothing_from_anywhere() {
-        let mut summary = Summary::new(&CrawlerSet::default_set());
+    fn the_page_loads_nothing_from_anywhere_and_defines_every_cause() {
+        let mut summary = Summary::new(&CrawlerSet::default_set(), &["/news/".into()]);
         summary.rows = 3;
+        let snapshots = [
+            Snapshot {
+                label: "then".into(),
+                summary: summary.clone(),
+            },
+            Snapshot {
+                label: "now".into(),
+                summary,
+            },
+        ];
         let page = render(
-            &summary,
+            &snapshots,
             &ReportInfo {
                 inputs: vec!["<corpus>".into()],
                 ..ReportInfo::default()
@@ -594,10 +942,15 @@ mod tests {
         for forbidden in ["<script", "<link", "src=", "@import", "url("] {
             assert!(!page.contains(forbidden), "{forbidden}");
         }
-        // The only URL is the SVG namespace.
+        // The only URL is the SVG namespace (`http_…` words are Common
+        // Crawl's class names, no URLs).
         assert_eq!(
-            page.matches("http").count(),
+            page.matches("://").count(),
             page.matches("http://www.w3.org/2000/svg").count()
         );
+        for cause in Cause::ALL {
+            assert!(page.contains(&format!("data-cause=\"{}\"", cause.as_str())));
+        }
+        assert!(page.contains("Over 2 snapshots"));
     }
 }

@@ -1,5 +1,6 @@
 //! Charts as inline SVG, drawn by hand: horizontal stacked bars, a
-//! histogram, and diverging bars. Every mark has a `<title>` tooltip.
+//! histogram, diverging bars and lines over snapshots. Every mark has a
+//! `<title>` tooltip.
 
 use std::fmt::Write as _;
 
@@ -168,6 +169,98 @@ pub(crate) fn diverging(rows: &[(String, u64, u64)], label_width: u32) -> String
     svg
 }
 
+/// One line of a line chart: a label, its colour, a share per snapshot.
+pub(crate) struct Line {
+    pub label: String,
+    pub color: &'static str,
+    pub shares: Vec<f64>,
+}
+
+/// Lines over `labels` (the snapshots), on a 0–`scale` share axis, with a
+/// legend on the right.
+pub(crate) fn lines(labels: &[String], lines: &[Line], scale: f64) -> String {
+    let (left, top, plot_w, plot_h) = (56u32, 16u32, 640u32, 240u32);
+    let legend = 200u32;
+    let width = left + plot_w + legend;
+    let height = top + plot_h + 48;
+    let scale = if scale > 0.0 { scale } else { 1.0 };
+    let x = |i: usize| {
+        if labels.len() <= 1 {
+            f64::from(left) + f64::from(plot_w) / 2.0
+        } else {
+            f64::from(left) + f64::from(plot_w) * i as f64 / (labels.len() - 1) as f64
+        }
+    };
+    let y =
+        |share: f64| f64::from(top) + f64::from(plot_h) * (1.0 - (share / scale).clamp(0.0, 1.0));
+    let mut svg = String::new();
+    let _ = write!(
+        svg,
+        "<svg class=\"chart\" viewBox=\"0 0 {width} {height}\" width=\"{width}\" height=\"{height}\" role=\"img\" xmlns=\"http://www.w3.org/2000/svg\">"
+    );
+    for i in 0..=4 {
+        let value = scale * f64::from(i) / 4.0;
+        let at = y(value);
+        let _ = write!(
+            svg,
+            "<line x1=\"{left}\" y1=\"{at:.1}\" x2=\"{}\" y2=\"{at:.1}\" class=\"grid\"/><text x=\"{}\" y=\"{:.1}\" text-anchor=\"end\" class=\"axis\" {FONT}>{}</text>",
+            left + plot_w,
+            left - 6,
+            at + 4.0,
+            axis_label(value)
+        );
+    }
+    for (i, label) in labels.iter().enumerate() {
+        let _ = write!(
+            svg,
+            "<text x=\"{:.1}\" y=\"{}\" text-anchor=\"middle\" class=\"label\" {FONT}>{}</text>",
+            x(i),
+            top + plot_h + 18,
+            escape(label)
+        );
+    }
+    for (n, line) in lines.iter().enumerate() {
+        let points: Vec<String> = line
+            .shares
+            .iter()
+            .enumerate()
+            .map(|(i, &s)| format!("{:.1},{:.1}", x(i), y(s)))
+            .collect();
+        let _ = write!(
+            svg,
+            "<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"2\"><title>{}</title></polyline>",
+            points.join(" "),
+            line.color,
+            escape(&line.label)
+        );
+        for (i, &s) in line.shares.iter().enumerate() {
+            let _ = write!(
+                svg,
+                "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"3\" fill=\"{}\"><title>{}, {}: {}</title></circle>",
+                x(i),
+                y(s),
+                line.color,
+                escape(&line.label),
+                escape(&labels[i]),
+                percent(s)
+            );
+        }
+        let ly = top + 14 * n as u32;
+        let _ = write!(
+            svg,
+            "<rect x=\"{}\" y=\"{}\" width=\"10\" height=\"10\" fill=\"{}\"/><text x=\"{}\" y=\"{}\" class=\"label\" {FONT}>{}</text>",
+            left + plot_w + 16,
+            ly,
+            line.color,
+            left + plot_w + 32,
+            ly + 9,
+            escape(&line.label)
+        );
+    }
+    svg.push_str("</svg>");
+    svg
+}
+
 /// `0.1234` → `12.3 %`.
 pub(crate) fn percent(share: f64) -> String {
     if share == 0.0 {
@@ -237,5 +330,16 @@ mod tests {
         assert!(empty.contains("</svg>"));
         let div = diverging(&[("GPTBot".into(), 3, 1)], 100);
         assert!(div.contains("+3 / −1"));
+        let chart = lines(
+            &["then".into(), "now".into()],
+            &[Line {
+                label: "<GPTBot>".into(),
+                color: "#000",
+                shares: vec![0.1, 0.2],
+            }],
+            0.4,
+        );
+        assert_eq!(chart.matches("<circle").count(), 2);
+        assert!(chart.contains("&lt;GPTBot&gt;, now: 20.0 %"));
     }
 }

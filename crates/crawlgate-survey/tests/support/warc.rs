@@ -19,6 +19,8 @@ pub struct Response {
     pub status: u16,
     pub headers: Vec<(String, String)>,
     pub body: Vec<u8>,
+    /// The record's `WARC-Date`.
+    pub date: String,
 }
 
 impl Response {
@@ -34,7 +36,31 @@ impl Response {
             status,
             headers: Vec::new(),
             body: body.into(),
+            date: "2026-11-01T00:00:00Z".to_owned(),
         }
+    }
+
+    /// A redirect from `url` to `location`.
+    pub fn redirect(url: &str, status: u16, location: &str) -> Response {
+        Response {
+            url: url.to_owned(),
+            status,
+            headers: vec![("Location".to_owned(), location.to_owned())],
+            body: Vec::new(),
+            date: "2026-11-01T00:00:00Z".to_owned(),
+        }
+    }
+
+    /// With another target URL.
+    pub fn at(mut self, url: &str) -> Response {
+        self.url = url.to_owned();
+        self
+    }
+
+    /// Captured at another time.
+    pub fn dated(mut self, date: &str) -> Response {
+        self.date = date.to_owned();
+        self
     }
 
     /// With one more header.
@@ -68,8 +94,27 @@ pub fn record_declaring(
     block: &[u8],
     declared: u64,
 ) -> Vec<u8> {
+    dated_record(
+        kind,
+        target,
+        content_type,
+        block,
+        declared,
+        "2026-11-01T00:00:00Z",
+    )
+}
+
+/// A record captured at `date`.
+pub fn dated_record(
+    kind: &str,
+    target: &str,
+    content_type: &str,
+    block: &[u8],
+    declared: u64,
+    date: &str,
+) -> Vec<u8> {
     let mut out = format!(
-        "WARC/1.0\r\nWARC-Type: {kind}\r\nWARC-Target-URI: {target}\r\nWARC-Date: 2026-11-01T00:00:00Z\r\n\
+        "WARC/1.0\r\nWARC-Type: {kind}\r\nWARC-Target-URI: {target}\r\nWARC-Date: {date}\r\n\
          WARC-Record-ID: <urn:uuid:00000000-0000-0000-0000-000000000000>\r\nContent-Type: {content_type}\r\nContent-Length: {declared}\r\n\r\n"
     )
     .into_bytes();
@@ -80,11 +125,14 @@ pub fn record_declaring(
 
 /// The response record of a capture.
 pub fn response_record(response: &Response) -> Vec<u8> {
-    record(
+    let http = response.http();
+    dated_record(
         "response",
         &response.url,
         "application/http; msgtype=response",
-        &response.http(),
+        &http,
+        http.len() as u64,
+        &response.date,
     )
 }
 

@@ -4,6 +4,7 @@
 use std::time::{Duration, Instant};
 
 use crawlgate_survey::input::{Input, TableFormat};
+use crawlgate_survey::verdict::Cause;
 use crawlgate_test_support::Rng;
 
 use crate::warc_writer::{record_declaring, Response, WarcFile};
@@ -84,7 +85,7 @@ fn a_gigabyte_declared_is_an_error_row_read_in_no_time() {
         );
         assert!(started.elapsed() < Duration::from_secs(30));
         assert_eq!(rows.len(), 2, "{name}");
-        assert_eq!(rows[0]["class_star"], "blocked");
+        assert_eq!(rows[0]["cause_star"], "blocked_by_star");
         assert_eq!(rows[1]["host"], "huge.example");
         assert!(
             rows[1]["error"]
@@ -124,15 +125,16 @@ fn a_seventy_thousand_character_host_is_an_error_row() {
         &CRAWLERS,
     );
     assert_eq!(rows.len(), 4);
+    // Answered rows first, then error rows in input order.
+    assert_eq!(rows[0]["host"], "ok.example");
     assert!(
-        rows[0]["error"]
+        rows[1]["error"]
             .as_str()
             .unwrap()
             .contains("70000 characters"),
         "{}",
-        rows[0]
+        rows[1]
     );
-    assert_eq!(rows[1]["host"], "ok.example");
     assert!(
         rows[2]["error"]
             .as_str()
@@ -149,7 +151,7 @@ fn a_seventy_thousand_character_host_is_an_error_row() {
         "{}",
         rows[3]
     );
-    assert!(rows[2]["host"].is_null() && rows[3]["host"].is_null());
+    assert!(rows[1..].iter().all(|r| r["host"].is_null()));
 }
 
 /// A gzip WARC of `sites` small captures.
@@ -170,7 +172,8 @@ fn a_hundred_thousand_sites_are_all_rows() {
     let (rows, summary) = survey_rows(dir.path(), &[Input::Warc(path)], &CRAWLERS);
     assert_eq!((rows.len(), summary.errors), (100_000, 0));
     assert_eq!(
-        summary.crawlers[0].classes[0], 100_000,
+        summary.crawlers[0].count(Cause::BlockedByName),
+        100_000,
         "GPTBot blocked everywhere"
     );
     assert_eq!(rows[99_999]["host"], "site99999.example");

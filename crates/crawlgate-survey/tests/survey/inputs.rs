@@ -15,7 +15,9 @@ const CRAWLERS: [&str; 4] = ["GPTBot", "CCBot", "Googlebot", "*"];
 fn facts(row: &Value) -> Value {
     let mut facts = row.clone();
     let object = facts.as_object_mut().unwrap();
-    object.remove("source");
+    for place in ["source", "offset", "url", "captured"] {
+        object.remove(place);
+    }
     facts
 }
 
@@ -41,9 +43,9 @@ fn a_folder_and_a_warc_of_the_same_corpus_give_the_same_rows() {
     by_host.sort_by(|a, b| a.0.cmp(&b.0));
     for (host, warc_row) in &by_host {
         let mut folder_row = facts(row(&from_folder, host));
-        // A WARC capture has a status and a type; a file has neither.
+        // A WARC capture has a status; a file has none.
         folder_row["status"] = json!(200);
-        folder_row["content_type"] = Value::Null;
+        folder_row["fetch_class"] = json!("success");
         assert_eq!(facts(warc_row), folder_row, "{host}");
     }
     assert_eq!(by_host.len(), from_folder.len());
@@ -79,73 +81,125 @@ fn statuses_mean_what_the_fetch_rules_say() {
     let path = write(dir.path(), "statuses.warc.gz", &warc.bytes);
     let (rows, summary) = survey_rows(dir.path(), &[Input::Warc(path)], &CRAWLERS);
     assert_eq!(rows.len(), 8);
+    let n = Value::Null;
     let expect = [
         (
             "fivexx.example",
             503,
-            "full_disallow",
-            "server_error",
-            "blocked",
+            json!("full_disallow"),
+            json!("server_error"),
+            "unreachable",
+            json!("disallowed"),
+            "http_defer_visits",
         ),
         (
             "slow.example",
             429,
-            "full_disallow",
-            "server_error",
-            "blocked",
+            json!("full_disallow"),
+            json!("server_error"),
+            "unreachable",
+            json!("disallowed"),
+            "http_defer_visits",
         ),
         (
             "missing.example",
             404,
-            "full_allow",
-            "not_found",
-            "unmentioned",
+            json!("full_allow"),
+            json!("not_found"),
+            "no_robots_txt",
+            json!("allowed"),
+            "http_allow_all",
         ),
         (
             "forbidden.example",
             403,
-            "full_allow",
-            "not_found",
-            "unmentioned",
+            json!("full_allow"),
+            json!("not_found"),
+            "no_robots_txt",
+            json!("allowed"),
+            "http_forbidden",
         ),
+        // The input does not hold the redirect's target: no answer.
         (
             "moved.example",
             301,
-            "full_allow",
-            "redirects_not_followed",
-            "unmentioned",
+            n.clone(),
+            n.clone(),
+            "redirected",
+            n.clone(),
+            "http_redirect_not_resolved",
         ),
-        ("ok.example", 200, "conditional", "fetched", "blocked"),
+        (
+            "ok.example",
+            200,
+            json!("conditional"),
+            json!("fetched"),
+            "blocked_by_name",
+            json!("disallowed"),
+            "robotstxt_with_rules",
+        ),
     ];
-    for (host, status, outcome, reason, gptbot) in expect {
+    for (host, status, outcome, reason, cause, root, cc) in expect {
         let r = row(&rows, host);
         assert_eq!(
             (
                 r["status"].clone(),
                 r["outcome"].clone(),
                 r["reason"].clone(),
-                r["class_gptbot"].clone()
+                r["cause_gptbot"].clone(),
+                r["root_gptbot"].clone(),
+                r["cc_class"].clone(),
             ),
-            (json!(status), json!(outcome), json!(reason), json!(gptbot)),
+            (
+                json!(status),
+                outcome,
+                reason,
+                json!(cause),
+                root,
+                json!(cc)
+            ),
             "{host}"
         );
     }
-    // Everything is disallowed on a server error, for every crawler.
-    assert_eq!(row(&rows, "fivexx.example")["class_star"], "blocked");
+    // Everything is disallowed on a server error, for every crawler: an
+    // outage, never a robots.txt block.
+    assert_eq!(row(&rows, "fivexx.example")["cause_star"], "unreachable");
     assert_eq!(row(&rows, "fivexx.example")["lint_errors"], Value::Null);
     assert_eq!(
         row(&rows, "moved.example")["location"],
         "https://www.moved.example/robots.txt"
     );
-    // HTML: a page served as robots.txt, or rules served as text/html.
-    assert_eq!(row(&rows, "html.example")["html"], true);
-    assert_eq!(row(&rows, "html.example")["lint_r017"], 1);
+    // HTML: a page served as robots.txt (no robots.txt, crawlers find no
+    // rule in it), or rules served as text/html (a robots.txt all the same).
+    let page = row(&rows, "html.example");
+    assert_eq!(
+        (
+            page["html"].clone(),
+            page["lint_r017"].clone(),
+            page["cause_gptbot"].clone(),
+            page["root_gptbot"].clone()
+        ),
+        (
+            json!(true),
+            json!(1),
+            json!("not_robots_txt"),
+            json!("allowed")
+        )
+    );
+    assert_eq!(page["cc_class"], "mime_not_robotstxt");
     assert_eq!(row(&rows, "typed.example")["html"], true);
-    assert_eq!(row(&rows, "typed.example")["class_gptbot"], "blocked");
+    assert_eq!(
+        row(&rows, "typed.example")["cause_gptbot"],
+        "blocked_by_name"
+    );
     assert_eq!(row(&rows, "ok.example")["html"], false);
     // A 404's HTML page is no robots.txt served as HTML.
     assert_eq!(row(&rows, "missing.example")["html"], false);
-    assert_eq!(summary.outcomes, [3, 2, 3]);
+    assert_eq!(summary.outcomes, [2, 2, 3]);
+    assert_eq!(
+        (summary.unreachable, summary.redirected, summary.chosen),
+        (2, 1, 5)
+    );
 }
 
 #[test]
@@ -182,19 +236,20 @@ fn encoded_bodies_are_decoded() {
     for host in ["chunked.example", "gzip.example", "deflate.example"] {
         let r = row(&rows, host);
         assert_eq!(
-            (r["class_ccbot"].clone(), r["size"].clone()),
-            (json!("blocked"), json!(robots.len())),
+            (r["cause_ccbot"].clone(), r["size"].clone()),
+            (json!("blocked_by_name"), json!(robots.len())),
             "{host}"
         );
     }
-    assert!(row(&rows, "brotli.example")["error"]
-        .as_str()
-        .unwrap()
-        .contains("\"br\""));
-    assert!(row(&rows, "badgzip.example")["error"]
-        .as_str()
-        .unwrap()
-        .contains("cannot be decoded"));
+    // An error row each, with its host.
+    let error_of = |host: &str| -> &str {
+        rows.iter()
+            .find(|r| r["host"] == host)
+            .and_then(|r| r["error"].as_str())
+            .unwrap_or_else(|| panic!("no error row for {host}"))
+    };
+    assert!(error_of("brotli.example").contains("\"br\""));
+    assert!(error_of("badgzip.example").contains("cannot be decoded"));
 }
 
 #[test]
@@ -228,18 +283,36 @@ fn other_records_are_skipped() {
         b"fetchTimeMs: 12\r\n",
     ));
     let path = write(dir.path(), "mixed.warc.gz", &warc.bytes);
-    let (rows, _) = survey_rows(dir.path(), &[Input::Warc(path)], &CRAWLERS);
+    let (rows, summary) = survey_rows(dir.path(), &[Input::Warc(path)], &CRAWLERS);
     assert_eq!(rows.len(), 1);
-    assert_eq!(rows[0]["class_star"], "blocked");
+    assert_eq!(rows[0]["cause_star"], "blocked_by_star");
+    // Every record is accounted for.
+    let accounting = summary.accounting.unwrap();
+    assert_eq!((accounting.records, accounting.rows), (5, 1));
+    assert_eq!(
+        accounting.skipped,
+        [
+            ("not_response".into(), 3),
+            ("not_http".into(), 0),
+            ("other_url".into(), 1)
+        ]
+    );
 }
 
 #[test]
-fn damaged_records_become_error_rows_and_the_rest_is_read() {
+fn damaged_records_become_one_error_row_each_and_the_rest_is_read() {
     let dir = tempfile::tempdir().unwrap();
     let robots = "User-agent: GPTBot\nDisallow: /\n";
     let good = |host: &str| Response::ok(host, robots);
     let cut = crate::warc_writer::response_record(&good("cut.example"));
     let long = good("long.example").http();
+    let mut corrupt = gzip(&crate::warc_writer::response_record(&good(
+        "corrupt.example",
+    )));
+    let middle = corrupt.len() / 2;
+    for byte in &mut corrupt[middle..middle + 8] {
+        *byte ^= 0x5a;
+    }
     let mut warc = WarcFile::new(true);
     warc.response(&good("first.example"))
         // A member cut in the middle.
@@ -248,6 +321,8 @@ fn damaged_records_become_error_rows_and_the_rest_is_read() {
         // Bytes that are no gzip member at all.
         .raw(b"this is not gzip at all")
         .response(&good("third.example"))
+        // A member whose compressed bytes were damaged.
+        .raw(&corrupt)
         // A record declaring more than it holds.
         .push(&record_declaring(
             "response",
@@ -273,6 +348,13 @@ fn damaged_records_become_error_rows_and_the_rest_is_read() {
             "application/http",
             b"hello",
         ))
+        // A target URI that does not parse.
+        .push(&record(
+            "response",
+            "http://exa mple.example:99999/robots.txt",
+            "application/http",
+            &long,
+        ))
         .response(&good("last.example"));
     let path = write(dir.path(), "damaged.warc.gz", &warc.bytes);
     let (rows, summary) = survey_rows(dir.path(), &[Input::Warc(path.clone())], &CRAWLERS);
@@ -285,52 +367,61 @@ fn damaged_records_become_error_rows_and_the_rest_is_read() {
         hosts,
         [
             "first.example",
+            "last.example",
             "second.example",
-            "third.example",
-            "last.example"
+            "third.example"
         ]
     );
     for good_row in rows.iter().filter(|r| r["error"].is_null()) {
-        assert_eq!(good_row["class_gptbot"], "blocked");
+        assert_eq!(good_row["cause_gptbot"], "blocked_by_name");
     }
+    // Exactly one error row per damaged member, record or span.
     let errors: Vec<&str> = rows.iter().filter_map(|r| r["error"].as_str()).collect();
-    assert_eq!(summary.errors as usize, errors.len());
-    assert!(
-        errors.iter().any(|e| e.contains("cannot read further")),
-        "{errors:?}"
+    assert_eq!(errors.len(), 7, "{errors:#?}");
+    assert_eq!(summary.errors, 7);
+    let expected = [
+        "a damaged gzip member",
+        "not a WARC gzip member",
+        "a damaged gzip member",
+        "1073741824 bytes declared",
+        "Content-Length that is not a number",
+        "not an HTTP status line",
+        "does not parse",
+    ];
+    for (error, expected) in errors.iter().zip(expected) {
+        assert!(error.contains(expected), "{error} / {expected}");
+    }
+    // Error rows keep the host when the record said it, and their place.
+    let with_host: Vec<&str> = rows
+        .iter()
+        .filter(|r| !r["error"].is_null())
+        .filter_map(|r| r["host"].as_str())
+        .collect();
+    // (The damaged member's WARC header decodes before the damage.)
+    assert_eq!(
+        with_host,
+        [
+            "corrupt.example",
+            "long.example",
+            "nan.example",
+            "nohttp.example"
+        ]
     );
-    assert!(
-        errors.iter().any(|e| e.contains("not a gzip member")),
-        "{errors:?}"
-    );
-    assert!(
-        errors
-            .iter()
-            .any(|e| e.contains("1073741824 bytes declared")),
-        "{errors:?}"
-    );
-    assert!(
-        errors
-            .iter()
-            .any(|e| e.contains("Content-Length that is not a number")),
-        "{errors:?}"
-    );
-    assert!(
-        errors.iter().any(|e| e.contains("not an HTTP status line")),
-        "{errors:?}"
-    );
-    let long_row = row(&rows, "long.example");
-    assert!(long_row["error"].as_str().unwrap().contains("cut short"));
-    // Every error row says where it was.
     for r in rows.iter().filter(|r| !r["error"].is_null()) {
-        assert!(
-            r["source"]
-                .as_str()
-                .unwrap()
-                .starts_with(&format!("{}@", path.display())),
+        let offset = r["offset"].as_u64().unwrap();
+        assert_eq!(
+            r["source"].as_str().unwrap(),
+            format!("{}@{offset}", path.display()),
             "{r}"
         );
     }
+    // Rows and skips add up to the records written.
+    let accounting = summary.accounting.unwrap();
+    assert_eq!(accounting.records, 11);
+    assert_eq!(
+        accounting.rows + accounting.duplicates + accounting.skipped_total(),
+        11
+    );
 }
 
 #[test]
@@ -345,12 +436,12 @@ fn plain_warc_files_resynchronise_at_the_next_record() {
     let (rows, _) = survey_rows(dir.path(), &[Input::Warc(path)], &CRAWLERS);
     assert_eq!(rows.len(), 3);
     assert_eq!(rows[0]["host"], "first.example");
-    assert!(rows[1]["error"]
+    assert_eq!(rows[1]["host"], "second.example");
+    assert!(rows[2]["error"]
         .as_str()
         .unwrap()
         .contains("not a WARC record"));
-    assert_eq!(rows[2]["host"], "second.example");
-    let offset: usize = rows[2]["source"]
+    let offset: usize = rows[1]["source"]
         .as_str()
         .unwrap()
         .rsplit('@')
@@ -385,13 +476,17 @@ fn tables_give_the_rows_their_columns_describe() {
         &CRAWLERS,
     );
     assert_eq!(rows.len(), 3);
-    assert_eq!(row(&rows, "a.example")["class_gptbot"], "blocked");
+    assert_eq!(row(&rows, "a.example")["cause_gptbot"], "blocked_by_name");
     assert_eq!(row(&rows, "a.example")["status"], Value::Null);
     assert_eq!(row(&rows, "b.example")["outcome"], "full_disallow");
     let c = row(&rows, "c.example");
     assert_eq!(
-        (c["class_star"].clone(), c["line_star"].clone()),
-        (json!("partial"), Value::Null)
+        (
+            c["cause_star"].clone(),
+            c["line_star"].clone(),
+            c["root_star"].clone()
+        ),
+        (json!("partly_blocked"), Value::Null, json!("allowed"))
     );
     assert_eq!(c["content_type"], "text/plain");
 }

@@ -1,15 +1,21 @@
 //! The survey end to end: WARC files built from the corpus (damaged ones
-//! too), folders, tables and live fetches in; Parquet, JSON lines and the
-//! HTML report out.
+//! too), folders, tables, live fetches and object storage in; Parquet,
+//! JSON lines, the HTML report and the JSON summary out; tables read back.
 
 #[path = "../support/warc.rs"]
 mod warc_writer;
 
+#[path = "../support/bar.rs"]
+mod bar_warc;
+
 mod bad_input;
+mod bar;
 mod browser;
 mod compare;
 mod inputs;
 mod live;
+mod remote;
+mod tables;
 
 use std::path::{Path, PathBuf};
 
@@ -38,7 +44,7 @@ pub fn survey_rows(dir: &Path, inputs: &[Input], crawlers: &[&str]) -> (Vec<Valu
 /// The row of `host`.
 pub fn row<'a>(rows: &'a [Value], host: &str) -> &'a Value {
     rows.iter()
-        .find(|r| r["host"] == host)
+        .find(|r| r["host"] == host && r["error"].is_null())
         .unwrap_or_else(|| panic!("no row for {host}"))
 }
 

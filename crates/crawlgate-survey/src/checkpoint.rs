@@ -1,0 +1,632 @@
+//! A survey's work on disk while it runs: rows sorted into runs (Parquet
+//! files), and a manifest saying where the inputs were when the last run
+//! was written, so a stopped survey resumes there (`--resume`) and gives
+//! the table an uninterrupted run gives.
+//!
+//! The folder sits beside the first output (`.NAME.crawlgate-work`). A run
+//! file is written under a temporary name and renamed once whole, then the
+//! manifest, also through a rename: whatever moment a survey is killed,
+//! the manifest names only whole runs, and the inputs' positions after
+//! exactly their rows. The folder is removed once the outputs are written.
+
+use std::cmp::Ordering;
+use std::fs::File;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use arrow_array::builder::Int64Builder;
+use arrow_array::cast::AsArray;
+use arrow_array::types::Int64Type;
+use arrow_array::{ArrayRef, RecordBatch};
+use arrow_schema::{DataType, Field, Schema, SchemaRef};
+use parquet::arrow::arrow_reader::{ParquetRecordBatchReader, ParquetRecordBatchReaderBuilder};
+use serde::{Deserialize, Serialize};
+
+use crate::input::{Resume, Skip};
+use crate::output::{
+    record_batch_of, rows_of_batch, write_atomically, Layout, OutputFormat, TableWriter,
+};
+use crate::row::SiteRow;
+
+/// The manifest's file name.
+const MANIFEST: &str = "manifest.json";
+
+/// The manifest's layout version.
+const MANIFEST_VERSION: u32 = 1;
+
+/// Rows per row group in a run (small groups keep a merge's reads small).
+const RUN_ROW_GROUP: usize = 512;
+
+/// Rows read at a time from each run while merging.
+const MERGE_BATCH: usize = 64;
+
+/// The internal columns of a run: the capture's place in the inputs and
+/// its time, for sorting.
+const SEQ: &str = "_crawlgate_seq";
+const DATE: &str = "_crawlgate_date";
+
+/// Where the survey is in its inputs: reading continues at input `input`
+/// from `resume`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Position {
+    /// The input (index among the survey's inputs).
+    pub input: usize,
+    /// Where in it.
+    pub resume: Resume,
+}
+
+/// Items read and what became of them, kept across checkpoints.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Counts {
+    /// Items read: captures and skipped records.
+    pub items: u64,
+    /// Captures among them (rows before deduplication, error rows
+    /// included).
+    pub captures: u64,
+    /// Skipped records, by [`Skip`] word.
+    pub skipped: std::collections::BTreeMap<String, u64>,
+    /// Captures that are redirects (followed when the table is merged).
+    #[serde(default)]
+    pub redirects: u64,
+}
+
+impl Counts {
+    /// Counts one skipped record.
+    pub fn skip(&mut self, why: Skip) {
+        self.items += 1;
+        *self.skipped.entry(why.as_str().to_owned()).or_insert(0) += 1;
+    }
+}
+
+/// What a stopped survey left.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Manifest {
+    version: u32,
+    /// What the survey asks (inputs, crawlers, paths, profile): a resumed
+    /// survey must ask the same.
+    pub signature: String,
+    /// Where reading continues.
+    pub position: Position,
+    /// Whether every input was read to its end.
+    pub complete: bool,
+    /// The run files written, in order.
+    pub runs: Vec<String>,
+    /// The counts at the checkpoint.
+    pub counts: Counts,
+}
+
+/// Why the work folder cannot be used.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum CheckpointError {
+    /// Reading or writing it failed.
+    #[error("cannot use the survey's work folder {path}: {message}")]
+    Io {
+        /// The folder or file.
+        path: PathBuf,
+        /// Why.
+        message: String,
+    },
+    /// `--resume` with nothing to resume.
+    #[error("nothing to resume: no unfinished survey at {0} (run it without --resume)")]
+    NothingToResume(PathBuf),
+    /// `--resume` of a survey that asked something else.
+    #[error("the unfinished survey at {0} surveyed other inputs, crawlers, paths or profile; run it again without --resume to start over")]
+    Different(PathBuf),
+}
+
+/// The work folder of a survey.
+#[derive(Debug)]
+pub struct WorkDir {
+    path: PathBuf,
+}
+
+fn io_error(path: &Path, e: impl std::fmt::Display) -> CheckpointError {
+    CheckpointError::Io {
+        path: path.to_owned(),
+        message: e.to_string(),
+    }
+}
+
+impl WorkDir {
+    /// The work folder of a survey whose first output is `output`.
+    pub fn beside(output: &Path) -> WorkDir {
+        let name = output
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "survey".to_owned());
+        WorkDir {
+            path: output.with_file_name(format!(".{name}.crawlgate-work")),
+        }
+    }
+
+    /// Its path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The manifest of an unfinished survey there, when there is one.
+    pub fn manifest(&self) -> Result<Option<Manifest>, CheckpointError> {
+        let path = self.path.join(MANIFEST);
+        let text = match std::fs::read_to_string(&path) {
+            Ok(text) => text,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(io_error(&path, e)),
+        };
+        let manifest: Manifest = serde_json::from_str(&text).map_err(|e| io_error(&path, e))?;
+        if manifest.version != MANIFEST_VERSION {
+            return Err(io_error(&path, "written by another version of crawlgate"));
+        }
+        Ok(Some(manifest))
+    }
+
+    /// Starts afresh: whatever an earlier survey left is removed.
+    pub fn start(&self) -> Result<(), CheckpointError> {
+        self.remove()?;
+        std::fs::create_dir_all(&self.path).map_err(|e| io_error(&self.path, e))
+    }
+
+    /// Opens it to resume the survey with `signature`: its manifest, and
+    /// every file it does not name removed (a run cut short by a kill).
+    pub fn resume(&self, signature: &str) -> Result<Manifest, CheckpointError> {
+        let manifest = self
+            .manifest()?
+            .ok_or_else(|| CheckpointError::NothingToResume(self.path.clone()))?;
+        if manifest.signature != signature {
+            return Err(CheckpointError::Different(self.path.clone()));
+        }
+        let entries = std::fs::read_dir(&self.path).map_err(|e| io_error(&self.path, e))?;
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if name != MANIFEST && !manifest.runs.contains(&name) {
+                let _ = std::fs::remove_file(entry.path());
+            }
+        }
+        Ok(manifest)
+    }
+
+    /// Writes the manifest (through a rename).
+    pub fn save(
+        &self,
+        signature: &str,
+        position: Position,
+        complete: bool,
+        runs: &[String],
+        counts: &Counts,
+    ) -> Result<(), CheckpointError> {
+        let manifest = Manifest {
+            version: MANIFEST_VERSION,
+            signature: signature.to_owned(),
+            position,
+            complete,
+            runs: runs.to_vec(),
+            counts: counts.clone(),
+        };
+        let path = self.path.join(MANIFEST);
+        let text = serde_json::to_string_pretty(&manifest).map_err(|e| io_error(&path, e))?;
+        write_atomically(&path, text.as_bytes()).map_err(|e| io_error(&path, e))
+    }
+
+    /// The path of run file `name`.
+    pub fn run_path(&self, name: &str) -> PathBuf {
+        self.path.join(name)
+    }
+
+    /// Removes the folder.
+    pub fn remove(&self) -> Result<(), CheckpointError> {
+        match std::fs::remove_dir_all(&self.path) {
+            Ok(()) => Ok(()),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+            Err(e) => Err(io_error(&self.path, e)),
+        }
+    }
+}
+
+/// A row and where it sorts: answered rows by host, then capture time,
+/// then input order; error rows after them, in input order.
+#[derive(Clone, Debug)]
+pub struct Keyed {
+    /// The row.
+    pub row: SiteRow,
+    /// When it was captured, in microseconds since 1970 (`i64::MIN` when
+    /// not known).
+    pub date: i64,
+    /// Its place in the inputs: the input's index in the top bits, the
+    /// item's in the rest.
+    pub seq: u64,
+}
+
+/// Bits of a sequence number given to the item's index within its input.
+const SEQ_ITEM_BITS: u32 = 40;
+
+/// The sequence number of item `item` of input `input`.
+pub fn seq(input: usize, item: u64) -> u64 {
+    ((input as u64) << SEQ_ITEM_BITS) | (item & ((1 << SEQ_ITEM_BITS) - 1))
+}
+
+impl Keyed {
+    /// A row observed as item `item` of input `input`.
+    pub fn new(row: SiteRow, input: usize, item: u64) -> Keyed {
+        let date = row
+            .captured
+            .as_deref()
+            .and_then(parse_date)
+            .unwrap_or(i64::MIN);
+        Keyed {
+            row,
+            date,
+            seq: seq(input, item),
+        }
+    }
+
+    /// Whether it stands alone (an error row, or a row without a host): it
+    /// is never folded into another.
+    pub fn alone(&self) -> bool {
+        self.row.is_error() || self.row.host.is_none()
+    }
+
+    /// The host it is grouped by (None for a row that stands alone).
+    pub fn host(&self) -> Option<&str> {
+        if self.alone() {
+            None
+        } else {
+            self.row.host.as_deref()
+        }
+    }
+}
+
+impl Ord for Keyed {
+    fn cmp(&self, other: &Self) -> Ordering {
+        match (self.host(), other.host()) {
+            (Some(a), Some(b)) => a
+                .cmp(b)
+                .then(self.date.cmp(&other.date))
+                .then(self.seq.cmp(&other.seq)),
+            (Some(_), None) => Ordering::Less,
+            (None, Some(_)) => Ordering::Greater,
+            (None, None) => self.seq.cmp(&other.seq),
+        }
+    }
+}
+
+impl PartialOrd for Keyed {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl PartialEq for Keyed {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+
+impl Eq for Keyed {}
+
+/// An RFC 3339 time (`2026-11-01T12:00:00Z`, `…T12:00:00.123+02:00`) in
+/// microseconds since 1970, or None.
+///
+/// ```
+/// use crawlgate_survey::checkpoint::parse_date;
+/// assert_eq!(parse_date("1970-01-01T00:00:01Z"), Some(1_000_000));
+/// assert_eq!(parse_date("1970-01-01T01:00:00.5+01:00"), Some(500_000));
+/// assert!(parse_date("2026-11-01T00:00:00.1Z") > parse_date("2026-11-01T00:00:00Z"));
+/// assert_eq!(parse_date("yesterday"), None);
+/// ```
+pub fn parse_date(text: &str) -> Option<i64> {
+    let text = text.trim();
+    let b = text.as_bytes();
+    if b.len() < 20 || b[4] != b'-' || b[7] != b'-' || !matches!(b[10], b'T' | b't' | b' ') {
+        return None;
+    }
+    let number = |from: usize, to: usize| -> Option<i64> {
+        let part = text.get(from..to)?;
+        part.bytes()
+            .all(|c| c.is_ascii_digit())
+            .then(|| part.parse().ok())?
+    };
+    let (year, month, day) = (number(0, 4)?, number(5, 7)?, number(8, 10)?);
+    if b[13] != b':' || b[16] != b':' {
+        return None;
+    }
+    let (hour, minute, second) = (number(11, 13)?, number(14, 16)?, number(17, 19)?);
+    if !(1..=12).contains(&month)
+        || !(1..=31).contains(&day)
+        || hour > 23
+        || minute > 59
+        || second > 60
+    {
+        return None;
+    }
+    let mut at = 19;
+    let mut micros = 0i64;
+    if b.get(at) == Some(&b'.') {
+        at += 1;
+        let start = at;
+        while b.get(at).is_some_and(u8::is_ascii_digit) {
+            at += 1;
+        }
+        let digits = &text[start..at];
+        if digits.is_empty() {
+            return None;
+        }
+        let kept: String = digits
+            .chars()
+            .chain(std::iter::repeat('0'))
+            .take(6)
+            .collect();
+        micros = kept.parse().ok()?;
+    }
+    let offset = match &text[at..] {
+        "Z" | "z" => 0,
+        zone if zone.len() == 6
+            && matches!(zone.as_bytes()[0], b'+' | b'-')
+            && zone.as_bytes()[3] == b':' =>
+        {
+            let hours = number(at + 1, at + 3)?;
+            let minutes = number(at + 4, at + 6)?;
+            let sign = if zone.starts_with('-') { -1 } else { 1 };
+            sign * (hours * 3600 + minutes * 60)
+        }
+        _ => return None,
+    };
+    // Days since 1970 of a proleptic Gregorian date (Howard Hinnant's
+    // days_from_civil).
+    let y = if month <= 2 { year - 1 } else { year };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = (month + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + day - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    let days = era * 146_097 + doe - 719_468;
+    let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offset;
+    Some(seconds * 1_000_000 + micros)
+}
+
+/// The schema of a run: the table's, and the sort columns.
+pub fn run_schema(table: &SchemaRef) -> SchemaRef {
+    let mut fields: Vec<Field> = table.fields().iter().map(|f| f.as_ref().clone()).collect();
+    fields.push(Field::new(SEQ, DataType::Int64, false));
+    fields.push(Field::new(DATE, DataType::Int64, false));
+    Arc::new(Schema::new_with_metadata(fields, table.metadata().clone()))
+}
+
+/// Writes sorted rows as a run file at `path` (whole, or not at all).
+pub fn write_run(
+    path: &Path,
+    rows: &[Keyed],
+    table: &SchemaRef,
+    run: &SchemaRef,
+) -> Result<(), CheckpointError> {
+    let mut writer = RunWriter::create(path, table, run)?;
+    for part in rows.chunks(RUN_ROW_GROUP) {
+        writer.write(part)?;
+    }
+    writer.finish()
+}
+
+/// A run file being written, rows in order.
+pub struct RunWriter {
+    path: PathBuf,
+    writer: TableWriter,
+    table: SchemaRef,
+    run: SchemaRef,
+    pending: Vec<Keyed>,
+}
+
+impl RunWriter {
+    /// Starts the run at `path`.
+    pub fn create(
+        path: &Path,
+        table: &SchemaRef,
+        run: &SchemaRef,
+    ) -> Result<RunWriter, CheckpointError> {
+        let writer = TableWriter::with_row_groups(path, OutputFormat::Parquet, run, RUN_ROW_GROUP)
+            .map_err(|e| io_error(path, e))?;
+        Ok(RunWriter {
+            path: path.to_owned(),
+            writer,
+            table: table.clone(),
+            run: run.clone(),
+            pending: Vec::new(),
+        })
+    }
+
+    /// Adds one row.
+    pub fn push(&mut self, row: Keyed) -> Result<(), CheckpointError> {
+        self.pending.push(row);
+        if self.pending.len() == RUN_ROW_GROUP {
+            let rows = std::mem::take(&mut self.pending);
+            self.write(&rows)?;
+        }
+        Ok(())
+    }
+
+    fn write(&mut self, part: &[Keyed]) -> Result<(), CheckpointError> {
+        let path = &self.path;
+        let plain: Vec<&SiteRow> = part.iter().map(|k| &k.row).collect();
+        let batch = record_batch_of(&plain, &self.table).map_err(|e| io_error(path, e))?;
+        let mut seqs = Int64Builder::with_capacity(part.len());
+        let mut dates = Int64Builder::with_capacity(part.len());
+        for k in part {
+            seqs.append_value(k.seq as i64);
+            dates.append_value(k.date);
+        }
+        let mut columns: Vec<ArrayRef> = batch.columns().to_vec();
+        columns.push(Arc::new(seqs.finish()));
+        columns.push(Arc::new(dates.finish()));
+        let batch =
+            RecordBatch::try_new(self.run.clone(), columns).map_err(|e| io_error(path, e))?;
+        self.writer.write(&batch).map_err(|e| io_error(path, e))
+    }
+
+    /// Finishes the file and renames it onto its path.
+    pub fn finish(mut self) -> Result<(), CheckpointError> {
+        let rows = std::mem::take(&mut self.pending);
+        if !rows.is_empty() {
+            self.write(&rows)?;
+        }
+        let path = self.path;
+        self.writer.finish().map_err(|e| io_error(&path, e))
+    }
+}
+
+/// Rows of a run file, in its order.
+pub struct RunReader {
+    path: PathBuf,
+    reader: ParquetRecordBatchReader,
+    layout: Layout,
+    pending: std::vec::IntoIter<Keyed>,
+}
+
+impl std::fmt::Debug for RunReader {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RunReader")
+            .field("path", &self.path)
+            .finish()
+    }
+}
+
+impl RunReader {
+    /// Opens the run at `path`, whose table has `layout`.
+    pub fn open(path: &Path, layout: &Layout) -> Result<RunReader, CheckpointError> {
+        let file = File::open(path).map_err(|e| io_error(path, e))?;
+        let reader = ParquetRecordBatchReaderBuilder::try_new(file)
+            .map_err(|e| io_error(path, e))?
+            .with_batch_size(MERGE_BATCH)
+            .build()
+            .map_err(|e| io_error(path, e))?;
+        Ok(RunReader {
+            path: path.to_owned(),
+            reader,
+            layout: layout.clone(),
+            pending: Vec::new().into_iter(),
+        })
+    }
+
+    /// The next row, or None at the end.
+    pub fn next_row(&mut self) -> Result<Option<Keyed>, CheckpointError> {
+        loop {
+            if let Some(row) = self.pending.next() {
+                return Ok(Some(row));
+            }
+            let Some(batch) = self.reader.next() else {
+                return Ok(None);
+            };
+            let batch = batch.map_err(|e| io_error(&self.path, e))?;
+            let rows = rows_of_batch(&batch, &self.layout).map_err(|e| io_error(&self.path, e))?;
+            let seqs = batch
+                .column_by_name(SEQ)
+                .ok_or_else(|| io_error(&self.path, "not a run"))?
+                .as_primitive::<Int64Type>()
+                .clone();
+            let dates = batch
+                .column_by_name(DATE)
+                .ok_or_else(|| io_error(&self.path, "not a run"))?
+                .as_primitive::<Int64Type>()
+                .clone();
+            let keyed: Vec<Keyed> = rows
+                .into_iter()
+                .enumerate()
+                .map(|(i, row)| Keyed {
+                    row,
+                    seq: seqs.value(i) as u64,
+                    date: dates.value(i),
+                })
+                .collect();
+            self.pending = keyed.into_iter();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn keyed(host: Option<&str>, date: &str, item: u64, error: bool) -> Keyed {
+        let mut row = SiteRow {
+            host: host.map(str::to_owned),
+            captured: Some(date.to_owned()),
+            captures: 1,
+            ..SiteRow::default()
+        };
+        if error {
+            row.error = Some("x".into());
+        }
+        Keyed::new(row, 0, item)
+    }
+
+    #[test]
+    fn rows_sort_by_host_then_time_then_input_order_and_errors_last() {
+        let mut rows = [
+            keyed(None, "2026-01-01T00:00:00Z", 1, true),
+            keyed(Some("b.example"), "2026-01-01T00:00:00Z", 2, false),
+            keyed(Some("a.example"), "2026-02-01T00:00:00Z", 3, false),
+            keyed(Some("a.example"), "2026-01-01T00:00:00Z", 4, false),
+            keyed(Some("a.example"), "2026-01-01T00:00:00Z", 0, true),
+            keyed(Some("a.example"), "2026-01-01T00:00:00Z", 5, false),
+        ];
+        rows.sort();
+        let order: Vec<u64> = rows.iter().map(|k| k.seq).collect();
+        assert_eq!(order, [4, 5, 3, 2, 0, 1]);
+    }
+
+    #[test]
+    fn dates_are_parsed_or_refused() {
+        assert_eq!(
+            parse_date("2000-03-01T00:00:00Z"),
+            Some(951_868_800_000_000)
+        );
+        assert_eq!(
+            parse_date("2026-11-25T10:20:30.123456789Z").map(|m| m % 1_000_000),
+            Some(123_456)
+        );
+        for bad in [
+            "",
+            "2026-13-01T00:00:00Z",
+            "2026-11-01T00:00:00",
+            "2026-11-01T00:00:00+0100",
+            &"9".repeat(70_000),
+        ] {
+            assert_eq!(parse_date(bad), None, "{bad:.40}");
+        }
+    }
+
+    #[test]
+    fn a_manifest_names_only_whole_runs() {
+        let dir = tempfile::tempdir().unwrap();
+        let work = WorkDir::beside(&dir.path().join("out.parquet"));
+        assert!(work.path().ends_with(".out.parquet.crawlgate-work"));
+        assert!(matches!(
+            work.resume("s"),
+            Err(CheckpointError::NothingToResume(_))
+        ));
+        work.start().unwrap();
+        std::fs::write(work.run_path("run-1.parquet"), b"whole").unwrap();
+        std::fs::write(work.run_path(".run-2.parquet.crawlgate-partial"), b"cut").unwrap();
+        let position = Position {
+            input: 1,
+            resume: Resume {
+                offset: 77,
+                items: 3,
+            },
+        };
+        let mut counts = Counts::default();
+        counts.skip(Skip::NotResponse);
+        work.save("s", position, false, &["run-1.parquet".into()], &counts)
+            .unwrap();
+        assert!(matches!(
+            work.resume("other"),
+            Err(CheckpointError::Different(_))
+        ));
+        let manifest = work.resume("s").unwrap();
+        assert_eq!((manifest.position, manifest.counts), (position, counts));
+        let left: Vec<String> = std::fs::read_dir(work.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(left.len(), 2, "{left:?}");
+        work.remove().unwrap();
+        assert!(!work.path().exists());
+    }
+}

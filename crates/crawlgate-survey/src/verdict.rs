@@ -1,0 +1,509 @@
+//! What a site's robots.txt means for one crawler: whether it may fetch
+//! `/` (and each path asked about), which group decided, and why, in one
+//! word that keeps a site's choice apart from an outage.
+//!
+//! For a crawler `C` and a site whose capture was read under the fetch
+//! rules (RFC 9309 §2.3.1, Google's reading):
+//!
+//! * **root**: may `C` fetch `/`, as it would act: a 5xx or 429 capture (or
+//!   a network failure) means everything disallowed, a 4xx everything
+//!   allowed, a 2xx the rules of the group `C` obeys. None when the input
+//!   gives no answer (a damaged record, a redirect whose target the input
+//!   does not hold).
+//! * **group**: the group that decided, in the crawler reading (as
+//!   `crawlgate check` reads by default): one naming `C`'s own token
+//!   (`named`), one naming a token `C` falls back to (`fallback`:
+//!   Googlebot's for Googlebot-Image), the `*` group (`star`), none
+//!   (`none`: no group applies, or `C` ignores `*` as AdsBot-Google does;
+//!   everything allowed), or none because `C`'s operator says it ignores
+//!   robots.txt (`ignored`; everything allowed).
+//! * **cause**, one of [`Cause`]: for a robots.txt, `C` is *blocked* when
+//!   the group it obeys disallows every probe path (`/` and up to
+//!   [`MAX_SAMPLES`] paths taken from the file's own rules), *partly
+//!   blocked* when it disallows some, *allowed* when none; blocked is told
+//!   apart by whether a group names `C` or `C` is only caught by `*`.
+//!   Without a robots.txt the cause says why: no robots.txt (4xx),
+//!   unreachable (5xx, 429, timeouts), a redirect the survey could not
+//!   follow, or a body that is not a robots.txt (an HTML page, binary).
+//!
+//! The group a crawler obeys is chosen in one place, [`crawler_view`].
+//!
+//! ```
+//! use crawlgate::RobotsTxt;
+//! use crawlgate_survey::verdict::{Cause, GroupKind, Reader};
+//!
+//! let robots = RobotsTxt::parse(b"\
+//! User-agent: GPTBot
+//! Disallow: /
+//!
+//! User-agent: *
+//! Disallow: /private/
+//! ");
+//! let reader = Reader::new(&robots, &[]);
+//! let gptbot = reader.verdict("GPTBot");
+//! assert_eq!((gptbot.root, gptbot.cause, gptbot.group), (Some(false), Some(Cause::BlockedByName), Some(GroupKind::Named)));
+//! let other = reader.verdict("ClaudeBot");
+//! assert_eq!((other.root, other.cause, other.group), (Some(true), Some(Cause::PartlyBlocked), Some(GroupKind::Star)));
+//! assert_eq!(other.line, None);
+//! ```
+
+use std::cell::RefCell;
+use std::fmt;
+
+use crawlgate::{AgentView, ChoiceKind, RobotsTxt, SelectionKind};
+use rustc_hash::FxHashMap;
+
+/// The most paths of the file's own rules a crawler is probed with (besides
+/// `/`).
+pub const MAX_SAMPLES: usize = 32;
+
+/// Why a crawler may or may not fetch a site, in one word (see the
+/// [module](self)).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Cause {
+    /// A group naming the crawler (its own token or a fallback) disallows
+    /// every probe path.
+    BlockedByName,
+    /// No group names the crawler, and the `*` group disallows every probe
+    /// path.
+    BlockedByStar,
+    /// The group the crawler obeys disallows some probe paths, not all.
+    PartlyBlocked,
+    /// The group the crawler obeys (or the absence of one) allows every
+    /// probe path.
+    Allowed,
+    /// A 4xx other than 429: no robots.txt, everything allowed.
+    NoRobotsTxt,
+    /// A 5xx, 429, timeout or other network failure: everything disallowed
+    /// while it lasts. An outage, not a choice.
+    Unreachable,
+    /// A redirect the survey could not follow to a robots.txt: the target
+    /// is not in the input (no answer), or the redirects loop or go on for
+    /// more than five hops (read as a 404, everything allowed).
+    Redirected,
+    /// A 2xx whose body is no robots.txt (an HTML page or binary data):
+    /// crawlers read what valid lines it has, usually none.
+    NotRobotsTxt,
+}
+
+impl Cause {
+    /// Every cause, in this order.
+    pub const ALL: [Cause; 8] = [
+        Cause::BlockedByName,
+        Cause::BlockedByStar,
+        Cause::PartlyBlocked,
+        Cause::Allowed,
+        Cause::NoRobotsTxt,
+        Cause::Unreachable,
+        Cause::Redirected,
+        Cause::NotRobotsTxt,
+    ];
+
+    /// The word written in tables (`blocked_by_name`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Cause::BlockedByName => "blocked_by_name",
+            Cause::BlockedByStar => "blocked_by_star",
+            Cause::PartlyBlocked => "partly_blocked",
+            Cause::Allowed => "allowed",
+            Cause::NoRobotsTxt => "no_robots_txt",
+            Cause::Unreachable => "unreachable",
+            Cause::Redirected => "redirected",
+            Cause::NotRobotsTxt => "not_robots_txt",
+        }
+    }
+
+    /// The cause written as `word`.
+    pub fn from_word(word: &str) -> Option<Cause> {
+        Cause::ALL.into_iter().find(|c| c.as_str() == word)
+    }
+
+    /// What it means, in a sentence (the report's legend).
+    pub fn meaning(self) -> &'static str {
+        match self {
+            Cause::BlockedByName => "a group naming the crawler (its own product token, or one it falls back to) disallows `/` and every sampled path of the file",
+            Cause::BlockedByStar => "no group names the crawler and the `*` group disallows `/` and every sampled path",
+            Cause::PartlyBlocked => "the group the crawler obeys disallows some of those paths and allows others",
+            Cause::Allowed => "the group the crawler obeys, or the absence of any, allows every one of them",
+            Cause::NoRobotsTxt => "the robots.txt answered 4xx (not 429): there is none, everything is allowed",
+            Cause::Unreachable => "a 5xx or 429 answer, a timeout or a network failure: an outage, during which crawlers fetch nothing; not a choice of the site",
+            Cause::Redirected => "a redirect the survey could not follow to a robots.txt: its target is not in the input (no answer), or the redirects loop or exceed five hops (read as a 404)",
+            Cause::NotRobotsTxt => "the robots.txt URL served an HTML page or binary data; crawlers read whatever valid lines it holds, usually none",
+        }
+    }
+
+    /// Whether the site chose it in its robots.txt (the denominator of the
+    /// headline rates): every cause but an outage and an unfollowed
+    /// redirect.
+    pub fn is_choice(self) -> bool {
+        !matches!(self, Cause::Unreachable | Cause::Redirected)
+    }
+
+    /// Whether the site's robots.txt blocks the crawler fully.
+    pub fn is_blocked(self) -> bool {
+        matches!(self, Cause::BlockedByName | Cause::BlockedByStar)
+    }
+}
+
+impl fmt::Display for Cause {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Which group decided for a crawler.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum GroupKind {
+    /// A group naming the crawler's own product token.
+    Named,
+    /// A group naming a token the crawler falls back to (Googlebot for
+    /// Googlebot-Image).
+    Fallback,
+    /// The `*` group.
+    Star,
+    /// No group: everything allowed.
+    None,
+    /// Its operator says it ignores robots.txt (the crawler registry): the
+    /// file does not apply, everything allowed.
+    Ignored,
+}
+
+impl GroupKind {
+    /// Every kind, in this order.
+    pub const ALL: [GroupKind; 5] = [
+        GroupKind::Named,
+        GroupKind::Fallback,
+        GroupKind::Star,
+        GroupKind::None,
+        GroupKind::Ignored,
+    ];
+
+    /// The word written in tables (`named`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GroupKind::Named => "named",
+            GroupKind::Fallback => "fallback",
+            GroupKind::Star => "star",
+            GroupKind::None => "none",
+            GroupKind::Ignored => "ignored",
+        }
+    }
+
+    /// The kind written as `word`.
+    pub fn from_word(word: &str) -> Option<GroupKind> {
+        GroupKind::ALL.into_iter().find(|g| g.as_str() == word)
+    }
+}
+
+/// What a site says to one crawler.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CrawlerVerdict {
+    /// May it fetch `/` (None: the input gives no answer).
+    pub root: Option<bool>,
+    /// Why.
+    pub cause: Option<Cause>,
+    /// The group that decided, when a robots.txt was read.
+    pub group: Option<GroupKind>,
+    /// The line of the rule that decides `/`, when a rule does.
+    pub line: Option<u32>,
+    /// May it fetch each path asked about, in order (empty when `root` is
+    /// None).
+    pub paths: Vec<bool>,
+}
+
+impl CrawlerVerdict {
+    /// The verdict of an outcome without rules: everything allowed or
+    /// everything disallowed, for `paths` paths.
+    pub fn without_rules(allowed: bool, cause: Cause, paths: usize) -> CrawlerVerdict {
+        CrawlerVerdict {
+            root: Some(allowed),
+            cause: Some(cause),
+            group: None,
+            line: None,
+            paths: vec![allowed; paths],
+        }
+    }
+
+    /// No answer, for this cause (an unfollowed redirect).
+    pub fn unanswered(cause: Cause) -> CrawlerVerdict {
+        CrawlerVerdict {
+            cause: Some(cause),
+            ..CrawlerVerdict::default()
+        }
+    }
+}
+
+/// The rules the crawler `token` obeys in `robots`, and which group they
+/// come from, in the crawler reading (`crawlgate check`'s default): a
+/// crawler of the registry follows its documented fallbacks
+/// (Googlebot-Image → Googlebot, Bingbot → msnbot), one that ignores `*`
+/// (AdsBot-Google) gets no group from it, one whose operator says it
+/// ignores robots.txt is not restricted; any other token is read as one
+/// token. `*` is the `*` group itself. Every answer of a survey chooses its
+/// group here, and only here.
+///
+/// ```
+/// use crawlgate::RobotsTxt;
+/// use crawlgate_survey::verdict::{crawler_view, GroupKind};
+///
+/// let robots = RobotsTxt::parse(b"User-agent: Googlebot\nDisallow: /x\n\nUser-agent: *\nDisallow: /\n");
+/// assert_eq!(crawler_view(&robots, "Googlebot").1, GroupKind::Named);
+/// assert_eq!(crawler_view(&robots, "Googlebot-Image").1, GroupKind::Fallback);
+/// assert!(crawler_view(&robots, "Googlebot-Image").0.is_allowed("/"));
+/// assert_eq!(crawler_view(&robots, "GPTBot").1, GroupKind::Star);
+/// assert_eq!(crawler_view(&robots, "AdsBot-Google").1, GroupKind::None);
+/// assert_eq!(crawler_view(&robots, "*").1, GroupKind::Star);
+/// ```
+pub fn crawler_view<'r>(robots: &'r RobotsTxt, token: &str) -> (AgentView<'r>, GroupKind) {
+    if token == crate::crawlers::ANY {
+        // `*` is no crawler: the `*` group itself, as one token.
+        let view = robots.for_agent(token);
+        let kind = match view.selection() {
+            SelectionKind::Nothing => GroupKind::None,
+            _ => GroupKind::Star,
+        };
+        return (view, kind);
+    }
+    let view = robots.for_crawler(token);
+    let kind = match view.group_choice().kind() {
+        ChoiceKind::Own => GroupKind::Named,
+        ChoiceKind::Fallback => GroupKind::Fallback,
+        ChoiceKind::Star => GroupKind::Star,
+        ChoiceKind::IgnoresRobotsTxt => GroupKind::Ignored,
+        // A control token (Google-Extended) and anything newer: by the
+        // groups chosen.
+        _ => match view.selection() {
+            SelectionKind::Specific => GroupKind::Named,
+            SelectionKind::Global => GroupKind::Star,
+            SelectionKind::Nothing => GroupKind::None,
+        },
+    };
+    (view, kind)
+}
+
+/// The answers for one set of groups: crawlers that obey the same groups
+/// get the same answers.
+#[derive(Clone, Debug)]
+struct Answers {
+    root: bool,
+    line: Option<u32>,
+    /// Probe paths disallowed.
+    disallowed: usize,
+    paths: Vec<bool>,
+}
+
+/// Reads one parsed file for every crawler of a survey: the probe paths are
+/// worked out once, and the answers once per set of groups.
+#[derive(Debug)]
+pub struct Reader<'a> {
+    robots: &'a RobotsTxt,
+    probes: Vec<String>,
+    paths: &'a [String],
+    /// Whether the body is no robots.txt (an HTML page, binary data).
+    not_robots_txt: bool,
+    answers: RefCell<FxHashMap<Vec<usize>, Answers>>,
+}
+
+impl<'a> Reader<'a> {
+    /// The reader of a parsed file, answering for `/`, the probe paths and
+    /// `paths` (each starting with `/`).
+    pub fn new(robots: &'a RobotsTxt, paths: &'a [String]) -> Reader<'a> {
+        Reader {
+            robots,
+            probes: probe_paths(robots),
+            paths,
+            not_robots_txt: false,
+            answers: RefCell::default(),
+        }
+    }
+
+    /// The same reader, for a body that is no robots.txt: every cause is
+    /// [`Cause::NotRobotsTxt`] (root, group and lines still say what
+    /// crawlers do with it).
+    pub fn not_robots_txt(mut self, yes: bool) -> Reader<'a> {
+        self.not_robots_txt = yes;
+        self
+    }
+
+    /// `/`, then the paths taken from the file's rules.
+    pub fn probe_paths(&self) -> &[String] {
+        &self.probes
+    }
+
+    /// The verdict for the crawler with product token `token` (`*` for the
+    /// `*` group itself).
+    pub fn verdict(&self, token: &str) -> CrawlerVerdict {
+        let (view, group) = crawler_view(self.robots, token);
+        let key: Vec<usize> = view.groups().map(|g| g.index()).collect();
+        let mut answers = self.answers.borrow_mut();
+        let answer = answers
+            .entry(key)
+            .or_insert_with(|| self.answer(&view))
+            .clone();
+        drop(answers);
+        let cause = if self.not_robots_txt {
+            Cause::NotRobotsTxt
+        } else if answer.disallowed == self.probes.len() {
+            if group == GroupKind::Star {
+                Cause::BlockedByStar
+            } else {
+                Cause::BlockedByName
+            }
+        } else if answer.disallowed == 0 {
+            Cause::Allowed
+        } else {
+            Cause::PartlyBlocked
+        };
+        CrawlerVerdict {
+            root: Some(answer.root),
+            cause: Some(cause),
+            group: Some(group),
+            line: answer.line,
+            paths: answer.paths,
+        }
+    }
+
+    fn answer(&self, view: &AgentView<'_>) -> Answers {
+        let root = view.decide_path("/");
+        let mut disallowed = usize::from(!root.is_allowed());
+        for path in &self.probes[1..] {
+            disallowed += usize::from(!view.decide_path(path).is_allowed());
+        }
+        Answers {
+            root: root.is_allowed(),
+            line: root.line(),
+            disallowed,
+            paths: self
+                .paths
+                .iter()
+                .map(|p| view.decide_path(p).is_allowed())
+                .collect(),
+        }
+    }
+}
+
+/// `/` and up to [`MAX_SAMPLES`] literal rule starts, each once.
+fn probe_paths(robots: &RobotsTxt) -> Vec<String> {
+    let mut probes = vec!["/".to_owned()];
+    for rule in robots.rules() {
+        if probes.len() > MAX_SAMPLES {
+            break;
+        }
+        let pattern = rule.pattern();
+        let literal = &pattern[..pattern.find(['*', '$']).unwrap_or(pattern.len())];
+        if literal.starts_with('/') && literal != "/" && !probes.iter().any(|p| p == literal) {
+            probes.push(literal.to_owned());
+        }
+    }
+    probes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn verdict(body: &str, token: &str) -> CrawlerVerdict {
+        Reader::new(&RobotsTxt::parse(body.as_bytes()), &[]).verdict(token)
+    }
+
+    #[test]
+    fn star_blocks_are_told_apart_from_named_ones() {
+        let body = "User-agent: *\nDisallow: /\n";
+        let v = verdict(body, "GPTBot");
+        assert_eq!(
+            (v.root, v.cause, v.group, v.line),
+            (
+                Some(false),
+                Some(Cause::BlockedByStar),
+                Some(GroupKind::Star),
+                Some(2)
+            )
+        );
+        let v = verdict("User-agent: GPTBot\nDisallow: /\n", "gptbot");
+        assert_eq!(v.cause, Some(Cause::BlockedByName));
+        // `*` itself is caught by the `*` group.
+        assert_eq!(verdict(body, "*").cause, Some(Cause::BlockedByStar));
+    }
+
+    #[test]
+    fn a_named_group_that_opens_everything_wins_over_star() {
+        let body = "User-agent: GPTBot\nDisallow:\n\nUser-agent: *\nDisallow: /\n";
+        let v = verdict(body, "GPTBot");
+        assert_eq!(
+            (v.root, v.cause, v.group),
+            (Some(true), Some(Cause::Allowed), Some(GroupKind::Named))
+        );
+    }
+
+    #[test]
+    fn partial_blocks_and_no_group() {
+        let v = verdict("User-agent: GPTBot\nDisallow: /\nAllow: /news/\n", "GPTBot");
+        assert_eq!((v.root, v.cause), (Some(false), Some(Cause::PartlyBlocked)));
+        let v = verdict("User-agent: Googlebot\nDisallow: /\n", "GPTBot");
+        assert_eq!(
+            (v.root, v.cause, v.group, v.line),
+            (
+                Some(true),
+                Some(Cause::Allowed),
+                Some(GroupKind::None),
+                None
+            )
+        );
+        // Product tokens match exactly: a group for GPTBot-News is not GPTBot's.
+        let v = verdict("User-agent: GPTBot-News\nDisallow: /\n", "GPTBot");
+        assert_eq!(v.group, Some(GroupKind::None));
+    }
+
+    #[test]
+    fn paths_are_answered_per_crawler_and_shared_by_groups() {
+        let robots = RobotsTxt::parse(
+            b"User-agent: GPTBot\nDisallow: /news/\n\nUser-agent: *\nDisallow: /private/\n",
+        );
+        let paths = vec!["/news/today".to_owned(), "/private/x".to_owned()];
+        let reader = Reader::new(&robots, &paths);
+        assert_eq!(reader.verdict("GPTBot").paths, [false, true]);
+        assert_eq!(reader.verdict("CCBot").paths, [true, false]);
+        assert_eq!(reader.verdict("ClaudeBot").paths, [true, false]);
+        assert_eq!(
+            reader.answers.borrow().len(),
+            2,
+            "one answer per set of groups"
+        );
+    }
+
+    #[test]
+    fn a_page_that_is_no_robots_txt_says_so() {
+        let robots = RobotsTxt::parse(b"<html><body>hi</body></html>");
+        let v = Reader::new(&robots, &[])
+            .not_robots_txt(true)
+            .verdict("GPTBot");
+        assert_eq!((v.root, v.cause), (Some(true), Some(Cause::NotRobotsTxt)));
+    }
+
+    #[test]
+    fn probes_are_bounded_and_literal() {
+        let mut body = String::from(
+            "User-agent: *\nDisallow: /*.pdf$\nDisallow: /search*\nAllow: /$\nDisallow: nope\n",
+        );
+        for i in 0..1000 {
+            body.push_str(&format!("Disallow: /p{i}\n"));
+        }
+        let robots = RobotsTxt::parse(body.as_bytes());
+        let reader = Reader::new(&robots, &[]);
+        assert_eq!(reader.probe_paths().len(), MAX_SAMPLES + 1);
+        assert_eq!(&reader.probe_paths()[..3], ["/", "/search", "/p0"]);
+    }
+
+    #[test]
+    fn words_round_trip() {
+        for cause in Cause::ALL {
+            assert_eq!(Cause::from_word(cause.as_str()), Some(cause));
+            assert!(!cause.meaning().is_empty());
+        }
+        for group in GroupKind::ALL {
+            assert_eq!(GroupKind::from_word(group.as_str()), Some(group));
+        }
+        assert_eq!(Cause::from_word("blocked"), None);
+        assert!(!Cause::Unreachable.is_choice() && Cause::NoRobotsTxt.is_choice());
+    }
+}
