@@ -1,10 +1,11 @@
 //! Command-line arguments: one `Args` struct per subcommand, in its module.
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{Parser, Subcommand};
 
 use crate::commands::{
     batch, check, completions, explain, fetch, lint, man, report, serve, survey, test,
 };
+use crate::output::ColorChoice;
 
 const EXIT_STATUS: &str = "\
 Exit status:
@@ -26,17 +27,6 @@ pub struct Cli {
 
     #[command(subcommand)]
     pub command: Command,
-}
-
-/// `--color`.
-#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ColorChoice {
-    /// When standard output is a terminal and `NO_COLOR` is unset.
-    Auto,
-    /// Always, even into a pipe.
-    Always,
-    /// Never.
-    Never,
 }
 
 #[derive(Subcommand, Debug)]

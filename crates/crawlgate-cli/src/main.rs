@@ -7,13 +7,11 @@
 
 mod args;
 mod commands;
-mod fetching;
-mod input;
 mod load;
 mod output;
 mod preferences;
 mod query;
-mod source;
+mod status;
 mod target;
 
 use std::io::{self, Write as _};
@@ -21,17 +19,28 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
+use crate::status::Status;
+
 fn main() -> ExitCode {
     let cli = args::Cli::parse();
     match commands::run(cli) {
-        Ok(code) => code,
+        Ok(status) => exit_code(status),
         Err(error) => {
             if is_broken_pipe(&error) {
                 return ExitCode::SUCCESS;
             }
             let _ = writeln!(io::stderr(), "crawlgate: error: {error:#}");
-            ExitCode::from(2)
+            exit_code(Status::InputError)
         }
+    }
+}
+
+/// The exit code of each status (the `Exit status` of `--help`).
+fn exit_code(status: Status) -> ExitCode {
+    match status {
+        Status::Success => ExitCode::SUCCESS,
+        Status::Failure => ExitCode::from(1),
+        Status::InputError => ExitCode::from(2),
     }
 }
 

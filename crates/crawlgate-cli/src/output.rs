@@ -2,11 +2,53 @@
 //! `String`, so the same code gives the coloured terminal output and the
 //! plain text the snapshot tests compare.
 
-use std::io::Write as _;
+use std::io::{IsTerminal as _, Write as _};
 
 use anstyle::{AnsiColor, Effects, Style};
+use clap::ValueEnum;
 
 use crawlgate_fetch::{Basis, ExplainedVerdict, RuleRef};
+
+/// `--color`.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ColorChoice {
+    /// When standard output is a terminal and `NO_COLOR` is unset.
+    Auto,
+    /// Always, even into a pipe.
+    Always,
+    /// Never.
+    Never,
+}
+
+/// What the person at the terminal asked of the output, passed to the
+/// commands that print for people.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ui {
+    /// Whether standard output is coloured.
+    pub color: bool,
+}
+
+impl Ui {
+    /// The choices `--color` makes: colour as it says; by default when
+    /// standard output is a terminal and `NO_COLOR` is unset (or empty), per
+    /// <https://no-color.org>.
+    pub fn new(color: ColorChoice) -> Ui {
+        let color = match color {
+            ColorChoice::Always => true,
+            ColorChoice::Never => false,
+            ColorChoice::Auto => {
+                std::io::stdout().is_terminal()
+                    && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+            }
+        };
+        Ui { color }
+    }
+
+    /// The palette of standard output.
+    pub fn palette(self) -> Palette {
+        Palette::new(self.color)
+    }
+}
 
 /// Colours for human output; every method returns the text unchanged when
 /// colour is off.
@@ -167,6 +209,24 @@ pub fn reason(
     }
 }
 
+/// `text` for one line of output: control characters escaped, and cut
+/// after `max` characters with the length said.
+pub fn shown(text: &str, max: usize) -> String {
+    let mut out = String::new();
+    for (count, c) in text.chars().enumerate() {
+        if count == max {
+            out.push_str(&format!("… ({} characters)", text.chars().count()));
+            return out;
+        }
+        if c.is_control() && c != '\t' {
+            out.extend(c.escape_debug());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -220,7 +280,7 @@ mod tests {
     #[test]
     fn reasons_name_the_fetch_outcome() {
         let plain = Palette::new(false);
-        let fetched = crate::source::Loaded::fetched(crawlgate_fetch::HttpResponse::new(404));
+        let fetched = crate::load::source::Loaded::fetched(crawlgate_fetch::HttpResponse::new(404));
         let reading = fetched.read(crawlgate::Profile::GOOGLE);
         assert_eq!(
             reason(&reading.decide("bot", "/x"), "r", 0, plain),
@@ -247,5 +307,12 @@ mod tests {
         assert_eq!(pad(&long, 70_001), long);
         assert_eq!(pad("x", usize::MAX).len(), MAX_COLUMN);
         assert_eq!(pad_left("x", 1 << 20).len(), MAX_COLUMN);
+    }
+
+    #[test]
+    fn lines_are_shown_escaped_and_cut() {
+        assert_eq!(shown("a\u{1b}[31mb\tc", 80), "a\\u{1b}[31mb\tc");
+        assert_eq!(shown("abcdef", 3), "abc… (6 characters)");
+        assert_eq!(shown("abc", 3), "abc");
     }
 }

@@ -4,8 +4,7 @@
 
 use crawlgate::{Profile, Reading as NameReading};
 
-use crate::commands::parse_profile;
-use crate::source::RobotsArg;
+use crate::load::source::RobotsArg;
 use crate::target::{check_agent, check_urls};
 
 /// `ROBOTS [URL]… --agent TOKEN [--profile NAME] [--json]`.
@@ -34,7 +33,7 @@ pub struct QueryArgs {
     pub one_token: bool,
 
     /// How to read robots.txt: google (default), rfc9309, legacy or bing.
-    #[arg(long, default_value = "google", value_parser = parse_profile)]
+    #[arg(long, default_value = "google")]
     pub profile: Profile,
 
     /// Print JSON instead of text.

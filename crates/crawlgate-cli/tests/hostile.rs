@@ -19,6 +19,7 @@ use std::sync::{mpsc, Mutex};
 use std::time::{Duration, Instant};
 
 use base64::Engine as _;
+use crawlgate_test_support::Rng;
 use crawlgate_testserver::{Reply, TestServer};
 use wait4::Wait4 as _;
 
@@ -150,17 +151,9 @@ fn plain_urls(_: usize) -> Vec<String> {
     vec!["/".into(), "/p1/x".into(), "/x".into()]
 }
 
-/// Pseudo-random bytes (a fixed linear congruential generator).
+/// Pseudo-random bytes (a fixed seed).
 fn garbage(n: usize) -> Vec<u8> {
-    let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
-    (0..n)
-        .map(|_| {
-            state = state
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1_442_695_040_888_963_407);
-            (state >> 56) as u8
-        })
-        .collect()
+    Rng::new(0x9E37_79B9_7F4A_7C15).bytes(n)
 }
 
 const KINDS: &[Kind] = &[

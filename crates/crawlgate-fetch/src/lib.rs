@@ -64,6 +64,7 @@ mod headers;
 mod outcome;
 mod policy;
 mod politeness;
+mod reading;
 mod report;
 mod result;
 mod scope;
@@ -84,6 +85,7 @@ pub use headers::{parse_retry_after, CacheDirectives};
 pub use outcome::{Outcome, OutcomeKind, OutcomeReason, RobotsCopy, Rules};
 pub use policy::FetchPolicy;
 pub use politeness::{Pacing, PolitenessConfig, Schedule};
+pub use reading::Robots;
 pub use report::{format_time, FetchReport, Warning, WarningCode};
 pub use result::{
     Attempt, FetchResult, HttpResponse, NetworkErrorKind, NetworkFailure, RedirectStop,

@@ -8,8 +8,6 @@ use std::sync::Arc;
 use crawlgate::{CompiledRobotsTxt, Profile, RobotsTxt};
 use serde::{Deserialize, Serialize};
 
-use crate::verdict::ExplainedVerdict;
-
 /// A parsed robots.txt together with the bytes it was parsed from (kept so
 /// a cache backend can store the entry and parse it again), and the rules
 /// compiled for the crawlers that ask about it (a cached copy serves many
@@ -208,54 +206,6 @@ impl Outcome {
     /// Which of the three outcomes.
     pub fn kind(&self) -> OutcomeKind {
         self.rules.kind()
-    }
-
-    /// May `agent` (a product token) fetch `url` under this outcome?
-    /// `/robots.txt` itself is always allowed (RFC 9309 §2.2.2); full allow
-    /// and full disallow decide without rules; otherwise the parsed file
-    /// decides.
-    ///
-    /// ```
-    /// use std::time::SystemTime;
-    /// use crawlgate_fetch::{Basis, FetchPolicy, FetchResult, HttpResponse};
-    ///
-    /// let failed = FetchResult::Response(HttpResponse::new(503));
-    /// let (outcome, _) = FetchPolicy::default().apply(&failed, None, SystemTime::now());
-    /// let verdict = outcome.decide("mybot", "https://example.com/page");
-    /// assert_eq!((verdict.allowed, verdict.basis), (false, Basis::FullDisallow));
-    /// assert!(outcome.decide("mybot", "https://example.com/robots.txt").allowed);
-    /// ```
-    pub fn decide(&self, agent: &str, url: &str) -> ExplainedVerdict {
-        if is_robots_txt(url) {
-            return ExplainedVerdict::robots_txt_itself();
-        }
-        match &self.rules {
-            Rules::FullAllow => ExplainedVerdict::by_outcome(true, self.reason),
-            Rules::FullDisallow => ExplainedVerdict::by_outcome(false, self.reason),
-            Rules::Conditional(copy) => {
-                ExplainedVerdict::named(&copy.compiled().decide(agent, url), agent)
-            }
-        }
-    }
-
-    /// May the crawler a person names fetch `url`, by the crawler reading
-    /// ([`RobotsTxt::for_crawler`](crawlgate::RobotsTxt::for_crawler))? As
-    /// [`decide`](Self::decide), except that a crawler whose operator says
-    /// it ignores robots.txt is allowed whatever the fetch gave: it does
-    /// not read the file at all.
-    pub fn decide_for_crawler(&self, name: &str, url: &str) -> ExplainedVerdict {
-        let ignores = crawlgate::registry::identify(name).is_some_and(|c| c.ignores_robots_txt());
-        if is_robots_txt(url) && !ignores {
-            return ExplainedVerdict::robots_txt_itself();
-        }
-        match &self.rules {
-            Rules::Conditional(copy) => {
-                ExplainedVerdict::named(&copy.compiled().decide_for_crawler(name, url), name)
-            }
-            _ if ignores => ExplainedVerdict::decide_for_crawler(&RobotsTxt::parse(b""), name, url),
-            Rules::FullAllow => ExplainedVerdict::by_outcome(true, self.reason),
-            Rules::FullDisallow => ExplainedVerdict::by_outcome(false, self.reason),
-        }
     }
 
     /// The same outcome with its file read under `profile` (parsed again

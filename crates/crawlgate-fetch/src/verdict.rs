@@ -15,8 +15,10 @@ use crate::outcome::OutcomeReason;
 /// The first five come from the rules of a file (the core's
 /// [`Reason`](crawlgate::Reason)); the last two from the fetch outcome
 /// (RFC 9309 §2.3.1), when no rules are read at all.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+///
+/// Serialised by [`Basis::as_str`], the one table of names the front ends
+/// (JSON of the command line and the service, Python, surveys) write.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Basis {
     /// A rule matched and decided.
@@ -40,6 +42,66 @@ pub enum Basis {
     /// The fetch outcome is full disallow (a server error or network
     /// failure, and no earlier copy).
     FullDisallow,
+}
+
+impl Basis {
+    /// Every basis, in the order of the enum.
+    pub const ALL: [Basis; 8] = [
+        Basis::Rule,
+        Basis::EmptyRule,
+        Basis::NoMatchingRule,
+        Basis::NoGroup,
+        Basis::RobotsTxtItself,
+        Basis::IgnoresRobotsTxt,
+        Basis::FullAllow,
+        Basis::FullDisallow,
+    ];
+
+    /// Its name, as every front end writes it.
+    ///
+    /// ```
+    /// use crawlgate_fetch::Basis;
+    ///
+    /// assert_eq!(Basis::RobotsTxtItself.as_str(), "robots_txt_itself");
+    /// assert_eq!(serde_json::to_string(&Basis::FullDisallow).unwrap(), r#""full_disallow""#);
+    /// ```
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Basis::Rule => "rule",
+            Basis::EmptyRule => "empty_rule",
+            Basis::NoMatchingRule => "no_matching_rule",
+            Basis::NoGroup => "no_group",
+            Basis::RobotsTxtItself => "robots_txt_itself",
+            Basis::IgnoresRobotsTxt => "ignores_robots_txt",
+            Basis::FullAllow => "full_allow",
+            Basis::FullDisallow => "full_disallow",
+        }
+    }
+
+    /// The basis named `name` ([`as_str`](Self::as_str)'s names).
+    pub fn from_name(name: &str) -> Option<Basis> {
+        Basis::ALL.into_iter().find(|b| b.as_str() == name)
+    }
+}
+
+impl fmt::Display for Basis {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for Basis {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for Basis {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Basis, D::Error> {
+        let name = String::deserialize(deserializer)?;
+        Basis::from_name(&name)
+            .ok_or_else(|| serde::de::Error::custom(format!("unknown basis `{name}`")))
+    }
 }
 
 impl From<Reason> for Basis {
@@ -530,5 +592,18 @@ Disallow: /more
             serde_json::to_value(Basis::RobotsTxtItself).unwrap(),
             "robots_txt_itself"
         );
+    }
+
+    #[test]
+    fn every_basis_has_one_name_that_reads_back() {
+        let names: std::collections::BTreeSet<&str> =
+            Basis::ALL.iter().map(|b| b.as_str()).collect();
+        assert_eq!(names.len(), Basis::ALL.len());
+        for basis in Basis::ALL {
+            let json = serde_json::to_string(&basis).unwrap();
+            assert_eq!(json, format!("\"{basis}\""));
+            assert_eq!(serde_json::from_str::<Basis>(&json).unwrap(), basis);
+        }
+        assert!(serde_json::from_str::<Basis>("\"robots_txt\"").is_err());
     }
 }

@@ -138,6 +138,7 @@ pub(crate) fn sample_paths(pattern: &str, out: &mut Vec<String>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crawlgate_test_support::Rng;
 
     fn g(p: &str) -> Glob {
         Glob::new(p, true).unwrap()
@@ -196,12 +197,10 @@ mod tests {
 
     #[test]
     fn inclusion_agrees_with_the_definition() {
-        let mut seed = 11u64;
+        let mut rng = Rng::new(11);
         let mut pattern = || {
             let mut p = String::from("/");
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
+            let seed = rng.next_u64();
             let mut bits = seed >> 20;
             for _ in 0..(seed >> 60) as usize % 7 {
                 p.push([b'a', b'b', b'*', b'a'][(bits & 3) as usize] as char);

@@ -9,46 +9,22 @@ use crate::linter::lint;
 use crate::options::LintOptions;
 use crate::report::LintReport;
 use crawlgate::Profile;
+use crawlgate_test_support::lint_fixtures;
 
 pub(crate) fn fixture_path(code: Code, which: &str) -> String {
-    format!(
-        "{}/../../testdata/lint/{}/{which}.robots.txt",
-        env!("CARGO_MANIFEST_DIR"),
-        code.as_str()
-    )
+    lint_fixtures::path(code.as_str(), which)
 }
 
 /// The fixture files of a code whose names start with `which`
 /// (`fires.robots.txt` and its variants `fires-*.robots.txt`).
 pub(crate) fn fixture_paths(code: Code, which: &str) -> Vec<String> {
-    let first = fixture_path(code, which);
-    let dir = std::path::Path::new(&first)
-        .parent()
-        .expect("a fixture folder")
-        .to_owned();
-    let mut paths: Vec<String> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|e| e.expect("an entry").path())
-        .filter(|p| {
-            let name = p.file_name().unwrap_or_default().to_string_lossy();
-            name == format!("{which}.robots.txt")
-                || (name.starts_with(&format!("{which}-")) && name.ends_with(".robots.txt"))
-        })
-        .map(|p| p.to_string_lossy().into_owned())
-        .collect();
-    paths.sort();
-    paths
+    lint_fixtures::paths(code.as_str(), which)
 }
 
 pub(crate) fn lint_file(path: &str) -> (Vec<u8>, LintReport) {
     let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let mut options = LintOptions::everything().with_audit(false);
-    if let Some(rest) = bytes.strip_prefix(b"# lint-profile: ".as_slice()) {
-        let name: String = rest
-            .iter()
-            .take_while(|b| b.is_ascii_alphanumeric())
-            .map(|&b| b as char)
-            .collect();
+    if let Some(name) = lint_fixtures::profile(&bytes) {
         options.profile = Profile::named(&name).expect("a profile name");
     }
     let report = lint(&bytes, &options);

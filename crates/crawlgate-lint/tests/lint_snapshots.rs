@@ -4,25 +4,16 @@
 
 use crawlgate::Profile;
 use crawlgate_lint::{lint, render, Code, LintOptions, LintReport, RULES};
+use crawlgate_test_support::lint_fixtures;
 use serde_json::Value;
 
 fn fixture(code: Code, which: &str) -> Vec<u8> {
-    let path = format!(
-        "{}/../../testdata/lint/{}/{which}.robots.txt",
-        env!("CARGO_MANIFEST_DIR"),
-        code.as_str()
-    );
-    std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+    lint_fixtures::read(code.as_str(), which)
 }
 
 fn lint_fixture(bytes: &[u8]) -> LintReport {
     let mut options = LintOptions::everything().with_audit(false);
-    if let Some(rest) = bytes.strip_prefix(b"# lint-profile: ".as_slice()) {
-        let name: String = rest
-            .iter()
-            .take_while(|b| b.is_ascii_alphanumeric())
-            .map(|&b| b as char)
-            .collect();
+    if let Some(name) = lint_fixtures::profile(bytes) {
         options = options.with_profile(Profile::named(&name).expect("a profile"));
     }
     lint(bytes, &options)

@@ -4,6 +4,7 @@
 //! non-ASCII text and odd paths.
 
 use crawlgate_lint::{lint, render, LintOptions, LintReport, RULES};
+use crawlgate_test_support::lint_fixtures;
 use serde_json::Value;
 
 fn testdata(path: &str) -> String {
@@ -46,8 +47,7 @@ fn every_fixture_renders_valid_sarif() {
     let mut sources = Vec::new();
     for rule in RULES {
         for which in ["fires", "clean"] {
-            let path = testdata(&format!("lint/{}/{which}.robots.txt", rule.code));
-            let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+            let bytes = lint_fixtures::read(rule.code.as_str(), which);
             sources.push((format!("lint/{} {which}/robots.txt", rule.code), bytes));
         }
     }

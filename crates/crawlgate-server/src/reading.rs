@@ -5,7 +5,6 @@
 //! does (`crawlgate check --one-token`).
 
 use crawlgate::{AgentView, Reading, RobotsTxt};
-use crawlgate_fetch::{ExplainedVerdict, Outcome};
 
 use crate::error::ApiError;
 
@@ -35,28 +34,10 @@ pub fn view_as<'r>(robots: &'r RobotsTxt, agent: &str, how: Reading) -> AgentVie
     }
 }
 
-/// May `agent` fetch `url` under the parsed `robots`, its name read as
-/// `how` says?
-pub fn decide_parsed(robots: &RobotsTxt, agent: &str, how: Reading, url: &str) -> ExplainedVerdict {
-    match how {
-        Reading::OneToken => ExplainedVerdict::decide(robots, agent, url),
-        _ => ExplainedVerdict::decide_for_crawler(robots, agent, url),
-    }
-}
-
-/// May `agent` fetch `url` by the fetch `outcome` (full allow, full
-/// disallow, `/robots.txt` itself, or its rules), its name read as `how`
-/// says?
-pub fn decide_fetched(outcome: &Outcome, agent: &str, how: Reading, url: &str) -> ExplainedVerdict {
-    match how {
-        Reading::OneToken => outcome.decide(agent, url),
-        _ => outcome.decide_for_crawler(agent, url),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crawlgate_fetch::Robots;
 
     #[test]
     fn the_crawler_reading_is_the_default_and_one_token_is_asked_for() {
@@ -71,10 +52,12 @@ mod tests {
     fn googlebot_image_falls_back_to_googlebot_only_in_the_crawler_reading() {
         let robots =
             RobotsTxt::parse(b"User-agent: *\nDisallow: /\n\nUser-agent: Googlebot\nAllow: /\n");
-        let crawler = decide_parsed(&robots, "Googlebot-Image", Reading::Crawler, "/a.jpg");
+        let crawler =
+            Robots::local(robots.clone()).decide_as("Googlebot-Image", Reading::Crawler, "/a.jpg");
         assert!(crawler.allowed);
         assert_eq!(crawler.choice.unwrap().kind, "fallback");
-        let one = decide_parsed(&robots, "Googlebot-Image", Reading::OneToken, "/a.jpg");
+        let one =
+            Robots::local(robots.clone()).decide_as("Googlebot-Image", Reading::OneToken, "/a.jpg");
         assert!(!one.allowed);
         assert_eq!(one.choice.unwrap().reading, "one-token");
     }

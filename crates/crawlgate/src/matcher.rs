@@ -475,24 +475,7 @@ pub(crate) fn byte_set(pattern: &[u8]) -> u64 {
 mod tests {
     use super::Matcher;
     use crate::{Profile, RobotsTxt};
-
-    /// A small deterministic generator (xorshift), so failures reproduce.
-    struct Rng(u64);
-
-    impl Rng {
-        fn below(&mut self, n: usize) -> usize {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            (self.0 % n as u64) as usize
-        }
-
-        fn text(&mut self, pieces: &[&str], max: usize) -> String {
-            (0..self.below(max + 1))
-                .map(|_| pieces[self.below(pieces.len())])
-                .collect()
-        }
-    }
+    use crawlgate_test_support::Rng;
 
     const PATTERN: &[&str] = &[
         "/",
@@ -525,7 +508,7 @@ mod tests {
 
     #[test]
     fn scanning_finds_the_entry_the_compiled_order_finds() {
-        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+        let mut rng = Rng::new(0x9E37_79B9_7F4A_7C15);
         let profiles = [Profile::GOOGLE, Profile::RFC9309, Profile::LEGACY];
         let mut compared = 0;
         for round in 0..3_000 {
@@ -573,7 +556,7 @@ mod tests {
     /// hanging at several depths, exact rules ending inside labels.
     #[test]
     fn wide_and_deep_trees_find_what_scanning_finds() {
-        let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+        let mut rng = Rng::new(0x2545_F491_4F6C_DD1D);
         let mut body = String::from("User-agent: *\n");
         for i in 0..60u8 {
             let second = char::from(b'0' + i % 75);

@@ -246,36 +246,10 @@ pub(crate) fn segments_match<'s>(
     }
 }
 
-/// The reference algorithm from Google's library, kept to check the fast one
-/// against: a set of reachable path positions advanced one pattern byte at a
-/// time (O(path × pattern)).
-#[cfg(test)]
-pub(crate) fn reference_matches(pattern: &[u8], path: &[u8]) -> bool {
-    let mut positions = vec![0usize];
-    for (i, &p) in pattern.iter().enumerate() {
-        if p == b'$' && i + 1 == pattern.len() {
-            return positions.last() == Some(&path.len());
-        }
-        if p == b'*' {
-            let from = positions[0];
-            positions = (from..=path.len()).collect();
-        } else {
-            positions = positions
-                .into_iter()
-                .filter(|&pos| pos < path.len() && path[pos] == p)
-                .map(|pos| pos + 1)
-                .collect();
-            if positions.is_empty() {
-                return false;
-            }
-        }
-    }
-    true
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crawlgate_test_support::reference_matches;
     use proptest::prelude::*;
 
     fn m(pattern: &str, path: &str) -> bool {

@@ -329,6 +329,20 @@ impl fmt::Display for UnknownProfile {
 
 impl std::error::Error for UnknownProfile {}
 
+/// A profile by its name (what `--profile` and the APIs take): `google`,
+/// `rfc9309`, `legacy` or `bing`; clap parses the command line's
+/// `--profile` through it.
+///
+/// ```
+/// use crawlgate::Profile;
+///
+/// assert_eq!("bing".parse::<Profile>().unwrap(), Profile::BING);
+/// let error = "yandex".parse::<Profile>().unwrap_err();
+/// assert_eq!(
+///     error.to_string(),
+///     "unknown profile `yandex` (expected one of: google, rfc9309, legacy, bing)"
+/// );
+/// ```
 impl FromStr for Profile {
     type Err = UnknownProfile;
 

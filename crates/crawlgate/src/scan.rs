@@ -81,16 +81,15 @@ pub(crate) fn exactly(word: u64, byte: u8) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crawlgate_test_support::Rng;
 
     #[test]
     fn exact_flags_are_every_match_and_nothing_else() {
-        let mut rng = 0x9E37_79B9_7F4A_7C15u64;
+        let mut rng = Rng::new(0x9E37_79B9_7F4A_7C15);
         for _ in 0..20_000 {
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
             // Few distinct bytes, so that matches next to each other are common.
             let bytes = rng
+                .next_u64()
                 .to_le_bytes()
                 .map(|b| [0, 1, 0x7F, 0x80, 0xFF, b'#'][b as usize % 6]);
             let word = u64::from_le_bytes(bytes);

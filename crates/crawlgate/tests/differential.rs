@@ -14,8 +14,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
 
-use common::{paths_from_pattern, reference_matches, Rng};
+use common::paths_from_pattern;
 use crawlgate::{Code, RobotsTxt};
+use crawlgate_test_support::{reference_matches, Rng};
 use robotstxt::matcher::{LongestMatchRobotsMatchStrategy, RobotsMatchStrategy};
 use robotstxt::DefaultMatcher;
 

@@ -2,8 +2,8 @@
 
 mod common;
 
-use common::Rng;
 use crawlgate::{decide_once_with, Profile, RobotsTxt};
+use crawlgate_test_support::Rng;
 
 fn same(bytes: &[u8], profile: Profile, agent: &str, url: &str) -> Result<(), String> {
     let robots = RobotsTxt::parse_with(bytes, profile);

@@ -7,8 +7,9 @@
 
 mod common;
 
-use common::{gen_robots, gen_url, Rng, AGENTS};
+use common::{gen_robots, gen_url, AGENTS};
 use crawlgate::{decide_once_with, path_of, CompiledRobotsTxt, Profile, RobotsTxt, Verdict};
+use crawlgate_test_support::Rng;
 
 /// Everything a verdict says.
 fn facts(v: &Verdict<'_>) -> (bool, Option<u32>, crawlgate::Reason, bool, Vec<usize>) {

@@ -4,8 +4,8 @@
 
 mod common;
 
-use common::Rng;
 use crawlgate::{Code, Profile, RobotsTxt, MAX_BYTES};
+use crawlgate_test_support::Rng;
 use proptest::prelude::*;
 
 const URLS: &[&str] = &[

@@ -11,8 +11,8 @@ use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use common::Rng;
 use crawlgate::{Profile, RobotsTxt};
+use crawlgate_test_support::Rng;
 
 const SCRIPT: &str = r#"
 import json, sys, urllib.robotparser

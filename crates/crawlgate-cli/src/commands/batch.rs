@@ -20,7 +20,6 @@ use std::fmt::Write as _;
 use std::fs::File;
 use std::io::{self, BufReader, BufWriter, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 use std::rc::Rc;
 use std::sync::Arc;
 use std::time::Duration;
@@ -32,8 +31,8 @@ use crawlgate_survey::input::lines::read_line;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-use super::parse_profile;
-use crate::input::{read_path, FileId, Special};
+use crate::load::input::{read_path, FileId, Special};
+use crate::status::Status;
 
 const EXAMPLES: &str = "\
 Examples:
@@ -76,7 +75,7 @@ pub struct Args {
     pub input: Option<PathBuf>,
 
     /// How to read robots.txt: google (default), rfc9309, legacy or bing.
-    #[arg(long, default_value = "google", value_parser = parse_profile)]
+    #[arg(long, default_value = "google")]
     pub profile: Profile,
 
     /// Never draw a progress bar (one is drawn on a terminal when the input is a file).
@@ -98,7 +97,7 @@ pub struct Args {
 
     /// Seconds to wait for a robots_file that is not a regular file (with
     /// --allow-special-files).
-    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = crate::fetching::parse_seconds)]
+    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = crate::load::fetch::parse_seconds)]
     pub timeout: Duration,
 }
 
@@ -671,7 +670,7 @@ fn answer_line(
 }
 
 /// Runs `crawlgate batch`.
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+pub fn run(args: Args) -> anyhow::Result<Status> {
     let (reader, size, stream): (Box<dyn Read>, Option<u64>, Option<FileId>) = match &args.input {
         Some(path) if path.as_os_str() != "-" => {
             let file =
@@ -746,9 +745,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         crate::output::note(&tally.summary());
     }
     Ok(if args.fail_on_error && tally.error_count() > 0 {
-        ExitCode::from(2)
+        Status::InputError
     } else {
-        ExitCode::SUCCESS
+        Status::Success
     })
 }
 

@@ -2,19 +2,18 @@
 //! with the line that decided it.
 
 use std::io::Write as _;
-use std::process::ExitCode;
 
 use anyhow::bail;
 use crawlgate::{ChoiceKind, Profile, Reading as NameReading, RobotsTxt, SelectionKind};
 use crawlgate_fetch::{Basis, ChoiceRef, ExplainedVerdict, FetchReport, GroupLines};
 use serde::Serialize;
 
-use super::{exit_status, stdout_color};
-use crate::fetching::{fetch_summary, warn_fetch, FetchOptions};
+use crate::load::fetch::{fetch_summary, warn_fetch, FetchOptions};
+use crate::load::source::{view_as, Loaded, RobotsArg};
 use crate::load::{load, Sites, READ_LIMIT};
-use crate::output::{line_ref, pad, reason, warn, width, Palette};
+use crate::output::{line_ref, pad, reason, warn, width, Palette, Ui};
 use crate::query::QueryArgs;
-use crate::source::{view_as, Loaded, RobotsArg};
+use crate::status::Status;
 
 const EXAMPLES: &str = "\
 Examples:
@@ -181,7 +180,7 @@ struct Report<'a> {
 }
 
 /// Runs `crawlgate check`.
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+pub fn run(args: Args, ui: Ui) -> anyhow::Result<Status> {
     let query = &args.query;
     let robots = query.validate()?;
     let urls = urls_to_check(&robots, query)?;
@@ -263,10 +262,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         serde_json::to_writer_pretty(&mut out, &json(&report))?;
         writeln!(out)?;
     } else {
-        out.write_all(render(&report, Palette::new(stdout_color())).as_bytes())?;
+        out.write_all(render(&report, ui.palette()).as_bytes())?;
     }
     out.flush()?;
-    Ok(exit_status(all_allowed))
+    Ok(Status::all_good(all_allowed))
 }
 
 /// Whether the crawler reading chose the groups by a rule of the registry
@@ -341,11 +340,13 @@ fn render(report: &Report<'_>, palette: Palette) -> String {
     for row in &report.rows {
         let decided = &row.verdicts[0];
         let token = decided.choice.as_ref().filter(|c| c.kind == "fallback");
-        // A full User-Agent header is named by the crawler it was read as.
+        // A full User-Agent header is named by the crawler it was read as;
+        // a product token as it was given.
         let named = decided
             .choice
             .as_ref()
             .and_then(|c| c.crawler)
+            .filter(|_| !crawlgate::is_product_token(report.agent))
             .unwrap_or(report.agent);
         let why = match row.passed_over {
             Some(passed_over) => {

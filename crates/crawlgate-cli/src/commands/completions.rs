@@ -1,12 +1,10 @@
 //! `crawlgate completions`: shell completion scripts.
 
 use std::io::Write as _;
-use std::process::ExitCode;
 
-use clap::CommandFactory as _;
 use clap_complete::Shell;
 
-use crate::args::Cli;
+use crate::status::Status;
 
 const EXAMPLES: &str = "\
 Examples:
@@ -25,9 +23,8 @@ pub struct Args {
     pub shell: Shell,
 }
 
-/// Runs `crawlgate completions`.
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let mut command = Cli::command();
+/// Runs `crawlgate completions` for `command` (the CLI's own).
+pub fn run(args: Args, mut command: clap::Command) -> anyhow::Result<Status> {
     let name = command.get_name().to_owned();
     // Generated into memory, then written: a closed pipe is an error to
     // return (and end quietly on), not a panic inside the generator.
@@ -36,5 +33,5 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut out = std::io::stdout().lock();
     out.write_all(&script)?;
     out.flush()?;
-    Ok(ExitCode::SUCCESS)
+    Ok(Status::Success)
 }

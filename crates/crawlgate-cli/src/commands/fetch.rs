@@ -4,14 +4,13 @@
 
 use std::fmt::Write as _;
 use std::io::Write as _;
-use std::process::ExitCode;
 
 use anyhow::bail;
 use crawlgate_fetch::{format_time, FetchReport, OutcomeKind, Rules};
 
-use super::{exit_status, stdout_color};
-use crate::fetching::{fetch_all, FetchOptions};
-use crate::output::{pad, Palette};
+use crate::load::fetch::{fetch_all, FetchOptions};
+use crate::output::{pad, Palette, Ui};
+use crate::status::Status;
 
 const EXAMPLES: &str = "\
 Examples:
@@ -51,7 +50,7 @@ pub struct Args {
 }
 
 /// Runs `crawlgate fetch`.
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+pub fn run(args: Args, ui: Ui) -> anyhow::Result<Status> {
     let lower = args.url.to_ascii_lowercase();
     if !(lower.starts_with("http://") || lower.starts_with("https://")) {
         bail!(
@@ -69,10 +68,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             out.write_all(copy.body())?;
         }
     } else {
-        out.write_all(render(&report, Palette::new(stdout_color())).as_bytes())?;
+        out.write_all(render(&report, ui.palette()).as_bytes())?;
     }
     out.flush()?;
-    Ok(exit_status(report.outcome != OutcomeKind::FullDisallow))
+    Ok(Status::all_good(
+        report.outcome != OutcomeKind::FullDisallow,
+    ))
 }
 
 /// `86400 s (24 h)`.

@@ -3,17 +3,17 @@
 //! what the file says to each known crawler.
 
 use std::io::{IsTerminal as _, Write as _};
-use std::process::ExitCode;
 
 use anyhow::{bail, Context as _};
 use crawlgate::{Profile, Reading, Severity};
 use crawlgate_fetch::WarningCode;
 use crawlgate_lint::{self as lint, render, Code, LintOptions, LintReport, RULES};
 
-use super::{parse_profile, stdout_color};
-use crate::fetching::{fetch_summary, FetchOptions};
+use crate::load::fetch::{fetch_summary, FetchOptions};
+use crate::load::source::RobotsArg;
 use crate::load::{load, Sites};
-use crate::source::RobotsArg;
+use crate::output::Ui;
+use crate::status::Status;
 
 const EXAMPLES: &str = "\
 Examples:
@@ -80,7 +80,7 @@ pub struct Args {
     pub format: Format,
 
     /// How to read robots.txt: google (default), rfc9309, legacy or bing.
-    #[arg(long, default_value = "google", value_parser = parse_profile)]
+    #[arg(long, default_value = "google")]
     pub profile: Profile,
 
     /// Also fail (exit 1) on warnings, or on every finding with `info`.
@@ -171,7 +171,7 @@ fn failed(reports: &[Linted], deny: Option<Deny>) -> bool {
 }
 
 /// Runs `crawlgate lint`.
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+pub fn run(args: Args, ui: Ui) -> anyhow::Result<Status> {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     if args.list_rules {
@@ -186,7 +186,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 rule.summary
             )?;
         }
-        return Ok(ExitCode::SUCCESS);
+        return Ok(Status::Success);
     }
     if let Some(code) = &args.explain {
         let rule = Code::lookup(code)
@@ -197,7 +197,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             "{} {} ({}, {})\n\n{}\n\n{}",
             rule.code, rule.name, rule.severity, rule.category, rule.summary, rule.docs
         )?;
-        return Ok(ExitCode::SUCCESS);
+        return Ok(Status::Success);
     }
     let options = LintOptions::default()
         .with_profile(args.profile)
@@ -239,7 +239,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .collect();
     match args.format {
         Format::Human => {
-            let color = stdout_color();
+            let color = ui.color;
             for l in &linted {
                 let text = render::human(&l.report, &l.source, &l.path, color);
                 if !text.is_empty() {
@@ -279,8 +279,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     out.flush()?;
     Ok(if failed(&linted, args.deny) {
-        ExitCode::from(1)
+        Status::Failure
     } else {
-        ExitCode::SUCCESS
+        Status::Success
     })
 }

@@ -2,12 +2,10 @@
 //! subcommand (`crawlgate-check(1)` …) that it refers to.
 
 use std::io::Write as _;
-use std::process::ExitCode;
 
 use anyhow::Context as _;
-use clap::CommandFactory as _;
 
-use crate::args::Cli;
+use crate::status::Status;
 
 const EXAMPLES: &str = "\
 Examples:
@@ -24,9 +22,8 @@ pub struct Args {
     pub command: Option<String>,
 }
 
-/// Runs `crawlgate man`.
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let cli = Cli::command();
+/// Runs `crawlgate man` for `cli` (the CLI's own command).
+pub fn run(args: Args, cli: clap::Command) -> anyhow::Result<Status> {
     let man = match &args.command {
         None => clap_mangen::Man::new(cli),
         Some(name) => {
@@ -45,5 +42,5 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut out = std::io::stdout().lock();
     out.write_all(&page)?;
     out.flush()?;
-    Ok(ExitCode::SUCCESS)
+    Ok(Status::Success)
 }

@@ -1,4 +1,4 @@
-//! One module per subcommand.
+//! One module per subcommand, and the dispatcher that runs the chosen one.
 
 pub mod batch;
 pub mod check;
@@ -12,59 +12,28 @@ pub mod serve;
 pub mod survey;
 pub mod test;
 
-use std::io::IsTerminal;
-use std::process::ExitCode;
-use std::sync::OnceLock;
+use clap::CommandFactory as _;
 
-use crate::args::{Cli, ColorChoice, Command};
+use crate::args::{Cli, Command};
+use crate::output::Ui;
+use crate::status::Status;
 
-/// The `--color` choice, set once before the subcommand runs.
-static COLOR_CHOICE: OnceLock<ColorChoice> = OnceLock::new();
-
-/// Runs the chosen subcommand.
-pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
-    let _ = COLOR_CHOICE.set(cli.color);
+/// Runs the chosen subcommand; the commands that print for people get the
+/// UI choices (`--color`) as a value.
+pub fn run(cli: Cli) -> anyhow::Result<Status> {
+    let ui = Ui::new(cli.color);
     match cli.command {
-        Command::Check(args) => check::run(args),
-        Command::Explain(args) => explain::run(args),
-        Command::Lint(args) => lint::run(args),
-        Command::Report(args) => report::run(args),
-        Command::Test(args) => test::run(args),
-        Command::Fetch(args) => fetch::run(args),
+        Command::Check(args) => check::run(args, ui),
+        Command::Explain(args) => explain::run(args, ui),
+        Command::Lint(args) => lint::run(args, ui),
+        Command::Report(args) => report::run(args, ui),
+        Command::Test(args) => test::run(args, ui),
+        Command::Fetch(args) => fetch::run(args, ui),
         Command::Batch(args) => batch::run(args),
-        Command::Survey(args) => survey::run(args),
+        // A survey that answers has succeeded (its problems are errors).
+        Command::Survey(args) => survey::run(args).map(|_| Status::Success),
         Command::Serve(args) => serve::run(args),
-        Command::Completions(args) => completions::run(args),
-        Command::Man(args) => man::run(args),
-    }
-}
-
-/// Parses a `--profile` value (clap value parser).
-pub fn parse_profile(name: &str) -> Result<crawlgate::Profile, String> {
-    name.parse::<crawlgate::Profile>()
-        .map_err(|e| e.to_string())
-}
-
-/// Whether to colour standard output: as `--color` says; by default when it
-/// is a terminal and `NO_COLOR` is unset (or empty), per
-/// <https://no-color.org>.
-pub fn stdout_color() -> bool {
-    match COLOR_CHOICE.get().copied().unwrap_or(ColorChoice::Auto) {
-        ColorChoice::Always => true,
-        ColorChoice::Never => false,
-        ColorChoice::Auto => {
-            std::io::stdout().is_terminal()
-                && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
-        }
-    }
-}
-
-/// The exit status of a run that answered: 0 when everything asked about is
-/// allowed (or held), 1 otherwise.
-pub fn exit_status(all_good: bool) -> ExitCode {
-    if all_good {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
+        Command::Completions(args) => completions::run(args, Cli::command()),
+        Command::Man(args) => man::run(args, Cli::command()),
     }
 }

@@ -13,8 +13,7 @@ use crawlgate::Profile;
 use crawlgate_survey::input::{Input, LiveOptions};
 use crawlgate_survey::{CrawlerSet, Plan, Progress, Survey};
 
-use super::parse_profile;
-use crate::fetching::FetchOptions;
+use crate::load::fetch::FetchOptions;
 
 const EXAMPLES: &str = "\
 Examples:
@@ -105,7 +104,7 @@ pub struct Args {
     pub all_crawlers: bool,
 
     /// How to read robots.txt: google (default), rfc9309, legacy or bing.
-    #[arg(long, default_value = "google", value_parser = parse_profile)]
+    #[arg(long, default_value = "google")]
     pub profile: Profile,
 
     /// Continue the stopped survey of these outputs from its last checkpoint (same inputs, crawlers, paths and profile).

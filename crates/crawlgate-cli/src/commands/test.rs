@@ -10,7 +10,6 @@ use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::Path;
-use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::{bail, Context as _};
@@ -18,12 +17,12 @@ use crawlgate::Profile;
 use crawlgate_fetch::{ExplainedVerdict, Origin};
 use serde::Serialize;
 
-use super::{exit_status, parse_profile, stdout_color};
-use crate::fetching::{fetch_summary, warn_fetch, FetchOptions};
-use crate::input::{is_standard_input, read_path, read_stdin, Special};
+use crate::load::fetch::{fetch_summary, warn_fetch, FetchOptions};
+use crate::load::input::{is_standard_input, read_path, read_stdin, Special};
+use crate::load::source::RobotsArg;
 use crate::load::{load, Sites, READ_LIMIT};
-use crate::output::{line_ref, reason, warn, Palette};
-use crate::source::RobotsArg;
+use crate::output::{line_ref, reason, warn, Palette, Ui};
+use crate::status::Status;
 use crate::target::{agent_warning, url_problem};
 
 const EXAMPLES: &str = "\
@@ -64,7 +63,7 @@ pub struct Args {
     pub expectations: String,
 
     /// How to read robots.txt: google (default), rfc9309, legacy or bing.
-    #[arg(long, default_value = "google", value_parser = parse_profile)]
+    #[arg(long, default_value = "google")]
     pub profile: Profile,
 
     /// Read each AGENT as one product token, exactly as Google's library
@@ -292,7 +291,7 @@ fn read_expectations(path: &str, timeout: Duration) -> anyhow::Result<(String, S
 }
 
 /// Runs `crawlgate test`.
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+pub fn run(args: Args, ui: Ui) -> anyhow::Result<Status> {
     let from_stdin = |arg: &str| arg == "-" || is_standard_input(Path::new(arg));
     if from_stdin(&args.robots) && from_stdin(&args.expectations) {
         bail!("ROBOTS and EXPECTATIONS cannot both be standard input");
@@ -381,7 +380,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         serde_json::to_writer_pretty(&mut out, &report)?;
         writeln!(out)?;
     } else {
-        let palette = Palette::new(stdout_color());
+        let palette = ui.palette();
         if let Some(report) = loaded.fetch() {
             writeln!(out, "{}", palette.dim(&fetch_summary(report)))?;
         }
@@ -395,7 +394,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         out.write_all(text.as_bytes())?;
     }
     out.flush()?;
-    Ok(exit_status(failed == 0))
+    Ok(Status::all_good(failed == 0))
 }
 
 #[cfg(test)]

@@ -129,6 +129,7 @@ impl LineChars {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crawlgate_test_support::Rng;
 
     fn lossy(bytes: &[u8]) -> Vec<char> {
         String::from_utf8_lossy(bytes).chars().map(shown).collect()
@@ -152,14 +153,11 @@ mod tests {
             b"\x01",
             b"\xC3",
         ];
-        let mut seed = 7u64;
+        let mut rng = Rng::new(7);
         for _ in 0..400 {
             let mut line = Vec::new();
             for _ in 0..8 {
-                seed = seed
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
-                line.extend_from_slice(pieces[(seed >> 33) as usize % pieces.len()]);
+                line.extend_from_slice(rng.pick(&pieces));
             }
             let chars = LineChars::new(&line);
             assert_eq!(chars.all(), lossy(&line).as_slice());

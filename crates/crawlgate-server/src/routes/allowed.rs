@@ -16,7 +16,7 @@ use crate::allowance::Client;
 use crate::budget::estimate;
 use crate::error::{ApiError, ErrorBody, ErrorDetail};
 use crate::input::{bounded, required, ApiJson, ApiQuery, QueryParameters};
-use crate::reading::{decide_fetched, parse_reading, view_as};
+use crate::reading::{parse_reading, view_as};
 use crate::service::{Lookup, LookupError};
 use crate::state::AppState;
 use crate::store::Slot;
@@ -545,7 +545,7 @@ impl<'a> Crawler<'a> {
             Some(view) if !robots_txt_itself(url) => {
                 ExplainedVerdict::named(&view.decide(url), agent)
             }
-            _ => decide_fetched(&entry.outcome, agent, how, url),
+            _ => entry.outcome.decide_as(agent, how, url),
         }
     }
 }
@@ -593,7 +593,7 @@ async fn answer(
 ) -> Result<Allowed, ApiError> {
     let service = state.service();
     let entry = &lookup.entry;
-    let verdict = decide_fetched(&entry.outcome, &agent, how, &url);
+    let verdict = entry.outcome.decide_as(&agent, how, &url);
     let crawl_delay = entry
         .outcome
         .rules

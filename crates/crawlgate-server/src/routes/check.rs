@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use axum::extract::State;
 use axum::Json;
 use crawlgate::{Profile, Reading as NameReading, RobotsTxt};
-use crawlgate_fetch::Outcome;
+use crawlgate_fetch::Robots;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -15,7 +15,7 @@ use crate::allowance::Client;
 use crate::budget::estimate;
 use crate::error::{ApiError, ErrorBody};
 use crate::input::{bounded, ApiJson};
-use crate::reading::{decide_fetched, decide_parsed, parse_reading, view_as};
+use crate::reading::{parse_reading, view_as};
 use crate::state::AppState;
 use crate::verdict::{Explained, LicenseShown, Preferences};
 
@@ -181,15 +181,15 @@ fn decide_all(
     } else {
         vec![profile]
     };
-    let readings: Vec<(Profile, Reading)> = profiles
+    let readings: Vec<(Profile, Robots)> = profiles
         .iter()
-        .map(|&p| (p, Reading::of(source, p)))
+        .map(|&p| (p, robots_of(source, p)))
         .collect();
     let own;
     let main = match readings.iter().position(|(p, _)| *p == profile) {
         Some(i) => &readings[i].1,
         None => {
-            own = Reading::of(source, profile);
+            own = robots_of(source, profile);
             &own
         }
     };
@@ -198,12 +198,12 @@ fn decide_all(
     let results = urls
         .iter()
         .map(|url| {
-            let verdict = main.decide(agent, how, url);
+            let verdict = Explained::from(main.decide_as(agent, how, url));
             let preferences = view.as_ref().and_then(|v| Preferences::of(v, url));
             let (profiles, differ) = if all {
                 let each: BTreeMap<&'static str, Explained> = readings
                     .iter()
-                    .map(|(p, reading)| (p.name, reading.decide(agent, how, url)))
+                    .map(|(p, robots)| (p.name, Explained::from(robots.decide_as(agent, how, url))))
                     .collect();
                 let differ = each
                     .values()
@@ -227,33 +227,10 @@ fn decide_all(
 /// The source as one profile reads it: the fetched outcome (parsed again
 /// when the profile differs from the fetch's), or a parse of the pasted
 /// bytes.
-enum Reading {
-    Fetched(Outcome),
-    Parsed(Box<RobotsTxt>),
-}
-
-impl Reading {
-    fn of(source: &Source, profile: Profile) -> Reading {
-        match source {
-            Source::Pasted(body) => Reading::Parsed(Box::new(RobotsTxt::parse_with(body, profile))),
-            Source::Fetched { outcome, .. } => Reading::Fetched(outcome.with_profile(profile)),
-        }
-    }
-
-    fn decide(&self, agent: &str, how: NameReading, url: &str) -> Explained {
-        Explained::from(match self {
-            Reading::Fetched(outcome) => decide_fetched(outcome, agent, how, url),
-            Reading::Parsed(robots) => decide_parsed(robots, agent, how, url),
-        })
-    }
-
-    /// The rules read, when the fetch left some (not full allow or full
-    /// disallow).
-    fn robots(&self) -> Option<&RobotsTxt> {
-        match self {
-            Reading::Fetched(outcome) => outcome.rules.robots(),
-            Reading::Parsed(robots) => Some(robots),
-        }
+fn robots_of(source: &Source, profile: Profile) -> Robots {
+    match source {
+        Source::Pasted(body) => Robots::local(RobotsTxt::parse_with(body, profile)),
+        Source::Fetched { outcome, .. } => Robots::fetched(outcome.with_profile(profile)),
     }
 }
 

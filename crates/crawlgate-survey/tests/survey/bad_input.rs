@@ -5,6 +5,7 @@ use std::time::{Duration, Instant};
 
 use crawlgate_survey::input::{Input, TableFormat};
 use crawlgate_survey::verdict::Cause;
+use crawlgate_test_support::Rng;
 
 use crate::warc_writer::{record_declaring, Response, WarcFile};
 use crate::{survey_rows, write};
@@ -13,17 +14,7 @@ const CRAWLERS: [&str; 3] = ["GPTBot", "Googlebot", "*"];
 
 /// Deterministic bytes that look like nothing.
 fn garbage(len: usize, seed: u64) -> Vec<u8> {
-    let mut state = seed
-        .wrapping_mul(6364136223846793005)
-        .wrapping_add(1442695040888963407);
-    (0..len)
-        .map(|_| {
-            state = state
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (state >> 33) as u8
-        })
-        .collect()
+    Rng::new(seed).bytes(len)
 }
 
 #[test]

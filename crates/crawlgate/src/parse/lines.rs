@@ -227,6 +227,7 @@ use classify_words as classify;
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crawlgate_test_support::Rng;
 
     #[test]
     fn comments_are_found_with_the_line_end() {
@@ -298,19 +299,17 @@ mod tests {
     fn lines_end_where_the_bytes_say_wherever_they_fall() {
         // Line ends anywhere: next to each other, in long lines, at the
         // very start and the very end.
-        let mut rng = 0x2545_F491_4F6C_DD1Du64;
+        let mut rng = Rng::new(0x2545_F491_4F6C_DD1D);
         for round in 0..2_000 {
             let len = (round % 300) as usize;
             let input: Vec<u8> = (0..len)
                 .map(|_| {
-                    rng ^= rng << 13;
-                    rng ^= rng >> 7;
-                    rng ^= rng << 17;
-                    match rng % (5 + round % 40) {
+                    let bits = rng.next_u64();
+                    match bits % (5 + round % 40) {
                         0 => b'\n',
                         1 => b'\r',
                         2 => b'#',
-                        _ => b'a' + (rng % 3) as u8,
+                        _ => b'a' + (bits % 3) as u8,
                     }
                 })
                 .collect();
@@ -363,14 +362,11 @@ mod tests {
 
     #[test]
     fn both_classifiers_find_every_stop() {
-        let mut rng = 0x2545_F491_4F6C_DD1Du64;
+        let mut rng = Rng::new(0x2545_F491_4F6C_DD1D);
         for _ in 0..5_000 {
             let mut block = [0u8; 64];
             for b in &mut block {
-                rng ^= rng << 13;
-                rng ^= rng >> 7;
-                rng ^= rng << 17;
-                *b = [b'\n', b'\r', b'#', b'a', 0x8A, 0x8D, 0xA3, 0][rng as usize % 8];
+                *b = rng.pick(&[b'\n', b'\r', b'#', b'a', 0x8A, 0x8D, 0xA3, 0]);
             }
             for third in [b'#', b'\n'] {
                 let expected = block

@@ -1,68 +1,13 @@
-//! Shared pieces of the integration tests: a seeded random generator and
-//! generators of robots.txt files and URLs aimed at the hard parts.
+//! Shared pieces of the integration tests: generators of robots.txt files
+//! and URLs aimed at the hard parts (the seeded generator and the reference
+//! matcher come from `crawlgate-test-support`).
 #![allow(dead_code)]
 
-/// SplitMix64: small, seedable, good enough to spread test cases.
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed)
-    }
-
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n.max(1) as u64) as usize
-    }
-
-    pub fn chance(&mut self, percent: usize) -> bool {
-        self.below(100) < percent
-    }
-
-    pub fn pick<T: Copy>(&mut self, items: &[T]) -> T {
-        items[self.below(items.len())]
-    }
-
-    pub fn pick_ref<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[self.below(items.len())]
-    }
-}
+use crawlgate_test_support::Rng;
 
 /// Every file of the real-world corpus, sorted by name (see `crawlgate-corpus`).
 pub fn corpus_files() -> Vec<(String, Vec<u8>)> {
     crawlgate_corpus::files()
-}
-
-/// Google's matching algorithm, literally (a set of reachable positions
-/// advanced one pattern byte at a time): the reference our fast matcher and
-/// the oracle are both checked against.
-pub fn reference_matches(pattern: &[u8], path: &[u8]) -> bool {
-    let mut positions = vec![0usize];
-    for (i, &p) in pattern.iter().enumerate() {
-        if p == b'$' && i + 1 == pattern.len() {
-            return positions.last() == Some(&path.len());
-        }
-        if p == b'*' {
-            let from = positions[0];
-            positions = (from..=path.len()).collect();
-        } else {
-            positions.retain(|&pos| pos < path.len() && path[pos] == p);
-            for pos in &mut positions {
-                *pos += 1;
-            }
-            if positions.is_empty() {
-                return false;
-            }
-        }
-    }
-    true
 }
 
 /// Concrete paths a pattern should (and nearly should) match: wildcards

@@ -8,7 +8,9 @@ use serde_json::{json, Value};
 use super::selection::{
     compared_name, names_agent, never_matching, records_between, unused_global_groups,
 };
-use crate::source::{view_as, Reading};
+use crawlgate_fetch::Robots;
+
+use crate::load::source::{view_as, Loaded};
 
 #[derive(Serialize)]
 struct JsonRule<'a> {
@@ -43,7 +45,7 @@ fn json_rule<'a>(m: &RuleMatch<'a>) -> JsonRule<'a> {
 /// One URL: the verdict, and with rules every matching one and the
 /// content-usage preferences.
 fn json_url(
-    reading: &Reading<'_>,
+    reading: &Robots,
     view: Option<&AgentView<'_>>,
     (agent, how): (&str, NameReading),
     url: &str,
@@ -79,11 +81,16 @@ fn json_url(
 }
 
 /// The explanation as JSON.
-pub fn to_json(reading: &Reading<'_>, agent: &str, how: NameReading, urls: &[String]) -> Value {
-    let fetch: Option<&FetchReport> = reading.loaded.fetch();
+pub fn to_json(
+    (loaded, reading): (&Loaded, &Robots),
+    agent: &str,
+    how: NameReading,
+    urls: &[String],
+) -> Value {
+    let fetch: Option<&FetchReport> = loaded.fetch();
     let robots = match (reading.outcome_without_rules(), reading.robots()) {
         (None, Some(robots)) => robots,
-        (outcome, _) => return without_rules(reading, outcome, (agent, how), urls),
+        (outcome, _) => return without_rules((loaded, reading), outcome, (agent, how), urls),
     };
     let view = view_as(robots, agent, how);
     let selection = view.selection();
@@ -113,7 +120,7 @@ pub fn to_json(reading: &Reading<'_>, agent: &str, how: NameReading, urls: &[Str
         .collect();
     let star_delay = view.star_crawl_delay();
     let mut explained = json!({
-        "robots": reading.loaded.name,
+        "robots": loaded.name,
         "agent": asked,
         "reading": how.as_str(),
         "profile": robots.profile().name,
@@ -165,7 +172,7 @@ pub fn to_json(reading: &Reading<'_>, agent: &str, how: NameReading, urls: &[Str
 
 /// The explanation when the fetch outcome leaves no rules to read.
 fn without_rules(
-    reading: &Reading<'_>,
+    (loaded, reading): (&Loaded, &Robots),
     outcome: Option<&Outcome>,
     (agent, how): (&str, NameReading),
     urls: &[String],
@@ -177,10 +184,10 @@ fn without_rules(
         })
     });
     json!({
-        "robots": reading.loaded.name,
+        "robots": loaded.name,
         "agent": agent,
         "reading": how.as_str(),
-        "fetch": reading.loaded.fetch(),
+        "fetch": loaded.fetch(),
         "outcome": outcome,
         "urls": urls.iter().map(|u| json_url(reading, None, (agent, how), u)).collect::<Vec<_>>(),
     })
@@ -189,7 +196,7 @@ fn without_rules(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::source::Loaded;
+    use crate::load::source::Loaded;
     use crawlgate::Profile;
     use crawlgate_fetch::HttpResponse;
 
@@ -203,7 +210,7 @@ mod tests {
             "User-agent: a\nCrawl-delay: 2\nUser-agent: b\nDisallow: /p\nDisallow: p\n\nUser-agent: *\nAllow: /\n",
         );
         let json = to_json(
-            &file.read(Profile::GOOGLE),
+            (&file, &file.read(Profile::GOOGLE)),
             "a",
             NameReading::Crawler,
             &["/p/1".to_owned()],
@@ -243,7 +250,7 @@ mod tests {
     fn the_index_alias_is_the_pattern_matched() {
         let file = local("User-agent: *\nAllow: /d/index.html\n");
         let json = to_json(
-            &file.read(Profile::GOOGLE),
+            (&file, &file.read(Profile::GOOGLE)),
             "bot",
             NameReading::Crawler,
             &["/d/".to_owned()],
@@ -258,7 +265,7 @@ mod tests {
     fn a_fetch_outcome_without_rules() {
         let fetched = Loaded::fetched(HttpResponse::new(404));
         let json = to_json(
-            &fetched.read(Profile::GOOGLE),
+            (&fetched, &fetched.read(Profile::GOOGLE)),
             "bot",
             NameReading::Crawler,
             &["https://example.com/x".to_owned()],

@@ -14,14 +14,13 @@ mod text;
 pub(crate) use extensions::{extension_note_with, FirstValid};
 
 use std::io::Write as _;
-use std::process::ExitCode;
 
-use super::stdout_color;
-use crate::fetching::{warn_fetch, FetchOptions};
+use crate::load::fetch::{warn_fetch, FetchOptions};
+use crate::load::source::RobotsArg;
 use crate::load::{load, Sites, READ_LIMIT};
-use crate::output::{warn, Palette};
+use crate::output::{warn, Ui};
 use crate::query::QueryArgs;
-use crate::source::RobotsArg;
+use crate::status::Status;
 
 const EXAMPLES: &str = "\
 Examples:
@@ -58,7 +57,7 @@ pub struct Args {
 }
 
 /// Runs `crawlgate explain`.
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+pub fn run(args: Args, ui: Ui) -> anyhow::Result<Status> {
     let query = &args.query;
     let robots = query.validate()?;
     let urls = urls_to_explain(&robots, &query.urls);
@@ -76,21 +75,21 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if query.json {
         serde_json::to_writer_pretty(
             &mut out,
-            &json::to_json(&reading, &query.agent, query.reading(), &urls),
+            &json::to_json((&loaded, &reading), &query.agent, query.reading(), &urls),
         )?;
         writeln!(out)?;
     } else {
         let text = text::render(
-            &reading,
+            (&loaded, &reading),
             &query.agent,
             query.reading(),
             &urls,
-            Palette::new(stdout_color()),
+            ui.palette(),
         );
         out.write_all(text.as_bytes())?;
     }
     out.flush()?;
-    Ok(ExitCode::SUCCESS)
+    Ok(Status::Success)
 }
 
 /// The URLs to explain: those given; with none, the page `ROBOTS` names

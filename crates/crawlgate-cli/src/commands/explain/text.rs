@@ -10,21 +10,23 @@ use crawlgate_fetch::{Basis, OutcomeKind};
 use super::extensions::render_extensions;
 use super::groups::render_groups;
 use super::rules::{render_rule_rows, render_rules};
-use crate::fetching::fetch_summary;
+use crate::load::fetch::fetch_summary;
+use crawlgate_fetch::Robots;
+
+use crate::load::source::{view_as, Loaded};
 use crate::output::Palette;
-use crate::source::{view_as, Reading};
 
 /// The whole explanation, for `agent` and each of `urls`.
 pub fn render(
-    reading: &Reading<'_>,
+    (loaded, reading): (&Loaded, &Robots),
     agent: &str,
     how: NameReading,
     urls: &[String],
     p: Palette,
 ) -> String {
     let mut out = String::new();
-    let name = &reading.loaded.name;
-    if let Some(fetch) = reading.loaded.fetch() {
+    let name = &loaded.name;
+    if let Some(fetch) = loaded.fetch() {
         let _ = writeln!(out, "{}", p.dim(&fetch_summary(fetch)));
     }
     if let Some(outcome) = reading.outcome_without_rules() {
@@ -40,7 +42,7 @@ pub fn render(
         );
         for url in urls {
             out.push('\n');
-            render_url(reading, None, (agent, how), url, p, &mut out);
+            render_url((loaded, reading), None, (agent, how), url, p, &mut out);
         }
         return out;
     }
@@ -60,7 +62,14 @@ pub fn render(
     render_extensions(&view, name, p, &mut out);
     for url in urls {
         out.push('\n');
-        render_url(reading, Some(&view), (agent, how), url, p, &mut out);
+        render_url(
+            (loaded, reading),
+            Some(&view),
+            (agent, how),
+            url,
+            p,
+            &mut out,
+        );
     }
     out
 }
@@ -68,7 +77,7 @@ pub fn render(
 /// One URL: the verdict, then what decided it (the fetch outcome, the
 /// `/robots.txt` rule, no group, or every matching rule).
 fn render_url(
-    reading: &Reading<'_>,
+    (loaded, reading): (&Loaded, &Robots),
     view: Option<&AgentView<'_>>,
     (agent, how): (&str, NameReading),
     url: &str,
@@ -76,7 +85,7 @@ fn render_url(
     out: &mut String,
 ) {
     let verdict = reading.decide_as(agent, how, url);
-    let name = &reading.loaded.name;
+    let name = &loaded.name;
     let _ = writeln!(
         out,
         "{}  {}",
@@ -132,7 +141,7 @@ fn render_url(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::source::Loaded;
+    use crate::load::source::Loaded;
     use crawlgate::Profile;
     use crawlgate_fetch::HttpResponse;
 
@@ -149,7 +158,7 @@ mod tests {
         let file =
             local("User-agent: *\nDisallow: /p\nAllow: /p/q\nContent-Usage: /p train-ai=n\n");
         let text = render(
-            &file.read(Profile::GOOGLE),
+            (&file, &file.read(Profile::GOOGLE)),
             "bot",
             NameReading::Crawler,
             &urls(&["/p/q/1", "/p/x", "/z"]),
@@ -178,7 +187,7 @@ mod tests {
     fn no_group_is_said_once_per_url() {
         let file = local("User-agent: other\nDisallow: /\n");
         let text = render(
-            &file.read(Profile::GOOGLE),
+            (&file, &file.read(Profile::GOOGLE)),
             "bot",
             NameReading::Crawler,
             &urls(&["/x"]),
@@ -196,7 +205,7 @@ mod tests {
     fn a_fetch_outcome_without_rules_decides_every_url() {
         let fetched = Loaded::fetched(HttpResponse::new(503));
         let text = render(
-            &fetched.read(Profile::GOOGLE),
+            (&fetched, &fetched.read(Profile::GOOGLE)),
             "bot",
             NameReading::Crawler,
             &urls(&["https://example.com/x", "https://example.com/robots.txt"]),

@@ -7,7 +7,7 @@ use crawlgate_fetch::FetchReport;
 use serde::Serialize;
 
 use super::notes::{elsewhere_note, google_note, Findings};
-use super::Reported;
+use super::reported::Reported;
 
 /// The report.
 #[derive(Serialize)]

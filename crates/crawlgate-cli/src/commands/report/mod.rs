@@ -6,22 +6,21 @@
 
 mod json;
 mod notes;
+mod reported;
 mod text;
 
 use std::io::{IsTerminal as _, Write as _};
-use std::process::ExitCode;
 
 use anyhow::bail;
-use crawlgate::SearchConsoleReport;
-use crawlgate_fetch::{FetchReport, OutcomeKind};
-use crawlgate_lint::{lint, LintOptions, LintReport};
+use crawlgate_fetch::OutcomeKind;
 
-use super::{exit_status, stdout_color};
+use self::reported::Reported;
 use crate::commands::lint::LINT_READ_LIMIT;
-use crate::fetching::{warn_fetch, FetchOptions};
+use crate::load::fetch::{warn_fetch, FetchOptions};
+use crate::load::source::RobotsArg;
 use crate::load::{load, Sites};
-use crate::output::{warn, Palette};
-use crate::source::RobotsArg;
+use crate::output::{warn, Ui};
+use crate::status::Status;
 
 const EXAMPLES: &str = "\
 Examples:
@@ -75,77 +74,8 @@ pub struct Args {
     pub fetch: FetchOptions,
 }
 
-/// Everything a report shows, computed once for both outputs.
-pub struct Reported<'a> {
-    /// How line references name the file.
-    pub name: &'a str,
-    /// The fetch, when the file came from a site.
-    pub fetch: Option<&'a FetchReport>,
-    /// The bytes classified (none when the fetch left no body).
-    pub bytes: &'a [u8],
-    /// Google's reporting library's view.
-    pub report: SearchConsoleReport,
-    /// The linter's findings.
-    pub lint: LintReport,
-    /// crawlgate's readings of the file.
-    pub readings: notes::Readings,
-    /// Where crawlers stop reading (500 KiB, minus a line the limit cuts).
-    pub read_limit: usize,
-    /// Only the flagged lines are shown.
-    pub only_flagged: bool,
-}
-
-impl<'a> Reported<'a> {
-    /// Classifies `bytes` and gathers the explanations.
-    pub fn new(
-        name: &'a str,
-        fetch: Option<&'a FetchReport>,
-        bytes: Option<&'a [u8]>,
-        only_flagged: bool,
-    ) -> Reported<'a> {
-        // A fetch that left no body (4xx, 5xx) has no lines to classify.
-        let report = bytes.map(SearchConsoleReport::of).unwrap_or_default();
-        let bytes = bytes.unwrap_or_default();
-        let readings = notes::Readings::of(bytes);
-        let read_limit = readings.google().stats().parsed_bytes;
-        Reported {
-            name,
-            fetch,
-            bytes,
-            lint: lint(bytes, &LintOptions::default()),
-            report,
-            readings,
-            read_limit,
-            only_flagged,
-        }
-    }
-
-    /// Whether any line is flagged.
-    pub fn any_flagged(&self) -> bool {
-        self.report.flagged().next().is_some()
-    }
-}
-
-/// `text` for one line of output: control characters escaped, and cut
-/// after `max` characters with the length said.
-pub fn shown(text: &str, max: usize) -> String {
-    let mut out = String::new();
-    for (count, c) in text.chars().enumerate() {
-        if count == max {
-            out.push_str(&format!("… ({} characters)", text.chars().count()));
-            return out;
-        }
-        if c.is_control() && c != '\t' {
-            out.extend(c.escape_debug());
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
-
 /// Runs `crawlgate report`.
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+pub fn run(args: Args, ui: Ui) -> anyhow::Result<Status> {
     let file = match &args.file {
         Some(file) => file.clone(),
         None if std::io::stdin().is_terminal() => bail!(
@@ -175,23 +105,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         serde_json::to_writer(&mut out, &json::to_json(&reported))?;
         writeln!(out)?;
     } else {
-        out.write_all(text::render(&reported, Palette::new(stdout_color())).as_bytes())?;
+        out.write_all(text::render(&reported, ui.palette()).as_bytes())?;
     }
     out.flush()?;
     let full_disallow = loaded
         .fetch()
         .is_some_and(|f| f.outcome == OutcomeKind::FullDisallow);
-    Ok(exit_status(!reported.any_flagged() && !full_disallow))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::shown;
-
-    #[test]
-    fn lines_are_shown_escaped_and_cut() {
-        assert_eq!(shown("a\u{1b}[31mb\tc", 80), "a\\u{1b}[31mb\tc");
-        assert_eq!(shown("abcdef", 3), "abc… (6 characters)");
-        assert_eq!(shown("abc", 3), "abc");
-    }
+    Ok(Status::all_good(!reported.any_flagged() && !full_disallow))
 }

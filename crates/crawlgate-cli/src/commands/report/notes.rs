@@ -59,7 +59,7 @@ impl Readings {
 /// `line`'s text as written, lossily decoded: the key and value parts the
 /// notes quote.
 fn quoted(bytes: &[u8]) -> String {
-    crate::commands::report::shown(&String::from_utf8_lossy(bytes), 60)
+    crate::output::shown(&String::from_utf8_lossy(bytes), 60)
 }
 
 /// What Google's report says of a flagged line, in words; `None` for a

@@ -7,8 +7,9 @@ use std::fmt::Write as _;
 use crawlgate::{LineKind, ReportedLine};
 
 use super::notes::{elsewhere_note, google_note, Findings};
-use super::{shown, Reported};
-use crate::fetching::fetch_summary;
+use super::reported::Reported;
+use crate::load::fetch::fetch_summary;
+use crate::output::shown;
 use crate::output::{line_ref, pad, pad_left, Palette};
 
 /// The widest line text shown in the table, in characters.

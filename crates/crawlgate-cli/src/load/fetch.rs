@@ -107,14 +107,14 @@ mod tests {
 
     #[test]
     fn a_fetch_in_one_line() {
-        let ok = crate::source::Loaded::fetched(
+        let ok = crate::load::source::Loaded::fetched(
             crawlgate_fetch::HttpResponse::new(200).with_body("User-agent: *\n"),
         );
         assert_eq!(
             fetch_summary(ok.fetch().unwrap()),
             "https://example.com/robots.txt: HTTP 200, 14 bytes: conditional (robots.txt fetched and parsed)"
         );
-        let failed = crate::source::Loaded::fetched(crawlgate_fetch::HttpResponse::new(500));
+        let failed = crate::load::source::Loaded::fetched(crawlgate_fetch::HttpResponse::new(500));
         assert!(fetch_summary(failed.fetch().unwrap()).ends_with(
             ": HTTP 500, 0 bytes: full disallow (server error or network failure: everything disallowed until a retry succeeds)"
         ));

@@ -1,12 +1,20 @@
 //! The one loader of the commands that read a robots.txt: from `ROBOTS` and
 //! the URL arguments, the files to consult (read, or fetched once per site)
 //! and each URL with the file that governs it.
+//!
+//! Its parts, in the order a run meets them: [`source`] (the `ROBOTS`
+//! argument, a loaded file and how it is read), [`input`] (bounded reads of
+//! files and standard input), [`fetch`] (the fetch options and fetches).
+
+pub mod fetch;
+pub mod input;
+pub mod source;
 
 use anyhow::bail;
 use crawlgate_fetch::Origin;
 
-use crate::fetching::{fetch_all, FetchOptions};
-use crate::source::{Loaded, RobotsArg};
+use self::fetch::{fetch_all, FetchOptions};
+use self::source::{Loaded, RobotsArg};
 
 /// Which sites the URLs may be on when `ROBOTS` is a URL.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

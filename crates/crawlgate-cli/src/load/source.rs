@@ -6,9 +6,9 @@ use std::time::Duration;
 
 use anyhow::{bail, Context as _};
 use crawlgate::{AgentView, Profile, Reading as NameReading, RobotsTxt};
-use crawlgate_fetch::{ExplainedVerdict, FetchReport, Outcome, Rules};
+use crawlgate_fetch::{FetchReport, Robots, Rules};
 
-use crate::input::{read_path, read_stdin, Input, Special};
+use crate::load::input::{read_path, read_stdin, Input, Special};
 
 /// The `ROBOTS` argument.
 #[derive(Clone, Debug)]
@@ -118,17 +118,12 @@ impl Loaded {
         }
     }
 
-    /// Reads it under `profile`.
-    pub fn read(&self, profile: Profile) -> Reading<'_> {
-        let rules = match &self.content {
-            Content::Local { bytes, .. } => {
-                ReadAs::Local(Box::new(RobotsTxt::parse_with(bytes, profile)))
-            }
-            Content::Fetched(report) => ReadAs::Fetched(report.entry.outcome.with_profile(profile)),
-        };
-        Reading {
-            loaded: self,
-            rules,
+    /// Reads it under `profile`: a file by its rules alone, a fetched one
+    /// under its fetch outcome.
+    pub fn read(&self, profile: Profile) -> Robots {
+        match &self.content {
+            Content::Local { bytes, .. } => Robots::local(RobotsTxt::parse_with(bytes, profile)),
+            Content::Fetched(report) => Robots::fetched(report.entry.outcome.with_profile(profile)),
         }
     }
 
@@ -178,62 +173,6 @@ fn read_file(path: &str, limit: usize, timeout: Duration) -> anyhow::Result<Inpu
         }
         anyhow::anyhow!(message)
     })
-}
-
-/// How a loaded robots.txt is read: a local file by its rules alone; a
-/// fetched one under its fetch outcome.
-enum ReadAs {
-    Local(Box<RobotsTxt>),
-    Fetched(Outcome),
-}
-
-/// A loaded robots.txt read under one profile.
-pub struct Reading<'a> {
-    /// What was loaded.
-    pub loaded: &'a Loaded,
-    rules: ReadAs,
-}
-
-impl Reading<'_> {
-    /// The parsed file, unless the fetch outcome left no rules to read.
-    pub fn robots(&self) -> Option<&RobotsTxt> {
-        match &self.rules {
-            ReadAs::Local(robots) => Some(robots),
-            ReadAs::Fetched(outcome) => outcome.rules.robots(),
-        }
-    }
-
-    /// The fetch outcome, when it left no rules to read (full allow or full
-    /// disallow).
-    pub fn outcome_without_rules(&self) -> Option<&Outcome> {
-        match &self.rules {
-            ReadAs::Fetched(outcome) if !matches!(outcome.rules, Rules::Conditional(_)) => {
-                Some(outcome)
-            }
-            _ => None,
-        }
-    }
-
-    /// May `agent` fetch `url`? A fetched file is read as the fetch layer
-    /// reads it (`/robots.txt` itself always allowed, full allow and full
-    /// disallow without rules); a local one by its rules alone.
-    #[cfg(test)]
-    pub fn decide(&self, agent: &str, url: &str) -> ExplainedVerdict {
-        self.decide_as(agent, NameReading::OneToken, url)
-    }
-
-    /// May `agent` fetch `url`, its name read as `how` says (one product
-    /// token, or the crawler a person names)?
-    pub fn decide_as(&self, agent: &str, how: NameReading, url: &str) -> ExplainedVerdict {
-        match (&self.rules, how) {
-            (ReadAs::Local(robots), NameReading::OneToken) => {
-                ExplainedVerdict::decide(robots, agent, url)
-            }
-            (ReadAs::Local(robots), _) => ExplainedVerdict::decide_for_crawler(robots, agent, url),
-            (ReadAs::Fetched(outcome), NameReading::OneToken) => outcome.decide(agent, url),
-            (ReadAs::Fetched(outcome), _) => outcome.decide_for_crawler(agent, url),
-        }
-    }
 }
 
 /// The view of `agent` in `robots`, its name read as `how` says.

@@ -1,0 +1,25 @@
+//! What crawlgate's test suites share, written once: a seeded random
+//! generator ([`Rng`]), Google's matching algorithm as the reference the
+//! fast matchers are checked against ([`reference_matches`]), the lint
+//! fixtures ([`lint_fixtures`]) and the import-graph checks of the
+//! architecture tests ([`architecture`]).
+//!
+//! It depends on nothing, so any crate's unit or integration tests may use
+//! it without a second copy of a crawlgate crate.
+//!
+//! ```
+//! use crawlgate_test_support::{reference_matches, Rng};
+//!
+//! let mut rng = Rng::new(7);
+//! assert!(rng.below(10) < 10);
+//! assert!(reference_matches(b"/a*c$", b"/abc"));
+//! assert!(!reference_matches(b"/a*c$", b"/abcd"));
+//! ```
+
+pub mod architecture;
+pub mod lint_fixtures;
+mod reference;
+mod rng;
+
+pub use reference::reference_matches;
+pub use rng::Rng;
