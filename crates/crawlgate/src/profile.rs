@@ -319,11 +319,18 @@ pub struct UnknownProfile(pub String);
 
 impl fmt::Display for UnknownProfile {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "unknown profile `{}` (expected one of: google, rfc9309, legacy, bing)",
-            self.0
-        )
+        // A name as long as a whole request must not become the message.
+        const SHOWN: usize = 64;
+        let name = match self.0.char_indices().nth(SHOWN) {
+            Some((end, _)) => format!("{}…", &self.0[..end]),
+            None => self.0.clone(),
+        };
+        write!(f, "unknown profile `{name}` (expected one of: ")?;
+        for (i, profile) in Profile::ALL.iter().enumerate() {
+            let sep = if i == 0 { "" } else { ", " };
+            write!(f, "{sep}{}", profile.name)?;
+        }
+        write!(f, ")")
     }
 }
 
@@ -342,6 +349,10 @@ impl std::error::Error for UnknownProfile {}
 ///     error.to_string(),
 ///     "unknown profile `yandex` (expected one of: google, rfc9309, legacy, bing)"
 /// );
+/// // A name of any length is quoted in part only.
+/// let long = "x".repeat(70_000).parse::<Profile>().unwrap_err().to_string();
+/// assert!(long.len() < 200, "{}", long.len());
+/// assert!(long.contains(&format!("`{}…`", "x".repeat(64))));
 /// ```
 impl FromStr for Profile {
     type Err = UnknownProfile;
