@@ -16,19 +16,6 @@ use crate::input::body_bytes;
 /// shown).
 pub const REPORT_READ_LIMIT: usize = 8 * MAX_BYTES;
 
-/// Every kind, in the order `crawlgate report --json` counts them.
-const KINDS: [LineKind; 9] = [
-    LineKind::UserAgent,
-    LineKind::Allow,
-    LineKind::Disallow,
-    LineKind::Sitemap,
-    LineKind::Unused,
-    LineKind::Unknown,
-    LineKind::Empty,
-    LineKind::Comment,
-    LineKind::Invalid,
-];
-
 /// Search Console's view of `body` (bytes as served, or str): `{"bytes",
 /// "lines_total", "valid_directives", "unused_directives", "flagged",
 /// "kinds", "lines": [{"line", "kind", "tag", "typo", "missing_colon",
@@ -72,7 +59,7 @@ pub fn search_console_report<'py>(
         lines.append(item)?;
     }
     let kinds = PyDict::new(py);
-    for kind in KINDS {
+    for kind in LineKind::ALL {
         kinds.set_item(kind.as_str(), report.count(kind))?;
     }
     let dict = PyDict::new(py);

@@ -113,6 +113,25 @@ pub enum LineKind {
 }
 
 impl LineKind {
+    /// Every kind, in the order reports count them.
+    ///
+    /// ```
+    /// use crawlgate::LineKind;
+    /// assert_eq!(LineKind::ALL.len(), 9);
+    /// assert_eq!(LineKind::ALL[0].as_str(), "user-agent");
+    /// ```
+    pub const ALL: [LineKind; 9] = [
+        LineKind::UserAgent,
+        LineKind::Allow,
+        LineKind::Disallow,
+        LineKind::Sitemap,
+        LineKind::Unused,
+        LineKind::Unknown,
+        LineKind::Empty,
+        LineKind::Comment,
+        LineKind::Invalid,
+    ];
+
     /// Lowercase name: the tag's name, or `empty`, `comment`, `invalid`.
     pub fn as_str(self) -> &'static str {
         match self {

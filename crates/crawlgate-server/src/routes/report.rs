@@ -93,19 +93,6 @@ pub struct ReportLine {
     pub past_size_limit: bool,
 }
 
-/// Every kind of line, in the order `kinds` counts them.
-const KINDS: [LineKind; 9] = [
-    LineKind::UserAgent,
-    LineKind::Allow,
-    LineKind::Disallow,
-    LineKind::Sitemap,
-    LineKind::Unused,
-    LineKind::Unknown,
-    LineKind::Empty,
-    LineKind::Comment,
-    LineKind::Invalid,
-];
-
 /// Classifies every line as Search Console's robots.txt report does.
 #[utoipa::path(
     post,
@@ -158,7 +145,8 @@ fn classify(
     let report = SearchConsoleReport::of(bytes);
     // Where crawlers stop reading (500 KiB, minus a line the limit cuts).
     let read_limit = RobotsTxt::parse(bytes).stats().parsed_bytes;
-    let mut kinds: BTreeMap<&'static str, usize> = KINDS.iter().map(|k| (k.as_str(), 0)).collect();
+    let mut kinds: BTreeMap<&'static str, usize> =
+        LineKind::ALL.iter().map(|k| (k.as_str(), 0)).collect();
     for line in report.lines() {
         *kinds.entry(line.kind.as_str()).or_default() += 1;
     }

@@ -85,17 +85,7 @@ struct Finding<'a> {
 pub fn to_json<'a>(r: &'a Reported<'a>) -> Json<'a> {
     let findings = Findings::new(&r.lint, r.report.lines());
     let mut kinds = BTreeMap::new();
-    for kind in [
-        LineKind::UserAgent,
-        LineKind::Allow,
-        LineKind::Disallow,
-        LineKind::Sitemap,
-        LineKind::Unused,
-        LineKind::Unknown,
-        LineKind::Empty,
-        LineKind::Comment,
-        LineKind::Invalid,
-    ] {
+    for kind in LineKind::ALL {
         kinds.insert(kind.as_str(), 0);
     }
     for line in r.report.lines() {
