@@ -42,11 +42,13 @@ pub fn check_urls<'a>(urls: impl IntoIterator<Item = &'a String>) -> anyhow::Res
 }
 
 /// Why a crawler name given as is will not find its group (RFC 9309
-/// §2.2.1), or `None` for a product token, and, in the crawler reading, for
-/// a name the crawler registry knows (a name such as `ChatGPT Agent`, or a
-/// full User-Agent header that names a crawler it knows).
+/// §2.2.1), or `None` for a product token, for `*` (which asks for the `*`
+/// group) and, in the crawler reading, for a name the crawler registry
+/// knows (a name such as `ChatGPT Agent`, or a full User-Agent header that
+/// names a crawler it knows).
 pub fn agent_warning(agent: &str, reading: crawlgate::Reading) -> Option<String> {
-    if crawlgate::is_product_token(agent) {
+    // `*` asks what the `*` group says, and that is the group it gets.
+    if crawlgate::is_product_token(agent) || agent == "*" {
         return None;
     }
     if reading == crawlgate::Reading::Crawler && crawlgate::registry::identify(agent).is_some() {
@@ -114,5 +116,8 @@ mod tests {
         assert_eq!(agent_warning("Googlebot/2.1", Crawler), None);
         assert_eq!(agent_warning("ChatGPT Agent", Crawler), None);
         assert!(agent_warning("Foo Bar", Crawler).is_some());
+        assert_eq!(agent_warning("*", OneToken), None);
+        assert_eq!(agent_warning("*", Crawler), None);
+        assert!(agent_warning("**", OneToken).is_some());
     }
 }

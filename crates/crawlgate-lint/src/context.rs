@@ -415,7 +415,7 @@ impl<'a> Context<'a> {
             .diagnostics()
             .iter()
             .filter(move |d| d.code == code)
-            .map(Diagnostic::from_parser)
+            .map(crate::diagnostic::from_parser)
     }
 
     /// A new diagnostic with the code's default severity.

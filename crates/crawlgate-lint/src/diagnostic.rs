@@ -8,11 +8,10 @@
 //! One numbering covers both, so a new lint rule needs no change to the
 //! parser.
 
-use std::borrow::Cow;
 use std::cmp::Ordering;
 use std::fmt;
 
-use crawlgate::{Fix, Severity, Span};
+use crawlgate::Severity;
 
 macro_rules! codes {
     ($( $variant:ident = ($code:literal, $name:literal, $severity:ident, $summary:literal), )*) => {
@@ -234,7 +233,14 @@ impl fmt::Display for Code {
     }
 }
 
-/// One finding about one place in a robots.txt file.
+impl crawlgate::DiagnosticCode for Code {
+    fn default_severity(self) -> Severity {
+        Code::default_severity(self)
+    }
+}
+
+/// One finding about one place in a robots.txt file: the core's
+/// [`crawlgate::Diagnostic`] under a lint [`Code`].
 ///
 /// ```
 /// use crawlgate_lint::{Code, Diagnostic};
@@ -245,99 +251,15 @@ impl fmt::Display for Code {
 /// assert_eq!(d.severity, Severity::Warning);
 /// assert_eq!(d.to_string(), "2:1: warning[R310] no crawler reads it");
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Diagnostic {
-    /// The stable code.
-    pub code: Code,
-    /// How serious it is.
-    pub severity: Severity,
-    /// Where it is.
-    pub span: Span,
-    /// What a crawler will actually do.
-    pub message: Cow<'static, str>,
-    /// A suggested fix, when there is one.
-    pub fix: Option<Fix>,
-}
+pub type Diagnostic = crawlgate::Diagnostic<Code>;
 
-impl Diagnostic {
-    /// A diagnostic with the code's default severity and no fix.
-    pub fn new(code: Code, span: Span, message: impl Into<Cow<'static, str>>) -> Diagnostic {
-        Diagnostic {
-            code,
-            severity: code.default_severity(),
-            span,
-            message: message.into(),
-            fix: None,
-        }
-    }
-
-    /// The parser's finding, passed on under its own code.
-    pub(crate) fn from_parser(found: &crawlgate::Diagnostic) -> Diagnostic {
-        Diagnostic {
-            code: Code::Parse(found.code),
-            severity: found.severity,
-            span: found.span.clone(),
-            message: found.message.clone(),
-            fix: found.fix.clone(),
-        }
-    }
-
-    /// Adds a suggested fix.
-    pub fn with_fix(
-        mut self,
-        message: impl Into<Cow<'static, str>>,
-        replacement: Option<String>,
-    ) -> Self {
-        self.fix = Some(Fix {
-            message: message.into(),
-            replacement,
-        });
-        self
-    }
-
-    /// The 1-based line number.
-    pub fn line(&self) -> u32 {
-        self.span.line
-    }
-}
-
-impl fmt::Display for Diagnostic {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}:{}: {}[{}] {}",
-            self.span.line, self.span.column, self.severity, self.code, self.message
-        )
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::Code;
-
-    #[test]
-    fn every_parser_code_is_a_lint_code_with_the_same_text_name_and_severity() {
-        for &parsed in crawlgate::Code::ALL {
-            let code = Code::lookup(parsed.as_str()).expect("a lint code for every parser code");
-            assert_eq!(code, Code::Parse(parsed));
-            assert_eq!(code.name(), parsed.name(), "{parsed}");
-            assert_eq!(code.default_severity(), parsed.default_severity());
-            assert_eq!(code.parse_code(), Some(parsed));
-        }
-        let passed_on = Code::ALL
-            .iter()
-            .filter(|c| c.parse_code().is_some())
-            .count();
-        assert_eq!(passed_on, crawlgate::Code::ALL.len());
-    }
-
-    #[test]
-    fn codes_are_unique_and_in_numeric_order() {
-        let numbers: Vec<u16> = Code::ALL.iter().map(|c| c.number()).collect();
-        assert!(numbers.windows(2).all(|w| w[0] < w[1]), "{numbers:?}");
-        let mut names: Vec<&str> = Code::ALL.iter().map(|c| c.name()).collect();
-        names.sort_unstable();
-        names.dedup();
-        assert_eq!(names.len(), Code::ALL.len());
+/// The parser's finding, passed on under its own code.
+pub(crate) fn from_parser(found: &crawlgate::Diagnostic) -> Diagnostic {
+    Diagnostic {
+        code: Code::Parse(found.code),
+        severity: found.severity,
+        span: found.span.clone(),
+        message: found.message.clone(),
+        fix: found.fix.clone(),
     }
 }

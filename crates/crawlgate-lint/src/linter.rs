@@ -5,7 +5,7 @@ use crawlgate::RobotsTxt;
 
 use crate::audit;
 use crate::context::Context;
-use crate::diagnostic::{Code, Diagnostic};
+use crate::diagnostic::Code;
 use crate::options::LintOptions;
 use crate::report::LintReport;
 use crate::rule::{Category, Check};
@@ -47,7 +47,7 @@ pub fn lint_parsed(source: &[u8], robots: &RobotsTxt, options: &LintOptions) -> 
                     .iter()
                     .filter(|d| Code::Parse(d.code) == rule.code)
                     .filter(|d| !left.is_some_and(|left| left(&cx, d)))
-                    .map(Diagnostic::from_parser),
+                    .map(crate::diagnostic::from_parser),
             ),
         }
     }

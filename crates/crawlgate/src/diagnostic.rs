@@ -174,11 +174,38 @@ pub struct Fix {
     pub replacement: Option<String>,
 }
 
-/// One finding about one place in a robots.txt file.
+/// What a [`Diagnostic`] needs of its code: the code as written (`R002`)
+/// and the severity it is reported with by default. The parser's [`Code`]
+/// is one; the linter's codes, which extend it, are another, so that both
+/// report through the one [`Diagnostic`] type.
+pub trait DiagnosticCode: Copy + fmt::Display {
+    /// The severity a finding with this code has unless it says otherwise.
+    fn default_severity(self) -> Severity;
+}
+
+impl DiagnosticCode for Code {
+    fn default_severity(self) -> Severity {
+        Code::default_severity(self)
+    }
+}
+
+/// One finding about one place in a robots.txt file, under a code of the
+/// parser's ([`Code`], the default) or of another table of codes.
+///
+/// ```
+/// use crawlgate::{Code, Diagnostic, Severity, Span};
+///
+/// let span = Span { line: 2, bytes: 14..31, column: 1 };
+/// let d = Diagnostic::new(Code::MissingColon, span, "read as `Disallow: /private`")
+///     .with_fix("add the colon", Some("Disallow: /private".into()));
+/// assert_eq!(d.severity, Code::MissingColon.default_severity());
+/// assert_eq!(d.line(), 2);
+/// assert!(d.to_string().starts_with("2:1: "));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Diagnostic {
+pub struct Diagnostic<C = Code> {
     /// The stable code.
-    pub code: Code,
+    pub code: C,
     /// How serious it is.
     pub severity: Severity,
     /// Where it is.
@@ -189,9 +216,9 @@ pub struct Diagnostic {
     pub fix: Option<Fix>,
 }
 
-impl Diagnostic {
+impl<C: DiagnosticCode> Diagnostic<C> {
     /// A diagnostic with the code's default severity and no fix.
-    pub fn new(code: Code, span: Span, message: impl Into<Cow<'static, str>>) -> Diagnostic {
+    pub fn new(code: C, span: Span, message: impl Into<Cow<'static, str>>) -> Diagnostic<C> {
         Diagnostic {
             code,
             severity: code.default_severity(),
@@ -220,7 +247,7 @@ impl Diagnostic {
     }
 }
 
-impl fmt::Display for Diagnostic {
+impl<C: fmt::Display> fmt::Display for Diagnostic<C> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,

@@ -124,7 +124,7 @@ pub use agent::{ChoiceKind, Reading, SelectionKind};
 pub use choice::GroupChoice;
 pub use compiled::CompiledRobotsTxt;
 pub use decide::{AgentView, Reason, RuleMatch, Verdict};
-pub use diagnostic::{code_number, Code, Diagnostic, Fix, Severity, Span};
+pub use diagnostic::{code_number, Code, Diagnostic, DiagnosticCode, Fix, Severity, Span};
 pub use extension::{
     ContentSignal, ContentUsage, CrawlDelay, ExtensionKind, License, Preference, RequestRate,
     TimeOfDay, VisitTime,

@@ -287,6 +287,7 @@ fn survey_command(files: &Files, warc: &Path, stem: &str) -> std::process::Comma
 fn a_killed_survey_leaves_earlier_outputs_and_resumes_to_the_same_table() {
     let files = Files::new();
     let warc = big_warc(&files, 3);
+    let bytes = std::fs::read(&warc).unwrap();
     let status = survey_command(&files, &warc, "whole").status().unwrap();
     assert!(status.success());
     let whole = std::fs::read(files.path().join("whole.jsonl")).unwrap();
@@ -300,52 +301,58 @@ fn a_killed_survey_leaves_earlier_outputs_and_resumes_to_the_same_table() {
         let manifest = files
             .path()
             .join(format!(".{stem}.jsonl.crawlgate-work/manifest.json"));
-        // The signal must land between a checkpoint and the end of the run;
-        // on a loaded machine the run can end first, and then the scenario
-        // did not happen: try again (a few times at most).
-        let mut attempts = 0;
-        loop {
-            attempts += 1;
+        files.write(&format!("{stem}.jsonl"), &earlier_table);
+        files.write(&format!("{stem}.html"), &earlier_page);
+        // The signal must land after a checkpoint and before the end of the
+        // run, whatever the machine's load: the survey reads the WARC from a
+        // pipe at the WARC's own path, which holds the first half of it and
+        // stays open, so the survey waits for the rest until it is killed.
+        let whole_warc = warc.with_extension("real");
+        std::fs::rename(&warc, &whole_warc).unwrap();
+        let made = std::process::Command::new("mkfifo").arg(&warc).status().unwrap();
+        assert!(made.success(), "mkfifo");
+        let (close, closed) = std::sync::mpsc::channel::<()>();
+        let writer = {
+            let (pipe, half) = (warc.clone(), bytes.len() / 2);
+            let bytes = bytes.clone();
+            std::thread::spawn(move || {
+                use std::io::Write;
+                // Opening blocks until the survey opens the pipe to read.
+                let mut pipe = std::fs::OpenOptions::new().write(true).open(pipe).unwrap();
+                // The survey dies while this may still be writing: a broken
+                // pipe then is expected.
+                let _ = pipe.write_all(&bytes[..half]);
+                let _ = closed.recv();
+            })
+        };
+        let mut child = survey_command(&files, &warc, &stem)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let started = Instant::now();
+        while !manifest.exists() {
+            if let Some(status) = child.try_wait().unwrap() {
+                panic!("{signal}: the survey ended before its first checkpoint: {status:?}");
+            }
             assert!(
-                attempts <= 5,
-                "{signal}: the survey always ended before the signal"
+                started.elapsed() < Duration::from_secs(300),
+                "no checkpoint in 300 s"
             );
-            files.write(&format!("{stem}.jsonl"), &earlier_table);
-            files.write(&format!("{stem}.html"), &earlier_page);
-            let mut child = survey_command(&files, &warc, &stem)
-                .stdout(Stdio::null())
-                .stderr(Stdio::piped())
-                .spawn()
-                .unwrap();
-            // Halfway: once a checkpoint names some runs.
-            let started = Instant::now();
-            let mut ended = false;
-            while !manifest.exists() {
-                if let Some(status) = child.try_wait().unwrap() {
-                    assert!(status.success(), "{signal}: the survey failed: {status:?}");
-                    ended = true;
-                    break;
-                }
-                assert!(
-                    started.elapsed() < Duration::from_secs(300),
-                    "no checkpoint in 300 s"
-                );
-                std::thread::sleep(Duration::from_millis(5));
-            }
-            if ended {
-                continue;
-            }
-            let killed = std::process::Command::new("kill")
-                .args([format!("-{signal}"), child.id().to_string()])
-                .status()
-                .unwrap();
-            assert!(killed.success());
-            let status = child.wait().unwrap();
-            if status.success() {
-                continue;
-            }
-            break;
+            std::thread::sleep(Duration::from_millis(5));
         }
+        let killed = std::process::Command::new("kill")
+            .args([format!("-{signal}"), child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(killed.success());
+        let status = child.wait().unwrap();
+        assert!(!status.success(), "{signal}: the survey read past the pipe's end");
+        close.send(()).unwrap();
+        writer.join().unwrap();
+        std::fs::remove_file(&warc).unwrap();
+        std::fs::rename(&whole_warc, &warc).unwrap();
+
         assert_eq!(
             std::fs::read(files.path().join(format!("{stem}.jsonl"))).unwrap(),
             earlier_table,

@@ -234,8 +234,17 @@ fn robots_of(source: &Source, profile: Profile) -> Robots {
     }
 }
 
-/// The profile names the API accepts, exactly as written.
-pub const PROFILE_NAMES: [&str; 4] = ["google", "rfc9309", "legacy", "bing"];
+/// The profile names the API accepts, exactly as written: those of
+/// [`Profile::ALL`], in its order (the default first).
+pub const PROFILE_NAMES: [&str; Profile::ALL.len()] = {
+    let mut names = [""; Profile::ALL.len()];
+    let mut i = 0;
+    while i < names.len() {
+        names[i] = Profile::ALL[i].name;
+        i += 1;
+    }
+    names
+};
 
 /// `profile`, checked: one of [`PROFILE_NAMES`], exactly.
 pub fn parse_profile(name: Option<&str>) -> Result<Profile, ApiError> {

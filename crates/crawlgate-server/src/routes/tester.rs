@@ -13,6 +13,8 @@ use crate::config::Limits;
 use crate::error::ApiError;
 use crate::state::AppState;
 
+use super::check::PROFILE_NAMES;
+
 const PAGE: &str = include_str!("../../assets/index.html");
 const SCRIPT: &str = include_str!("../../assets/tester.js");
 const STYLE: &str = include_str!("../../assets/tester.css");
@@ -54,7 +56,16 @@ fn page_with(limits: &Limits) -> String {
     for (slot, value) in slots {
         page = page.replace(slot, &value.to_string());
     }
-    page
+    page.replace("{{profile_options}}", &profile_options())
+}
+
+/// The profile select's options, from the one list of profiles, so that a
+/// new profile appears in the page without touching it.
+fn profile_options() -> String {
+    PROFILE_NAMES
+        .iter()
+        .map(|name| format!(r#"<option value="{name}">{name}</option>"#))
+        .collect()
 }
 
 /// The icon browsers ask for at `/favicon.ico` (16 and 32 pixels).
@@ -194,6 +205,20 @@ mod tests {
         assert!(!page.contains("{{"), "an unfilled slot");
         assert!(page.contains(r#"data-max-urls="7""#));
         assert!(page.contains(&format!(r#"data-max-url-chars="{}""#, limits.max_url_chars)));
+    }
+
+    #[test]
+    fn the_profile_select_offers_every_profile_in_order() {
+        let page = page_with(&Limits::default());
+        let select = page.split(r#"<select id="profile">"#).nth(1).unwrap();
+        let select = select.split("</select>").next().unwrap();
+        let offered: Vec<&str> = select
+            .split(r#"<option value=""#)
+            .skip(1)
+            .map(|option| option.split('"').next().unwrap())
+            .collect();
+        let all: Vec<&str> = crawlgate::Profile::ALL.iter().map(|p| p.name).collect();
+        assert_eq!(offered, all);
     }
 
     #[test]

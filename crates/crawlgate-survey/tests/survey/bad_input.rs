@@ -184,18 +184,19 @@ fn time_grows_linearly_with_the_sites() {
     let dir = tempfile::tempdir().unwrap();
     let small = write(dir.path(), "small.warc.gz", &many_sites(5_000));
     let large = write(dir.path(), "large.warc.gz", &many_sites(20_000));
-    let best = |path: &std::path::Path| {
-        (0..3)
-            .map(|_| {
-                let started = Instant::now();
-                let (rows, _) = survey_rows(dir.path(), &[Input::Warc(path.to_owned())], &CRAWLERS);
-                assert!(rows.len() >= 5_000);
-                started.elapsed()
-            })
-            .min()
-            .unwrap()
+    let time = |path: &std::path::Path| {
+        let started = Instant::now();
+        let (rows, _) = survey_rows(dir.path(), &[Input::Warc(path.to_owned())], &CRAWLERS);
+        assert!(rows.len() >= 5_000);
+        started.elapsed()
     };
-    let (t_small, t_large) = (best(&small), best(&large));
+    // The best of three, the two sizes taken in turn, so that a burst of
+    // load on a shared machine weighs on both alike rather than on one.
+    let (mut t_small, mut t_large) = (Duration::MAX, Duration::MAX);
+    for _ in 0..3 {
+        t_small = t_small.min(time(&small));
+        t_large = t_large.min(time(&large));
+    }
     let ratio = t_large.as_secs_f64() / t_small.as_secs_f64();
     assert!(
         ratio <= 6.0,
