@@ -7,6 +7,7 @@ use std::io::{IsTerminal as _, Write as _};
 use anstyle::{AnsiColor, Effects, Style};
 use clap::ValueEnum;
 
+use crawlgate::Reason;
 use crawlgate_fetch::{Basis, ExplainedVerdict, RuleRef};
 
 /// `--color`.
@@ -172,15 +173,17 @@ pub fn reason(
         format!("{}  {}{note}", palette.dim(&reference), rule.text)
     };
     match (verdict.basis, &verdict.rule) {
-        (Basis::Rule, Some(rule)) if rule.via_index_alias => quote(
+        (Basis::Rules(Reason::Rule), Some(rule)) if rule.via_index_alias => quote(
             rule,
             "  (Google's index.html alias: also allows the directory)",
         ),
-        (Basis::Rule, Some(rule)) => quote(rule, ""),
-        (Basis::EmptyRule, Some(rule)) => quote(rule, "  (empty rule: allows everything)"),
+        (Basis::Rules(Reason::Rule), Some(rule)) => quote(rule, ""),
+        (Basis::Rules(Reason::EmptyRule), Some(rule)) => {
+            quote(rule, "  (empty rule: allows everything)")
+        }
         // A rule of the crawler registry (a crawler that ignores `*` or
         // robots.txt) says why in its own words.
-        (Basis::NoGroup | Basis::IgnoresRobotsTxt, _)
+        (Basis::Rules(Reason::NoGroup) | Basis::Rules(Reason::IgnoresRobotsTxt), _)
             if verdict.choice.as_ref().is_some_and(|c| c.crawler.is_some()) =>
         {
             verdict
@@ -189,11 +192,11 @@ pub fn reason(
                 .map(|c| c.why.clone())
                 .unwrap_or_default()
         }
-        (Basis::NoGroup, _) => {
+        (Basis::Rules(Reason::NoGroup), _) => {
             "no rule matched (no group names this crawler and there is no `*` group)".to_owned()
         }
-        (Basis::IgnoresRobotsTxt, _) => "the crawler ignores robots.txt".to_owned(),
-        (Basis::RobotsTxtItself, _) => "/robots.txt itself is always allowed".to_owned(),
+        (Basis::Rules(Reason::IgnoresRobotsTxt), _) => "the crawler ignores robots.txt".to_owned(),
+        (Basis::Rules(Reason::RobotsTxt), _) => "/robots.txt itself is always allowed".to_owned(),
         (Basis::FullAllow | Basis::FullDisallow, _) => format!(
             "{}: {}",
             if verdict.allowed {

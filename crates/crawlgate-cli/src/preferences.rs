@@ -1,20 +1,11 @@
 //! The usage preferences that apply to a URL (`AgentView::preferences`:
 //! `Content-Usage` as the IETF drafts read it, and the `Content-Signal`),
-//! as `explain` prints them and as `explain --json` and `check --json`
-//! carry them.
+//! as `explain` prints them (their JSON is the fetch crate's
+//! `Preferences`, shared with the service and Python).
 
 use crawlgate::{Preference, UsagePreferences};
-use serde_json::{json, Value};
 
 use crate::output::line_ref;
-
-fn word(preference: Option<Preference>) -> &'static str {
-    match preference {
-        Some(Preference::Allowed) => "allowed",
-        Some(Preference::Disallowed) => "disallowed",
-        None => "unknown",
-    }
-}
 
 fn token(preference: Option<Preference>) -> &'static str {
     match preference {
@@ -64,29 +55,6 @@ pub fn text_lines(preferences: &UsagePreferences<'_>, name: &str) -> Vec<(String
     lines
 }
 
-/// The preferences as JSON: each category (`allowed`, `disallowed`,
-/// `unknown`), the records that apply, the keys ignored, the signal.
-pub fn to_json(preferences: &UsagePreferences<'_>) -> Value {
-    let signal = preferences.content_signal.map(|s| {
-        let signals: serde_json::Map<String, Value> = crawlgate::extension::CONTENT_SIGNAL_KEYS
-            .iter()
-            .filter_map(|&key| s.get(key).map(|v| (key.to_owned(), json!(v))))
-            .collect();
-        json!({"line": s.line, "value": s.value, "signals": signals})
-    });
-    json!({
-        "train_ai": word(preferences.train_ai),
-        "search": word(preferences.search),
-        "content_usage": preferences.records.iter().map(|u| json!({
-            "line": u.line,
-            "path": u.path,
-            "preferences": u.preferences,
-        })).collect::<Vec<_>>(),
-        "unknown_keys": preferences.unknown_keys,
-        "content_signal": signal,
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -113,14 +81,14 @@ mod tests {
                 ),
             ]
         );
-        let json = to_json(&preferences);
+        let json = serde_json::to_value(crawlgate_fetch::Preferences::of(&preferences)).unwrap();
         assert_eq!(json["train_ai"], "disallowed");
         assert_eq!(json["search"], "unknown");
         assert_eq!(json["content_usage"][1]["line"], 3);
-        assert_eq!(json["unknown_keys"], json!(["bots"]));
+        assert_eq!(json["unknown_keys"], serde_json::json!(["bots"]));
         assert_eq!(
             json["content_signal"]["signals"],
-            json!({"search": true, "ai-train": false})
+            serde_json::json!({"search": true, "ai-train": false})
         );
     }
 }

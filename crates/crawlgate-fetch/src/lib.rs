@@ -43,6 +43,12 @@
 //!   (a rule, an empty rule, no matching rule, no group, `/robots.txt`
 //!   itself, full allow, full disallow) and which line says so; from a
 //!   parsed file or from an [`Outcome`].
+//! * [`Robots`]: a robots.txt read locally or fetched, the one type the
+//!   command line, the service and Python answer from.
+//! * [`Preferences`], [`ReportCounts`] and [`ReportLine`]: the usage
+//!   preferences for a URL and Search Console's report, serialised once
+//!   for every front end (JSON of the command line and the service, and
+//!   Python's dictionaries).
 //! * [`Fetcher`]: all of it behind `check`, `fetch`, `lookup` and `reserve`;
 //!   [`Decision`] and [`FetchReport`] serialize to JSON.
 //!
@@ -64,10 +70,12 @@ mod headers;
 mod outcome;
 mod policy;
 mod politeness;
+mod preferences;
 mod reading;
 mod report;
 mod result;
 mod scope;
+mod search_console;
 mod verdict;
 
 pub use address::{
@@ -85,12 +93,14 @@ pub use headers::{parse_retry_after, CacheDirectives};
 pub use outcome::{Outcome, OutcomeKind, OutcomeReason, RobotsCopy, Rules};
 pub use policy::FetchPolicy;
 pub use politeness::{Pacing, PolitenessConfig, Schedule};
+pub use preferences::{Preferences, SignalShown, UsageShown};
 pub use reading::Robots;
 pub use report::{format_time, FetchReport, Warning, WarningCode};
 pub use result::{
     Attempt, FetchResult, HttpResponse, NetworkErrorKind, NetworkFailure, RedirectStop,
 };
 pub use scope::{robots_url_for, Origin, Scheme, ScopeError};
+pub use search_console::{ReportCounts, ReportLine};
 pub use verdict::{Basis, ChoiceRef, ExplainedVerdict, GroupLines, RuleRef, SourceRef};
 
 /// The Rust examples of the README files (this crate's, the workspace's, the

@@ -233,6 +233,7 @@ pub(crate) fn is_robots_txt(url: &str) -> bool {
 mod tests {
     use super::*;
     use crate::verdict::Basis;
+    use crawlgate::Reason;
 
     const BODY: &[u8] = b"User-agent: *\nDisallow: /private\nDisallow: /*.php$\n";
 
@@ -255,12 +256,12 @@ mod tests {
             let verdict = outcome.decide("bot", "https://example.com/robots.txt");
             assert_eq!(
                 (verdict.allowed, verdict.basis),
-                (true, Basis::RobotsTxtItself)
+                (true, Basis::Rules(Reason::RobotsTxt))
             );
         }
         // Only at the top: a robots.txt elsewhere is an ordinary URL.
         let nested = conditional(OutcomeReason::Fetched).decide("bot", "/private/robots.txt");
-        assert_eq!(nested.basis, Basis::Rule);
+        assert_eq!(nested.basis, Basis::Rules(Reason::Rule));
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! the verdicts it gives: the one type the command line, the service and
 //! the Python package answer from.
 
-use crawlgate::{Reading, RobotsTxt};
+use crawlgate::{CompiledRobotsTxt, Reading, RobotsTxt};
 
 use crate::outcome::{is_robots_txt, Outcome, Rules};
 use crate::verdict::ExplainedVerdict;
@@ -88,11 +88,14 @@ impl Outcome {
 /// let verdict = fetched.decide_for_crawler("Googlebot", "https://example.com/page");
 /// assert_eq!((verdict.allowed, verdict.basis), (false, Basis::FullDisallow));
 /// assert!(fetched.robots().is_none() && fetched.outcome_without_rules().is_some());
+/// assert_eq!(fetched.body(), None);
 /// ```
 #[derive(Clone, Debug)]
 pub enum Robots {
-    /// A file or standard input, read under a profile.
-    Local(Box<RobotsTxt>),
+    /// A file, standard input or bytes a caller holds, read under a
+    /// profile; its rules are compiled for the crawlers asked about (once
+    /// asked a few questions), so repeated questions compile once.
+    Local(CompiledRobotsTxt),
     /// A fetched robots.txt, under its fetch outcome.
     Fetched(Outcome),
 }
@@ -100,7 +103,7 @@ pub enum Robots {
 impl Robots {
     /// A robots.txt read locally.
     pub fn local(robots: RobotsTxt) -> Robots {
-        Robots::Local(Box::new(robots))
+        Robots::Local(CompiledRobotsTxt::new(robots))
     }
 
     /// A fetched robots.txt, as its fetch outcome has it.
@@ -110,9 +113,32 @@ impl Robots {
 
     /// The parsed file, unless the fetch outcome left no rules to read.
     pub fn robots(&self) -> Option<&RobotsTxt> {
+        self.compiled().map(CompiledRobotsTxt::robots)
+    }
+
+    /// The parsed file with its rules compiled for the crawlers asked
+    /// about (shared by every question and view of it), unless the fetch
+    /// outcome left no rules to read.
+    pub fn compiled(&self) -> Option<&CompiledRobotsTxt> {
         match self {
-            Robots::Local(robots) => Some(robots),
-            Robots::Fetched(outcome) => outcome.rules.robots(),
+            Robots::Local(compiled) => Some(compiled),
+            Robots::Fetched(outcome) => match &outcome.rules {
+                Rules::Conditional(copy) => Some(copy.compiled()),
+                Rules::FullAllow | Rules::FullDisallow => None,
+            },
+        }
+    }
+
+    /// The bytes a fetched file was parsed from (a local file's bytes are
+    /// its reader's: they are not kept here); `None` when the fetch left no
+    /// rules to read.
+    pub fn body(&self) -> Option<&[u8]> {
+        match self {
+            Robots::Fetched(Outcome {
+                rules: Rules::Conditional(copy),
+                ..
+            }) => Some(copy.body()),
+            _ => None,
         }
     }
 
@@ -131,7 +157,7 @@ impl Robots {
     /// `url`?
     pub fn decide(&self, agent: &str, url: &str) -> ExplainedVerdict {
         match self {
-            Robots::Local(robots) => ExplainedVerdict::decide(robots, agent, url),
+            Robots::Local(compiled) => ExplainedVerdict::named(&compiled.decide(agent, url), agent),
             Robots::Fetched(outcome) => outcome.decide(agent, url),
         }
     }
@@ -140,7 +166,9 @@ impl Robots {
     /// ([`RobotsTxt::for_crawler`])?
     pub fn decide_for_crawler(&self, name: &str, url: &str) -> ExplainedVerdict {
         match self {
-            Robots::Local(robots) => ExplainedVerdict::decide_for_crawler(robots, name, url),
+            Robots::Local(compiled) => {
+                ExplainedVerdict::named(&compiled.decide_for_crawler(name, url), name)
+            }
             Robots::Fetched(outcome) => outcome.decide_for_crawler(name, url),
         }
     }

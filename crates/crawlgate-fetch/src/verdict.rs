@@ -10,32 +10,27 @@ use serde::{Deserialize, Serialize, Serializer};
 
 use crate::outcome::OutcomeReason;
 
-/// What decided a verdict.
-///
-/// The first five come from the rules of a file (the core's
-/// [`Reason`](crawlgate::Reason)); the last two from the fetch outcome
-/// (RFC 9309 §2.3.1), when no rules are read at all.
+/// What decided a verdict: the rules of a file (the core's
+/// [`Reason`](crawlgate::Reason)), or the fetch outcome (RFC 9309 §2.3.1),
+/// when no rules are read at all.
 ///
 /// Serialised by [`Basis::as_str`], the one table of names the front ends
 /// (JSON of the command line and the service, Python, surveys) write.
+///
+/// ```
+/// use crawlgate::Reason;
+/// use crawlgate_fetch::Basis;
+///
+/// assert_eq!(Basis::from(Reason::NoGroup), Basis::Rules(Reason::NoGroup));
+/// assert_eq!(Basis::Rules(Reason::RobotsTxt).as_str(), "robots_txt_itself");
+/// assert_eq!(Basis::FullAllow.reason(), None);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Basis {
-    /// A rule matched and decided.
-    Rule,
-    /// The best match was a rule with an empty value (`Disallow:`), which
-    /// allows everything.
-    EmptyRule,
-    /// The crawler's groups have no rule matching the URL: allowed.
-    NoMatchingRule,
-    /// No group names the crawler and there is no `*` group: allowed.
-    NoGroup,
-    /// The URL is `/robots.txt` itself, which is always allowed (RFC 9309
-    /// §2.2.2).
-    RobotsTxtItself,
-    /// The crawler reading: the crawler's operator says it ignores
-    /// robots.txt, so the file does not restrict it.
-    IgnoresRobotsTxt,
+    /// The rules of a file decided, for this reason (`/robots.txt` itself,
+    /// always allowed, included: [`Reason::RobotsTxt`](crawlgate::Reason::RobotsTxt)).
+    Rules(Reason),
     /// The fetch outcome is full allow (a 4xx, redirects given up, or
     /// unreachable for more than 30 days with no copy).
     FullAllow,
@@ -45,14 +40,15 @@ pub enum Basis {
 }
 
 impl Basis {
-    /// Every basis, in the order of the enum.
+    /// Every basis, in the order of the enum (the reasons in the core's
+    /// order).
     pub const ALL: [Basis; 8] = [
-        Basis::Rule,
-        Basis::EmptyRule,
-        Basis::NoMatchingRule,
-        Basis::NoGroup,
-        Basis::RobotsTxtItself,
-        Basis::IgnoresRobotsTxt,
+        Basis::Rules(Reason::Rule),
+        Basis::Rules(Reason::EmptyRule),
+        Basis::Rules(Reason::NoMatchingRule),
+        Basis::Rules(Reason::NoGroup),
+        Basis::Rules(Reason::RobotsTxt),
+        Basis::Rules(Reason::IgnoresRobotsTxt),
         Basis::FullAllow,
         Basis::FullDisallow,
     ];
@@ -60,19 +56,20 @@ impl Basis {
     /// Its name, as every front end writes it.
     ///
     /// ```
+    /// use crawlgate::Reason;
     /// use crawlgate_fetch::Basis;
     ///
-    /// assert_eq!(Basis::RobotsTxtItself.as_str(), "robots_txt_itself");
+    /// assert_eq!(Basis::Rules(Reason::RobotsTxt).as_str(), "robots_txt_itself");
     /// assert_eq!(serde_json::to_string(&Basis::FullDisallow).unwrap(), r#""full_disallow""#);
     /// ```
     pub fn as_str(self) -> &'static str {
         match self {
-            Basis::Rule => "rule",
-            Basis::EmptyRule => "empty_rule",
-            Basis::NoMatchingRule => "no_matching_rule",
-            Basis::NoGroup => "no_group",
-            Basis::RobotsTxtItself => "robots_txt_itself",
-            Basis::IgnoresRobotsTxt => "ignores_robots_txt",
+            Basis::Rules(Reason::Rule) => "rule",
+            Basis::Rules(Reason::EmptyRule) => "empty_rule",
+            Basis::Rules(Reason::NoMatchingRule) => "no_matching_rule",
+            Basis::Rules(Reason::NoGroup) => "no_group",
+            Basis::Rules(Reason::RobotsTxt) => "robots_txt_itself",
+            Basis::Rules(Reason::IgnoresRobotsTxt) => "ignores_robots_txt",
             Basis::FullAllow => "full_allow",
             Basis::FullDisallow => "full_disallow",
         }
@@ -81,6 +78,14 @@ impl Basis {
     /// The basis named `name` ([`as_str`](Self::as_str)'s names).
     pub fn from_name(name: &str) -> Option<Basis> {
         Basis::ALL.into_iter().find(|b| b.as_str() == name)
+    }
+
+    /// The core's reason, when the rules of a file decided.
+    pub fn reason(self) -> Option<Reason> {
+        match self {
+            Basis::Rules(reason) => Some(reason),
+            Basis::FullAllow | Basis::FullDisallow => None,
+        }
     }
 }
 
@@ -106,14 +111,7 @@ impl<'de> Deserialize<'de> for Basis {
 
 impl From<Reason> for Basis {
     fn from(reason: Reason) -> Basis {
-        match reason {
-            Reason::Rule => Basis::Rule,
-            Reason::EmptyRule => Basis::EmptyRule,
-            Reason::NoMatchingRule => Basis::NoMatchingRule,
-            Reason::NoGroup => Basis::NoGroup,
-            Reason::RobotsTxt => Basis::RobotsTxtItself,
-            Reason::IgnoresRobotsTxt => Basis::IgnoresRobotsTxt,
-        }
+        Basis::Rules(reason)
     }
 }
 
@@ -267,13 +265,13 @@ pub struct GroupLines {
 /// disallow read no rules).
 ///
 /// ```
-/// use crawlgate::RobotsTxt;
+/// use crawlgate::{Reason, RobotsTxt};
 /// use crawlgate_fetch::{Basis, ExplainedVerdict, GroupLines};
 ///
 /// let robots = RobotsTxt::parse(b"User-agent: *\nAllow: /p\nDisallow: /\n");
 /// let verdict = ExplainedVerdict::decide(&robots, "mybot", "https://example.com/page");
 /// assert!(verdict.allowed);
-/// assert_eq!(verdict.basis, Basis::Rule);
+/// assert_eq!(verdict.basis, Basis::Rules(Reason::Rule));
 /// assert_eq!(verdict.rule.as_ref().unwrap().text, "Allow: /p");
 /// assert_eq!(verdict.groups, [GroupLines { first_line: 1, last_line: 3 }]);
 /// assert_eq!(verdict.to_string(), "allowed by line 2 (Allow: /p)");
@@ -337,13 +335,13 @@ impl ExplainedVerdict {
     /// ([`RobotsTxt::for_crawler`](crawlgate::RobotsTxt::for_crawler))?
     ///
     /// ```
-    /// use crawlgate::RobotsTxt;
+    /// use crawlgate::{Reason, RobotsTxt};
     /// use crawlgate_fetch::{Basis, ExplainedVerdict};
     ///
     /// let robots = RobotsTxt::parse(b"User-agent: *\nDisallow: /\n");
     /// let verdict = ExplainedVerdict::decide_for_crawler(&robots, "AdsBot-Google", "/landing");
     /// assert!(verdict.allowed);
-    /// assert_eq!(verdict.basis, Basis::NoGroup);
+    /// assert_eq!(verdict.basis, Basis::Rules(Reason::NoGroup));
     /// assert_eq!(verdict.choice.unwrap().kind, "none");
     /// ```
     pub fn decide_for_crawler(robots: &RobotsTxt, name: &str, url: &str) -> ExplainedVerdict {
@@ -364,7 +362,7 @@ impl ExplainedVerdict {
     pub(crate) fn robots_txt_itself() -> ExplainedVerdict {
         ExplainedVerdict {
             allowed: true,
-            basis: Basis::RobotsTxtItself,
+            basis: Basis::Rules(Reason::RobotsTxt),
             rule: None,
             fetch_outcome: None,
             choice: None,
@@ -439,9 +437,11 @@ impl fmt::Display for ExplainedVerdict {
         }
         match (self.basis, self.fetch_outcome) {
             (_, Some(reason)) => write!(f, ": {reason}"),
-            (Basis::RobotsTxtItself, _) => f.write_str(": /robots.txt is always allowed"),
-            (Basis::NoGroup, _) => f.write_str(": no group for this crawler"),
-            (Basis::IgnoresRobotsTxt, _) => f.write_str(": the crawler ignores robots.txt"),
+            (Basis::Rules(Reason::RobotsTxt), _) => f.write_str(": /robots.txt is always allowed"),
+            (Basis::Rules(Reason::NoGroup), _) => f.write_str(": no group for this crawler"),
+            (Basis::Rules(Reason::IgnoresRobotsTxt), _) => {
+                f.write_str(": the crawler ignores robots.txt")
+            }
             _ => f.write_str(": no rule matches"),
         }
     }
@@ -472,26 +472,38 @@ Disallow: /more
     #[test]
     fn every_basis_the_rules_give() {
         let rule = decide("c", "/private/x");
-        assert_eq!((rule.allowed, rule.basis), (false, Basis::Rule));
+        assert_eq!(
+            (rule.allowed, rule.basis),
+            (false, Basis::Rules(Reason::Rule))
+        );
         assert_eq!(rule.line(), Some(6));
 
         let empty = decide("a", "/anything");
-        assert_eq!((empty.allowed, empty.basis), (true, Basis::EmptyRule));
+        assert_eq!(
+            (empty.allowed, empty.basis),
+            (true, Basis::Rules(Reason::EmptyRule))
+        );
         assert_eq!(empty.rule.unwrap().text, "Disallow:");
 
         let none = decide("c", "/public");
-        assert_eq!((none.allowed, none.basis), (true, Basis::NoMatchingRule));
+        assert_eq!(
+            (none.allowed, none.basis),
+            (true, Basis::Rules(Reason::NoMatchingRule))
+        );
         assert_eq!(none.rule, None);
 
         let nobody = decide("z", "/private");
-        assert_eq!((nobody.allowed, nobody.basis), (true, Basis::NoGroup));
+        assert_eq!(
+            (nobody.allowed, nobody.basis),
+            (true, Basis::Rules(Reason::NoGroup))
+        );
         assert!(nobody.groups.is_empty());
 
         let robots = RobotsTxt::parse_with(b"User-agent: *\nDisallow: /\n", Profile::RFC9309);
         let itself = ExplainedVerdict::decide(&robots, "bot", "/robots.txt");
         assert_eq!(
             (itself.allowed, itself.basis),
-            (true, Basis::RobotsTxtItself)
+            (true, Basis::Rules(Reason::RobotsTxt))
         );
     }
 
@@ -589,7 +601,7 @@ Disallow: /more
             })
         );
         assert_eq!(
-            serde_json::to_value(Basis::RobotsTxtItself).unwrap(),
+            serde_json::to_value(Basis::Rules(Reason::RobotsTxt)).unwrap(),
             "robots_txt_itself"
         );
     }

@@ -4,7 +4,8 @@
 //! Python package: the core's parser and decisions ([`robots`],
 //! [`verdict`], [`extensions`]) under either reading of a crawler's name
 //! ([`reading`], [`choice`], [`registry`]), the AI-usage preferences
-//! ([`usage`]), Search Console's line view ([`search_console`]), the
+//! ([`usage`]), Search Console's line view ([`search_console`]), both
+//! serialised as every front end writes them ([`shown`]), the
 //! linter ([`lint`]), the fetch policy
 //! of `crawlgate-fetch` ([`policy`]), Arrow batch decisions ([`batch`],
 //! [`arrow`]) and the survey's per-site rows ([`survey`]). The Python package adds the Protego drop-in, the Scrapy
@@ -25,6 +26,7 @@ pub mod reading;
 pub mod registry;
 pub mod robots;
 pub mod search_console;
+pub mod shown;
 pub mod survey;
 pub mod usage;
 pub mod verdict;

@@ -4,9 +4,10 @@
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+use crawlgate::Reason;
 use crawlgate_fetch::{
     Basis, CacheEntry, FetchPolicy, FetchResult, HttpResponse, NetworkErrorKind, NetworkFailure,
-    OutcomeKind, OutcomeReason, RedirectStop, Rules,
+    OutcomeKind, OutcomeReason, RedirectStop,
 };
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -258,10 +259,7 @@ impl PyFetchOutcome {
     /// The parsed file, for a conditional outcome.
     #[getter]
     fn robots(&self) -> Option<PyRobotsTxt> {
-        match &self.entry.outcome.rules {
-            Rules::Conditional(copy) => Some(PyRobotsTxt::from_copy(copy.clone())),
-            _ => None,
-        }
+        PyRobotsTxt::from_outcome(&self.entry.outcome)
     }
 
     /// The HTTP status of the last attempt, when it got one.
@@ -336,14 +334,7 @@ impl PyFetchOutcome {
             NameReading::OneToken => outcome.decide(&agent, &url),
         };
         // The file's rules decided (not the outcome, nor the robots.txt URL).
-        let by_file = matches!(
-            verdict.basis,
-            Basis::Rule
-                | Basis::EmptyRule
-                | Basis::NoMatchingRule
-                | Basis::NoGroup
-                | Basis::IgnoresRobotsTxt
-        );
+        let by_file = matches!(verdict.basis, Basis::Rules(reason) if reason != Reason::RobotsTxt);
         let selection = match outcome.rules.robots() {
             Some(robots) if by_file => Some(how.view_of(robots, &agent).selection()),
             _ => None,

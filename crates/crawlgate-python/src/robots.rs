@@ -2,10 +2,8 @@
 //! with the rules compiled for the crawlers asked about, and one crawler's
 //! reading of it.
 
-use std::sync::Arc;
-
 use crawlgate::{AgentView, CompiledRobotsTxt, Extension, Profile, RobotsTxt};
-use crawlgate_fetch::RobotsCopy;
+use crawlgate_fetch::{Outcome, Robots};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
@@ -21,19 +19,6 @@ use crate::verdict::PyVerdict;
 /// file parses in about 25 µs).
 const DETACH_BYTES: usize = 16 * 1024;
 
-/// Where a parsed file came from: parsed here (the caller's bytes are kept
-/// for `lint`, not copied), or handed over by the fetch policy.
-// One per file, and the common variant is the large one: boxing it would
-// add a pointer chase to every question.
-#[allow(clippy::large_enum_variant)]
-enum Source {
-    Parsed {
-        body: Py<PyBytes>,
-        robots: CompiledRobotsTxt,
-    },
-    Fetched(Arc<RobotsCopy>),
-}
-
 /// A parsed robots.txt file, read as Google reads it (or under the
 /// `rfc9309` / `legacy` profile).
 ///
@@ -42,7 +27,12 @@ enum Source {
 /// by `lint()`. The GIL is released while parsing.
 #[pyclass(frozen, module = "crawlgate_robots", name = "RobotsTxt")]
 pub struct PyRobotsTxt {
-    source: Source,
+    /// The file: parsed here, or a fetch outcome with rules to read (never
+    /// one without: `from_outcome` refuses those).
+    robots: Robots,
+    /// The bytes a file parsed here came from, kept (not copied) for
+    /// `lint`; a fetched file keeps its own.
+    body: Option<Py<PyBytes>>,
 }
 
 impl PyRobotsTxt {
@@ -54,17 +44,20 @@ impl PyRobotsTxt {
     /// The parsed model with the rules compiled for the crawlers asked
     /// about: repeated questions compile once.
     fn compiled(&self) -> &CompiledRobotsTxt {
-        match &self.source {
-            Source::Parsed { robots, .. } => robots,
-            Source::Fetched(copy) => copy.compiled(),
+        match self.robots.compiled() {
+            Some(compiled) => compiled,
+            // Both constructors hold rules: `parse` parses, and
+            // `from_outcome` takes only a conditional outcome.
+            None => unreachable!("a RobotsTxt always holds rules"),
         }
     }
 
-    /// Wraps a file parsed by the fetch policy.
-    pub fn from_copy(copy: Arc<RobotsCopy>) -> PyRobotsTxt {
-        PyRobotsTxt {
-            source: Source::Fetched(copy),
-        }
+    /// The file a fetch outcome holds, or `None` when the outcome left no
+    /// rules to read (full allow, full disallow).
+    pub fn from_outcome(outcome: &Outcome) -> Option<PyRobotsTxt> {
+        let robots = Robots::fetched(outcome.clone());
+        robots.compiled()?;
+        Some(PyRobotsTxt { robots, body: None })
     }
 
     /// Parses `body`, with the GIL released unless the body is small
@@ -77,10 +70,8 @@ impl PyRobotsTxt {
             py.detach(|| RobotsTxt::parse_with(bytes, profile))
         };
         PyRobotsTxt {
-            source: Source::Parsed {
-                body: body.unbind(),
-                robots: CompiledRobotsTxt::new(robots),
-            },
+            robots: Robots::local(robots),
+            body: Some(body.unbind()),
         }
     }
 
@@ -90,9 +81,9 @@ impl PyRobotsTxt {
     }
 
     fn source_bytes<'a>(&'a self, py: Python<'a>) -> &'a [u8] {
-        match &self.source {
-            Source::Parsed { body, .. } => body.as_bytes(py),
-            Source::Fetched(copy) => copy.body(),
+        match &self.body {
+            Some(body) => body.as_bytes(py),
+            None => self.robots.body().unwrap_or_default(),
         }
     }
 }
@@ -243,7 +234,7 @@ impl PyRobotsTxt {
         url: &Bound<'_, PyAny>,
         agent: &Bound<'_, PyAny>,
         reading: &str,
-    ) -> PyResult<Option<Bound<'py, PyDict>>> {
+    ) -> PyResult<Option<Bound<'py, PyAny>>> {
         let (url, agent) = (text_arg(url, "url")?, text_arg(agent, "agent")?);
         match self.view(&agent, reading)?.preferences(&url) {
             Some(preferences) => Ok(Some(preferences_dict(py, &preferences)?)),
@@ -413,7 +404,7 @@ impl PyAgentView {
         &self,
         py: Python<'py>,
         url: &Bound<'_, PyAny>,
-    ) -> PyResult<Option<Bound<'py, PyDict>>> {
+    ) -> PyResult<Option<Bound<'py, PyAny>>> {
         match self.view().preferences(&text_arg(url, "url")?) {
             Some(preferences) => Ok(Some(preferences_dict(py, &preferences)?)),
             None => Ok(None),

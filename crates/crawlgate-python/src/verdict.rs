@@ -3,7 +3,7 @@
 //! front end shows, whether a file's rules or a fetch outcome decided.
 
 use crawlgate::{SelectionKind, Verdict};
-use crawlgate_fetch::{Basis, ExplainedVerdict};
+use crawlgate_fetch::ExplainedVerdict;
 use pyo3::prelude::*;
 
 use crate::choice::PyGroupChoice;
@@ -12,9 +12,10 @@ use crate::choice::PyGroupChoice;
 ///
 /// `allowed`; `rule` (`"Disallow: /private"`, as written) and `line` of the
 /// deciding rule, or `None` when no rule decided; `reason` (`rule`,
-/// `empty_rule`, `no_matching_rule`, `no_group`, `robots_txt`,
+/// `empty_rule`, `no_matching_rule`, `no_group`, `robots_txt_itself`,
 /// `ignores_robots_txt`, and for a fetch outcome `full_allow` or
-/// `full_disallow`); `selection` (`specific`, `global`, `nothing`, or
+/// `full_disallow`: `Basis::as_str`, the names every front end writes);
+/// `selection` (`specific`, `global`, `nothing`, or
 /// `None` when no file was read); `groups`, the `(first_line, last_line)`
 /// of each group that applied; `choice`, how those groups were chosen and
 /// why (a `GroupChoice`, `None` when no file decided). True in a boolean
@@ -77,7 +78,7 @@ impl PyVerdict {
             via_index_alias: rule.as_ref().is_some_and(|r| r.via_index_alias),
             pattern: rule.as_ref().map(|r| r.value.clone()),
             rule: rule.map(|r| r.text),
-            reason: basis_name(verdict.basis),
+            reason: verdict.basis.as_str(),
             selection: selection.map(selection_name),
             groups: verdict
                 .groups
@@ -86,21 +87,6 @@ impl PyVerdict {
                 .collect(),
             choice: verdict.choice.map(|c| PyGroupChoice::from(*c)),
         }
-    }
-}
-
-/// The snake-case name of what decided.
-fn basis_name(basis: Basis) -> &'static str {
-    match basis {
-        Basis::Rule => "rule",
-        Basis::EmptyRule => "empty_rule",
-        Basis::NoMatchingRule => "no_matching_rule",
-        Basis::NoGroup => "no_group",
-        Basis::RobotsTxtItself => "robots_txt",
-        Basis::IgnoresRobotsTxt => "ignores_robots_txt",
-        Basis::FullAllow => "full_allow",
-        Basis::FullDisallow => "full_disallow",
-        _ => "other",
     }
 }
 

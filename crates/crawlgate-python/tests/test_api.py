@@ -193,7 +193,7 @@ def test_fetch_policy_rows() -> None:
     assert not ok.is_allowed("/private/x", "bot") and ok.is_allowed("/public", "bot")
     assert ok.robots.decide("/private/x", "bot").line == 2
     assert ok.decide("/private/x", "bot") == ok.robots.decide("/private/x", "bot")
-    assert ok.decide("/robots.txt", "bot").reason == "robots_txt"
+    assert ok.decide("/robots.txt", "bot").reason == "robots_txt_itself"
     short = policy.on_response(200, "User-agent: *\n", cache_control="max-age=3600", now=T0)
     assert short.ttl == 3600.0
     for status in (401, 403, 404, 410):

@@ -35,10 +35,6 @@ CASES = [
     (BING, "Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)", ["/public"]),
 ]
 
-# Python's names of the CLI's bases.
-REASONS = {"robots_txt_itself": "robots_txt"}
-
-
 def cli_check(cli: str, tmp_path, body: bytes, agent: str, urls: list[str], *flags: str) -> dict:
     path = tmp_path / "robots.txt"
     path.write_bytes(body)
@@ -61,7 +57,7 @@ def test_answers_and_choices_are_the_clis(crawlgate_cli, tmp_path, body, agent, 
     for url, expected in zip(urls, cli["results"]):
         verdict = robots.decide(url, agent, reading=reading)
         assert verdict.allowed == expected["allowed"] == robots.is_allowed(url, agent, reading=reading)
-        assert verdict.reason == REASONS.get(expected["basis"], expected["basis"])
+        assert verdict.reason == expected["basis"]
         assert verdict.line == (expected["rule"] or {}).get("line")
         choice = verdict.choice.to_dict() if verdict.choice else None
         assert choice == expected.get("choice"), url

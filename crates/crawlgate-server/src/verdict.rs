@@ -1,11 +1,9 @@
 //! The answers routes give: the fetch crate's explained verdict (with the
 //! lines of the groups that applied), and what a fetch of robots.txt gave.
 
-use std::collections::BTreeMap;
 use std::time::{Duration, SystemTime};
 
-use crawlgate::extension::CONTENT_SIGNAL_KEYS;
-use crawlgate::{AgentView, Preference, RobotsTxt};
+use crawlgate::RobotsTxt;
 
 use crawlgate_fetch::{
     Attempt, CacheEntry, ExplainedVerdict, GroupLines, OutcomeKind, OutcomeReason,
@@ -36,86 +34,6 @@ impl From<ExplainedVerdict> for Explained {
             groups: verdict.groups.clone(),
             verdict,
         }
-    }
-}
-
-/// The usage preferences that apply to one URL for the crawler
-/// (`AgentView::preferences`: `Content-Usage` as the IETF AI-preferences
-/// drafts read it, and Cloudflare's `Content-Signal`), with the field names
-/// of `crawlgate check --json`'s `preferences`.
-#[derive(Clone, Debug, Serialize, ToSchema)]
-pub struct Preferences {
-    /// The `Content-Signal` line of the crawler's groups, if any.
-    pub content_signal: Option<SignalShown>,
-    /// The `Content-Usage` records that apply (the longest matching path;
-    /// several only when they name the same path).
-    pub content_usage: Vec<UsageShown>,
-    /// `allowed`, `disallowed` or `unknown`: the `search` category.
-    #[schema(example = "unknown")]
-    pub search: &'static str,
-    /// `allowed`, `disallowed` or `unknown`: the `train-ai` category (the
-    /// most restrictive of the records that apply).
-    #[schema(example = "disallowed")]
-    pub train_ai: &'static str,
-    /// Keys outside the drafts' vocabulary, ignored.
-    pub unknown_keys: Vec<String>,
-}
-
-/// A `Content-Usage` record.
-#[derive(Clone, Debug, Serialize, ToSchema)]
-pub struct UsageShown {
-    /// Its line.
-    pub line: u32,
-    /// The path it is scoped to (`null`: the whole site).
-    pub path: Option<String>,
-    /// Its preferences as written (`train-ai=n`).
-    pub preferences: String,
-}
-
-/// A `Content-Signal` line.
-#[derive(Clone, Debug, Serialize, ToSchema)]
-pub struct SignalShown {
-    /// Its line.
-    pub line: u32,
-    /// Each known signal it sets (`search`, `ai-input`, `ai-train`).
-    pub signals: BTreeMap<&'static str, bool>,
-    /// Its value as written.
-    pub value: String,
-}
-
-impl Preferences {
-    /// What `view` says of usage at `url`; `None` when the file states
-    /// nothing about usage to this crawler there (or the URL may not be
-    /// fetched at all).
-    pub fn of(view: &AgentView<'_>, url: &str) -> Option<Preferences> {
-        let found = view.preferences(url).filter(|p| !p.is_empty())?;
-        let word = |p: Option<Preference>| match p {
-            Some(Preference::Allowed) => "allowed",
-            Some(Preference::Disallowed) => "disallowed",
-            None => "unknown",
-        };
-        Some(Preferences {
-            content_signal: found.content_signal.map(|s| SignalShown {
-                line: s.line,
-                signals: CONTENT_SIGNAL_KEYS
-                    .iter()
-                    .filter_map(|&key| s.get(key).map(|v| (key, v)))
-                    .collect(),
-                value: s.value.to_owned(),
-            }),
-            content_usage: found
-                .records
-                .iter()
-                .map(|u| UsageShown {
-                    line: u.line,
-                    path: u.path.map(str::to_owned),
-                    preferences: u.preferences.to_owned(),
-                })
-                .collect(),
-            search: word(found.search),
-            train_ai: word(found.train_ai),
-            unknown_keys: found.unknown_keys.iter().map(|k| (*k).to_owned()).collect(),
-        })
     }
 }
 

@@ -316,6 +316,21 @@ pub fn is_above(upper: &str, file: &str, root: &str) -> bool {
             .is_some_and(|folder| file.starts_with(folder) && file != upper)
 }
 
+/// Fails unless the crate whose manifest folder is `manifest_dir` has no
+/// import cycle. The graph must first show each `(file, used)` of `edges`
+/// (uses that are there), so that an empty or misread graph cannot pass.
+pub fn assert_no_cycles(manifest_dir: &str, edges: &[(&str, &str)]) {
+    let graph = SourceTree::read(manifest_dir).graph();
+    for (file, used) in edges {
+        assert!(
+            graph.get(*file).is_some_and(|uses| uses.contains(*used)),
+            "the scanner does not see {file} use {used}: {graph:?}"
+        );
+    }
+    let cycles = cycles(&graph);
+    assert!(cycles.is_empty(), "import cycles:\n{}", cycles.join("\n"));
+}
+
 /// Every cycle of `graph`, one through each node that is on one, written
 /// `a -> b -> a`.
 pub fn cycles(graph: &Graph) -> Vec<String> {

@@ -4,8 +4,8 @@
 use std::io::Write as _;
 
 use anyhow::bail;
-use crawlgate::{ChoiceKind, Profile, Reading as NameReading, RobotsTxt, SelectionKind};
-use crawlgate_fetch::{Basis, ChoiceRef, ExplainedVerdict, FetchReport, GroupLines};
+use crawlgate::{ChoiceKind, Profile, Reading as NameReading, Reason, RobotsTxt, SelectionKind};
+use crawlgate_fetch::{Basis, ChoiceRef, ExplainedVerdict, FetchReport, GroupLines, Preferences};
 use serde::Serialize;
 
 use crate::load::fetch::{fetch_summary, warn_fetch, FetchOptions};
@@ -68,7 +68,7 @@ struct Row<'a> {
     passed_over: Option<&'a PassedOver>,
     /// The usage preferences that apply to the URL (first profile), when
     /// the file states any for the crawler there; for `--json`.
-    preferences: Option<serde_json::Value>,
+    preferences: Option<Preferences>,
 }
 
 /// The rules of `User-agent: *` groups that a crawler named by groups of
@@ -230,14 +230,14 @@ pub fn run(args: Args, ui: Ui) -> anyhow::Result<Status> {
                 .iter()
                 .map(|reading| reading.decide_as(&query.agent, how, &target.url))
                 .collect();
-            let no_match = verdicts[0].basis == Basis::NoMatchingRule;
+            let no_match = verdicts[0].basis == Basis::Rules(Reason::NoMatchingRule);
             let preferences = query
                 .json
                 .then(|| readings[target.source][0].robots())
                 .flatten()
                 .and_then(|robots| view_as(robots, &query.agent, how).preferences(&target.url))
                 .filter(|p| !p.is_empty())
-                .map(|p| crate::preferences::to_json(&p));
+                .map(|p| Preferences::of(&p));
             Row {
                 url: target.url.clone(),
                 source: &plan.sources[target.source],
@@ -307,10 +307,10 @@ fn urls_to_check(robots: &RobotsArg, query: &QueryArgs) -> anyhow::Result<Vec<St
 /// `--all-profiles` table.
 fn short_reason(verdict: &ExplainedVerdict) -> String {
     match (verdict.basis, &verdict.rule) {
-        (Basis::Rule, Some(rule)) => format!("line {}", rule.line),
-        (Basis::EmptyRule, Some(rule)) => format!("line {} (empty rule)", rule.line),
-        (Basis::NoGroup, _) => "no group".to_owned(),
-        (Basis::RobotsTxtItself, _) => "robots.txt itself".to_owned(),
+        (Basis::Rules(Reason::Rule), Some(rule)) => format!("line {}", rule.line),
+        (Basis::Rules(Reason::EmptyRule), Some(rule)) => format!("line {} (empty rule)", rule.line),
+        (Basis::Rules(Reason::NoGroup), _) => "no group".to_owned(),
+        (Basis::Rules(Reason::RobotsTxt), _) => "robots.txt itself".to_owned(),
         (Basis::FullAllow, _) => "full allow".to_owned(),
         (Basis::FullDisallow, _) => "full disallow".to_owned(),
         _ => "no rule matched".to_owned(),
@@ -460,7 +460,7 @@ struct JsonResult<'a> {
     star_rules_passed_over: Option<&'a PassedOver>,
     /// Only when the file states usage preferences for the crawler here.
     #[serde(skip_serializing_if = "Option::is_none")]
-    preferences: Option<&'a serde_json::Value>,
+    preferences: Option<&'a Preferences>,
 }
 
 #[derive(Serialize)]

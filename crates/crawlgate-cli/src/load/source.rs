@@ -238,6 +238,7 @@ impl Loaded {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crawlgate::Reason;
     use crawlgate_fetch::{Basis, HttpResponse, OutcomeKind, OutcomeReason};
 
     fn local(text: &str) -> Loaded {
@@ -250,10 +251,13 @@ mod tests {
         let reading = file.read(Profile::GOOGLE);
         let verdict = reading.decide("bot", "https://example.com/private/x");
         assert!(!verdict.allowed);
-        assert_eq!(verdict.basis, Basis::Rule);
+        assert_eq!(verdict.basis, Basis::Rules(Reason::Rule));
         assert_eq!(verdict.rule.unwrap().text, "Disallow: /private");
         let open = reading.decide("bot", "/public");
-        assert_eq!((open.allowed, open.basis), (true, Basis::EmptyRule));
+        assert_eq!(
+            (open.allowed, open.basis),
+            (true, Basis::Rules(Reason::EmptyRule))
+        );
         assert!(reading.outcome_without_rules().is_none());
         assert!(file.fetch().is_none());
     }
@@ -262,9 +266,15 @@ mod tests {
     fn a_local_file_decides_robots_txt_by_its_profile() {
         let file = local("User-agent: *\nDisallow: /\n");
         let google = file.read(Profile::GOOGLE).decide("bot", "/robots.txt");
-        assert_eq!((google.allowed, google.basis), (false, Basis::Rule));
+        assert_eq!(
+            (google.allowed, google.basis),
+            (false, Basis::Rules(Reason::Rule))
+        );
         let rfc = file.read(Profile::RFC9309).decide("bot", "/robots.txt");
-        assert_eq!((rfc.allowed, rfc.basis), (true, Basis::RobotsTxtItself));
+        assert_eq!(
+            (rfc.allowed, rfc.basis),
+            (true, Basis::Rules(Reason::RobotsTxt))
+        );
     }
 
     #[test]
@@ -345,7 +355,7 @@ mod tests {
         let itself = reading.decide("bot", "https://example.com/robots.txt");
         assert_eq!(
             (itself.allowed, itself.basis),
-            (true, Basis::RobotsTxtItself)
+            (true, Basis::Rules(Reason::RobotsTxt))
         );
         // The fetched bytes, read again under another profile.
         let legacy = fetched.read(Profile::LEGACY);

@@ -6,6 +6,7 @@ use std::io::Write;
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
 
+use crawlgate::Reason;
 use crawlgate_fetch::{
     Attempt, Basis, Clock, FetchError, ManualClock, NetworkErrorKind, OutcomeKind, OutcomeReason,
     RedirectStop, ScopeError, StaticResolver, WarningCode,
@@ -27,7 +28,7 @@ async fn ok_200_is_parsed_cached_and_requested_plainly() {
 
     let d = f.check(&server.url("/private/x"), "mybot").await.unwrap();
     assert!(!d.verdict.allowed);
-    assert_eq!(d.verdict.basis, Basis::Rule);
+    assert_eq!(d.verdict.basis, Basis::Rules(Reason::Rule));
     let rule = d.verdict.rule.as_ref().unwrap();
     assert_eq!(
         (rule.line, rule.kind, rule.text.as_str()),
@@ -47,7 +48,7 @@ async fn ok_200_is_parsed_cached_and_requested_plainly() {
     assert!(d.from_cache);
     let d = f.check(&server.url("/public?q=1"), "mybot").await.unwrap();
     assert!(d.verdict.allowed);
-    assert_eq!(d.verdict.basis, Basis::NoMatchingRule);
+    assert_eq!(d.verdict.basis, Basis::Rules(Reason::NoMatchingRule));
     assert_eq!(
         server.hits("/robots.txt"),
         1,
@@ -430,7 +431,7 @@ async fn a_stale_copy_is_used_when_refreshes_fail_and_then_past_30_days() {
     server.set("/robots.txt", Reply::status(500));
     let d = f.check(&server.url("/private"), "bot").await.unwrap();
     assert!(!d.verdict.allowed);
-    assert_eq!(d.verdict.basis, Basis::Rule);
+    assert_eq!(d.verdict.basis, Basis::Rules(Reason::Rule));
     assert_eq!(d.reason, Some(OutcomeReason::StaleCopy));
     assert!(
         f.check(&server.url("/public"), "bot")
@@ -618,7 +619,7 @@ async fn robots_txt_itself_is_always_allowed_without_a_fetch() {
     let f = fetcher();
     let d = f.check(&server.url("/robots.txt"), "bot").await.unwrap();
     assert!(d.verdict.allowed);
-    assert_eq!(d.verdict.basis, Basis::RobotsTxtItself);
+    assert_eq!(d.verdict.basis, Basis::Rules(Reason::RobotsTxt));
     assert_eq!(server.total(), 0);
     assert!(
         !f.check(&server.url("/robots.txt.bak"), "bot")

@@ -69,7 +69,7 @@ class Verdict:
         "empty_rule",
         "no_matching_rule",
         "no_group",
-        "robots_txt",
+        "robots_txt_itself",
         "ignores_robots_txt",
         "full_allow",
         "full_disallow",

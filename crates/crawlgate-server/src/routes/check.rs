@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use axum::extract::State;
 use axum::Json;
 use crawlgate::{Profile, Reading as NameReading, RobotsTxt};
-use crawlgate_fetch::Robots;
+use crawlgate_fetch::{Preferences, Robots};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -17,7 +17,7 @@ use crate::error::{ApiError, ErrorBody};
 use crate::input::{bounded, ApiJson};
 use crate::reading::{parse_reading, view_as};
 use crate::state::AppState;
-use crate::verdict::{Explained, LicenseShown, Preferences};
+use crate::verdict::{Explained, LicenseShown};
 
 /// The profiles shown side by side.
 const ALL_PROFILES: [Profile; 4] = Profile::ALL;
@@ -199,7 +199,11 @@ fn decide_all(
         .iter()
         .map(|url| {
             let verdict = Explained::from(main.decide_as(agent, how, url));
-            let preferences = view.as_ref().and_then(|v| Preferences::of(v, url));
+            let preferences = view
+                .as_ref()
+                .and_then(|v| v.preferences(url))
+                .filter(|p| !p.is_empty())
+                .map(|p| Preferences::of(&p));
             let (profiles, differ) = if all {
                 let each: BTreeMap<&'static str, Explained> = readings
                     .iter()

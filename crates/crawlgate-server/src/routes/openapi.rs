@@ -19,7 +19,8 @@ use crate::config::Limits;
 use crate::error::{ErrorBody, ErrorDetail};
 use crate::reading::READING_NAMES;
 use crate::state::AppState;
-use crate::verdict::{Explained, FetchInfo, LicenseShown, Preferences, SignalShown, UsageShown};
+use crate::verdict::{Explained, FetchInfo, LicenseShown};
+use crawlgate_fetch::{Preferences, ReportCounts, ReportLine, SignalShown, UsageShown};
 
 /// The API description, as derived from the code (see [`document`] for the
 /// one served).
@@ -62,7 +63,8 @@ use crate::verdict::{Explained, FetchInfo, LicenseShown, Preferences, SignalShow
         lint::Counts,
         report::ReportRequest,
         report::ReportResponse,
-        report::ReportLine,
+        ReportCounts,
+        ReportLine,
         Preferences,
         UsageShown,
         SignalShown,

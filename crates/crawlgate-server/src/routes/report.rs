@@ -3,11 +3,10 @@
 //! behind Search Console's robots.txt report) classifies it, with the
 //! counts it shows: the fields of `crawlgate report --json`.
 
-use std::collections::BTreeMap;
-
 use axum::extract::State;
 use axum::Json;
-use crawlgate::{LineKind, RobotsTxt, SearchConsoleReport};
+use crawlgate::{RobotsTxt, SearchConsoleReport};
+use crawlgate_fetch::{ReportCounts, ReportLine};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -44,53 +43,12 @@ pub struct ReportResponse {
     /// For a fetched file: where it came from and what the fetch gave
     /// (`null` for a pasted one).
     pub fetch: Option<SourceInfo>,
-    /// Bytes classified.
-    pub bytes: usize,
-    /// Lines in the file.
-    pub lines_total: usize,
-    /// Lines with a key Google uses (user-agent, allow, disallow, sitemap).
-    pub valid_directives: u32,
-    /// Lines with a key Google does not use (unused or unknown).
-    pub unused_directives: u32,
-    /// Lines the report flags (typo, missing colon, too long, unused,
-    /// unknown, invalid).
-    pub flagged: usize,
-    /// How many lines of each kind (every kind, zeros included).
-    pub kinds: BTreeMap<&'static str, usize>,
+    /// The counts: `bytes`, `lines_total`, `valid_directives`,
+    /// `unused_directives`, `flagged` and `kinds`.
+    #[serde(flatten)]
+    pub counts: ReportCounts,
     /// Every line (or, with `flagged_only`, the flagged ones), in order.
     pub lines: Vec<ReportLine>,
-}
-
-/// One line, as Google's reporting library classifies it.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct ReportLine {
-    /// Its number (from 1).
-    pub line: u32,
-    /// `user-agent`, `allow`, `disallow`, `sitemap`, `unused`, `unknown`,
-    /// `empty`, `comment` or `invalid`.
-    #[schema(example = "disallow")]
-    pub kind: &'static str,
-    /// Google's tag: the kind, with empty, comment and invalid lines
-    /// `unknown`.
-    pub tag: &'static str,
-    /// A misspelled key Google accepts (`Disalow`).
-    pub typo: bool,
-    /// No colon after the key (`Disallow /p`), accepted by Google.
-    pub missing_colon: bool,
-    /// Over 2,083 × 8 bytes: Google reads no further on it.
-    pub too_long: bool,
-    /// A `#` comment after the content.
-    pub has_comment: bool,
-    /// The key as written.
-    pub key: Option<String>,
-    /// The key as Google knows it (lowercase), if it does.
-    pub known_as: Option<&'static str>,
-    /// The line as written (invalid UTF-8 replaced).
-    pub text: String,
-    /// Whether the report flags it.
-    pub flagged: bool,
-    /// Past the 500 KiB crawlers read.
-    pub past_size_limit: bool,
 }
 
 /// Classifies every line as Search Console's robots.txt report does.
@@ -145,41 +103,11 @@ fn classify(
     let report = SearchConsoleReport::of(bytes);
     // Where crawlers stop reading (500 KiB, minus a line the limit cuts).
     let read_limit = RobotsTxt::parse(bytes).stats().parsed_bytes;
-    let mut kinds: BTreeMap<&'static str, usize> =
-        LineKind::ALL.iter().map(|k| (k.as_str(), 0)).collect();
-    for line in report.lines() {
-        *kinds.entry(line.kind.as_str()).or_default() += 1;
-    }
-    let text = |range: std::ops::Range<usize>| String::from_utf8_lossy(&bytes[range]).into_owned();
-    let lines = report
-        .lines()
-        .iter()
-        .filter(|l| !only_flagged || l.is_flagged())
-        .map(|l| ReportLine {
-            line: l.number,
-            kind: l.kind.as_str(),
-            tag: l.tag().as_str(),
-            typo: l.typo,
-            missing_colon: l.missing_colon,
-            too_long: l.too_long,
-            has_comment: l.has_comment,
-            key: l.key.as_ref().map(|k| text(k.bytes.clone())),
-            known_as: l.known_as,
-            text: text(l.bytes.clone()),
-            flagged: l.is_flagged(),
-            past_size_limit: l.bytes.end > read_limit,
-        })
-        .collect();
     ReportResponse {
         source,
         fetch,
-        bytes: bytes.len(),
-        lines_total: report.lines().len(),
-        valid_directives: report.valid_directives(),
-        unused_directives: report.unused_directives(),
-        flagged: report.flagged().count(),
-        kinds,
-        lines,
+        counts: ReportCounts::of(&report, bytes.len()),
+        lines: ReportLine::all(&report, bytes, read_limit, only_flagged),
     }
 }
 
@@ -193,8 +121,8 @@ mod tests {
         let shown = classify(file, false, "robots.txt".into(), None);
         let report = SearchConsoleReport::of(file);
         assert_eq!(shown.lines.len(), report.lines().len());
-        assert_eq!(shown.valid_directives, report.valid_directives());
-        assert_eq!(shown.unused_directives, report.unused_directives());
+        assert_eq!(shown.counts.valid_directives, report.valid_directives());
+        assert_eq!(shown.counts.unused_directives, report.unused_directives());
         let kinds: Vec<&str> = shown.lines.iter().map(|l| l.kind).collect();
         assert_eq!(
             kinds,
@@ -211,9 +139,9 @@ mod tests {
             ]
         );
         assert!(shown.lines[1].typo && shown.lines[2].missing_colon);
-        assert_eq!(shown.kinds["disallow"], 2);
+        assert_eq!(shown.counts.kinds["disallow"], 2);
         let flagged = classify(file, true, "robots.txt".into(), None);
-        assert_eq!(flagged.lines.len(), flagged.flagged);
+        assert_eq!(flagged.lines.len(), flagged.counts.flagged);
         assert!(flagged.lines.iter().all(|l| l.flagged));
     }
 }

@@ -1,7 +1,7 @@
 //! The explanation as JSON: the same facts as the text, for machines.
 
 use crawlgate::{AgentView, Group, Reading as NameReading, RuleMatch, SelectionKind};
-use crawlgate_fetch::{ChoiceRef, FetchReport, Outcome, RuleRef};
+use crawlgate_fetch::{ChoiceRef, FetchReport, Outcome, Preferences, RuleRef};
 use serde::Serialize;
 use serde_json::{json, Value};
 
@@ -73,7 +73,7 @@ fn json_url(
             map.insert(
                 "preferences".into(),
                 view.preferences(url)
-                    .map_or(Value::Null, |p| crate::preferences::to_json(&p)),
+                    .map_or(Value::Null, |p| json!(Preferences::of(&p))),
             );
         }
     }

@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use crawlgate::{AgentView, Reading as NameReading};
+use crawlgate::{AgentView, Reading as NameReading, Reason};
 use crawlgate_fetch::{Basis, OutcomeKind};
 
 use super::extensions::render_extensions;
@@ -101,11 +101,11 @@ fn render_url(
             let _ = writeln!(out, "  the fetch outcome decides: {why}");
             return;
         }
-        Basis::RobotsTxtItself => {
+        Basis::Rules(Reason::RobotsTxt) => {
             let _ = writeln!(out, "  /robots.txt itself is always allowed");
             return;
         }
-        Basis::NoGroup | Basis::IgnoresRobotsTxt => {
+        Basis::Rules(Reason::NoGroup) | Basis::Rules(Reason::IgnoresRobotsTxt) => {
             let why = match verdict.choice.as_ref().filter(|c| c.crawler.is_some()) {
                 Some(choice) => choice.why.clone(),
                 None => "no group applies to this crawler, so nothing is disallowed".to_owned(),

@@ -1,0 +1,15 @@
+//! The service's source files form layers: no file reaches, directly or
+//! through others, back into one that uses it. The scanner is
+//! `crawlgate_test_support::architecture`.
+
+#[test]
+fn files_form_layers_without_cycles() {
+    crawlgate_test_support::architecture::assert_no_cycles(
+        env!("CARGO_MANIFEST_DIR"),
+        &[
+            ("routes/report.rs", "routes/source.rs"),
+            ("routes/check.rs", "verdict.rs"),
+            ("routes/mod.rs", "state.rs"),
+        ],
+    );
+}
