@@ -190,10 +190,9 @@ fn every_host_answers_as_crawlgate_check_does() {
         // Absent from `check`'s answer when none applies.
         let given = &json["results"][0]["preferences"];
         if &prefs != given {
-            mismatches
-                .lock()
-                .unwrap()
-                .push(format!("{host} {token}: survey prefs {prefs}, check {given}"));
+            mismatches.lock().unwrap().push(format!(
+                "{host} {token}: survey prefs {prefs}, check {given}"
+            ));
         }
         if !prefs.is_null() {
             *stated.lock().unwrap() += 1;
