@@ -48,6 +48,17 @@ impl SurveyedCrawler {
     pub fn path_column(&self, n: usize) -> String {
         format!("path_{}_{n}", self.column)
     }
+
+    /// The name of its preferences column for `/` (`prefs_gptbot`).
+    pub fn prefs_column(&self) -> String {
+        format!("prefs_{}", self.column)
+    }
+
+    /// The name of its preferences column for the `n`th path asked about
+    /// (`prefs_gptbot_1`).
+    pub fn path_prefs_column(&self, n: usize) -> String {
+        format!("prefs_{}_{n}", self.column)
+    }
 }
 
 /// Why a list of crawlers cannot be surveyed.

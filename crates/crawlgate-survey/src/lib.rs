@@ -40,7 +40,8 @@
 //!   (through `crawlgate_fetch::FetchPolicy`), size, HTML, lint counts,
 //!   sitemaps, crawl-delay, content signals, Common Crawl's
 //!   [`taxonomy`], and a [`CrawlerVerdict`](verdict::CrawlerVerdict) per
-//!   crawler (see [`verdict`] for the exact definitions).
+//!   crawler (see [`verdict`] for the exact definitions), with the AI-use
+//!   [`preferences`] each crawler is given for `/` and each path.
 //! * [`run`]: all of it, streaming, on every core, in bounded memory, with
 //!   [`checkpoint`]s to resume from and a [`merge`] into one row per host
 //!   (latest capture, redirects followed).
@@ -61,6 +62,7 @@ pub mod findings;
 pub mod input;
 pub mod merge;
 pub mod output;
+pub mod preferences;
 pub mod report;
 mod row;
 mod run;

@@ -9,6 +9,8 @@
 //! failures) nor the redirects left unfollowed, which are counted beside
 //! them.
 
+use std::collections::BTreeMap;
+
 use serde::Serialize;
 
 use crate::checkpoint::Counts;
@@ -16,6 +18,7 @@ use crate::compare::Comparison;
 use crate::crawlers::{is_ai, CrawlerSet};
 use crate::findings;
 use crate::input::Skip;
+use crate::preferences;
 use crate::row::SiteRow;
 use crate::verdict::Cause;
 
@@ -56,6 +59,13 @@ pub struct CrawlerTally {
     pub root: [u64; 3],
     /// Per path asked about: rows where it may fetch it, and may not.
     pub paths: Vec<[u64; 2]>,
+    /// Rows whose robots.txt gives it an AI-use preference for `/` (a
+    /// `Content-Usage` record that applies, or a `Content-Signal`): a
+    /// robots.txt choice, counted among [`Summary::chosen`].
+    pub preferences: u64,
+    /// Those rows by what they state ([`preferences::stated`]); the
+    /// values are few (two categories and three signals).
+    pub preference_values: BTreeMap<String, u64>,
 }
 
 impl CrawlerTally {
@@ -72,6 +82,19 @@ impl CrawlerTally {
     /// Rows whose robots.txt restricts it (fully or in part).
     pub fn restricted(&self) -> u64 {
         self.blocked() + self.count(Cause::PartlyBlocked)
+    }
+
+    /// The `n` most common preferences it is given for `/`, with their
+    /// rows: most rows first, then by value.
+    pub fn common_preferences(&self, n: usize) -> Vec<(&str, u64)> {
+        let mut values: Vec<(&str, u64)> = self
+            .preference_values
+            .iter()
+            .map(|(value, &rows)| (value.as_str(), rows))
+            .collect();
+        values.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+        values.truncate(n);
+        values
     }
 }
 
@@ -239,6 +262,8 @@ impl Summary {
                     causes: [0; 8],
                     root: [0; 3],
                     paths: vec![[0; 2]; paths.len()],
+                    preferences: 0,
+                    preference_values: BTreeMap::new(),
                 })
                 .collect(),
             accounting: None,
@@ -326,6 +351,10 @@ impl Summary {
             for (counts, &allowed) in tally.paths.iter_mut().zip(&verdict.paths) {
                 counts[usize::from(!allowed)] += 1;
             }
+            if let Some(said) = verdict.prefs.as_deref().and_then(preferences::stated) {
+                tally.preferences += 1;
+                *tally.preference_values.entry(said).or_default() += 1;
+            }
         }
         self.blocking_ai += u64::from(blocks_ai);
         self.blocking_ai_by_name += u64::from(names_ai);
@@ -395,5 +424,44 @@ mod tests {
         assert_eq!((summary.blocking_ai, summary.blocking_ai_by_name), (1, 1));
         assert_eq!(summary.lint_sites[0], 1);
         assert_eq!(size_label(6), "over 500 KiB");
+    }
+
+    #[test]
+    fn preferences_are_counted_per_crawler_by_what_they_state() {
+        let set = CrawlerSet::from_tokens(["GPTBot", "Googlebot", "*"]).unwrap();
+        let mut summary = Summary::new(&set, &[]);
+        let said = |body: &[u8], token: &str| {
+            let robots = crawlgate::RobotsTxt::parse(body);
+            crate::preferences::column_value(
+                crate::verdict::crawler_view(&robots, token)
+                    .0
+                    .preferences("/"),
+            )
+        };
+        for body in [
+            &b"User-agent: *\nContent-Signal: search=yes, ai-train=no\n"[..],
+            b"User-agent: *\nContent-Signal: ai-train=no, search=yes\nContent-Usage: /x/ train-ai=y\n",
+            b"User-agent: GPTBot\nContent-Usage: train-ai=n\n",
+        ] {
+            let mut crawlers = verdicts([Cause::Allowed; 3]);
+            for (verdict, token) in crawlers.iter_mut().zip(["GPTBot", "Googlebot", "*"]) {
+                verdict.prefs = said(body, token);
+            }
+            summary.add(&SiteRow {
+                crawlers,
+                ..SiteRow::default()
+            });
+        }
+        let gptbot = &summary.crawlers[0];
+        assert_eq!(gptbot.preferences, 3);
+        assert_eq!(
+            gptbot.common_preferences(5),
+            [
+                ("content-signal search=yes ai-train=no", 2),
+                ("content-usage train-ai=n search=unknown", 1)
+            ]
+        );
+        assert_eq!(summary.crawlers[1].preferences, 2);
+        assert_eq!(summary.crawlers[1].common_preferences(1).len(), 1);
     }
 }

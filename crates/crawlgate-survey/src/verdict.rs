@@ -26,6 +26,9 @@
 //!   unreachable (5xx, 429, timeouts), a redirect the survey could not
 //!   follow, or a body that is not a robots.txt (an HTML page, binary).
 //!
+//! * **prefs**: the AI-use preferences the crawler is given for `/` (and
+//!   each path), from the same groups ([`crate::preferences`]).
+//!
 //! The group a crawler obeys is chosen in one place, [`crawler_view`].
 //!
 //! ```
@@ -52,6 +55,8 @@ use std::fmt;
 
 use crawlgate::{AgentView, ChoiceKind, RobotsTxt, SelectionKind};
 use rustc_hash::FxHashMap;
+
+use crate::preferences::column_value;
 
 /// The most paths of the file's own rules a crawler is probed with (besides
 /// `/`).
@@ -209,6 +214,12 @@ pub struct CrawlerVerdict {
     /// May it fetch each path asked about, in order (empty when `root` is
     /// None).
     pub paths: Vec<bool>,
+    /// The AI-use preferences it is given for `/`, as the `prefs_X` column
+    /// holds them ([`preferences::column_value`](crate::preferences::column_value)):
+    /// None when none applies, or no robots.txt was read.
+    pub prefs: Option<String>,
+    /// The same for each path asked about, in order (as long as `paths`).
+    pub path_prefs: Vec<Option<String>>,
 }
 
 impl CrawlerVerdict {
@@ -221,6 +232,8 @@ impl CrawlerVerdict {
             group: None,
             line: None,
             paths: vec![allowed; paths],
+            prefs: None,
+            path_prefs: vec![None; paths],
         }
     }
 
@@ -290,6 +303,8 @@ struct Answers {
     /// Probe paths disallowed.
     disallowed: usize,
     paths: Vec<bool>,
+    prefs: Option<String>,
+    path_prefs: Vec<Option<String>>,
 }
 
 /// Reads one parsed file for every crawler of a survey: the probe paths are
@@ -360,6 +375,8 @@ impl<'a> Reader<'a> {
             group: Some(group),
             line: answer.line,
             paths: answer.paths,
+            prefs: answer.prefs,
+            path_prefs: answer.path_prefs,
         }
     }
 
@@ -377,6 +394,12 @@ impl<'a> Reader<'a> {
                 .paths
                 .iter()
                 .map(|p| view.decide_path(p).is_allowed())
+                .collect(),
+            prefs: column_value(view.preferences("/")),
+            path_prefs: self
+                .paths
+                .iter()
+                .map(|p| column_value(view.preferences(p)))
                 .collect(),
         }
     }

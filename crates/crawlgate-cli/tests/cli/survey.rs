@@ -151,7 +151,7 @@ fn every_host_answers_as_crawlgate_check_does() {
         if let Answer::File(body) = &expect.answer {
             let file = bodies.join(host);
             std::fs::write(&file, body).unwrap();
-            let tokens: &[&str] = if i % 10 == 0 {
+            let tokens: &[&str] = if i % 10 == 0 || host.starts_with("prefs") {
                 &CRAWLERS
             } else {
                 &CRAWLERS[..1]
@@ -163,6 +163,7 @@ fn every_host_answers_as_crawlgate_check_does() {
     }
     assert!(jobs.len() > 4000);
     let mismatches = std::sync::Mutex::new(Vec::new());
+    let stated = std::sync::Mutex::new(0);
     in_parallel(jobs, |(host, file, token)| {
         let json = check_json(file.to_str().unwrap(), token, false);
         let row = by_host[host.as_str()];
@@ -180,9 +181,27 @@ fn every_host_answers_as_crawlgate_check_does() {
                 group_word(&json)
             ));
         }
+        // The AI-use preferences for `/`: the JSON `check` gives (null
+        // when none applies).
+        let prefs = &row[format!("prefs_{}", column(token))];
+        let prefs: Value = prefs
+            .as_str()
+            .map_or(Value::Null, |text| serde_json::from_str(text).unwrap());
+        // Absent from `check`'s answer when none applies.
+        let given = &json["results"][0]["preferences"];
+        if &prefs != given {
+            mismatches.lock().unwrap().push(format!(
+                "{host} {token}: survey prefs {prefs}, check {given}"
+            ));
+        }
+        if !prefs.is_null() {
+            *stated.lock().unwrap() += 1;
+        }
     });
     let mismatches = mismatches.into_inner().unwrap();
     assert!(mismatches.is_empty(), "{mismatches:#?}");
+    let stated = stated.into_inner().unwrap();
+    assert!(stated >= 20, "preferences stated {stated} times");
 
     // Search Console's counts, as `crawlgate report --json` gives them, on
     // every 50th file.

@@ -35,8 +35,11 @@
 //! `root_X` (`allowed` / `disallowed`: may it fetch `/`, as it would act;
 //! null when the input gives no answer), `cause_X` (a
 //! [`Cause`](crate::verdict::Cause)), `group_X` (`named`, `fallback`,
-//! `star`, `none`), `line_X` (the line deciding `/`), and `path_X_N`
-//! (`allowed` / `disallowed` for the Nth `--path`).
+//! `star`, `none`), `line_X` (the line deciding `/`), `path_X_N`
+//! (`allowed` / `disallowed` for the Nth `--path`), `prefs_X` and
+//! `prefs_X_N` (the AI-use preferences X is given for `/` and the Nth
+//! `--path`: the JSON of `crawlgate check --json`'s `preferences`, null
+//! when none applies; see [`preferences`](crate::preferences)).
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -56,7 +59,7 @@ use crate::taxonomy::{FetchClass, HostClass};
 use crate::verdict::{Cause, CrawlerVerdict, GroupKind};
 
 /// The version of the table's layout, kept in the schema's metadata.
-pub const SCHEMA_VERSION: &str = "2";
+pub const SCHEMA_VERSION: &str = "3";
 
 /// Metadata key: the layout version.
 pub const META_VERSION: &str = "crawlgate.survey.version";
@@ -136,7 +139,10 @@ pub fn verdict_word(allowed: bool) -> &'static str {
 /// let names: Vec<&str> = schema.fields().iter().map(|f| f.name().as_str()).collect();
 /// assert_eq!(&names[..4], ["host", "source", "offset", "error"]);
 /// assert!(names.contains(&"lint_r017"));
-/// assert_eq!(&names[names.len() - 5..], ["root_gptbot", "cause_gptbot", "group_gptbot", "line_gptbot", "path_gptbot_1"]);
+/// assert_eq!(
+///     &names[names.len() - 7..],
+///     ["root_gptbot", "cause_gptbot", "group_gptbot", "line_gptbot", "path_gptbot_1", "prefs_gptbot", "prefs_gptbot_1"]
+/// );
 /// ```
 pub fn schema(crawlers: &CrawlerSet, paths: &[String], profile: &str) -> SchemaRef {
     let mut fields: Vec<Field> = LEADING
@@ -157,6 +163,14 @@ pub fn schema(crawlers: &CrawlerSet, paths: &[String], profile: &str) -> SchemaR
         fields.push(Field::new(crawler.line_column(), DataType::Int32, true));
         for n in 1..=paths.len() {
             fields.push(Field::new(crawler.path_column(n), DataType::Utf8, true));
+        }
+        fields.push(Field::new(crawler.prefs_column(), DataType::Utf8, true));
+        for n in 1..=paths.len() {
+            fields.push(Field::new(
+                crawler.path_prefs_column(n),
+                DataType::Utf8,
+                true,
+            ));
         }
     }
     let listed: Vec<serde_json::Value> = crawlers
@@ -307,6 +321,17 @@ pub(crate) fn record_batch_of(
         for p in 0..paths {
             columns.push(text(&|r| {
                 verdict(r).paths.get(p).copied().map(verdict_word)
+            }));
+        }
+        columns.push(text(&|r| {
+            r.crawlers.get(i).and_then(|c| c.prefs.as_deref())
+        }));
+        for p in 0..paths {
+            columns.push(text(&|r| {
+                r.crawlers
+                    .get(i)
+                    .and_then(|c| c.path_prefs.get(p))
+                    .and_then(|v| v.as_deref())
             }));
         }
     }
@@ -485,6 +510,8 @@ pub fn rows_of_batch(batch: &RecordBatch, layout: &Layout) -> Result<Vec<SiteRow
         group: Texts,
         line: Ints,
         paths: Vec<Texts>,
+        prefs: Texts,
+        path_prefs: Vec<Texts>,
     }
     let crawlers: Vec<CrawlerColumns> = layout
         .crawlers
@@ -497,6 +524,11 @@ pub fn rows_of_batch(batch: &RecordBatch, layout: &Layout) -> Result<Vec<SiteRow
                 line: int(&c.line_column())?,
                 paths: (1..=layout.paths.len())
                     .map(|n| text(&c.path_column(n)))
+                    .collect::<Result<_, _>>()?,
+                // Absent from tables made before layout 3: null.
+                prefs: text(&c.prefs_column())?,
+                path_prefs: (1..=layout.paths.len())
+                    .map(|n| text(&c.path_prefs_column(n)))
                     .collect::<Result<_, _>>()?,
             })
         })
@@ -561,12 +593,21 @@ pub fn rows_of_batch(batch: &RecordBatch, layout: &Layout) -> Result<Vec<SiteRow
             if has_error && cause.is_none() {
                 continue;
             }
+            // As long as `paths`: none when the input gave no answer.
+            let path_prefs = c
+                .path_prefs
+                .iter()
+                .take(paths.len())
+                .map(|p| p.owned(i))
+                .collect();
             verdicts.push(CrawlerVerdict {
                 root: verdict(c.root.get(i), &crawler.root_column())?,
                 cause: cause.and_then(Cause::from_word),
                 group: group.and_then(GroupKind::from_word),
                 line: c.line.u32(i),
                 paths,
+                prefs: c.prefs.owned(i),
+                path_prefs,
             });
         }
         rows.push(SiteRow {
@@ -652,6 +693,8 @@ mod tests {
                     group: Some(GroupKind::Named),
                     line: Some(2),
                     paths: vec![false],
+                    prefs: None,
+                    path_prefs: vec![None],
                 },
                 CrawlerVerdict {
                     root: Some(true),
@@ -659,6 +702,8 @@ mod tests {
                     group: Some(GroupKind::None),
                     line: None,
                     paths: vec![true],
+                    prefs: Some(r#"{"train_ai":"disallowed"}"#.to_owned()),
+                    path_prefs: vec![Some(r#"{"search":"allowed"}"#.to_owned())],
                 },
             ],
             ..SiteRow::default()
@@ -693,6 +738,9 @@ mod tests {
         assert_eq!(text("cause_gptbot").value(0), "blocked_by_name");
         assert_eq!(text("group_star").value(0), "none");
         assert_eq!(text("path_gptbot_1").value(0), "disallowed");
+        assert_eq!(text("prefs_star").value(0), r#"{"train_ai":"disallowed"}"#);
+        assert_eq!(text("prefs_star_1").value(0), r#"{"search":"allowed"}"#);
+        assert!(text("prefs_gptbot").is_null(0) && text("prefs_gptbot_1").is_null(0));
         assert!(text("root_gptbot").is_null(1) && text("root_gptbot").is_null(2));
         assert_eq!(text("cause_gptbot").value(1), "redirected");
         assert_eq!(text("error").value(2), "broken");

@@ -181,6 +181,7 @@ pub fn render(snapshots: &[Snapshot], info: &ReportInfo) -> String {
     page.push_str("</div>");
     lint_chart(&mut page, summary);
     crawler_table(&mut page, summary);
+    preferences_table(&mut page, summary);
     if let Some(accounting) = &summary.accounting {
         accounting_section(&mut page, accounting);
     }
@@ -821,6 +822,45 @@ fn crawler_table(page: &mut String, s: &Summary) {
         page.push_str("</tbody></table>");
     }
     page.push_str("</section>");
+}
+
+/// Per crawler, the sites whose robots.txt gives it an AI-use preference
+/// for `/`, and what the most common ones state.
+fn preferences_table(page: &mut String, s: &Summary) {
+    let mut stating: Vec<&CrawlerTally> = s.crawlers.iter().filter(|c| c.preferences > 0).collect();
+    stating.sort_by(|a, b| {
+        b.preferences
+            .cmp(&a.preferences)
+            .then(a.token.cmp(&b.token))
+    });
+    let _ = write!(
+        page,
+        "<section><h2>AI-use preferences per crawler</h2><p class=\"note\">Sites whose robots.txt gives the crawler a preference for <code>/</code> in the groups it obeys (<code>Content-Usage</code> read as the IETF AI-preferences drafts say, or <code>Content-Signal</code>), as <code>crawlgate check --json</code> gives them; the share is of the {} sites whose robots.txt answered. A crawler that may not fetch <code>/</code> is given none.</p>",
+        thousands(s.chosen)
+    );
+    if stating.is_empty() {
+        page.push_str("<p data-preferences=\"none\">No site gives a surveyed crawler a preference for <code>/</code>.</p></section>");
+        return;
+    }
+    page.push_str("<table><thead><tr><th>crawler</th><th class=\"n\">sites</th><th>most common</th></tr></thead><tbody>");
+    for c in stating {
+        let common = c
+            .common_preferences(3)
+            .iter()
+            .map(|(value, n)| format!("<code>{}</code> ({})", escape(value), thousands(*n)))
+            .collect::<Vec<_>>()
+            .join("; ");
+        let _ = write!(
+            page,
+            "<tr data-preferences=\"{}\" data-sites=\"{}\"><td><code>{}</code></td><td class=\"n\">{} <span class=\"share\">{}</span></td><td>{common}</td></tr>",
+            escape(&c.token),
+            c.preferences,
+            escape(&c.token),
+            thousands(c.preferences),
+            percent(share(c.preferences, s.chosen)),
+        );
+    }
+    page.push_str("</tbody></table></section>");
 }
 
 fn accounting_section(page: &mut String, a: &crate::summary::Accounting) {

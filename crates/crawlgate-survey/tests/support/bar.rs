@@ -64,6 +64,24 @@ fn corrupt(member: &[u8]) -> Vec<u8> {
     bytes
 }
 
+/// robots.txt files stating AI-use preferences (the corpus holds none):
+/// the IETF attachment draft's example, Cloudflare's managed
+/// `Content-Signal`, a crawler's own group with its own preferences,
+/// records for one path that disagree, preferences in a group that blocks
+/// its crawler, and a group Googlebot-Image falls back to. Served as
+/// `prefs{N}.example`.
+pub const PREFERENCE_FILES: [&str; 6] = [
+    "User-Agent: *\nAllow: /\nDisallow: /never/\nContent-Usage: train-ai=n\nContent-Usage: /ai-ok/ train-ai=y\n\n\
+     User-Agent: ExampleBot\nAllow: /\nContent-Usage: train-ai=y\n",
+    "# As Cloudflare manages it\nUser-agent: *\nContent-Signal: search=yes, ai-train=no\nAllow: /\n",
+    "User-agent: GPTBot\nContent-Usage: train-ai=n, search=y, bots=n\nContent-Usage: /news/ train-ai=y\n\n\
+     User-agent: *\nContent-Signal: ai-input=yes\nDisallow: /private/\n",
+    "User-agent: *\nContent-Usage: / train-ai=y\nContent-Usage: / train-ai=n, search=y\n",
+    "User-agent: CCBot\nDisallow: /\nContent-Usage: train-ai=n\n\n\
+     User-agent: *\nContent-Signal: search=yes, ai-train=yes\nDisallow: /news/\n",
+    "User-agent: Googlebot\nContent-Signal: search=yes, ai-train=no\nContent-Usage: /news/ search=n\n",
+];
+
 const EARLY: &str = "2026-10-01T00:00:00Z";
 const DATE: &str = "2026-11-01T00:00:00Z";
 const LATE: &str = "2026-11-02T12:00:00.5Z";
@@ -205,6 +223,20 @@ impl BarWarc {
                 );
                 let _ = i;
             }
+        }
+        // AI-use preferences.
+        for (k, body) in PREFERENCE_FILES.iter().enumerate() {
+            let host = format!("prefs{k}.example");
+            push(&mut warc, &mut bar, &Response::ok(&host, *body).dated(DATE));
+            bar.hosts.insert(
+                host,
+                Expect {
+                    answer: Answer::File(body.as_bytes().to_vec()),
+                    captures: 1,
+                    status: 200,
+                    followed: None,
+                },
+            );
         }
         // Redirects to another host the input holds.
         for (k, target) in file_hosts.iter().step_by(211).enumerate() {

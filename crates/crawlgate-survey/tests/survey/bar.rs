@@ -10,6 +10,7 @@ use std::path::Path;
 use crawlgate::RobotsTxt;
 use crawlgate_survey::input::Input;
 use crawlgate_survey::output::TableSource;
+use crawlgate_survey::preferences::column_value;
 use crawlgate_survey::verdict::Cause;
 use crawlgate_survey::{CrawlerSet, Plan, SiteRow, Survey};
 
@@ -77,6 +78,7 @@ fn every_record_is_accounted_for_and_every_host_answered_once() {
 
     let crawlers = CrawlerSet::from_tokens(CRAWLERS).unwrap();
     let mut checked = 0;
+    let mut stated = 0;
     for row in answered {
         let host = row.host.as_deref().unwrap();
         let expect = &bar.hosts[host];
@@ -106,6 +108,18 @@ fn every_record_is_accounted_for_and_every_host_answered_once() {
                         [view.decide_path("/news/").is_allowed()],
                         "{host}"
                     );
+                    // The AI-use preferences it is given, as the library
+                    // reads them.
+                    assert_eq!(
+                        (&verdict.prefs, &verdict.path_prefs),
+                        (
+                            &column_value(view.preferences("/")),
+                            &vec![column_value(view.preferences("/news/"))]
+                        ),
+                        "{host} {}",
+                        crawler.token
+                    );
+                    stated += usize::from(verdict.prefs.is_some());
                     assert!(cause.is_choice(), "{host}");
                     checked += 1;
                 }
@@ -127,6 +141,12 @@ fn every_record_is_accounted_for_and_every_host_answered_once() {
         }
     }
     assert!(checked > 4000 * CRAWLERS.len(), "{checked}");
+    assert!(stated >= 20, "preferences stated {stated} times");
+    let gptbot = &summary.crawlers[0];
+    assert_eq!(gptbot.preferences as usize, {
+        let prefs = |r: &&SiteRow| r.crawlers.first().is_some_and(|c| c.prefs.is_some());
+        rows.iter().filter(prefs).count()
+    });
     // No outage is inside the shares of blocking.
     let outages = bar
         .statuses
