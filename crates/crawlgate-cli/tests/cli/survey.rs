@@ -328,7 +328,10 @@ fn a_killed_survey_leaves_earlier_outputs_and_resumes_to_the_same_table() {
         // stays open, so the survey waits for the rest until it is killed.
         let whole_warc = warc.with_extension("real");
         std::fs::rename(&warc, &whole_warc).unwrap();
-        let made = std::process::Command::new("mkfifo").arg(&warc).status().unwrap();
+        let made = std::process::Command::new("mkfifo")
+            .arg(&warc)
+            .status()
+            .unwrap();
         assert!(made.success(), "mkfifo");
         let (close, closed) = std::sync::mpsc::channel::<()>();
         let writer = {
@@ -366,7 +369,10 @@ fn a_killed_survey_leaves_earlier_outputs_and_resumes_to_the_same_table() {
             .unwrap();
         assert!(killed.success());
         let status = child.wait().unwrap();
-        assert!(!status.success(), "{signal}: the survey read past the pipe's end");
+        assert!(
+            !status.success(),
+            "{signal}: the survey read past the pipe's end"
+        );
         close.send(()).unwrap();
         writer.join().unwrap();
         std::fs::remove_file(&warc).unwrap();
