@@ -279,8 +279,14 @@ fn big_warc(files: &Files, copies: usize) -> PathBuf {
 }
 
 fn survey_command(files: &Files, warc: &Path, stem: &str) -> std::process::Command {
-    let mut command = std::process::Command::new(assert_cmd::cargo::cargo_bin("crawlgate"));
+    // A shell that starts the tests in the background (`… &`, as CI runners
+    // and nohup do) starts them with SIGINT ignored, and children inherit
+    // that: `env --default-signal` gives the survey the SIGINT a terminal's
+    // Ctrl-C meets.
+    let mut command = std::process::Command::new("env");
     command
+        .arg("--default-signal=INT")
+        .arg(assert_cmd::cargo::cargo_bin("crawlgate"))
         .current_dir(files.path())
         .arg("survey")
         .arg(warc)
