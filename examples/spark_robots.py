@@ -26,18 +26,21 @@ CRAWLERS = ["Googlebot", "bingbot", "GPTBot", "ClaudeBot", "CCBot", "Applebot"]
 PATHS = ["/", "/search", "/wp-admin/", "/api/"]
 
 
-def session(app: str = "crawlgate robots.txt audit") -> SparkSession:
+def session(app: str = "crawlgate robots.txt audit", config: dict[str, str] | None = None) -> SparkSession:
     """A Spark session (local, 2 cores, by default) whose Python workers run
-    this interpreter, where crawlgate-robots is installed."""
+    this interpreter, where crawlgate-robots is installed; `config` adds
+    settings (they reach a new session only)."""
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
-    return (
+    builder = (
         SparkSession.builder.master(os.environ.get("SPARK_MASTER", "local[2]"))
         .appName(app)
         .config("spark.ui.enabled", "false")
         .config("spark.sql.shuffle.partitions", "4")
         .config("spark.ui.showConsoleProgress", "false")
-        .getOrCreate()
     )
+    for key, value in (config or {}).items():
+        builder = builder.config(key, value)
+    return builder.getOrCreate()
 
 
 def requests(spark: SparkSession, folder: str, crawlers: list[str], paths: list[str]) -> DataFrame:

@@ -7,17 +7,23 @@ robots.txt responses) over the Spark workers; each worker reads its files
 with `crawlgate_robots.arrow.survey_paths` inside `DataFrame.mapInArrow`, which
 reads the records, takes the HTTP status into account and classifies every
 site for every crawler in Rust, as `crawlgate survey` does; the rows are
-written to the Parquet folder OUT in the schema of `crawlgate survey -o
-x.parquet` (one row per site, `root_X`, `cause_X`, `group_X` and `line_X` columns per crawler;
-a damaged record is a row with its `error`). Prints the share of sites
-blocking each crawler. The WARC paths must be readable by every worker (a
-local or shared file system). Runs on a local Spark session (`local[2]`)
-unless SPARK_MASTER says otherwise.
+written to the Parquet folder OUT (one part file per WARC file) in the schema of
+`crawlgate survey -o x.parquet` (one row per capture, `root_X`, `cause_X`,
+`group_X` and `line_X` columns per crawler; a damaged record is a row with
+its `error`). Prints the share of sites blocking each crawler.
+
+A WARC is a path every worker can read (a local or shared file system) or a
+URL the workers read themselves, as `crawlgate survey` does: `s3://bucket/key`
+or `https://…`. The driver's `AWS_*` variables (endpoint, region,
+credentials, `AWS_SKIP_SIGNATURE`) are set on the workers
+(`spark.executorEnv`). Runs on a local Spark session (`local[2]`) unless
+SPARK_MASTER says otherwise.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import pathlib
 import sys
 from typing import Any, Iterator
@@ -32,13 +38,26 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from spark_robots import session  # noqa: E402  (the same local session)
 
 
+def is_url(warc: str) -> bool:
+    """Whether `warc` is a URL the workers read through object storage."""
+    return "://" in warc and warc.split("://", 1)[0].lower() in ("s3", "http", "https")
+
+
+def object_storage_session(app: str) -> SparkSession:
+    """The example's Spark session, with this process's `AWS_*` variables
+    set on every worker (where `survey_paths` reads `s3://` URLs)."""
+    config = {f"spark.executorEnv.{k}": v for k, v in os.environ.items() if k.startswith("AWS_")}
+    return session(app, config)
+
+
 def survey(spark: SparkSession, warcs: list[str], crawlers: list[str] | None = None) -> DataFrame:
-    """One row per site of the WARC files, in `crawlgate survey`'s schema
-    (`crawlers`: product tokens, the command's default set when None)."""
-    paths = [str(pathlib.Path(w).resolve()) for w in warcs]
-    files = spark.createDataFrame([(p,) for p in paths], "path string")
-    # One task per file, as many at once as there are cores.
-    files = files.repartition(max(1, min(len(paths), spark.sparkContext.defaultParallelism * 4)), "path")
+    """One row per capture of the WARC files (paths or URLs), in `crawlgate
+    survey`'s schema (`crawlers`: product tokens, the command's default set
+    when None)."""
+    paths = [w if is_url(w) else str(pathlib.Path(w).resolve()) for w in warcs]
+    # One task per file (so one part file each), as many at once as there
+    # are cores.
+    files = spark.createDataFrame(spark.sparkContext.parallelize([(p,) for p in paths], max(1, len(paths))), "path string")
 
     def rows(batches: Iterator[Any]) -> Iterator[Any]:
         for batch in batches:
@@ -54,7 +73,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("warcs", nargs="+")
     parser.add_argument("--crawler", action="append", dest="crawlers")
     args = parser.parse_args(argv)
-    spark = session("crawlgate survey")
+    spark = object_storage_session("crawlgate survey")
     spark.sparkContext.setLogLevel("ERROR")
     survey(spark, args.warcs, args.crawlers).write.mode("overwrite").parquet(args.out)
     table = spark.read.parquet(args.out)

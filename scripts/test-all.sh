@@ -82,6 +82,23 @@ for component in rustfmt clippy; do
   fi
 done
 
+# The build folder ($CARGO_TARGET_DIR, a build.target-dir setting, or
+# target/) and the room the whole run needs there: the test builds, the
+# release build of the Python wheel, the virtual environments and the
+# tests' files came to 9.3 GB on 2026-11-27 (12 asked, for margin). A full
+# disk midway through fails a suite with a confusing compiler error; this
+# says it up front.
+target_dir=$(cargo metadata --format-version 1 --no-deps | python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])') ||
+  fail "cargo metadata could not say where the build goes (see its message above)"
+need_gb=${CRAWLGATE_NEED_GB:-12}
+mkdir -p "$target_dir"
+free_kb=$(df -Pk "$target_dir" | awk 'NR == 2 { print $4 }')
+used_kb=$(du -sk "$target_dir" 2>/dev/null | cut -f1)
+if [ $(((free_kb + used_kb) / 1024 / 1024)) -lt "$need_gb" ]; then
+  fail "the run needs about $need_gb GB for $target_dir (what it holds counted): $((free_kb / 1024 / 1024)) GB are free and it holds $((used_kb / 1024 / 1024)) GB; free some space, or point CARGO_TARGET_DIR at a larger disk (CRAWLGATE_NEED_GB overrides the estimate)"
+fi
+step "build folder $target_dir: $((free_kb / 1024 / 1024)) GB free, $((used_kb / 1024 / 1024)) GB in use"
+
 # Each suite runs even when one before it failed, so that one failure never
 # hides another; the script fails at the end, naming every failed suite.
 failed=()
@@ -113,7 +130,6 @@ suite "fuzzing" fuzz_run
 # The crawlgate binary that `cargo test` built for the CLI's tests: building it
 # again with `cargo build -p crawlgate-cli` would resolve features differently
 # and recompile most of the tree (about 9 minutes here).
-target_dir=$(cargo metadata --format-version 1 --no-deps | python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')
 if [ -x "$target_dir/debug/crawlgate" ]; then
   export CRAWLGATE_BIN="$target_dir/debug/crawlgate"
 fi

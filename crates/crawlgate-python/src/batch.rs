@@ -16,11 +16,9 @@ use arrow_array::cast::AsArray;
 use arrow_array::{Array, ArrayRef, BooleanArray, Int32Array, RecordBatch, StringArray};
 use arrow_buffer::{Buffer, NullBuffer, OffsetBuffer, ScalarBuffer};
 use arrow_schema::{DataType, Field, Schema};
-use crawlgate::{CompiledRobotsTxt, Profile, RobotsTxt, Verdict};
+use crawlgate::{CompiledRobotsTxt, Profile, Reading, RobotsTxt, Verdict};
 use rayon::prelude::*;
 use rustc_hash::{FxHashMap, FxHasher};
-
-use crate::reading::NameReading;
 
 /// The input columns, by name.
 pub const ROBOTS_TXT: &str = "robots_txt";
@@ -324,7 +322,7 @@ fn decide_rows(
     bodies: &Bodies<'_>,
     agents: &Column<'_>,
     urls: &Column<'_>,
-    (profile, reading): (Profile, NameReading),
+    (profile, reading): (Profile, Reading),
     range: std::ops::Range<usize>,
 ) -> Answers {
     let mut answers = Answers::with_capacity(range.len());
@@ -337,10 +335,10 @@ fn decide_rows(
         };
         match body {
             // Compiled once per body and crawler's groups, for all chunks.
-            Ok(robots) => answers.push(Some(&reading.view(robots, agent).decide(url))),
+            Ok(robots) => answers.push(Some(&robots.view_as(agent, reading).decide(url))),
             Err(bytes) => {
                 let robots = RobotsTxt::parse_with(bytes, profile);
-                answers.push(Some(&reading.decide(&robots, agent, url)));
+                answers.push(Some(&robots.decide_as(agent, reading, url)));
             }
         }
     }
@@ -383,7 +381,7 @@ fn input<'a>(
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn decide_batch(batch: &RecordBatch, profile: Profile) -> Result<RecordBatch, BatchError> {
-    decide_batch_as(batch, profile, NameReading::OneToken)
+    decide_batch_as(batch, profile, Reading::OneToken)
 }
 
 /// [`decide_batch`], with the `user_agent` column read as `reading` says:
@@ -395,7 +393,7 @@ pub fn decide_batch(batch: &RecordBatch, profile: Profile) -> Result<RecordBatch
 /// use arrow_array::{cast::AsArray, ArrayRef, BinaryArray, RecordBatch, StringArray};
 /// use crawlgate::Profile;
 /// use _crawlgate::batch::decide_batch_as;
-/// use _crawlgate::reading::NameReading;
+/// use crawlgate::Reading;
 ///
 /// let body: &[u8] = b"User-agent: *\nDisallow: /\n\nUser-agent: Googlebot\nAllow: /\n";
 /// let batch = RecordBatch::try_from_iter([
@@ -404,17 +402,17 @@ pub fn decide_batch(batch: &RecordBatch, profile: Profile) -> Result<RecordBatch
 ///     ("url", Arc::new(StringArray::from(vec!["/photo.jpg"])) as ArrayRef),
 /// ])?;
 /// // Googlebot-Image follows the Googlebot group (Google's crawler documentation).
-/// let out = decide_batch_as(&batch, Profile::GOOGLE, NameReading::Crawler)?;
+/// let out = decide_batch_as(&batch, Profile::GOOGLE, Reading::Crawler)?;
 /// assert!(out.column_by_name("allowed").unwrap().as_boolean().value(0));
 /// // One token, as Google's library reads it: the `*` group.
-/// let out = decide_batch_as(&batch, Profile::GOOGLE, NameReading::OneToken)?;
+/// let out = decide_batch_as(&batch, Profile::GOOGLE, Reading::OneToken)?;
 /// assert!(!out.column_by_name("allowed").unwrap().as_boolean().value(0));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn decide_batch_as(
     batch: &RecordBatch,
     profile: Profile,
-    reading: NameReading,
+    reading: Reading,
 ) -> Result<RecordBatch, BatchError> {
     for name in OUTPUTS {
         if batch.column_by_name(name).is_some() {

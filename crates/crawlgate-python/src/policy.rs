@@ -13,7 +13,7 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
 use crate::input::{body_bytes, profile_named, text_arg};
-use crate::reading::{reading_named, NameReading};
+use crate::reading::reading_named;
 use crate::robots::PyRobotsTxt;
 use crate::verdict::PyVerdict;
 
@@ -329,14 +329,11 @@ impl PyFetchOutcome {
         let agent = text_arg(agent, "agent")?;
         let how = reading_named(reading)?;
         let outcome = &self.entry.outcome;
-        let verdict = match how {
-            NameReading::Crawler => outcome.decide_for_crawler(&agent, &url),
-            NameReading::OneToken => outcome.decide(&agent, &url),
-        };
+        let verdict = outcome.decide_as(&agent, how, &url);
         // The file's rules decided (not the outcome, nor the robots.txt URL).
         let by_file = matches!(verdict.basis, Basis::Rules(reason) if reason != Reason::RobotsTxt);
         let selection = match outcome.rules.robots() {
-            Some(robots) if by_file => Some(how.view_of(robots, &agent).selection()),
+            Some(robots) if by_file => Some(robots.view_as(&agent, how).selection()),
             _ => None,
         };
         Ok(PyVerdict::from_explained(verdict, selection))

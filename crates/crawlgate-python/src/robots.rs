@@ -2,7 +2,7 @@
 //! with the rules compiled for the crawlers asked about, and one crawler's
 //! reading of it.
 
-use crawlgate::{AgentView, CompiledRobotsTxt, Extension, Profile, RobotsTxt};
+use crawlgate::{AgentView, CompiledRobotsTxt, Extension, Profile, Reading, RobotsTxt};
 use crawlgate_fetch::{Outcome, Robots};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
@@ -11,7 +11,7 @@ use crate::choice::PyGroupChoice;
 use crate::extensions::{PyContentUsage, PyRequestRate, PyVisitTime};
 use crate::input::{body_bytes, profile_named, text_arg, text_list};
 use crate::lint::{lint_bytes, PyDiagnostic};
-use crate::reading::{reading_named, NameReading};
+use crate::reading::reading_named;
 use crate::usage::{license_dict, preferences_dict};
 use crate::verdict::PyVerdict;
 
@@ -77,7 +77,7 @@ impl PyRobotsTxt {
 
     /// The view of `agent` under the reading named `reading`.
     fn view(&self, agent: &str, reading: &str) -> PyResult<AgentView<'_>> {
-        Ok(reading_named(reading)?.view(self.compiled(), agent))
+        Ok(self.compiled().view_as(agent, reading_named(reading)?))
     }
 
     fn source_bytes<'a>(&'a self, py: Python<'a>) -> &'a [u8] {
@@ -146,7 +146,7 @@ impl PyRobotsTxt {
         let how = reading_named(reading)?;
         let robots = self.compiled();
         Ok(py.detach(|| {
-            let view = how.view(robots, &agent);
+            let view = robots.view_as(&agent, how);
             urls.iter().map(|url| view.is_allowed(url)).collect()
         }))
     }
@@ -315,12 +315,15 @@ impl PyRobotsTxt {
 pub struct PyAgentView {
     robots: Py<PyRobotsTxt>,
     agent: String,
-    reading: NameReading,
+    reading: Reading,
 }
 
 impl PyAgentView {
     fn view(&self) -> AgentView<'_> {
-        self.reading.view(self.robots.get().compiled(), &self.agent)
+        self.robots
+            .get()
+            .compiled()
+            .view_as(&self.agent, self.reading)
     }
 }
 

@@ -60,9 +60,12 @@ pub fn survey_record_batch(
 }
 
 /// Surveys files as `crawlgate survey` reads them (WARC files, folders of
-/// files named by host, JSON-lines or CSV tables, told apart by name) and
-/// returns the rows as a `pyarrow.Table`. A path that cannot be opened is
-/// an `OSError`; a damaged record is an error row.
+/// files named by host, JSON-lines or CSV tables, told apart by name; WARC
+/// files by `s3://` or `https://` URL, and `*.paths.gz` listings of them,
+/// through object storage with the `AWS_*` variables) and returns the rows
+/// as a `pyarrow.Table`. A path that cannot be opened, or a listing that
+/// cannot be read, is an `OSError`; a damaged record (or a WARC URL that
+/// cannot be read) is an error row.
 #[pyfunction]
 #[pyo3(signature = (paths, crawlers = None))]
 pub fn survey_paths(
@@ -71,11 +74,20 @@ pub fn survey_paths(
     crawlers: Option<Vec<String>>,
 ) -> PyResult<PyArrowType<Table>> {
     let survey = survey_of(crawlers)?;
-    let inputs = paths
-        .iter()
-        .map(|p| Input::detect(p))
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|err| PyOSError::new_err(err.to_string()))?;
+    // A listing is read here (its URLs are the inputs), so the GIL is
+    // released for that too.
+    let inputs = py
+        .detach(|| {
+            paths
+                .iter()
+                .map(|p| match p.to_str() {
+                    Some(argument) => Input::resolve(argument, None),
+                    None => Input::detect(p).map(|input| vec![input]),
+                })
+                .collect::<Result<Vec<_>, _>>()
+        })
+        .map_err(|err| PyOSError::new_err(err.to_string()))?
+        .concat();
     let mut batches = Vec::new();
     py.detach(|| {
         survey_inputs(&inputs, &survey, &mut |batch| {

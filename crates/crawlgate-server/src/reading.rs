@@ -4,39 +4,32 @@
 //! `reading=one-token` as one product token, exactly as Google's library
 //! does (`crawlgate check --one-token`).
 
-use crawlgate::{AgentView, Reading, RobotsTxt};
+use crawlgate::Reading;
 
 use crate::error::ApiError;
 
-/// The names the API accepts for `reading`.
-pub const READING_NAMES: [&str; 2] = ["crawler", "one-token"];
+/// The names the API accepts for `reading` (the core's names), the default
+/// first.
+pub const READING_NAMES: [&str; 2] = [Reading::Crawler.as_str(), Reading::OneToken.as_str()];
 
 /// `reading`, checked: `crawler` (the default) or `one-token`, exactly.
 pub fn parse_reading(name: Option<&str>) -> Result<Reading, ApiError> {
     match name {
-        None | Some("crawler") => Ok(Reading::Crawler),
-        Some("one-token") => Ok(Reading::OneToken),
-        Some(other) => {
-            let shown: String = other.chars().take(64).collect();
-            Err(ApiError::invalid(
+        None => Ok(Reading::Crawler),
+        Some(name) => Reading::from_name(name).ok_or_else(|| {
+            let shown: String = name.chars().take(64).collect();
+            ApiError::invalid(
                 "reading",
                 format!("{shown:?} is not a reading; use crawler (the default) or one-token"),
-            ))
-        }
-    }
-}
-
-/// The view of `agent` in `robots`, its name read as `how` says.
-pub fn view_as<'r>(robots: &'r RobotsTxt, agent: &str, how: Reading) -> AgentView<'r> {
-    match how {
-        Reading::OneToken => robots.for_agent(agent),
-        _ => robots.for_crawler(agent),
+            )
+        }),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crawlgate::RobotsTxt;
     use crawlgate_fetch::Robots;
 
     #[test]

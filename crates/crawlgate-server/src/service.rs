@@ -22,7 +22,6 @@ use crate::allowance::FetchAllowance;
 use crate::config::ServerConfig;
 use crate::error::ApiError;
 use crate::metrics::Metrics;
-use crate::reading::view_as;
 use crate::store::{Slot, Store, StoreError};
 
 /// An origin's robots.txt answer, and whether it came from the cache.
@@ -284,7 +283,7 @@ impl RobotsService {
     /// The pace for `agent` under `entry`'s rules.
     pub fn pacing(&self, entry: &CacheEntry, agent: &str, how: Reading) -> Pacing {
         match entry.outcome.rules.robots() {
-            Some(robots) => Pacing::from_view(&view_as(robots, agent, how), &self.politeness),
+            Some(robots) => Pacing::from_view(&robots.view_as(agent, how), &self.politeness),
             None => Pacing::unrestricted(&self.politeness),
         }
     }

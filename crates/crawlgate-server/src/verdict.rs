@@ -23,15 +23,18 @@ pub struct Explained {
     #[serde(flatten)]
     #[schema(value_type = Object)]
     pub verdict: ExplainedVerdict,
-    /// The groups the crawler obeyed: `[{first_line, last_line}]`.
+    /// The groups the crawler obeyed: `[{first_line, last_line}]` (moved
+    /// here from `verdict`, whose own list is then empty).
     #[schema(value_type = Vec<Object>)]
     pub groups: Vec<GroupLines>,
 }
 
 impl From<ExplainedVerdict> for Explained {
-    fn from(verdict: ExplainedVerdict) -> Explained {
+    /// Moves the groups out of the verdict (which does not serialize
+    /// them) to beside it, where the API shows them: no copy.
+    fn from(mut verdict: ExplainedVerdict) -> Explained {
         Explained {
-            groups: verdict.groups.clone(),
+            groups: std::mem::take(&mut verdict.groups),
             verdict,
         }
     }

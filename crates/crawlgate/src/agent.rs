@@ -36,12 +36,28 @@ pub enum Reading {
 }
 
 impl Reading {
+    /// Both readings.
+    pub const ALL: [Reading; 2] = [Reading::OneToken, Reading::Crawler];
+
     /// `one-token` or `crawler`, as the CLI's JSON and the API name it.
-    pub fn as_str(self) -> &'static str {
+    pub const fn as_str(self) -> &'static str {
         match self {
             Reading::OneToken => "one-token",
             Reading::Crawler => "crawler",
         }
+    }
+
+    /// The reading [`as_str`](Self::as_str) names, or `None`: what every
+    /// front end's `reading` argument takes.
+    ///
+    /// ```
+    /// use crawlgate::Reading;
+    /// assert_eq!(Reading::from_name("one-token"), Some(Reading::OneToken));
+    /// assert_eq!(Reading::from_name("crawler"), Some(Reading::Crawler));
+    /// assert_eq!(Reading::from_name("Crawler"), None);
+    /// ```
+    pub fn from_name(name: &str) -> Option<Reading> {
+        Reading::ALL.into_iter().find(|r| r.as_str() == name)
     }
 }
 

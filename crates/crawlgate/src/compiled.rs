@@ -5,6 +5,7 @@
 use std::fmt;
 use std::sync::Arc;
 
+use crate::agent::Reading;
 use crate::decide::{AgentView, LazyMatcher, Verdict};
 use crate::model::RobotsTxt;
 
@@ -94,6 +95,16 @@ impl CompiledRobotsTxt {
     /// ```
     pub fn for_crawler(&self, name: &str) -> AgentView<'_> {
         self.robots.for_crawler_keeping(name, &self.rules)
+    }
+
+    /// The view of `name` under either reading, sharing the compiled rules
+    /// kept here: [`for_agent`](Self::for_agent) or
+    /// [`for_crawler`](Self::for_crawler).
+    pub fn view_as(&self, name: &str, how: Reading) -> AgentView<'_> {
+        match how {
+            Reading::OneToken => self.for_agent(name),
+            Reading::Crawler => self.for_crawler(name),
+        }
     }
 
     /// Decides whether the crawler a person names may fetch `url`, by the

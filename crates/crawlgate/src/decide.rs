@@ -5,7 +5,7 @@ use std::fmt;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::OnceLock;
 
-use crate::agent::{group_iter, ChoiceKind, Selected, SelectionKind};
+use crate::agent::{group_iter, ChoiceKind, Reading, Selected, SelectionKind};
 use crate::choice::GroupChoice;
 use crate::extension::{ContentSignal, ContentUsage, CrawlDelay, RequestRate, VisitTime};
 use crate::matcher::{Entry, Matcher};
@@ -273,6 +273,31 @@ impl RobotsTxt {
     /// ```
     pub fn for_crawler(&self, name: &str) -> AgentView<'_> {
         self.view(self.select_crawler(name), &[])
+    }
+
+    /// The view of `name` under either reading: [`for_agent`](Self::for_agent)
+    /// or [`for_crawler`](Self::for_crawler).
+    ///
+    /// ```
+    /// use crawlgate::{Reading, RobotsTxt};
+    /// let robots = RobotsTxt::parse(b"User-agent: *\nDisallow: /\n\nUser-agent: Googlebot\nAllow: /\n");
+    /// assert!(robots.view_as("Googlebot-Image", Reading::Crawler).is_allowed("/a.jpg"));
+    /// assert!(!robots.view_as("Googlebot-Image", Reading::OneToken).is_allowed("/a.jpg"));
+    /// ```
+    pub fn view_as(&self, name: &str, how: Reading) -> AgentView<'_> {
+        match how {
+            Reading::OneToken => self.for_agent(name),
+            Reading::Crawler => self.for_crawler(name),
+        }
+    }
+
+    /// One question under either reading: [`decide`](Self::decide) or
+    /// [`decide_for_crawler`](Self::decide_for_crawler).
+    pub fn decide_as(&self, name: &str, how: Reading, url: &str) -> Verdict<'_> {
+        match how {
+            Reading::OneToken => self.decide(name, url),
+            Reading::Crawler => self.decide_for_crawler(name, url),
+        }
     }
 
     /// The view of `agent`, compiling into (or using) `kept`, one slot per

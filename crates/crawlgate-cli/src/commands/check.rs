@@ -9,7 +9,7 @@ use crawlgate_fetch::{Basis, ChoiceRef, ExplainedVerdict, FetchReport, GroupLine
 use serde::Serialize;
 
 use crate::load::fetch::{fetch_summary, warn_fetch, FetchOptions};
-use crate::load::source::{view_as, Loaded, RobotsArg};
+use crate::load::source::{Loaded, RobotsArg};
 use crate::load::{load, Sites, READ_LIMIT};
 use crate::output::{line_ref, pad, reason, warn, width, Palette, Ui};
 use crate::query::QueryArgs;
@@ -86,7 +86,7 @@ impl PassedOver {
     /// What `agent` passes over in `robots`, when it has groups of its
     /// own and some `*` group with rules is not among them.
     fn find(robots: &RobotsTxt, agent: &str, how: NameReading) -> Option<PassedOver> {
-        let view = view_as(robots, agent, how);
+        let view = robots.view_as(agent, how);
         if view.selection() != SelectionKind::Specific {
             return None;
         }
@@ -218,7 +218,7 @@ pub fn run(args: Args, ui: Ui) -> anyhow::Result<Status> {
         .iter()
         .map(|readings| {
             let robots = readings[0].robots()?;
-            let choice = view_as(robots, &query.agent, how).group_choice();
+            let choice = robots.view_as(&query.agent, how).group_choice();
             worth_a_line(&choice, &query.agent).then(|| ChoiceRef::new(&choice, &query.agent))
         })
         .collect();
@@ -235,7 +235,7 @@ pub fn run(args: Args, ui: Ui) -> anyhow::Result<Status> {
                 .json
                 .then(|| readings[target.source][0].robots())
                 .flatten()
-                .and_then(|robots| view_as(robots, &query.agent, how).preferences(&target.url))
+                .and_then(|robots| robots.view_as(&query.agent, how).preferences(&target.url))
                 .filter(|p| !p.is_empty())
                 .map(|p| Preferences::of(&p));
             Row {

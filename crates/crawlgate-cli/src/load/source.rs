@@ -5,7 +5,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use anyhow::{bail, Context as _};
-use crawlgate::{AgentView, Profile, Reading as NameReading, RobotsTxt};
+use crawlgate::{Profile, RobotsTxt};
 use crawlgate_fetch::{FetchReport, Robots, Rules};
 
 use crate::load::input::{read_path, read_stdin, Input, Special};
@@ -173,14 +173,6 @@ fn read_file(path: &str, limit: usize, timeout: Duration) -> anyhow::Result<Inpu
         }
         anyhow::anyhow!(message)
     })
-}
-
-/// The view of `agent` in `robots`, its name read as `how` says.
-pub fn view_as<'r>(robots: &'r RobotsTxt, agent: &str, how: NameReading) -> AgentView<'r> {
-    match how {
-        NameReading::OneToken => robots.for_agent(agent),
-        _ => robots.for_crawler(agent),
-    }
 }
 
 #[cfg(test)]

@@ -29,7 +29,8 @@ With PySpark::
 
 The survey's rows (``crawlgate survey``: one row per site, a class per
 crawler, in the same schema as its Parquet table): ``survey_paths(paths)``
-reads WARC files, folders and tables as the command does;
+reads WARC files (local, by ``s3://`` or ``https://`` URL, or listed in a
+``robotstxt.paths.gz``), folders and tables as the command does;
 ``survey(data)`` classifies captures already read (columns ``host``,
 ``robots_txt``, optionally ``status``, ``content_type``, ``source``);
 ``survey_schema()`` is the schema. ``crawlers`` is a list of product tokens
@@ -126,5 +127,10 @@ def survey(data: Any, crawlers: list[str] | None = None) -> Any:
 def survey_paths(paths: Iterable[Any], crawlers: list[str] | None = None) -> Any:
     """The survey's rows of WARC files (``.warc``, ``.warc.gz``), folders
     of files named by host, or ``.jsonl`` / ``.csv`` tables, as a
-    ``pyarrow.Table``; a damaged record is an error row with its reason."""
+    ``pyarrow.Table``; a damaged record is an error row with its reason.
+    WARC files may be given by URL (``s3://bucket/key``, ``https://…``)
+    and by listing (``robotstxt.paths.gz``, local or by URL), read as
+    ``crawlgate survey`` reads them: through object storage, with the
+    ``AWS_*`` variables of the environment (``AWS_ENDPOINT_URL``,
+    ``AWS_REGION``, credentials or ``AWS_SKIP_SIGNATURE=true``)."""
     return _crawlgate.survey_paths([str(p) for p in paths], crawlers)

@@ -16,7 +16,7 @@ use crate::allowance::Client;
 use crate::budget::estimate;
 use crate::error::{ApiError, ErrorBody, ErrorDetail};
 use crate::input::{bounded, required, ApiJson, ApiQuery, QueryParameters};
-use crate::reading::{parse_reading, view_as};
+use crate::reading::parse_reading;
 use crate::service::{Lookup, LookupError};
 use crate::state::AppState;
 use crate::store::Slot;
@@ -518,7 +518,7 @@ impl<'a> Crawler<'a> {
             .outcome
             .rules
             .robots()
-            .map(|robots| view_as(robots, agent, how));
+            .map(|robots| robots.view_as(agent, how));
         Crawler {
             crawl_delay: view
                 .as_ref()
@@ -598,7 +598,7 @@ async fn answer(
         .outcome
         .rules
         .robots()
-        .and_then(|robots| view_as(robots, &agent, how).crawl_delay())
+        .and_then(|robots| robots.view_as(&agent, how).crawl_delay())
         .map(|delay| delay.seconds);
     let now = SystemTime::now();
     let slot = if verdict.allowed {

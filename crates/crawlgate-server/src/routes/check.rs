@@ -15,7 +15,7 @@ use crate::allowance::Client;
 use crate::budget::estimate;
 use crate::error::{ApiError, ErrorBody};
 use crate::input::{bounded, ApiJson};
-use crate::reading::{parse_reading, view_as};
+use crate::reading::parse_reading;
 use crate::state::AppState;
 use crate::verdict::{Explained, LicenseShown};
 
@@ -193,7 +193,7 @@ fn decide_all(
             &own
         }
     };
-    let view = main.robots().map(|robots| view_as(robots, agent, how));
+    let view = main.robots().map(|robots| robots.view_as(agent, how));
     let licenses = main.robots().map(LicenseShown::all).unwrap_or_default();
     let results = urls
         .iter()

@@ -15,10 +15,11 @@ fn host_part(name: &str) -> &str {
         .unwrap_or(name)
 }
 
-/// Files and links of a folder that are surveyed (hidden entries are not).
+/// Entries of a folder that are surveyed: all but hidden ones. A
+/// sub-folder is not read, but it is an error row, so that nothing the
+/// researcher put there is passed over without a word.
 fn surveyed(entry: &std::fs::DirEntry) -> bool {
     !entry.file_name().to_string_lossy().starts_with('.')
-        && entry.file_type().is_ok_and(|t| !t.is_dir())
 }
 
 /// How many entries are surveyed.
@@ -79,14 +80,24 @@ pub(crate) fn read(path: &Path, skip: u64, emit: &mut dyn FnMut(Capture, u64) ->
 
 fn read_entry(path: &Path, name: &str) -> Capture {
     let source = path.display().to_string();
-    let host = match checked_host(host_part(name)) {
+    let host = checked_host(host_part(name));
+    // `metadata` does not open the file, so a FIFO cannot block here.
+    let metadata = std::fs::metadata(path);
+    if metadata.as_ref().is_ok_and(std::fs::Metadata::is_dir) {
+        return Capture::error(
+            host.ok(),
+            source,
+            "a folder: the survey reads the files of the folders it is given, not their \
+             sub-folders (give this one as an input of its own)",
+        );
+    }
+    let host = match host {
         Ok(host) => host,
         Err(why) => {
             return Capture::error(None, source, format!("the file name is no host: {why}"))
         }
     };
-    // `metadata` does not open the file, so a FIFO cannot block here.
-    let metadata = match std::fs::metadata(path) {
+    let metadata = match metadata {
         Ok(m) => m,
         Err(e) => return Capture::error(Some(host), source, format!("cannot read the file: {e}")),
     };
@@ -133,14 +144,26 @@ mod tests {
         std::fs::write(dir.path().join("b.example.txt"), "x").unwrap();
         std::fs::write(dir.path().join("not a host"), "x").unwrap();
         std::fs::write(dir.path().join(".hidden"), "x").unwrap();
-        std::fs::create_dir(dir.path().join("sub")).unwrap();
+        std::fs::create_dir(dir.path().join("sub.example")).unwrap();
         let captures = read_all(dir.path());
-        assert_eq!(captures.len(), 3);
-        assert_eq!(count(dir.path()), Some(3));
-        // In name order: `Example.com`, `b.example.txt`, `not a host`.
+        assert_eq!(captures.len(), 4);
+        assert_eq!(count(dir.path()), Some(4));
+        // In name order: `Example.com`, `b.example.txt`, `not a host`,
+        // `sub.example` (a folder: an error row, never passed over).
         let hosts: Vec<Option<&str>> = captures.iter().map(|c| c.host.as_deref()).collect();
-        assert_eq!(hosts, [Some("example.com"), Some("b.example"), None]);
+        assert_eq!(
+            hosts,
+            [
+                Some("example.com"),
+                Some("b.example"),
+                None,
+                Some("sub.example")
+            ]
+        );
         assert!(matches!(&captures[2].payload, Payload::Error(why) if why.contains("no host")));
+        assert!(
+            matches!(&captures[3].payload, Payload::Error(why) if why.contains("a folder") && why.contains("sub-folders"))
+        );
         assert!(matches!(
             &captures[0].payload,
             Payload::File { size: 14, .. }
@@ -151,7 +174,7 @@ mod tests {
             rest.push(c);
             Flow::Continue
         });
-        assert_eq!(rest.len(), 1);
+        assert_eq!(rest.len(), 2);
         assert!(rest[0].host.is_none());
     }
 

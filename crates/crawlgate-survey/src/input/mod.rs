@@ -25,7 +25,7 @@ use std::path::{Path, PathBuf};
 pub use live::LiveOptions;
 pub use table::TableFormat;
 
-use crate::capture::Capture;
+use crate::capture::{shown, Capture};
 
 /// Whether a reader should go on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -134,8 +134,8 @@ pub struct Resume {
 #[derive(Clone, Debug)]
 pub enum Input {
     /// A folder of robots.txt files, each named by its host (`example.com`,
-    /// `example.com.txt`), read in name order; hidden files and subfolders
-    /// are skipped.
+    /// `example.com.txt`), read in name order; hidden files are skipped,
+    /// and each sub-folder is an error row (it is not read).
     Folder(PathBuf),
     /// A table of `host` and `robots_txt` (or `robots_txt_b64`), with
     /// optional `status` and `content_type` columns.
@@ -155,7 +155,7 @@ pub enum Input {
 #[non_exhaustive]
 pub enum InputError {
     /// The path does not exist or cannot be read.
-    #[error("cannot read {path}: {source}")]
+    #[error("cannot read {}: {source}", shown(&path.to_string_lossy()))]
     Io {
         /// The path.
         path: PathBuf,
@@ -163,7 +163,7 @@ pub enum InputError {
         source: std::io::Error,
     },
     /// The kind of input cannot be told from its name.
-    #[error("cannot tell what {0} holds: give a folder, a .warc or .warc.gz file (or its s3:// or https:// URL), a .paths.gz listing of WARC files, a .jsonl or .csv table, or a list of sites with --fetch")]
+    #[error("cannot tell what {} holds: give a folder, a .warc or .warc.gz file (or its s3:// or https:// URL), a .paths.gz listing of WARC files, a .jsonl or .csv table, or a list of sites with --fetch", shown(&.0.to_string_lossy()))]
     Unknown(PathBuf),
     /// A URL that cannot be read.
     #[error("{0}")]

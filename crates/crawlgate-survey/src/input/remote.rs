@@ -36,6 +36,10 @@ pub const RETRIES: u32 = 3;
 /// Crawl's public web server.
 pub const COMMON_CRAWL: &str = "https://data.commoncrawl.org/";
 
+/// The longest URL read, in bytes: web servers and object stores refuse
+/// longer request lines (and the HTTP client cannot form one over 64 KiB).
+pub const MAX_URL_BYTES: usize = 8 * 1024;
+
 /// The most WARC files a listing may name (Common Crawl's hold about
 /// 100,000).
 pub const MAX_LISTED: usize = 10_000_000;
@@ -74,6 +78,15 @@ pub fn is_url(argument: &str) -> bool {
 
 /// The store holding `url` and the object's path in it.
 fn locate(url: &str) -> Result<(Arc<dyn ObjectStore>, StorePath), RemoteError> {
+    if url.len() > MAX_URL_BYTES {
+        return Err(RemoteError::new(
+            url,
+            format!(
+                "the URL is {} bytes long; the survey reads URLs of at most {MAX_URL_BYTES}",
+                url.len()
+            ),
+        ));
+    }
     let parsed = url::Url::parse(url).map_err(|e| RemoteError::new(url, e))?;
     let path = StorePath::from_url_path(parsed.path()).map_err(|e| RemoteError::new(url, e))?;
     let store: Arc<dyn ObjectStore> = match parsed.scheme() {

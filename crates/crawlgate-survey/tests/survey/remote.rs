@@ -273,3 +273,43 @@ fn missing_objects_and_servers_are_clear_errors() {
         .to_string();
     assert!(unknown.contains("cannot tell what"), "{unknown}");
 }
+
+#[test]
+fn over_long_urls_and_names_are_clear_errors_not_panics() {
+    // 70,000 bytes: past what the HTTP client can form (64 KiB), which
+    // used to panic inside it.
+    let long = "a".repeat(70_000);
+    let dir = tempfile::tempdir().unwrap();
+    for url in [
+        format!("s3://{BUCKET}/{long}.warc.gz"),
+        format!("https://{long}.example/x.warc.gz"),
+    ] {
+        let rows = rows_of(
+            dir.path(),
+            "long",
+            &[Input::RemoteWarc(url.clone())],
+            Plan::default(),
+        );
+        assert_eq!(rows.len(), 1, "{url:.40}");
+        let error = rows[0].error.as_deref().unwrap();
+        assert!(error.contains("bytes long"), "{error:.300}");
+        assert!(
+            error.len() < 400,
+            "the message shows the URL shortened: {error:.300}"
+        );
+    }
+    let listing = format!("s3://{BUCKET}/{long}.paths.gz");
+    let error = Input::resolve(&listing, None).unwrap_err().to_string();
+    assert!(
+        error.contains("bytes long") && error.len() < 400,
+        "{error:.300}"
+    );
+    // A name that says nothing of what it holds is shown shortened too.
+    let error = Input::resolve(&format!("s3://{long}"), None)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        error.contains("cannot tell what") && error.len() < 600,
+        "{error:.300}"
+    );
+}

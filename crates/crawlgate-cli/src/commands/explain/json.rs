@@ -10,7 +10,7 @@ use super::selection::{
 };
 use crawlgate_fetch::Robots;
 
-use crate::load::source::{view_as, Loaded};
+use crate::load::source::Loaded;
 
 #[derive(Serialize)]
 struct JsonRule<'a> {
@@ -92,7 +92,7 @@ pub fn to_json(
         (None, Some(robots)) => robots,
         (outcome, _) => return without_rules((loaded, reading), outcome, (agent, how), urls),
     };
-    let view = view_as(robots, agent, how);
+    let view = robots.view_as(agent, how);
     let selection = view.selection();
     let asked = agent;
     let agent = compared_name(&view, asked);

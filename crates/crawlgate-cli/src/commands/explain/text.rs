@@ -13,7 +13,7 @@ use super::rules::{render_rule_rows, render_rules};
 use crate::load::fetch::fetch_summary;
 use crawlgate_fetch::Robots;
 
-use crate::load::source::{view_as, Loaded};
+use crate::load::source::Loaded;
 use crate::output::Palette;
 
 /// The whole explanation, for `agent` and each of `urls`.
@@ -54,7 +54,7 @@ pub fn render(
         "How `{agent}` reads {name} ({} profile)\n",
         robots.profile()
     );
-    let view = view_as(robots, agent, how);
+    let view = robots.view_as(agent, how);
     render_groups(&view, agent, name, p, &mut out);
     out.push('\n');
     render_rules(&view, name, p, &mut out);
