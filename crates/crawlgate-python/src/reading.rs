@@ -9,8 +9,10 @@ use pyo3::prelude::*;
 /// [`Reading`], by the names every front end uses).
 pub fn reading_named(name: &str) -> PyResult<Reading> {
     Reading::from_name(name).ok_or_else(|| {
+        // Shown shortened: the argument's length is the caller's.
+        let shown: String = name.chars().take(64).collect();
         PyValueError::new_err(format!(
-            "unknown reading {name:?}: expected \"crawler\" (the registry's rules for the crawler named, the default) or \"one-token\" (Google's library's reading of one product token)"
+            "unknown reading {shown:?}: expected \"crawler\" (the registry's rules for the crawler named, the default) or \"one-token\" (Google's library's reading of one product token)"
         ))
     })
 }
