@@ -1,5 +1,5 @@
-//! A survey's work on disk while it runs: rows sorted into runs (Parquet
-//! files), and a manifest saying where the inputs were when the last run
+//! A survey's work on disk while it runs: rows sorted into runs (files of
+//! compressed MessagePack records), and a manifest saying where the inputs were when the last run
 //! was written, so a stopped survey resumes there (`--resume`) and gives
 //! the table an uninterrupted run gives.
 //!
@@ -12,38 +12,23 @@
 use std::cmp::Ordering;
 use std::fs::File;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
-use arrow_array::builder::Int64Builder;
-use arrow_array::cast::AsArray;
-use arrow_array::types::Int64Type;
-use arrow_array::{ArrayRef, RecordBatch};
-use arrow_schema::{DataType, Field, Schema, SchemaRef};
-use parquet::arrow::arrow_reader::{ParquetRecordBatchReader, ParquetRecordBatchReaderBuilder};
+use std::io::{Read, Write};
+
 use serde::{Deserialize, Serialize};
 
 use crate::input::{Resume, Skip};
-use crate::output::{
-    record_batch_of, rows_of_batch, write_atomically, Layout, OutputFormat, TableWriter,
-};
+use crate::output::write_atomically;
 use crate::row::SiteRow;
 
 /// The manifest's file name.
 const MANIFEST: &str = "manifest.json";
 
 /// The manifest's layout version.
-const MANIFEST_VERSION: u32 = 1;
+const MANIFEST_VERSION: u32 = 2;
 
-/// Rows per row group in a run (small groups keep a merge's reads small).
+/// Rows per block of a run (small blocks keep a merge's memory small).
 const RUN_ROW_GROUP: usize = 512;
-
-/// Rows read at a time from each run while merging.
-const MERGE_BATCH: usize = 64;
-
-/// The internal columns of a run: the capture's place in the inputs and
-/// its time, for sorting.
-const SEQ: &str = "_crawlgate_seq";
-const DATE: &str = "_crawlgate_date";
 
 /// Where the survey is in its inputs: reading continues at input `input`
 /// from `resume`.
@@ -155,7 +140,10 @@ impl WorkDir {
         };
         let manifest: Manifest = serde_json::from_str(&text).map_err(|e| io_error(&path, e))?;
         if manifest.version != MANIFEST_VERSION {
-            return Err(io_error(&path, "written by another version of crawlgate"));
+            return Err(io_error(
+                &path,
+                "written by another version of crawlgate: run the survey again without --resume",
+            ));
         }
         Ok(Some(manifest))
     }
@@ -224,7 +212,7 @@ impl WorkDir {
 
 /// A row and where it sorts: answered rows by host, then capture time,
 /// then input order; error rows after them, in input order.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Keyed {
     /// The row.
     pub row: SiteRow,
@@ -383,100 +371,124 @@ pub fn parse_date(text: &str) -> Option<i64> {
     Some(seconds * 1_000_000 + micros)
 }
 
-/// The schema of a run: the table's, and the sort columns.
-pub fn run_schema(table: &SchemaRef) -> SchemaRef {
-    let mut fields: Vec<Field> = table.fields().iter().map(|f| f.as_ref().clone()).collect();
-    fields.push(Field::new(SEQ, DataType::Int64, false));
-    fields.push(Field::new(DATE, DataType::Int64, false));
-    Arc::new(Schema::new_with_metadata(fields, table.metadata().clone()))
+/// A run file's first bytes: the format and its version.
+const RUN_MAGIC: &[u8; 8] = b"CGRUN\x002\n";
+
+/// The most bytes one block of a run may hold, decompressed: a block whose
+/// header says more is damaged.
+const MAX_BLOCK_BYTES: usize = 256 << 20;
+
+fn encode_error(path: &Path, e: impl std::fmt::Display) -> CheckpointError {
+    io_error(path, format!("cannot encode a row: {e}"))
 }
 
-/// Writes sorted rows as a run file at `path` (whole, or not at all).
-pub fn write_run(
-    path: &Path,
-    rows: &[Keyed],
-    table: &SchemaRef,
-    run: &SchemaRef,
-) -> Result<(), CheckpointError> {
-    let mut writer = RunWriter::create(path, table, run)?;
-    for part in rows.chunks(RUN_ROW_GROUP) {
-        writer.write(part)?;
+/// Writes `rows` (sorted) as one run at `path`.
+pub fn write_run(path: &Path, rows: &[Keyed]) -> Result<(), CheckpointError> {
+    let mut writer = RunWriter::create(path)?;
+    for row in rows {
+        writer.push_ref(row)?;
     }
     writer.finish()
 }
 
-/// A run file being written, rows in order.
+/// A run being written: rows in blocks of [`RUN_ROW_GROUP`], each block
+/// MessagePack records compressed with Snappy, behind its two lengths
+/// (compressed, then whole); an empty block ends the file. Runs are the
+/// survey's own scratch files, read back only by the survey that wrote
+/// them, so they hold the rows as they are rather than as table columns:
+/// encoding 800 columns and reading them back cost more than classifying
+/// the sites.
 pub struct RunWriter {
     path: PathBuf,
-    writer: TableWriter,
-    table: SchemaRef,
-    run: SchemaRef,
-    pending: Vec<Keyed>,
+    partial: PathBuf,
+    file: std::io::BufWriter<File>,
+    block: Vec<u8>,
+    rows: usize,
+    encoder: snap::raw::Encoder,
 }
 
 impl RunWriter {
-    /// Starts the run at `path`.
-    pub fn create(
-        path: &Path,
-        table: &SchemaRef,
-        run: &SchemaRef,
-    ) -> Result<RunWriter, CheckpointError> {
-        let writer = TableWriter::with_row_groups(path, OutputFormat::Parquet, run, RUN_ROW_GROUP)
-            .map_err(|e| io_error(path, e))?;
+    /// Starts the run at `path` (written under a temporary name until
+    /// [`finish`](Self::finish)).
+    pub fn create(path: &Path) -> Result<RunWriter, CheckpointError> {
+        let partial = crate::output::partial_path(path);
+        let mut file =
+            std::io::BufWriter::new(File::create(&partial).map_err(|e| io_error(path, e))?);
+        file.write_all(RUN_MAGIC).map_err(|e| io_error(path, e))?;
         Ok(RunWriter {
             path: path.to_owned(),
-            writer,
-            table: table.clone(),
-            run: run.clone(),
-            pending: Vec::new(),
+            partial,
+            file,
+            block: Vec::new(),
+            rows: 0,
+            encoder: snap::raw::Encoder::new(),
         })
     }
 
-    /// Adds one row.
+    /// Adds the next row (rows come in sorted order).
     pub fn push(&mut self, row: Keyed) -> Result<(), CheckpointError> {
-        self.pending.push(row);
-        if self.pending.len() == RUN_ROW_GROUP {
-            let rows = std::mem::take(&mut self.pending);
-            self.write(&rows)?;
+        self.push_ref(&row)
+    }
+
+    fn push_ref(&mut self, row: &Keyed) -> Result<(), CheckpointError> {
+        rmp_serde::encode::write(&mut self.block, row).map_err(|e| encode_error(&self.path, e))?;
+        self.rows += 1;
+        if self.rows == RUN_ROW_GROUP || self.block.len() >= MAX_BLOCK_BYTES / 2 {
+            self.write_block()?;
         }
         Ok(())
     }
 
-    fn write(&mut self, part: &[Keyed]) -> Result<(), CheckpointError> {
-        let path = &self.path;
-        let plain: Vec<&SiteRow> = part.iter().map(|k| &k.row).collect();
-        let batch = record_batch_of(&plain, &self.table).map_err(|e| io_error(path, e))?;
-        let mut seqs = Int64Builder::with_capacity(part.len());
-        let mut dates = Int64Builder::with_capacity(part.len());
-        for k in part {
-            seqs.append_value(k.seq as i64);
-            dates.append_value(k.date);
+    fn write_block(&mut self) -> Result<(), CheckpointError> {
+        if self.block.is_empty() {
+            return Ok(());
         }
-        let mut columns: Vec<ArrayRef> = batch.columns().to_vec();
-        columns.push(Arc::new(seqs.finish()));
-        columns.push(Arc::new(dates.finish()));
-        let batch =
-            RecordBatch::try_new(self.run.clone(), columns).map_err(|e| io_error(path, e))?;
-        self.writer.write(&batch).map_err(|e| io_error(path, e))
+        let packed = self
+            .encoder
+            .compress_vec(&self.block)
+            .map_err(|e| encode_error(&self.path, e))?;
+        let lengths = [packed.len(), self.block.len()]
+            .map(|n| u32::try_from(n).map_err(|_| encode_error(&self.path, "a block over 4 GiB")));
+        for length in lengths {
+            self.file
+                .write_all(&length?.to_le_bytes())
+                .map_err(|e| io_error(&self.path, e))?;
+        }
+        self.file
+            .write_all(&packed)
+            .map_err(|e| io_error(&self.path, e))?;
+        self.block.clear();
+        self.rows = 0;
+        Ok(())
     }
 
-    /// Finishes the file and renames it onto its path.
+    /// Writes what is left and the end mark, and renames the file into
+    /// place.
     pub fn finish(mut self) -> Result<(), CheckpointError> {
-        let rows = std::mem::take(&mut self.pending);
-        if !rows.is_empty() {
-            self.write(&rows)?;
+        let result = (|| {
+            self.write_block()?;
+            self.file
+                .write_all(&[0; 8])
+                .and_then(|()| self.file.flush())
+                .and_then(|()| self.file.get_ref().sync_all())
+                .and_then(|()| std::fs::rename(&self.partial, &self.path))
+                .map_err(|e| io_error(&self.path, e))
+        })();
+        if result.is_err() {
+            let _ = std::fs::remove_file(&self.partial);
         }
-        let path = self.path;
-        self.writer.finish().map_err(|e| io_error(&path, e))
+        result
     }
 }
 
-/// Rows of a run file, in its order.
+/// A run being read back, one block in memory at a time.
 pub struct RunReader {
     path: PathBuf,
-    reader: ParquetRecordBatchReader,
-    layout: Layout,
-    pending: std::vec::IntoIter<Keyed>,
+    file: std::io::BufReader<File>,
+    block: Vec<u8>,
+    at: usize,
+    ended: bool,
+    decoder: snap::raw::Decoder,
 }
 
 impl std::fmt::Debug for RunReader {
@@ -488,54 +500,66 @@ impl std::fmt::Debug for RunReader {
 }
 
 impl RunReader {
-    /// Opens the run at `path`, whose table has `layout`.
-    pub fn open(path: &Path, layout: &Layout) -> Result<RunReader, CheckpointError> {
+    /// Opens the run at `path`.
+    pub fn open(path: &Path) -> Result<RunReader, CheckpointError> {
         let file = File::open(path).map_err(|e| io_error(path, e))?;
-        let reader = ParquetRecordBatchReaderBuilder::try_new(file)
-            .map_err(|e| io_error(path, e))?
-            .with_batch_size(MERGE_BATCH)
-            .build()
-            .map_err(|e| io_error(path, e))?;
+        let mut file = std::io::BufReader::new(file);
+        let mut magic = [0; RUN_MAGIC.len()];
+        file.read_exact(&mut magic)
+            .ok()
+            .filter(|()| &magic == RUN_MAGIC)
+            .ok_or_else(|| io_error(path, "not a run of this version of crawlgate"))?;
         Ok(RunReader {
             path: path.to_owned(),
-            reader,
-            layout: layout.clone(),
-            pending: Vec::new().into_iter(),
+            file,
+            block: Vec::new(),
+            at: 0,
+            ended: false,
+            decoder: snap::raw::Decoder::new(),
         })
     }
 
     /// The next row, or None at the end.
     pub fn next_row(&mut self) -> Result<Option<Keyed>, CheckpointError> {
-        loop {
-            if let Some(row) = self.pending.next() {
-                return Ok(Some(row));
-            }
-            let Some(batch) = self.reader.next() else {
+        while self.at == self.block.len() {
+            if self.ended || !self.next_block()? {
+                self.ended = true;
                 return Ok(None);
-            };
-            let batch = batch.map_err(|e| io_error(&self.path, e))?;
-            let rows = rows_of_batch(&batch, &self.layout).map_err(|e| io_error(&self.path, e))?;
-            let seqs = batch
-                .column_by_name(SEQ)
-                .ok_or_else(|| io_error(&self.path, "not a run"))?
-                .as_primitive::<Int64Type>()
-                .clone();
-            let dates = batch
-                .column_by_name(DATE)
-                .ok_or_else(|| io_error(&self.path, "not a run"))?
-                .as_primitive::<Int64Type>()
-                .clone();
-            let keyed: Vec<Keyed> = rows
-                .into_iter()
-                .enumerate()
-                .map(|(i, row)| Keyed {
-                    row,
-                    seq: seqs.value(i) as u64,
-                    date: dates.value(i),
-                })
-                .collect();
-            self.pending = keyed.into_iter();
+            }
         }
+        let mut rest = &self.block[self.at..];
+        let before = rest.len();
+        let row: Keyed = rmp_serde::from_read(&mut rest)
+            .map_err(|e| io_error(&self.path, format!("a damaged row: {e}")))?;
+        self.at += before - rest.len();
+        Ok(Some(row))
+    }
+
+    /// Reads the next block; false at the end mark.
+    fn next_block(&mut self) -> Result<bool, CheckpointError> {
+        let cut = |e: std::io::Error| io_error(&self.path, format!("cut short: {e}"));
+        let mut lengths = [0u8; 8];
+        self.file.read_exact(&mut lengths).map_err(cut)?;
+        let packed = u32::from_le_bytes(lengths[..4].try_into().expect("4 bytes")) as usize;
+        let whole = u32::from_le_bytes(lengths[4..].try_into().expect("4 bytes")) as usize;
+        if packed == 0 {
+            return Ok(false);
+        }
+        if whole > MAX_BLOCK_BYTES || packed > snap::raw::max_compress_len(MAX_BLOCK_BYTES) {
+            return Err(io_error(&self.path, "a damaged block length"));
+        }
+        let mut compressed = vec![0; packed];
+        self.file.read_exact(&mut compressed).map_err(cut)?;
+        self.block.resize(whole, 0);
+        let written = self
+            .decoder
+            .decompress(&compressed, &mut self.block)
+            .map_err(|e| io_error(&self.path, format!("a damaged block: {e}")))?;
+        if written != whole {
+            return Err(io_error(&self.path, "a damaged block length"));
+        }
+        self.at = 0;
+        Ok(true)
     }
 }
 
@@ -593,6 +617,74 @@ mod tests {
     }
 
     #[test]
+    fn runs_give_back_their_rows_and_damaged_runs_are_errors() {
+        use crate::verdict::{Cause, CrawlerVerdict};
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("run-000000.run");
+        let blocked = CrawlerVerdict::without_rules(false, Cause::Unreachable, 1);
+        let allowed = CrawlerVerdict {
+            prefs: Some("{\"train-ai\":\"n\"}".into()),
+            ..CrawlerVerdict::without_rules(true, Cause::Allowed, 1)
+        };
+        let mut rows: Vec<Keyed> = (0..RUN_ROW_GROUP as u64 * 2 + 3)
+            .map(|i| {
+                let mut k = keyed(
+                    Some(&format!("h{i:05}.example")),
+                    "2026-01-01T00:00:00Z",
+                    i,
+                    i % 7 == 0,
+                );
+                k.row.crawlers = (0..200)
+                    .map(|c| {
+                        if (c + i) % 3 == 0 {
+                            blocked.clone()
+                        } else {
+                            allowed.clone()
+                        }
+                    })
+                    .collect();
+                k
+            })
+            .collect();
+        rows.sort();
+        write_run(&path, &rows).unwrap();
+        let mut reader = RunReader::open(&path).unwrap();
+        let mut back = Vec::new();
+        while let Some(row) = reader.next_row().unwrap() {
+            back.push(row);
+        }
+        assert_eq!(back.len(), rows.len());
+        for (a, b) in rows.iter().zip(&back) {
+            assert_eq!((&a.row, a.seq, a.date), (&b.row, b.seq, b.date));
+        }
+
+        // Cut short, another file, a block too large: errors.
+        let whole = std::fs::read(&path).unwrap();
+        let mut damaged = vec![whole[..whole.len() / 2].to_vec(), b"PAR1".to_vec()];
+        let mut huge = whole.clone();
+        huge[RUN_MAGIC.len() + 4..RUN_MAGIC.len() + 8].copy_from_slice(&u32::MAX.to_le_bytes());
+        damaged.push(huge);
+        for bytes in damaged {
+            std::fs::write(&path, &bytes).unwrap();
+            let result = RunReader::open(&path).and_then(|mut reader| {
+                while reader.next_row()?.is_some() {}
+                Ok(())
+            });
+            let message = result.expect_err("a damaged run").to_string();
+            assert!(message.contains("run-000000.run"), "{message}");
+        }
+        // Snappy blocks carry no checksum: a flipped byte may decode, but
+        // reading it never panics.
+        for at in (RUN_MAGIC.len()..whole.len()).step_by(97) {
+            let mut flipped = whole.clone();
+            flipped[at] ^= 0xff;
+            std::fs::write(&path, &flipped).unwrap();
+            let mut reader = RunReader::open(&path).unwrap();
+            while let Ok(Some(_)) = reader.next_row() {}
+        }
+    }
+
+    #[test]
     fn a_manifest_names_only_whole_runs() {
         let dir = tempfile::tempdir().unwrap();
         let work = WorkDir::beside(&dir.path().join("out.parquet"));
@@ -602,8 +694,8 @@ mod tests {
             Err(CheckpointError::NothingToResume(_))
         ));
         work.start().unwrap();
-        std::fs::write(work.run_path("run-1.parquet"), b"whole").unwrap();
-        std::fs::write(work.run_path(".run-2.parquet.crawlgate-partial"), b"cut").unwrap();
+        std::fs::write(work.run_path("run-1.run"), b"whole").unwrap();
+        std::fs::write(work.run_path(".run-2.run.crawlgate-partial"), b"cut").unwrap();
         let position = Position {
             input: 1,
             resume: Resume {
@@ -613,7 +705,7 @@ mod tests {
         };
         let mut counts = Counts::default();
         counts.skip(Skip::NotResponse);
-        work.save("s", position, false, &["run-1.parquet".into()], &counts)
+        work.save("s", position, false, &["run-1.run".into()], &counts)
             .unwrap();
         assert!(matches!(
             work.resume("other"),

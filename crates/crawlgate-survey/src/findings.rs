@@ -13,7 +13,7 @@ pub fn codes() -> &'static [Code] {
 /// How many findings of each kind the linter reports on a file (with the
 /// options of `crawlgate lint`: the file's profile, Google's reading
 /// compared with RFC 9309's).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct LintCounts {
     /// Findings of severity error.
     pub errors: u32,

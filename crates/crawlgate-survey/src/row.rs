@@ -2,6 +2,7 @@
 //! to each crawler.
 
 use crawlgate_fetch::{OutcomeKind, OutcomeReason};
+use serde::{Deserialize, Serialize};
 
 use crate::findings::LintCounts;
 use crate::taxonomy::{FetchClass, HostClass};
@@ -10,7 +11,7 @@ use crate::verdict::{Cause, CrawlerVerdict};
 /// What a survey found for one site. An error row (the input could not be
 /// read) has `error` set, and nothing but `host` (when known), `source`,
 /// `offset`, `url`, `captured` and `size` (when known) besides.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct SiteRow {
     /// The site's host, when known: lowercase, punycode, `:port` when not
     /// the scheme's default.
@@ -86,6 +87,7 @@ pub struct SiteRow {
     pub lint: Option<LintCounts>,
     /// One verdict per crawler of the survey, in its order (empty in an
     /// error row).
+    #[serde(with = "distinct_verdicts")]
     pub crawlers: Vec<CrawlerVerdict>,
 }
 
@@ -155,6 +157,51 @@ impl SiteRow {
             followed: Some(followed),
             ..answer.clone()
         };
+    }
+}
+
+/// A row's verdicts stored once each, with one index per crawler: most
+/// crawlers of a survey get the same answer from a site, so a row of 160
+/// crawlers holds two or three distinct verdicts.
+mod distinct_verdicts {
+    use serde::de::Error;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    use crate::verdict::CrawlerVerdict;
+
+    pub fn serialize<S: Serializer>(
+        verdicts: &[CrawlerVerdict],
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        let mut distinct: Vec<&CrawlerVerdict> = Vec::new();
+        let mut indices = Vec::with_capacity(verdicts.len());
+        for verdict in verdicts {
+            let index = match distinct.iter().position(|d| *d == verdict) {
+                Some(index) => index,
+                None => {
+                    distinct.push(verdict);
+                    distinct.len() - 1
+                }
+            };
+            indices.push(index);
+        }
+        (distinct, indices).serialize(serializer)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Vec<CrawlerVerdict>, D::Error> {
+        let (distinct, indices): (Vec<CrawlerVerdict>, Vec<usize>) =
+            Deserialize::deserialize(deserializer)?;
+        indices
+            .into_iter()
+            .map(|i| {
+                distinct
+                    .get(i)
+                    .cloned()
+                    .ok_or_else(|| D::Error::custom("a verdict index out of range"))
+            })
+            .collect()
     }
 }
 

@@ -5,8 +5,9 @@
 //! Memory is bounded whatever the number of sites: captures travel in
 //! chunks of at most [`CHUNK_SITES`] sites or [`CHUNK_BYTES`] of bodies,
 //! at most four chunks alive at once; at most [`Plan::checkpoint`] rows
-//! wait in memory before they are sorted into a run file; the merge reads
-//! at most [`FAN_IN`] runs at a time, a few rows of each; the summary is
+//! wait in memory before they are sorted into a run file (on a thread of
+//! its own, while the next rows gather: twice that at most); the merge
+//! reads at most [`FAN_IN`] runs at a time, one block of each; the summary is
 //! of fixed size. What grows with the sites: with `--compare`, the earlier
 //! survey's hosts (see [`compare`](crate::compare)); when redirects cross
 //! hosts, the rows of the hosts they lead to (see [`merge`]).
@@ -25,13 +26,13 @@ use rayon::prelude::*;
 
 use crate::capture::Payload;
 use crate::checkpoint::{
-    run_schema, write_run, CheckpointError, Counts, Keyed, Position, RunReader, RunWriter, WorkDir,
+    write_run, CheckpointError, Counts, Keyed, Position, RunReader, RunWriter, WorkDir,
 };
 use crate::compare::{Baseline, BaselineError};
 use crate::input::{Flow, Input, Item, Mark, Resume};
 use crate::merge::{resolve_group, target_host, Answers, Merged, Source};
 use crate::output::{
-    record_batch, schema, write_atomically, Layout, OutputError, OutputFormat, TableWriter,
+    record_batch, schema, write_atomically, OutputError, OutputFormat, TableWriter,
 };
 use crate::report::{self, ReportInfo, Snapshot};
 use crate::summary::{Accounting, Summary};
@@ -48,7 +49,7 @@ pub const CHUNK_BYTES: usize = 16 << 20;
 pub const CHECKPOINT_ROWS: usize = 4096;
 
 /// The most runs merged at once; more are merged in rounds.
-pub const FAN_IN: usize = 32;
+pub const FAN_IN: usize = 128;
 
 /// Rows per batch written to the outputs.
 const WRITE_ROWS: usize = 1024;
@@ -217,8 +218,6 @@ pub fn run(
         .map(|path| Baseline::load(path, survey.crawlers()))
         .transpose()?;
     let table_schema = schema(survey.crawlers(), survey.paths(), survey.profile().name);
-    let layout = Layout::of(&table_schema).expect("the survey's own schema");
-    let runs_schema = run_schema(&table_schema);
     let mut pool = rayon::ThreadPoolBuilder::new();
     if let Some(threads) = plan.threads {
         pool = pool.num_threads(threads.max(1));
@@ -239,6 +238,9 @@ pub fn run(
                 sites: counts.captures,
                 bytes: 0,
             };
+            // The run being sorted and written while the next sites are
+            // classified.
+            let mut writing: Option<Writing<'_>> = None;
             for chunk in receiver {
                 let Chunk {
                     entries,
@@ -272,20 +274,35 @@ pub fn run(
                 done.bytes = bytes;
                 held.extend(observed);
                 progress(done);
+                if writing.as_ref().is_some_and(|w| w.handle.is_finished()) {
+                    // Resume from the newest whole run.
+                    land(writing.take(), &work, &signature, &mut runs)?;
+                }
                 if let Some(after) = resume_after {
                     position = after;
                     if held.len() >= checkpoint {
-                        flush_run(&work, &mut held, &mut runs, &table_schema, &runs_schema)?;
-                        work.save(&signature, position, false, &runs, &counts)?;
+                        land(writing.take(), &work, &signature, &mut runs)?;
+                        let mut rows = std::mem::take(&mut held);
+                        let name = format!("run-{:06}.run", next_run_number(&runs));
+                        let path = work.run_path(&name);
+                        let handle = scope.spawn(move || {
+                            rows.sort();
+                            write_run(&path, &rows).map(|()| name)
+                        });
+                        writing = Some(Writing {
+                            handle,
+                            position,
+                            counts: counts.clone(),
+                        });
                     }
                 }
             }
-            Ok(())
+            land(writing, &work, &signature, &mut runs)
         })?;
         if !runs.is_empty() {
             // Everything read: the last run, so a survey killed while
             // merging resumes with the merge.
-            flush_run(&work, &mut held, &mut runs, &table_schema, &runs_schema)?;
+            flush_run(&work, &mut held, &mut runs)?;
             position = Position {
                 input: inputs.len(),
                 resume: Resume::default(),
@@ -300,16 +317,11 @@ pub fn run(
         for group in runs.chunks(FAN_IN) {
             let sources = group
                 .iter()
-                .map(|name| {
-                    RunReader::open(&work.run_path(name), &layout).map(|r| Source::Run(Box::new(r)))
-                })
+                .map(|name| RunReader::open(&work.run_path(name)).map(|r| Source::Run(Box::new(r))))
                 .collect::<Result<Vec<_>, _>>()?;
             let mut merged = Merged::new(sources)?;
-            let name = format!(
-                "run-{:06}.parquet",
-                next_run_number(&runs) + merged_runs.len()
-            );
-            let mut writer = RunWriter::create(&work.run_path(&name), &table_schema, &runs_schema)?;
+            let name = format!("run-{:06}.run", next_run_number(&runs) + merged_runs.len());
+            let mut writer = RunWriter::create(&work.run_path(&name))?;
             while let Some(row) = merged.next_row()? {
                 writer.push(row)?;
             }
@@ -328,7 +340,6 @@ pub fn run(
         for name in &runs {
             sources.push(Source::Run(Box::new(RunReader::open(
                 &work.run_path(name),
-                &layout,
             )?)));
         }
         Ok(sources)
@@ -373,28 +384,48 @@ pub fn run(
     }
     let mut summary = Summary::new(survey.crawlers(), survey.paths());
     let mut baseline = baseline;
-    let written = (|| -> Result<(), SurveyError> {
-        let mut merged = Merged::new(sources(&held)?)?;
-        let mut batch = Vec::with_capacity(WRITE_ROWS);
-        while let Some(group) = merged.next_group()? {
-            let resolved = resolve_group(group, paths);
-            let mut row = resolved.row;
-            if let Some((target, hops)) = resolved.elsewhere {
-                answers.follow(&mut row, target, hops, paths);
+    // Rows are merged and counted on this thread and encoded on another.
+    let written = std::thread::scope(|scope| -> Result<(), SurveyError> {
+        let (sender, receiver) = mpsc::sync_channel::<Vec<crate::row::SiteRow>>(2);
+        let tables = &mut tables;
+        let table_schema = &table_schema;
+        let writer = scope.spawn(move || -> Result<(), SurveyError> {
+            for batch in receiver {
+                write_batch(tables, &batch, table_schema)?;
             }
-            summary.add(&row);
-            if let Some(baseline) = &mut baseline {
-                baseline.add(&row);
+            Ok(())
+        });
+        let merged = (|| -> Result<(), SurveyError> {
+            let mut merged = Merged::new(sources(&held)?)?;
+            let mut batch = Vec::with_capacity(WRITE_ROWS);
+            while let Some(group) = merged.next_group()? {
+                let resolved = resolve_group(group, paths);
+                let mut row = resolved.row;
+                if let Some((target, hops)) = resolved.elsewhere {
+                    answers.follow(&mut row, target, hops, paths);
+                }
+                summary.add(&row);
+                if let Some(baseline) = &mut baseline {
+                    baseline.add(&row);
+                }
+                batch.push(row);
+                if batch.len() == WRITE_ROWS {
+                    let full = std::mem::replace(&mut batch, Vec::with_capacity(WRITE_ROWS));
+                    if sender.send(full).is_err() {
+                        // The writer stopped on an error: it says which.
+                        return Ok(());
+                    }
+                }
             }
-            batch.push(row);
-            if batch.len() == WRITE_ROWS {
-                write_batch(&mut tables, &batch, &table_schema)?;
-                batch.clear();
-            }
-        }
-        write_batch(&mut tables, &batch, &table_schema)?;
-        Ok(())
-    })();
+            let _ = sender.send(batch);
+            Ok(())
+        })();
+        drop(sender);
+        let wrote = writer
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        merged.and(wrote)
+    });
     if let Err(e) = written {
         tables.into_iter().for_each(TableWriter::abandon);
         return Err(e);
@@ -452,7 +483,7 @@ fn next_run_number(runs: &[String]) -> usize {
     runs.iter()
         .filter_map(|name| {
             name.strip_prefix("run-")?
-                .strip_suffix(".parquet")?
+                .strip_suffix(".run")?
                 .parse::<usize>()
                 .ok()
         })
@@ -460,20 +491,45 @@ fn next_run_number(runs: &[String]) -> usize {
         .map_or(0, |n| n + 1)
 }
 
+/// A run being written on its own thread, and where the inputs were when
+/// its rows had been read.
+struct Writing<'scope> {
+    handle: std::thread::ScopedJoinHandle<'scope, Result<String, CheckpointError>>,
+    position: Position,
+    counts: Counts,
+}
+
+/// Waits for the run being written, then names it in the manifest.
+fn land(
+    writing: Option<Writing<'_>>,
+    work: &WorkDir,
+    signature: &str,
+    runs: &mut Vec<String>,
+) -> Result<(), SurveyError> {
+    let Some(writing) = writing else {
+        return Ok(());
+    };
+    let name = writing
+        .handle
+        .join()
+        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))?;
+    runs.push(name);
+    work.save(signature, writing.position, false, runs, &writing.counts)?;
+    Ok(())
+}
+
 /// Sorts the rows held and writes them as the next run.
 fn flush_run(
     work: &WorkDir,
     held: &mut Vec<Keyed>,
     runs: &mut Vec<String>,
-    table: &arrow_schema::SchemaRef,
-    run: &arrow_schema::SchemaRef,
 ) -> Result<(), SurveyError> {
     if held.is_empty() {
         return Ok(());
     }
     held.sort();
-    let name = format!("run-{:06}.parquet", next_run_number(runs));
-    write_run(&work.run_path(&name), held, table, run)?;
+    let name = format!("run-{:06}.run", next_run_number(runs));
+    write_run(&work.run_path(&name), held)?;
     runs.push(name);
     held.clear();
     Ok(())

@@ -58,6 +58,9 @@ pub enum PathError {
 #[derive(Clone, Debug)]
 pub struct Survey {
     crawlers: CrawlerSet,
+    /// Each crawler's registry entry, as the crawler reading identifies
+    /// its token, looked up once rather than for every file.
+    identities: Vec<Option<&'static crawlgate::registry::Crawler>>,
     paths: Vec<String>,
     policy: FetchPolicy,
     now: SystemTime,
@@ -67,6 +70,10 @@ impl Survey {
     /// A survey of these crawlers under Google's reading.
     pub fn new(crawlers: CrawlerSet) -> Survey {
         Survey {
+            identities: crawlers
+                .iter()
+                .map(|c| crawlgate::registry::identify(&c.token))
+                .collect(),
             crawlers,
             paths: Vec::new(),
             policy: FetchPolicy::default(),
@@ -259,7 +266,8 @@ impl Survey {
                 let reader = Reader::new(copy.robots(), &self.paths).not_robots_txt(not_robots_txt);
                 self.crawlers
                     .iter()
-                    .map(|c| reader.verdict(&c.token))
+                    .zip(&self.identities)
+                    .map(|(c, identity)| reader.identified_verdict(&c.token, *identity))
                     .collect()
             }
         }

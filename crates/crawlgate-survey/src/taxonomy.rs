@@ -27,7 +27,9 @@
 use std::fmt;
 
 /// A capture's HTTP status as Common Crawl classifies it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub enum FetchClass {
     /// 200.
     Success,
@@ -103,7 +105,9 @@ impl fmt::Display for FetchClass {
 }
 
 /// A host's robots.txt as Common Crawl's top-k statistics count it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub enum HostClass {
     /// 403.
     HttpForbidden,

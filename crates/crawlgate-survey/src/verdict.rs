@@ -53,8 +53,10 @@
 use std::cell::RefCell;
 use std::fmt;
 
+use crawlgate::registry::{self, Crawler};
 use crawlgate::{AgentView, ChoiceKind, RobotsTxt, SelectionKind};
 use rustc_hash::FxHashMap;
+use serde::{Deserialize, Serialize};
 
 use crate::preferences::column_value;
 
@@ -64,7 +66,7 @@ pub const MAX_SAMPLES: usize = 32;
 
 /// Why a crawler may or may not fetch a site, in one word (see the
 /// [module](self)).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum Cause {
     /// A group naming the crawler (its own token or a fallback) disallows
     /// every probe path.
@@ -157,7 +159,7 @@ impl fmt::Display for Cause {
 }
 
 /// Which group decided for a crawler.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum GroupKind {
     /// A group naming the crawler's own product token.
     Named,
@@ -201,7 +203,7 @@ impl GroupKind {
 }
 
 /// What a site says to one crawler.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CrawlerVerdict {
     /// May it fetch `/` (None: the input gives no answer).
     pub root: Option<bool>,
@@ -268,6 +270,16 @@ impl CrawlerVerdict {
 /// assert_eq!(crawler_view(&robots, "*").1, GroupKind::Star);
 /// ```
 pub fn crawler_view<'r>(robots: &'r RobotsTxt, token: &str) -> (AgentView<'r>, GroupKind) {
+    identified_view(robots, token, registry::identify(token))
+}
+
+/// [`crawler_view`] for a token whose registry entry (`identity`:
+/// [`registry::identify`] of it) was looked up once for every file.
+fn identified_view<'r>(
+    robots: &'r RobotsTxt,
+    token: &str,
+    identity: Option<&'static Crawler>,
+) -> (AgentView<'r>, GroupKind) {
     if token == crate::crawlers::ANY {
         // `*` is no crawler: the `*` group itself, as one token.
         let view = robots.for_agent(token);
@@ -277,7 +289,10 @@ pub fn crawler_view<'r>(robots: &'r RobotsTxt, token: &str) -> (AgentView<'r>, G
         };
         return (view, kind);
     }
-    let view = robots.for_crawler(token);
+    let view = match identity {
+        Some(crawler) => robots.for_registered(crawler),
+        None => robots.for_crawler(token),
+    };
     let kind = match view.group_choice().kind() {
         ChoiceKind::Own => GroupKind::Named,
         ChoiceKind::Fallback => GroupKind::Fallback,
@@ -348,7 +363,17 @@ impl<'a> Reader<'a> {
     /// The verdict for the crawler with product token `token` (`*` for the
     /// `*` group itself).
     pub fn verdict(&self, token: &str) -> CrawlerVerdict {
-        let (view, group) = crawler_view(self.robots, token);
+        self.identified_verdict(token, registry::identify(token))
+    }
+
+    /// [`verdict`](Self::verdict) for a token whose registry entry
+    /// (`identity`: [`registry::identify`] of it) was looked up once.
+    pub(crate) fn identified_verdict(
+        &self,
+        token: &str,
+        identity: Option<&'static Crawler>,
+    ) -> CrawlerVerdict {
+        let (view, group) = identified_view(self.robots, token, identity);
         let key: Vec<usize> = view.groups().map(|g| g.index()).collect();
         let mut answers = self.answers.borrow_mut();
         let answer = answers

@@ -20,7 +20,6 @@ use parquet::basic::Compression;
 use parquet::file::properties::WriterProperties;
 
 pub use read::{ReadError, TableSource};
-pub(crate) use schema::record_batch_of;
 pub use schema::{
     record_batch, rows_of_batch, schema, verdict_word, Layout, META_CRAWLERS, META_PATHS,
     META_PROFILE, META_TABLE, META_VERSION, SCHEMA_VERSION,

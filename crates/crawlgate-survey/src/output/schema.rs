@@ -212,10 +212,7 @@ pub fn record_batch(rows: &[SiteRow], schema: &SchemaRef) -> Result<RecordBatch,
 }
 
 /// [`record_batch`] of rows held elsewhere.
-pub(crate) fn record_batch_of(
-    rows: &[&SiteRow],
-    schema: &SchemaRef,
-) -> Result<RecordBatch, ArrowError> {
+fn record_batch_of(rows: &[&SiteRow], schema: &SchemaRef) -> Result<RecordBatch, ArrowError> {
     let n = rows.len();
     let text = |get: &dyn Fn(&SiteRow) -> Option<&str>| -> ArrayRef {
         let mut b = StringBuilder::with_capacity(n, n * 8);
