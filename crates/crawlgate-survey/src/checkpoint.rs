@@ -386,7 +386,7 @@ fn encode_error(path: &Path, e: impl std::fmt::Display) -> CheckpointError {
 pub fn write_run(path: &Path, rows: &[Keyed]) -> Result<(), CheckpointError> {
     let mut writer = RunWriter::create(path)?;
     for row in rows {
-        writer.push_ref(row)?;
+        writer.push(row)?;
     }
     writer.finish()
 }
@@ -426,11 +426,7 @@ impl RunWriter {
     }
 
     /// Adds the next row (rows come in sorted order).
-    pub fn push(&mut self, row: Keyed) -> Result<(), CheckpointError> {
-        self.push_ref(&row)
-    }
-
-    fn push_ref(&mut self, row: &Keyed) -> Result<(), CheckpointError> {
+    pub fn push(&mut self, row: &Keyed) -> Result<(), CheckpointError> {
         rmp_serde::encode::write(&mut self.block, row).map_err(|e| encode_error(&self.path, e))?;
         self.rows += 1;
         if self.rows == RUN_ROW_GROUP || self.block.len() >= MAX_BLOCK_BYTES / 2 {

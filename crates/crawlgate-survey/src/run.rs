@@ -283,7 +283,7 @@ pub fn run(
                     if held.len() >= checkpoint {
                         land(writing.take(), &work, &signature, &mut runs)?;
                         let mut rows = std::mem::take(&mut held);
-                        let name = format!("run-{:06}.run", next_run_number(&runs));
+                        let name = run_name(next_run_number(&runs));
                         let path = work.run_path(&name);
                         let handle = scope.spawn(move || {
                             rows.sort();
@@ -320,10 +320,10 @@ pub fn run(
                 .map(|name| RunReader::open(&work.run_path(name)).map(|r| Source::Run(Box::new(r))))
                 .collect::<Result<Vec<_>, _>>()?;
             let mut merged = Merged::new(sources)?;
-            let name = format!("run-{:06}.run", next_run_number(&runs) + merged_runs.len());
+            let name = run_name(next_run_number(&runs) + merged_runs.len());
             let mut writer = RunWriter::create(&work.run_path(&name))?;
             while let Some(row) = merged.next_row()? {
-                writer.push(row)?;
+                writer.push(&row)?;
             }
             writer.finish()?;
             merged_runs.push(name);
@@ -479,6 +479,11 @@ pub fn snapshot_label(path: &Path) -> String {
         .to_owned()
 }
 
+/// The file name of run `number`.
+fn run_name(number: usize) -> String {
+    format!("run-{number:06}.run")
+}
+
 fn next_run_number(runs: &[String]) -> usize {
     runs.iter()
         .filter_map(|name| {
@@ -528,7 +533,7 @@ fn flush_run(
         return Ok(());
     }
     held.sort();
-    let name = format!("run-{:06}.run", next_run_number(runs));
+    let name = run_name(next_run_number(runs));
     write_run(&work.run_path(&name), held)?;
     runs.push(name);
     held.clear();
