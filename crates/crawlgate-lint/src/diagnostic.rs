@@ -118,7 +118,7 @@ codes! {
     InvalidContentUsage = ("R306", "invalid-content-usage", Warning,
         "a malformed `Content-Usage` value"),
     UnknownContentUsageKey = ("R307", "unknown-content-usage-key", Warning,
-        "a `Content-Usage` key outside the vocabulary"),
+        "a `Content-Usage` key outside the vocabulary (`train-ai`, `ai-use`, `search`)"),
     InvalidContentSignal = ("R308", "invalid-content-signal", Warning,
         "a malformed `Content-Signal` value"),
     UnknownContentSignalKey = ("R309", "unknown-content-signal-key", Warning,

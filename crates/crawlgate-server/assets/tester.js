@@ -623,8 +623,11 @@ function renderChoice() {
     return;
   }
   prefs.dataset.trainAi = p.train_ai;
+  prefs.dataset.aiUse = p.ai_use;
   prefs.dataset.search = p.search;
-  const parts = [el("strong", {}, `AI preferences for ${shorten(v.url)}: `), `train-ai ${p.train_ai}, search ${p.search}`];
+  const parts = [el("strong", {}, `AI preferences for ${shorten(v.url)}: `), `train-ai ${p.train_ai}, ai-use ${p.ai_use}, search ${p.search}`];
+  // Vocabulary draft 08, section 4.3: Search overrides AI Training and AI Use.
+  if (p.search_overrides.length) parts.push(`; inside a search application search ${p.search} decides ${p.search_overrides.join(" and ")} too`);
   if (p.content_usage.length) parts.push(` (Content-Usage at ${p.content_usage.map((u) => "line " + u.line).join(", ")})`);
   if (p.unknown_keys.length) parts.push(`; not in the vocabulary, ignored: ${p.unknown_keys.join(", ")}`);
   if (p.content_signal) {

@@ -83,7 +83,7 @@ const NEVER_OBEY_STAR: &[&str] = &[
 /// user act for that user, and retired crawlers fetch nothing any more.
 fn often_apart(label: &str) -> Option<&'static str> {
     let crawler = crate::audit::find(label)?;
-    if crawler.note.contains("retired") {
+    if !crawler.runs() {
         return Some("it no longer crawls, so this changes nothing today");
     }
     if crawler.kind == CrawlerKind::UserTriggered {
