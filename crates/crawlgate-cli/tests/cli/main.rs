@@ -12,6 +12,7 @@ mod fetch;
 mod general;
 mod inputs;
 mod pipes;
+mod policy;
 mod report;
 mod report_api;
 mod serve;
