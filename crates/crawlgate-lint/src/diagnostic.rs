@@ -145,6 +145,10 @@ codes! {
         "Bing's reading decides a URL differently from Google's for a Bing crawler"),
     AgentTypo = ("R501", "agent-typo", Warning,
         "a user-agent that looks like a misspelled known crawler token"),
+    SearchCrawlerInAiGroup = ("R502", "search-crawler-in-ai-group", Warning,
+        "a search engine's crawler in a group of AI crawlers: the group keeps it out of search too"),
+    RetiredCrawler = ("R503", "retired-crawler", Info,
+        "a user-agent naming a crawler that no longer runs"),
 }
 
 /// The parser's codes and the linter's, merged in numeric order.
