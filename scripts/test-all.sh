@@ -146,7 +146,7 @@ suite "fuzzing" fuzz_run
 if [ -x "$target_dir/debug/crawlgate" ]; then
   export CRAWLGATE_BIN="$target_dir/debug/crawlgate"
 fi
-suite "the examples of the documentation against the crawlgate binary" python3 scripts/doc-examples.py docs/behaviour.md docs/cli.md
+suite "the examples of the documentation against the crawlgate binary" python3 scripts/doc-examples.py docs/behaviour.md docs/cli.md docs/policy.md
 suite "the Python package (scripts/test-python.sh)" bash scripts/test-python.sh
 if [ "${#failed[@]}" -gt 0 ]; then
   step "FAILED: ${#failed[@]} suite(s):"

@@ -176,10 +176,10 @@ pub(crate) fn merge(
     // without its leading `/`): both readings count.
     let strict = RobotsTxt::parse_with(&baseline, crawlgate::Profile::RFC9309);
     let strict_open = strict.groups().last().is_some_and(|g| g.rules().len() == 0);
-    if let Some((line, has_rules)) = last_open {
-        if has_rules && strict_open {
-            last_open = Some((line, false));
-        }
+    if let Some((line, true)) = last_open
+        && strict_open
+    {
+        last_open = Some((line, false));
     }
     if let Some((line, false)) = last_open {
         edits

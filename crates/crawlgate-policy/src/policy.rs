@@ -146,10 +146,10 @@ impl Policy {
                 });
             }
         }
-        if let Some(delay) = self.crawl_delay {
-            if !(1.0..=30.0).contains(&delay) {
-                return Err(PolicyError::CrawlDelay(delay.to_string()));
-            }
+        if let Some(delay) = self.crawl_delay
+            && !(1.0..=30.0).contains(&delay)
+        {
+            return Err(PolicyError::CrawlDelay(delay.to_string()));
         }
         for url in &self.sitemaps {
             check_url("sitemap", url)?;
@@ -213,12 +213,12 @@ fn check_path(what: &'static str, path: &str) -> Result<(), PolicyError> {
             _ => bad("it holds a quote, a backslash or a control character"),
         };
     }
-    if let Some(dollar) = path.find('$') {
-        if dollar + 1 != path.len() {
-            return bad("`$` means the end of the URL only as the last character");
-        }
+    if let Some(dollar) = path.find('$')
+        && dollar + 1 != path.len()
+    {
+        return bad("`$` means the end of the URL only as the last character");
     }
-    if path.contains("/robots.txt") && path.starts_with("/robots.txt") {
+    if path.starts_with("/robots.txt") {
         return bad("crawlers fetch /robots.txt whatever it says");
     }
     Ok(())

@@ -347,20 +347,21 @@ pub(crate) fn prove(
                     ));
                 }
             }
-            if root_allowed && crawler.kind != CrawlerKind::ControlToken {
-                if let Some(found) = view.preferences("/") {
-                    for &purpose in &stated_purposes {
-                        let category = purpose.usage_category().expect("stated purposes have one");
-                        let want = stated(policy, purpose);
-                        if found.stated(category) != want && original.is_none() {
-                            failures.push(format!(
-                                "{} reads {}={} at /, not {}",
-                                crawler.name,
-                                category.label(),
-                                word(found.stated(category)),
-                                word(want)
-                            ));
-                        }
+            if root_allowed
+                && crawler.kind != CrawlerKind::ControlToken
+                && let Some(found) = view.preferences("/")
+            {
+                for &purpose in &stated_purposes {
+                    let category = purpose.usage_category().expect("stated purposes have one");
+                    let want = stated(policy, purpose);
+                    if found.stated(category) != want && original.is_none() {
+                        failures.push(format!(
+                            "{} reads {}={} at /, not {}",
+                            crawler.name,
+                            category.label(),
+                            word(found.stated(category)),
+                            word(want)
+                        ));
                     }
                 }
             }
