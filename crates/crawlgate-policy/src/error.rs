@@ -32,6 +32,15 @@ pub enum PolicyError {
     },
     /// A crawl delay outside 1–30 seconds, the range Bing reads.
     CrawlDelay(String),
+    /// More items of a list than a robots.txt can hold.
+    TooMany {
+        /// What is listed (`private paths`).
+        what: &'static str,
+        /// How many were given.
+        count: usize,
+        /// The most a policy takes.
+        max: usize,
+    },
     /// Two crawlers share a product token and the policy wants one allowed
     /// and the other denied: one group cannot say both.
     TokenConflict {
@@ -82,6 +91,10 @@ impl fmt::Display for PolicyError {
                  robots.txt group cannot allow one and deny the other; name both with the same \
                  access (`--crawler '{}=deny'` or `--crawler '{}=allow'`)",
                 allowed.0, allowed.1, denied.0, denied.1, allowed.0, denied.0
+            ),
+            PolicyError::TooMany { what, count, max } => write!(
+                f,
+                "{count} {what} are more than a robots.txt should hold (at most {max})"
             ),
             PolicyError::Toml(message) => write!(f, "the policy file does not read: {message}"),
             PolicyError::Merge(message) => f.write_str(message),

@@ -97,16 +97,24 @@ impl Policy {
         if !purposes.is_empty() {
             parts.push(purposes.join(", "));
         }
-        let crawlers: Vec<String> = self
+        let mut crawlers: Vec<String> = self
             .crawlers
             .iter()
+            .take(10)
             .map(|(n, a)| format!("{} {a}", shorten(n)))
             .collect();
+        if self.crawlers.len() > 10 {
+            crawlers.push(format!("and {} more", self.crawlers.len() - 10));
+        }
         if !crawlers.is_empty() {
             parts.push(crawlers.join(", "));
         }
         if !self.private.is_empty() {
-            let paths: Vec<String> = self.private.iter().map(|p| shorten(p)).collect();
+            // A few are named; the file lists them all.
+            let mut paths: Vec<String> = self.private.iter().take(5).map(|p| shorten(p)).collect();
+            if self.private.len() > 5 {
+                paths.push(format!("and {} more", self.private.len() - 5));
+            }
             parts.push(format!("private {}", paths.join(" ")));
         }
         if let Some(honeypot) = &self.honeypot {
@@ -132,6 +140,19 @@ impl Policy {
 
     /// Checks every part of the policy, and says what is wrong first.
     pub fn validate(&self) -> Result<(), PolicyError> {
+        for (what, count) in [
+            ("crawlers", self.crawlers.len()),
+            ("private paths", self.private.len()),
+            ("sitemaps", self.sitemaps.len()),
+        ] {
+            if count > MAX_ITEMS {
+                return Err(PolicyError::TooMany {
+                    what,
+                    count,
+                    max: MAX_ITEMS,
+                });
+            }
+        }
         self.resolved_crawlers()?;
         for path in &self.private {
             check_path("private path", path)?;
@@ -184,6 +205,11 @@ fn resolve(name: &str) -> Result<&'static Crawler, PolicyError> {
                 .map(|(_, name)| name),
         })
 }
+
+/// The most crawlers, private paths or sitemaps a policy names: each
+/// private path is repeated in every group that lets its crawlers in, and
+/// Google reads 500 KiB.
+pub const MAX_ITEMS: usize = 1_000;
 
 /// The longest path a policy takes (Google reads lines up to 16,663
 /// bytes; a path this long is no path anyone meant).

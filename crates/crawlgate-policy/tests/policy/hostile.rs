@@ -29,6 +29,14 @@ fn long_values_are_refused_with_a_short_message() {
     assert!(error.len() < 300, "{}", &error[..200]);
     let error = Policy::from_toml(&"ai-train = \"deny\"\n".repeat(3)).unwrap_err();
     assert!(matches!(error, PolicyError::Toml(_)), "{error}");
+    // A list of 100,000 private paths: more than a robots.txt should hold.
+    let mut many = Policy::new();
+    many.private = (0..100_000).map(|i| format!("/p{i}/")).collect();
+    let error = write(&many).unwrap_err().to_string();
+    assert!(
+        error.starts_with("100000 private paths are more than"),
+        "{error}"
+    );
 }
 
 #[test]
