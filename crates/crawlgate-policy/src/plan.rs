@@ -29,8 +29,10 @@ pub(crate) enum GroupKind {
     CrawlDelay,
     /// Crawlers let in that need a group of their own to keep the rules
     /// meant for everyone (they ignore `*`, or would fall back to a
-    /// denied token).
-    Kept,
+    /// denied token); search engines' crawlers (`true`) apart from the
+    /// others, as a search crawler among AI crawlers reads as a mistake
+    /// (R502).
+    Kept { search: bool },
 }
 
 /// A group to write.
@@ -49,6 +51,13 @@ impl GroupPlan {
     /// The comment above the group: what it is for and where the registry
     /// has its crawlers from.
     pub(crate) fn comment(&self, crawl_delay: &str) -> Vec<String> {
+        let who = |search: bool| {
+            if search {
+                "Search engines' crawlers"
+            } else {
+                "Crawlers"
+            }
+        };
         let what = match self.kind {
             GroupKind::Denied(purpose) => format!(
                 "{}: denied (Disallow: /). {}",
@@ -59,10 +68,11 @@ impl GroupPlan {
                 "Crawlers that read Crawl-delay: {crawl_delay} s between requests, with the \
                  rules for every crawler."
             ),
-            GroupKind::Kept => "Crawlers let in that need a group of their own to keep the rules \
-                                for every crawler (they ignore the * group, or would follow a \
-                                denied group)."
-                .to_owned(),
+            GroupKind::Kept { search } => format!(
+                "{} let in that need a group of their own to keep the rules for every \
+                 crawler (they ignore the * group, or would follow a denied group).",
+                who(search)
+            ),
         };
         let mut sources: Vec<&str> = Vec::new();
         for crawler in self.members.iter().flat_map(|m| &m.crawlers) {
@@ -117,6 +127,13 @@ fn and_list(items: &[&str]) -> String {
 /// longer run are never named (the linter would say so).
 fn nameable(crawler: &Crawler) -> bool {
     crawler.runs()
+}
+
+/// The group that keeps the rules for everyone for a crawler let in.
+fn kept(intent: &Intent) -> GroupKind {
+    GroupKind::Kept {
+        search: intent.purpose == Purpose::Search,
+    }
 }
 
 /// The groups a policy needs, given whether it sets a crawl delay and
@@ -180,14 +197,19 @@ pub(crate) fn plan(
             if !intent.crawler.obeys_star
                 && !denied.contains(&intent.crawler.token.to_ascii_lowercase())
             {
-                add(&mut groups, GroupKind::Kept, intent.crawler);
+                add(&mut groups, kept(intent), intent.crawler);
             }
         }
     }
     // A crawler let in whose first named token is a denied one would be
     // shut out with it (Applebot follows a Googlebot group): it gets a
     // group of its own. Naming it can lead no one else to a denied group.
-    for intent in intents.iter().filter(let_in) {
+    // A control token too: YandexAdditional follows a Yandex group, so
+    // denying search would deny the AI use it governs.
+    let let_in_or_governs = |intent: &&Intent| {
+        !intent.denied() && nameable(intent.crawler) && !intent.crawler.ignores_robots_txt()
+    };
+    for intent in intents.iter().filter(let_in_or_governs) {
         let all_named: HashSet<String> = groups.iter().flat_map(|g| g.tokens()).collect();
         let first = intent
             .crawler
@@ -195,7 +217,7 @@ pub(crate) fn plan(
             .map(str::to_ascii_lowercase)
             .find(|t| all_named.contains(t));
         if first.is_some_and(|t| denied.contains(&t)) {
-            add(&mut groups, GroupKind::Kept, intent.crawler);
+            add(&mut groups, kept(intent), intent.crawler);
         }
     }
     groups

@@ -252,7 +252,25 @@ pub(crate) fn prove(
     let original = before.map(RobotsTxt::parse);
     if let Some(before) = before {
         let (old_bad, old_infos) = lint_lines(before);
+        // A crawler that followed a group the policy now denies gets a
+        // copy of that group's rules: when the site's file already let
+        // crawlers miss the `*` rules (R105), the copy does too. Its
+        // verdicts, compared below, are the ones the site gave it: the
+        // finding is the site's, said again.
+        let site_has_r105 = old_bad.iter().any(|f| code_of(f) == "R105");
         bad = added(old_bad, bad, code_of);
+        if site_has_r105 {
+            bad.retain(|finding| {
+                let inherited = code_of(finding) == "R105";
+                if inherited {
+                    proof.notes.push(format!(
+                        "{finding} (the site's file has this finding too: the crawlers it \
+                         names keep the verdicts the site's file gave them)"
+                    ));
+                }
+                !inherited
+            });
+        }
         infos = added(old_infos, infos, code_of);
         flagged = added(
             search_console_lines(before, &mut Vec::new()),

@@ -38,7 +38,7 @@ pub(crate) fn group_lines(
     }
     match group.kind {
         GroupKind::Denied(_) => lines.push("Disallow: /".to_owned()),
-        GroupKind::CrawlDelay | GroupKind::Kept => {
+        GroupKind::CrawlDelay | GroupKind::Kept { .. } => {
             lines.extend(open_rules(rules_for_everyone));
             if group.kind == GroupKind::CrawlDelay {
                 lines.push(format!("Crawl-delay: {delay}"));

@@ -6,4 +6,5 @@ mod corpus;
 mod hostile;
 mod servers;
 mod support;
+mod sweep;
 mod toml;

@@ -9,7 +9,11 @@ use crawlgate_test_support::reference_matches;
 /// group choice (the one-token reading) and its matcher, literally: the
 /// longest matching rule wins, allow on a tie, nothing matching allows.
 pub fn reference_allowed(file: &[u8], token: &str, path: &str) -> bool {
-    let robots = RobotsTxt::parse(file);
+    reference_allowed_in(&RobotsTxt::parse(file), token, path)
+}
+
+/// [`reference_allowed`] on a file parsed once.
+pub fn reference_allowed_in(robots: &RobotsTxt, token: &str, path: &str) -> bool {
     let mut best: Option<(usize, bool)> = None;
     for group in robots.for_agent(token).groups() {
         for rule in group.rules() {
