@@ -536,6 +536,8 @@ const BASES = {
   full_allow: "everything allowed",
   full_disallow: "everything disallowed",
   robots_txt_itself: "/robots.txt is always allowed",
+  ignores_robots_txt: "the crawler ignores robots.txt",
+  rule_limit: "past Yandex's 500 KB of stored rules: everything allowed",
   empty_rule: "empty rule",
 };
 

@@ -113,12 +113,14 @@ mod prefix_tree;
 mod profile;
 pub mod registry;
 mod render;
+mod robot_selection;
 mod scan;
 mod search_console;
 mod token;
 mod url_path;
 mod urllib;
 mod usage;
+mod yandex;
 
 pub use agent::{ChoiceKind, Reading, SelectionKind};
 pub use choice::GroupChoice;
@@ -139,6 +141,7 @@ pub use search_console::{LineKind, ReportTag, ReportedLine, SearchConsoleReport,
 pub use token::{is_product_token, product_token};
 pub use url_path::path_of;
 pub use usage::UsagePreferences;
+pub use yandex::clean_param::{CleanParam, CleanParamError};
 
 impl RobotsTxt {
     /// Parses robots.txt bytes with the default (google) profile. Never

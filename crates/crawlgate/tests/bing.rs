@@ -164,7 +164,7 @@ fn the_profile_is_named_bing() {
     }
     assert!(!Profile::BING.reads_for("Googlebot"));
     assert!(!Profile::GOOGLE.reads_for("bingbot"));
-    let error = "yandex".parse::<Profile>().unwrap_err().to_string();
+    let error = "baidu".parse::<Profile>().unwrap_err().to_string();
     assert!(error.contains("bing"), "{error}");
 }
 

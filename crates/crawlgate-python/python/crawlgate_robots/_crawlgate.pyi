@@ -71,6 +71,7 @@ class Verdict:
         "no_group",
         "robots_txt_itself",
         "ignores_robots_txt",
+        "rule_limit",
         "full_allow",
         "full_disallow",
     ]

@@ -20,7 +20,7 @@ use crate::state::AppState;
 use crate::verdict::{Explained, LicenseShown};
 
 /// The profiles shown side by side.
-const ALL_PROFILES: [Profile; 4] = Profile::ALL;
+const ALL_PROFILES: [Profile; 5] = Profile::ALL;
 
 /// What to check.
 #[derive(Debug, Deserialize, ToSchema)]
