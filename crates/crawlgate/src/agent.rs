@@ -7,7 +7,7 @@
 use std::fmt;
 
 use crate::model::{Group, RobotsTxt};
-use crate::profile::GroupSelection;
+use crate::profile::{GroupSelection, Profile};
 use crate::registry::{self, Crawler, CrawlerKind};
 use crate::token::cmp_ignore_case;
 
@@ -58,6 +58,29 @@ impl Reading {
     /// ```
     pub fn from_name(name: &str) -> Option<Reading> {
         Reading::ALL.into_iter().find(|r| r.as_str() == name)
+    }
+
+    /// The profile a file is read by when `name` is asked about this way:
+    /// `named`, when the user named one; else, in the crawler reading, the
+    /// profile of the parser the registry says the crawler's operator uses
+    /// ([`registry::profile_for`]: Bing's crawlers are read by `bing`,
+    /// Yandex's robots by `yandex`);
+    /// else the default, google. Every front end chooses its profile here.
+    ///
+    /// ```
+    /// use crawlgate::{Profile, Reading};
+    /// assert_eq!(Reading::Crawler.profile_for("YandexBot", None), Profile::YANDEX);
+    /// assert_eq!(Reading::Crawler.profile_for("YandexBot", Some(Profile::GOOGLE)), Profile::GOOGLE);
+    /// assert_eq!(Reading::Crawler.profile_for("bingbot", None), Profile::BING);
+    /// assert_eq!(Reading::Crawler.profile_for("Googlebot", None), Profile::GOOGLE);
+    /// assert_eq!(Reading::OneToken.profile_for("YandexBot", None), Profile::GOOGLE);
+    /// ```
+    pub fn profile_for(self, name: &str, named: Option<Profile>) -> Profile {
+        match (named, self) {
+            (Some(profile), _) => profile,
+            (None, Reading::Crawler) => registry::profile_for(name).unwrap_or_default(),
+            (None, Reading::OneToken) => Profile::default(),
+        }
     }
 }
 

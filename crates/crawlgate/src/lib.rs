@@ -98,6 +98,7 @@
 
 mod agent;
 mod choice;
+mod cleaning;
 mod compiled;
 mod decide;
 mod diagnostic;
@@ -124,6 +125,7 @@ mod yandex;
 
 pub use agent::{ChoiceKind, Reading, SelectionKind};
 pub use choice::GroupChoice;
+pub use cleaning::DroppedParams;
 pub use compiled::CompiledRobotsTxt;
 pub use decide::{AgentView, Reason, RuleMatch, Verdict};
 pub use diagnostic::{code_number, Code, Diagnostic, DiagnosticCode, Fix, Severity, Span};
@@ -136,6 +138,7 @@ pub use once::{decide_once, decide_once_with, OnceVerdict};
 pub use pattern::Pattern;
 pub use profile::{
     GroupSelection, Precedence, Profile, UnknownProfile, GOOGLE_MAX_LINE_BYTES, MAX_BYTES,
+    READ_LIMIT, YANDEX_MAX_BYTES,
 };
 pub use search_console::{LineKind, ReportTag, ReportedLine, SearchConsoleReport, UNUSED_KEYS};
 pub use token::{is_product_token, product_token};

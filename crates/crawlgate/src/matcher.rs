@@ -443,11 +443,11 @@ fn each_entry(
     for &g in groups {
         let group = &robots.groups[g as usize];
         for index in group.rules.clone() {
-            if let Some((&first, rest)) = skip.split_first() {
-                if first == index {
-                    skip = rest;
-                    continue;
-                }
+            if let Some((&first, rest)) = skip.split_first()
+                && first == index
+            {
+                skip = rest;
+                continue;
             }
             let record = &robots.rules[index as usize];
             // Yandex: an empty `Disallow:` is `Allow: /`.

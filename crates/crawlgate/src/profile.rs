@@ -149,6 +149,17 @@ pub struct Profile {
 /// The size limit every profile applies by default: 500 KiB.
 pub const MAX_BYTES: usize = 500 * 1024;
 
+/// How much of a file the yandex profile reads: 4,000 KiB. Yandex's parser
+/// reads a whole file and stops at about 500 KB of *stored* rules
+/// (comments, blank and unknown lines take no room), so this is far past
+/// where any real file passes that; it bounds what is read.
+pub const YANDEX_MAX_BYTES: usize = 8 * MAX_BYTES;
+
+/// The most any named profile reads of a file ([`Profile::ALL`]'s largest
+/// [`max_bytes`](Profile::max_bytes)): what a front end reads of a file
+/// before a profile reads it.
+pub const READ_LIMIT: usize = YANDEX_MAX_BYTES;
+
 /// The longest line prefix Google's reference implementation reads.
 pub const GOOGLE_MAX_LINE_BYTES: usize = 2083 * 8 - 1;
 
@@ -307,8 +318,9 @@ impl Profile {
     ///   and URLs compare as written, without percent-encoding; a `$`
     ///   before the end is a literal character; the URL is compared from
     ///   its path on, query and fragment included.
-    /// - Limits: the whole file is read; past about 500 KB of stored rules
-    ///   (for one robot, or all together) everything is allowed. `Clean-param` and `Host`
+    /// - Limits: the whole file is read (crawlgate reads up to
+    ///   [`YANDEX_MAX_BYTES`]); past about 500 KB of stored rules (for one
+    ///   robot, or all together) everything is allowed. `Clean-param` and `Host`
     ///   never change an answer.
     ///
     /// ```
@@ -347,7 +359,7 @@ impl Profile {
         crawlers: &[],
         group_selection: GroupSelection::RobotPrefix,
         precedence: Precedence::LongestLiteral,
-        max_bytes: usize::MAX,
+        max_bytes: YANDEX_MAX_BYTES,
         max_line_bytes: usize::MAX,
     };
 
@@ -414,6 +426,15 @@ impl Profile {
         self.crawlers.iter().any(|c| c.eq_ignore_ascii_case(token))
     }
 }
+
+// Front ends read `READ_LIMIT` bytes of a file: enough for every profile.
+const _: () = {
+    let mut i = 0;
+    while i < Profile::ALL.len() {
+        assert!(Profile::ALL[i].max_bytes <= READ_LIMIT);
+        i += 1;
+    }
+};
 
 impl Default for Profile {
     fn default() -> Self {

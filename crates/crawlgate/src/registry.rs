@@ -253,8 +253,8 @@ pub struct Crawler {
     /// `Crawl-delay` still applies when its own group has none, and who
     /// says so.
     pub star_crawl_delay: Option<&'static Source>,
-    /// The reading its operator's own parser uses (`profile=yandex` in the
-    /// registry): the crawler reading reads a file for it under this
+    /// The reading its operator uses (`profile=bing`, `profile=yandex` in
+    /// the registry): the crawler reading reads a file for it under this
     /// profile unless the user names one (see [`profile_for`]).
     pub profile: Option<Profile>,
     /// Whether it obeys robots.txt.
@@ -602,6 +602,7 @@ pub fn robots(profile: &str) -> impl Iterator<Item = &'static Robot> + '_ {
 ///     registry::profile_for("Mozilla/5.0 (compatible; YandexDirect/3.0; +http://yandex.com/bots)"),
 ///     Some(Profile::YANDEX),
 /// );
+/// assert_eq!(registry::profile_for("bingbot"), Some(Profile::BING));
 /// assert_eq!(registry::profile_for("Googlebot"), None);
 /// assert_eq!(registry::profile_for("mybot"), None);
 /// ```
@@ -736,6 +737,26 @@ mod tests {
             assert_eq!(crawler.obeys_star, robot.obeys_star, "{}", crawler.name);
         }
         assert_eq!(find("Yandex").unwrap().profile, None);
+    }
+
+    /// Bing's crawlers are read by Bing's reading, and the crawlers the
+    /// bing profile speaks for are exactly the registry's `profile=bing`.
+    #[test]
+    fn bing_crawlers_are_read_by_bing() {
+        let mut bing: Vec<String> = crawlers()
+            .iter()
+            .filter(|c| c.profile == Some(Profile::BING))
+            .map(|c| c.token.to_ascii_lowercase())
+            .collect();
+        bing.sort();
+        let mut named: Vec<&str> = Profile::BING.crawlers.to_vec();
+        named.sort();
+        assert_eq!(bing, named);
+        for name in ["bingbot", "msnbot", "AdIdxBot", "BingPreview"] {
+            assert_eq!(profile_for(name), Some(Profile::BING), "{name}");
+        }
+        assert_eq!(profile_for("MicrosoftPreview"), None);
+        assert_eq!(profile_for("Googlebot"), None);
     }
 
     #[test]

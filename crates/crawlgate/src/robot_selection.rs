@@ -10,6 +10,26 @@ use crate::yandex::robots::STAR;
 use crate::yandex::table::NONE;
 
 impl RobotsTxt {
+    /// Yandex's reading: the line at which the file passes its parser's
+    /// limit of about 500 KB of stored rules (0 when all robots' rules
+    /// together pass it, at the end of the file), when it does: that parser
+    /// then allows everything ([`Reason::RuleLimit`](crate::Reason::RuleLimit)).
+    ///
+    /// ```
+    /// use crawlgate::{Profile, RobotsTxt};
+    /// let mut body = String::from("User-agent: *\n");
+    /// for i in 0..12_000 {
+    ///     body.push_str(&format!("Disallow: /a-rather-long-path-for-the-limit/{i:06}/x\n"));
+    /// }
+    /// let robots = RobotsTxt::parse_with(body.as_bytes(), Profile::YANDEX);
+    /// assert!(robots.stored_rules_limit().is_some());
+    /// assert!(robots.is_allowed("YandexBot", "/a-rather-long-path-for-the-limit/000001/x"));
+    /// assert_eq!(RobotsTxt::parse(body.as_bytes()).stored_rules_limit(), None);
+    /// ```
+    pub fn stored_rules_limit(&self) -> Option<u32> {
+        self.robot_table.as_ref()?.passed.map(|p| p.line)
+    }
+
     /// How many sets of rules robots read by (see
     /// [`RobotsTxt::selections`](crate::RobotsTxt)).
     pub(crate) fn robot_slots(&self) -> usize {

@@ -17,7 +17,7 @@
 
 use memchr::memchr;
 
-use super::lines::Line;
+use super::lines::{self, Line};
 use super::{trim, Builder, Record};
 use crate::diagnostic::Span;
 use crate::extension::ExtensionKind;
@@ -152,7 +152,8 @@ impl Type {
 impl<'a> Builder<'a> {
     /// Reads the whole input as Yandex's parser does.
     pub(super) fn run_yandex(mut self) -> RobotsTxt {
-        let input = self.input;
+        let whole = self.input;
+        let input = &whole[..lines::limited_len(whole, self.profile.max_bytes)];
         self.has_nul = memchr(0, input).is_some();
         if !input.is_ascii() && std::str::from_utf8(input).is_err() {
             let mut offset = 0;
@@ -198,12 +199,12 @@ impl<'a> Builder<'a> {
             };
             let lossy = !self.invalid_utf8.is_empty() && self.check_utf8(&line);
             let mut content = &bytes[..comment];
-            if self.has_nul {
-                if let Some(nul) = memchr(0, bytes) {
-                    let span = self.span(&line, start + nul, start + nul + 1);
-                    self.note(span, What::NulByte);
-                    content = &content[..nul.min(content.len())];
-                }
+            if self.has_nul
+                && let Some(nul) = memchr(0, bytes)
+            {
+                let span = self.span(&line, start + nul, start + nul + 1);
+                self.note(span, What::NulByte);
+                content = &content[..nul.min(content.len())];
             }
             let Some(colon) = memchr(b':', content) else {
                 if content.iter().all(|&b| is_space(b)) {
@@ -269,8 +270,16 @@ impl<'a> Builder<'a> {
             }
         }
         self.flush_invalid();
+        if input.len() < whole.len() {
+            let span = Span {
+                line: line_count + 1,
+                bytes: input.len()..whole.len(),
+                column: 1,
+            };
+            self.note(span, What::FileTooLarge);
+        }
         let stats = InputStats {
-            input_bytes: input.len(),
+            input_bytes: whole.len(),
             parsed_bytes: input.len(),
             lines: line_count,
             had_bom,
