@@ -342,7 +342,7 @@ async fn bad_requests_name_the_field() {
             Some("profile"),
         ),
         (
-            br#"{"robots_txt":"","agent":"b","urls":[],"profile":"yandex"}"#.to_vec(),
+            br#"{"robots_txt":"","agent":"b","urls":[],"profile":"baidu"}"#.to_vec(),
             "invalid_field",
             Some("profile"),
         ),
