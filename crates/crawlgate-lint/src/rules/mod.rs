@@ -68,6 +68,8 @@ pub static RULES: &[&RuleInfo] = &[
     &profiles::bing_differs::RULE,
     &profiles::yandex_differs::RULE,
     &audit::agent_typo::RULE,
+    &audit::search_crawler_in_ai_group::RULE,
+    &audit::retired_crawler::RULE,
 ];
 
 /// The rule with this code.
