@@ -1,7 +1,6 @@
 //! Yandex's `Clean-param` as every front end writes it: which query
 //! parameters Yandex drops from a URL, on which lines' word, and the URL it
-//! crawls instead (`crawlgate check --json` and `explain --json`, the
-//! service's `/v1/check`, Python's `clean_params()`).
+//! crawls instead (`crawlgate check --json` and `explain --json`).
 
 use crawlgate::{DroppedParams, RobotsTxt};
 use serde::Serialize;
