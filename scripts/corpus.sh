@@ -3,10 +3,12 @@
 # per site, as served), obtaining it first when needed. In order:
 #   1. $CRAWLGATE_CORPUS, when set (it must be a directory);
 #   2. ../shared/corpus/real beside the repository, when present;
-#   3. target/corpus/protego-0.7.0/tests/test_data, extracted earlier;
+#   3. corpus/protego-0.7.0/tests/test_data in Cargo's build folder
+#      ($CARGO_TARGET_DIR, a build.target-dir setting, or target/), extracted
+#      earlier;
 #   4. otherwise the same files from the Protego 0.7.0 source distribution on
 #      the Python package index (BSD-licensed test data): downloaded with pip,
-#      checked against a pinned SHA-256, extracted under target/corpus/.
+#      checked against a pinned SHA-256, extracted there.
 # Exits 2 with a clear message when none of these works.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -31,7 +33,16 @@ if [ -d "$root/../shared/corpus/real" ]; then
   exit 0
 fi
 
-cache="$root/target/corpus"
+# Cargo's build folder, as `cargo metadata` says (without cargo or python3,
+# target/ beside the repository's root).
+build_dir() {
+  if command -v cargo >/dev/null 2>&1 && command -v python3 >/dev/null 2>&1; then
+    (cd "$root" && cargo metadata --format-version 1 --no-deps 2>/dev/null |
+      python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])' 2>/dev/null) && return
+  fi
+  echo "$root/target"
+}
+cache="$(build_dir)/corpus"
 dir="$cache/protego-$version/tests/test_data"
 if [ -f "$cache/protego-$version.complete" ] && [ -d "$dir" ]; then
   echo "$dir"

@@ -13,8 +13,8 @@
 # Inputs that took 10 s or more (libFuzzer's slow units) are listed as worth
 # a look, without failing: their time depends on the machine's load. FUZZ_FLAGS adds libFuzzer flags, e.g.
 # FUZZ_FLAGS="-fork=1 -ignore_crashes=1" to keep going past a crash.
-# The stable replay of regressions and seeds is
-#   cargo test --manifest-path fuzz/Cargo.toml --no-default-features
+# The stable replay of regressions and seeds is part of the workspace's tests:
+#   cargo test -p crawlgate-fuzz
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -46,17 +46,22 @@ corpus=$(bash scripts/corpus.sh) || fail "the real-world corpus seeds every targ
 # default). No sanitizer: crawlgate has no unsafe code, and AddressSanitizer
 # would slow every execution several times over.
 mkdir -p fuzz/artifacts
-echo "fuzz: building the targets (cargo +nightly fuzz build -s none; log: fuzz/artifacts/build.log)"
-if ! cargo +nightly fuzz build --fuzz-dir fuzz -s none >fuzz/artifacts/build.log 2>&1; then
+echo "fuzz: building the targets (cargo +nightly fuzz build -s none --features libfuzzer; log: fuzz/artifacts/build.log)"
+if ! cargo +nightly fuzz build --fuzz-dir fuzz -s none --features libfuzzer >fuzz/artifacts/build.log 2>&1; then
   tail -n 30 fuzz/artifacts/build.log >&2
   fail "building the fuzz targets failed (the end of fuzz/artifacts/build.log is above)"
 fi
-bin=fuzz/target/x86_64-unknown-linux-gnu/release
+# The workspace's build folder ($CARGO_TARGET_DIR, a build.target-dir
+# setting, or target/): the fuzz crate is a member of the workspace.
+target_dir=$(cargo metadata --format-version 1 --no-deps |
+  python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])') ||
+  fail "cargo metadata could not say where the build goes"
+bin=$target_dir/x86_64-unknown-linux-gnu/release
 
 # Real-world files up to 64 KiB seed every target (4,156 of the 4,231): the
 # few larger ones would make replaying the seeds, which libFuzzer does before
 # its clock starts, take minutes. The stable replay test reads them all.
-seeds=fuzz/target/real-seeds
+seeds=$target_dir/fuzz-real-seeds
 if [ ! -f "$seeds/.complete" ]; then
   rm -rf "$seeds"
   mkdir -p "$seeds"

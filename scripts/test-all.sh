@@ -4,9 +4,9 @@
 # (against the robotstxt crate and Python's urllib.robotparser), doc tests,
 # the server's tests on loopback with a real Redis, headless Chromium and
 # schemathesis (Google's compliance suite through the API, hostile clients,
-# the memory budget), the
-# fuzz targets' regressions and seeds (on stable), the examples of
-# docs/behaviour.md, and the Python package's suites (Protego, real Scrapy
+# the memory budget), the fuzz targets' regressions and seeds (on stable: the
+# fuzz crate is a member of the workspace), the examples of the
+# documentation, and the Python package's suites (Protego, real Scrapy
 # crawls, PySpark in local mode).
 #
 # On a fresh Debian machine with only the Rust toolchain, it installs what the
@@ -121,11 +121,8 @@ fuzz_run() {
 }
 
 suite "cargo fmt --check" cargo fmt --all --check
-suite "cargo fmt --check (fuzz/)" cargo fmt --manifest-path fuzz/Cargo.toml --check
 suite "cargo clippy (warnings are errors)" cargo clippy --workspace --all-targets --locked -- -D warnings
-suite "cargo test (the server's tests start Redis and Chromium themselves and install schemathesis from PyPI under target/, the survey's tests moto)" cargo test --workspace --locked --no-fail-fast
-suite "fuzz regressions and seeds, replayed on stable (fuzz/)" \
-  cargo test --manifest-path fuzz/Cargo.toml --no-default-features --locked
+suite "cargo test (the server's tests start Redis and Chromium themselves and install schemathesis from PyPI into the build folder, the survey's tests moto)" cargo test --workspace --locked --no-fail-fast
 suite "fuzzing" fuzz_run
 # The crawlgate binary that `cargo test` built for the CLI's tests: building it
 # again with `cargo build -p crawlgate-cli` would resolve features differently

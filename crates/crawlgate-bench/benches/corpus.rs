@@ -38,7 +38,7 @@ pub struct Corpus {
 
 impl Corpus {
     /// The absolute URLs asked about one entry.
-    pub fn urls<'a>(&'a self, entry: &Entry) -> impl Iterator<Item = &'a str> + 'a {
+    pub fn urls<'a>(&'a self, entry: &Entry) -> impl Iterator<Item = &'a str> + use<'a> {
         self.spans[entry.urls.clone()]
             .iter()
             .map(|s| &self.buffer[s.clone()])

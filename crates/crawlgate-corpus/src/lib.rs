@@ -3,9 +3,10 @@
 //!
 //! The lookup lives in one place, `scripts/corpus.sh`, which this crate runs
 //! once per process: `$CRAWLGATE_CORPUS` when set, else `../shared/corpus/real`
-//! beside the repository, else a copy under `target/corpus/` that the script
-//! downloads (the test data of the Protego 0.7.0 source distribution on the
-//! Python package index, checked against a pinned SHA-256) the first time.
+//! beside the repository, else a copy under `corpus/` in Cargo's build
+//! folder (`$CARGO_TARGET_DIR`, or `target/`) that the script downloads the
+//! first time (the test data of the Protego 0.7.0 source distribution on the
+//! Python package index, checked against a pinned SHA-256).
 //!
 //! A missing corpus is a failure with the script's explanation, never a
 //! silent skip.

@@ -410,7 +410,7 @@ impl<'a> Context<'a> {
     pub(crate) fn parser_findings(
         &self,
         code: crawlgate::Code,
-    ) -> impl Iterator<Item = Diagnostic> + 'a {
+    ) -> impl Iterator<Item = Diagnostic> + use<'a> {
         self.robots
             .diagnostics()
             .iter()

@@ -104,7 +104,7 @@ impl<'a> GroupChoice<'a> {
     }
 
     /// The groups chosen, in file order.
-    pub fn groups(&self) -> impl ExactSizeIterator<Item = Group<'a>> + 'a {
+    pub fn groups(&self) -> impl ExactSizeIterator<Item = Group<'a>> + use<'a> {
         group_iter(self.robots, self.selection.groups)
     }
 

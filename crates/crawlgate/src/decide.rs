@@ -117,7 +117,7 @@ impl<'a> Verdict<'a> {
     }
 
     /// The groups whose rules applied.
-    pub fn groups(&self) -> impl ExactSizeIterator<Item = Group<'a>> + 'a {
+    pub fn groups(&self) -> impl ExactSizeIterator<Item = Group<'a>> + use<'a> {
         group_iter(self.robots, self.selection.groups)
     }
 }
@@ -411,7 +411,7 @@ impl RobotsTxt {
     /// assert_eq!(lines, [1, 7]);
     /// assert_eq!(robots.groups_of("b").map(|g| g.first_line()).collect::<Vec<_>>(), [4]);
     /// ```
-    pub fn groups_of(&self, agent: &str) -> impl ExactSizeIterator<Item = Group<'_>> + '_ {
+    pub fn groups_of(&self, agent: &str) -> impl ExactSizeIterator<Item = Group<'_>> + use<'_> {
         group_iter(self, self.select(agent).groups)
     }
 
@@ -454,7 +454,7 @@ impl<'a> AgentView<'a> {
     }
 
     /// The groups this crawler obeys (merged), in file order.
-    pub fn groups(&self) -> impl ExactSizeIterator<Item = Group<'a>> + 'a {
+    pub fn groups(&self) -> impl ExactSizeIterator<Item = Group<'a>> + use<'a> {
         group_iter(self.robots, self.selection.groups)
     }
 
@@ -776,7 +776,7 @@ impl<'a> AgentView<'a> {
     }
 
     /// The file's sitemaps (they apply to every crawler).
-    pub fn sitemaps(&self) -> impl ExactSizeIterator<Item = Sitemap<'a>> + 'a {
+    pub fn sitemaps(&self) -> impl ExactSizeIterator<Item = Sitemap<'a>> + use<'a> {
         self.robots.sitemaps()
     }
 }

@@ -432,7 +432,7 @@ impl<'a> Group<'a> {
     }
 
     /// The user-agent lines that open the group.
-    pub fn user_agents(&self) -> impl ExactSizeIterator<Item = UserAgent<'a>> + 'a {
+    pub fn user_agents(&self) -> impl ExactSizeIterator<Item = UserAgent<'a>> + use<'a> {
         let robots = self.robots;
         self.record()
             .agents
@@ -441,7 +441,7 @@ impl<'a> Group<'a> {
     }
 
     /// The group's allow and disallow lines, in file order.
-    pub fn rules(&self) -> impl ExactSizeIterator<Item = Rule<'a>> + 'a {
+    pub fn rules(&self) -> impl ExactSizeIterator<Item = Rule<'a>> + use<'a> {
         let robots = self.robots;
         self.record()
             .rules
@@ -451,7 +451,7 @@ impl<'a> Group<'a> {
 
     /// The group's extension records (crawl-delay, request-rate, unknown
     /// fields…), in file order.
-    pub fn extensions(&self) -> impl ExactSizeIterator<Item = Extension<'a>> + 'a {
+    pub fn extensions(&self) -> impl ExactSizeIterator<Item = Extension<'a>> + use<'a> {
         let robots = self.robots;
         self.record()
             .extensions
@@ -510,7 +510,7 @@ impl<'a> Group<'a> {
     }
 
     /// Every `Content-Usage` record of the group.
-    pub fn content_usage(&self) -> impl Iterator<Item = ContentUsage<'a>> + 'a {
+    pub fn content_usage(&self) -> impl Iterator<Item = ContentUsage<'a>> + use<'a> {
         self.extensions().filter_map(|e| e.content_usage())
     }
 

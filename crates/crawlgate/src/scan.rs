@@ -97,7 +97,7 @@ mod tests {
                 let expected = bytes
                     .iter()
                     .enumerate()
-                    .filter(|(_, &b)| b == byte)
+                    .filter(|&(_, &b)| b == byte)
                     .fold(0, |m, (i, _)| m | 0x80 << (8 * i));
                 assert_eq!(exactly(word, byte), expected, "{bytes:?} {byte}");
             }

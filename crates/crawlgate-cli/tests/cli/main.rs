@@ -4,13 +4,16 @@
 //! human output of `check`, `explain` and `test` on real files from the
 //! shared corpus is compared with insta snapshots in `tests/snapshots/`.
 
+mod architecture;
 mod batch;
 mod check;
 mod crawlers;
 mod explain;
 mod fetch;
 mod general;
+mod hostile;
 mod inputs;
+mod lint;
 mod pipes;
 mod report;
 mod report_api;

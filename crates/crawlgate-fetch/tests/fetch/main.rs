@@ -1,6 +1,7 @@
 //! End-to-end tests of crawlgate-fetch against scripted HTTP servers on
 //! 127.0.0.1. No test sends traffic anywhere but loopback.
 
+mod architecture;
 mod concurrency;
 mod end_to_end;
 mod ssrf;

@@ -3,10 +3,12 @@
 //! the embedded store, and the tester page in headless Chromium.
 
 mod api;
+mod architecture;
 mod browser;
 mod fleet;
 mod google_suite;
 mod hostile;
+mod memory;
 mod politeness;
 mod readings;
 mod restart;

@@ -80,7 +80,7 @@ pub(crate) fn count(path: &Path) -> Option<u64> {
 
 /// The lines of a site list naming sites, with their numbers; an error
 /// (unreadable, over-long line) is an `Err` with the reason.
-fn site_lines(path: &Path) -> impl Iterator<Item = (u64, Result<String, String>)> {
+fn site_lines(path: &Path) -> impl Iterator<Item = (u64, Result<String, String>)> + use<> {
     let mut reader = File::open(path)
         .map(BufReader::new)
         .map_err(|e| e.to_string());

@@ -8,6 +8,7 @@ mod warc_writer;
 #[path = "../support/bar.rs"]
 mod bar_warc;
 
+mod architecture;
 mod bad_input;
 mod bar;
 mod browser;

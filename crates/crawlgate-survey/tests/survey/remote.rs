@@ -100,7 +100,14 @@ fn moto() -> &'static Moto {
             ("AWS_SECRET_ACCESS_KEY", "testing"),
             ("AWS_REGION", "us-east-1"),
         ] {
-            std::env::set_var(key, value);
+            // SAFETY: the standard library serialises its own environment
+            // reads and writes; these are set once, before the first S3
+            // client reads them, and no C code in this test binary reads
+            // these variables.
+            #[allow(unsafe_code)]
+            unsafe {
+                std::env::set_var(key, value)
+            };
         }
         create_bucket(port);
         Moto {

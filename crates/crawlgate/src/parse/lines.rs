@@ -372,7 +372,7 @@ mod tests {
                 let expected = block
                     .iter()
                     .enumerate()
-                    .filter(|(_, &b)| b == b'\n' || b == b'\r' || b == third)
+                    .filter(|&(_, &b)| b == b'\n' || b == b'\r' || b == third)
                     .fold(0u64, |m, (i, _)| m | 1 << i);
                 assert_eq!(classify(&block, third), expected);
                 assert_eq!(classify_words(&block, third), expected);

@@ -4,7 +4,7 @@
 //! must belong to a class in `testdata/differential/urllib_expected.txt`,
 //! and every class there must still occur.
 
-mod common;
+use crate::common;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::{BufRead, BufReader, Write};

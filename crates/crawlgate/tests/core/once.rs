@@ -1,6 +1,6 @@
 //! `decide_once` (streaming, no model) gives exactly the model's answers.
 
-mod common;
+use crate::common;
 
 use crawlgate::{decide_once_with, Profile, RobotsTxt};
 use crawlgate_test_support::Rng;

@@ -2,7 +2,7 @@
 //! files stay linear, the size limits cut where RFC 9309 §2.5 and Google say, and the
 //! canonical rendering re-parses to the same decisions.
 
-mod common;
+use crate::common;
 
 use crawlgate::{Code, Profile, RobotsTxt, MAX_BYTES};
 use crawlgate_test_support::Rng;

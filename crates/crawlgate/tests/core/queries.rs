@@ -5,7 +5,7 @@
 //! `decide_once` (straight from the bytes) all give the same answers,
 //! whatever was asked before.
 
-mod common;
+use crate::common;
 
 use common::{gen_robots, gen_url, AGENTS};
 use crawlgate::{decide_once_with, path_of, CompiledRobotsTxt, Profile, RobotsTxt, Verdict};

@@ -8,7 +8,7 @@
 //! is proven case by case (see `classify`), and every listed class must still
 //! occur.
 
-mod common;
+use crate::common;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::panic::{catch_unwind, AssertUnwindSafe};

@@ -1,0 +1,8 @@
+//! The linter's integration tests, one binary: each file a module.
+
+mod architecture;
+mod growth;
+mod lint_corpus;
+mod lint_snapshots;
+mod precision;
+mod sarif_schema;

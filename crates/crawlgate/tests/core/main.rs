@@ -1,0 +1,16 @@
+//! The core crate's integration tests, one binary: each file a module.
+
+mod ai_preferences;
+mod architecture;
+mod bing;
+mod common;
+mod conformance;
+mod differential;
+mod once;
+mod queries;
+mod records;
+mod registry;
+mod robustness;
+mod search_console;
+mod urllib;
+mod verdicts;
