@@ -39,12 +39,17 @@ needs=(
   "chromedriver:chromium-driver"
   "redis-server:redis-server"
   "java17:openjdk-17-jre-headless"
+  # The audit's deny lists are checked by the programs that enforce them.
+  "nginx:nginx"
+  "apachectl:apache2"
+  "nft:nftables"
 )
 has() {
   case "$1" in
     pip) python3 -m pip --version >/dev/null 2>&1 ;;
     venv) python3 -c "import ensurepip, venv" >/dev/null 2>&1 ;;
     libpython) python3-config --ldflags --embed >/dev/null 2>&1 ;;
+    nginx | apachectl | nft) command -v "$1" >/dev/null 2>&1 || [ -x "/usr/sbin/$1" ] ;;
     java17)
       command -v java >/dev/null 2>&1 &&
         [ "$(java -version 2>&1 | sed -n 's/.*version "\([0-9]*\).*/\1/p' | head -1)" -ge 17 ] ;;
@@ -130,7 +135,7 @@ suite "fuzzing" fuzz_run
 if [ -x "$target_dir/debug/crawlgate" ]; then
   export CRAWLGATE_BIN="$target_dir/debug/crawlgate"
 fi
-suite "the examples of the documentation against the crawlgate binary" python3 scripts/doc-examples.py docs/behaviour.md docs/cli.md
+suite "the examples of the documentation against the crawlgate binary" python3 scripts/doc-examples.py docs/behaviour.md docs/cli.md docs/audit.md
 suite "the Python package (scripts/test-python.sh)" bash scripts/test-python.sh
 if [ "${#failed[@]}" -gt 0 ]; then
   step "FAILED: ${#failed[@]} suite(s):"

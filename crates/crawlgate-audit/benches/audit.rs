@@ -7,6 +7,8 @@
 //! sets the log's size: 1,000,000 by default). The log written is kept at
 //! `target/audit-bench/access.log` for other tools (GoAccess) to read.
 
+#![allow(missing_docs)] // criterion's macros write undocumented functions
+
 use std::path::PathBuf;
 use std::time::Duration;
 

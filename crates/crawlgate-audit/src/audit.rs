@@ -328,20 +328,18 @@ impl Audit {
         loop {
             match receiver.recv() {
                 Ok(Message::Chunk(file, chunk)) => {
-                    if state.formats[file].is_none() {
-                        if let Chunk::Lines { data, .. } = &chunk {
-                            let format = match &self.options.format {
-                                Some(format) => format.clone(),
-                                None => {
-                                    LogFormat::detect(data).map_err(|why| AuditError::Format {
-                                        name: state.names[file].clone(),
-                                        why,
-                                    })?
-                                }
-                            };
-                            state.summary.files[file].format = format.name().to_owned();
-                            state.formats[file] = Some(format);
-                        }
+                    if state.formats[file].is_none()
+                        && let Chunk::Lines { data, .. } = &chunk
+                    {
+                        let format = match &self.options.format {
+                            Some(format) => format.clone(),
+                            None => LogFormat::detect(data).map_err(|why| AuditError::Format {
+                                name: state.names[file].clone(),
+                                why,
+                            })?,
+                        };
+                        state.summary.files[file].format = format.name().to_owned();
+                        state.formats[file] = Some(format);
                     }
                     batch.push((file, chunk));
                     if batch.len() >= batch_size {
@@ -405,12 +403,12 @@ impl Audit {
         let mut claims: Vec<(IpAddr, &'static Crawler)> = Vec::new();
         let mut seen: HashSet<(IpAddr, u32)> = HashSet::new();
         for out in outs.iter().flatten() {
-            if let Out::Request(p) = out {
-                if let Some(crawler) = p.crawler {
-                    let key = (p.client, crawler_index(crawler));
-                    if !state.identities.contains_key(&key) && seen.insert(key) {
-                        claims.push((p.client, crawler));
-                    }
+            if let Out::Request(p) = out
+                && let Some(crawler) = p.crawler
+            {
+                let key = (p.client, crawler_index(crawler));
+                if !state.identities.contains_key(&key) && seen.insert(key) {
+                    claims.push((p.client, crawler));
                 }
             }
         }
@@ -488,20 +486,18 @@ impl Audit {
         let recent_change = obeying && disallowed && !spoofed && !is_robots_txt && p.recent_change;
         let mut breach = false;
         if let (Some(crawler), Some(delay), Some(time)) = (p.crawler, p.crawl_delay, p.request.time)
+            && !spoofed
+            && delay > 0.0
+            && crawlgate::registry::verification::reads_crawl_delay(crawler).is_some()
         {
-            if !spoofed
-                && delay > 0.0
-                && crawlgate::registry::verification::reads_crawl_delay(crawler).is_some()
-            {
-                state.summary.note_crawl_delay(crawler, delay);
-                let key = (p.site, crawler_index(crawler));
-                if let Some(last) = state.last_fetch.get(&key) {
-                    let gap = (time - *last).abs();
-                    breach = (gap as f64) < delay * 1000.0;
-                }
-                let last = state.last_fetch.entry(key).or_insert(time);
-                *last = (*last).max(time);
+            state.summary.note_crawl_delay(crawler, delay);
+            let key = (p.site, crawler_index(crawler));
+            if let Some(last) = state.last_fetch.get(&key) {
+                let gap = (time - *last).abs();
+                breach = (gap as f64) < delay * 1000.0;
             }
+            let last = state.last_fetch.entry(key).or_insert(time);
+            *last = (*last).max(time);
         }
         Row {
             file,
@@ -605,33 +601,32 @@ impl Audit {
             request: Request::new(client),
         };
         let site = self.options.robots.site(request.host.as_deref());
-        if let (Some(site), Some(url)) = (site, request.target.as_deref()) {
-            if let Some(in_force) = site.at(request.time) {
-                let claim = match (crawler, &request.user_agent) {
-                    (Some(c), _) => Claim::Crawler(crawler_index(c)),
-                    (None, std::borrow::Cow::Borrowed(a)) => Claim::Agent(a),
-                    (None, std::borrow::Cow::Owned(_)) => Claim::Agent(""),
-                };
-                let agent_name = crawler.map_or(agent, |c| c.name);
-                let judged = if matches!(
-                    (crawler, &request.user_agent),
-                    (None, std::borrow::Cow::Owned(_))
-                ) {
-                    let judge = Judge::new(&site.all()[in_force.index].robots, agent_name);
+        if let (Some(site), Some(url)) = (site, request.target.as_deref())
+            && let Some(in_force) = site.at(request.time)
+        {
+            let agent_name = crawler.map_or(agent, |c| c.name);
+            // A crawler's judges are cached by crawler, an agent's by its
+            // text as the line holds it; an agent unescaped into a copy
+            // of its own is judged afresh.
+            let claim = match (crawler, &request.user_agent) {
+                (Some(c), _) => Some(Claim::Crawler(crawler_index(c))),
+                (None, std::borrow::Cow::Borrowed(a)) => Some(Claim::Agent(a)),
+                (None, std::borrow::Cow::Owned(_)) => None,
+            };
+            let mut judge_at = |index: usize| match claim {
+                Some(claim) => cache.judge(site, index, claim, agent_name, url),
+                None => {
+                    let judge = Judge::new(&site.all()[index].robots, agent_name);
                     (judge.judge(url), judge.crawl_delay().map(|(s, _)| s))
-                } else {
-                    cache.judge(site, in_force.index, claim, agent_name, url)
-                };
-                parsed.judged = Some(judged.0);
-                parsed.crawl_delay = judged.1;
-                parsed.version = Some(site.all()[in_force.index].label.as_str());
-                parsed.site = site as *const Site as usize;
-                if in_force.recent_change && !judged.0.allowed {
-                    let before = cache
-                        .judge(site, in_force.index - 1, claim, agent_name, url)
-                        .0;
-                    parsed.recent_change = before.allowed;
                 }
+            };
+            let (judged, crawl_delay) = judge_at(in_force.index);
+            parsed.judged = Some(judged);
+            parsed.crawl_delay = crawl_delay;
+            parsed.version = Some(site.all()[in_force.index].label.as_str());
+            parsed.site = site as *const Site as usize;
+            if in_force.recent_change && !judged.allowed {
+                parsed.recent_change = judge_at(in_force.index - 1).0.allowed;
             }
         }
         parsed.request = request;

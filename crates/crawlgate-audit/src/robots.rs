@@ -316,7 +316,7 @@ pub fn read_file(path: &Path, profile: Profile) -> Result<Robots, RobotsError> {
 /// let t = version_time("2026-11-27T10:00:00Z.txt").unwrap();
 /// assert_eq!(version_time("2026-11-27T10-00-00Z"), Some(t));
 /// assert_eq!(version_time("20261127T100000Z.txt"), Some(t));
-/// assert_eq!(version_time("1764237600"), Some(t));
+/// assert_eq!(version_time("1795773600"), Some(t));
 /// assert_eq!(version_time("2026-11-27"), Some(t - 10 * 3_600_000));
 /// assert_eq!(version_time("robots.txt"), None);
 /// ```

@@ -134,7 +134,7 @@ impl JsonFields {
                         .and_then(|n| parse_epoch(&n.to_string()))
                         .or_else(|| {
                             n.as_f64().and_then(|f| {
-                                (f.is_finite() && f >= 0.0).then(|| (f * 1000.0) as i64)
+                                (f.is_finite() && f >= 0.0).then_some((f * 1000.0) as i64)
                             })
                         }),
                     Value::String(s) => parse_iso8601(s)

@@ -104,10 +104,10 @@ impl W3c {
         let Some(directive) = line.strip_prefix('#') else {
             return false;
         };
-        if let Some((name, rest)) = directive.split_once(':') {
-            if name.trim().eq_ignore_ascii_case("fields") {
-                self.columns = Some(rest.split_whitespace().map(column).collect());
-            }
+        if let Some((name, rest)) = directive.split_once(':')
+            && name.trim().eq_ignore_ascii_case("fields")
+        {
+            self.columns = Some(rest.split_whitespace().map(column).collect());
         }
         true
     }

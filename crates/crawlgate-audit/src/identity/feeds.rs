@@ -247,12 +247,11 @@ pub async fn load(
                 feed.fetched_at = Some(when);
                 Ok(feed)
             };
-            if let (Some(path), Some((when, age))) = (&cached, age) {
-                if age < REFRESH {
-                    if let Ok(feed) = from_cache(path, when) {
-                        return Ok(feed);
-                    }
-                }
+            if let (Some(path), Some((when, age))) = (&cached, age)
+                && age < REFRESH
+                && let Ok(feed) = from_cache(path, when)
+            {
+                return Ok(feed);
             }
             let fetcher = fetcher.ok_or("no HTTP client for feeds")?;
             let fetched = fetcher

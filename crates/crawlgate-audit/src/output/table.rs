@@ -59,7 +59,7 @@ pub fn schema() -> SchemaRef {
         Field::new("line", DataType::UInt64, false),
         Field::new(
             "time",
-            DataType::Timestamp(TimeUnit::Millisecond, Some("UTC".into())),
+            DataType::Timestamp(TimeUnit::Millisecond, Some("+00:00".into())),
             true,
         ),
         Field::new("ip", DataType::Utf8, false),
@@ -87,7 +87,7 @@ pub fn batch(files: &[String], rows: &[Row<'_>]) -> Result<RecordBatch, arrow_sc
     let n = rows.len();
     let mut file = StringDictionaryBuilder::<Int32Type>::new();
     let mut line = UInt64Builder::with_capacity(n);
-    let mut time = TimestampMillisecondBuilder::with_capacity(n).with_timezone("UTC");
+    let mut time = TimestampMillisecondBuilder::with_capacity(n).with_timezone("+00:00");
     let mut ip = StringBuilder::with_capacity(n, n * 16);
     let mut user_agent = StringBuilder::with_capacity(n, n * 100);
     let mut crawler = StringDictionaryBuilder::<Int32Type>::new();

@@ -176,7 +176,8 @@ pub fn render(summary: &Summary, options: &TextOptions) -> String {
                 } else {
                     ""
                 };
-                format!("{} lines {}{more}", f.name, numbers.join(", "))
+                let word = if numbers.len() == 1 { "line" } else { "lines" };
+                format!("{} {word} {}{more}", f.name, numbers.join(", "))
             })
             .collect();
         let _ = write!(out, " (first: {})", samples.join("; "));

@@ -20,10 +20,9 @@ fn requests(lab: &Lab) -> Vec<(u64, &Truth)> {
         .collect()
 }
 
-/// What must be equal whatever the format.
-fn essence(
-    rows: &[Kept],
-) -> Vec<(
+/// What must be equal whatever the format: address, agent, URL, time,
+/// verdict, deciding line, violation, honeypot, breach, crawler.
+type Essence = (
     String,
     String,
     Option<String>,
@@ -34,7 +33,10 @@ fn essence(
     bool,
     bool,
     Option<&'static str>,
-)> {
+);
+
+/// What must be equal whatever the format.
+fn essence(rows: &[Kept]) -> Vec<Essence> {
     rows.iter()
         .map(|r| {
             (

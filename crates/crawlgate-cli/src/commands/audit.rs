@@ -23,7 +23,7 @@ use crawlgate_audit::robots::{self, RobotsInForce, Site};
 use crawlgate_fetch::Robots;
 
 use crate::load::fetch::{fetch_all, parse_seconds, warn_fetch, FetchOptions};
-use crate::output::warn;
+use crate::output::{shown, warn};
 use crate::status::Status;
 
 const EXAMPLES: &str = "\
@@ -179,7 +179,7 @@ fn outputs(paths: &[PathBuf]) -> anyhow::Result<Vec<Output>> {
             (None, Some("json")) => Output::Json(path.clone()),
             _ => bail!(
                 "--output {}: the extension says what to write: .parquet, .csv or .jsonl (rows), .html (report), .json (summary)",
-                path.display()
+                shown(&path.display().to_string(), 200)
             ),
         };
         let parent = path
@@ -189,8 +189,8 @@ fn outputs(paths: &[PathBuf]) -> anyhow::Result<Vec<Output>> {
         if !parent.is_dir() {
             bail!(
                 "--output {}: the folder {} does not exist",
-                path.display(),
-                parent.display()
+                shown(&path.display().to_string(), 200),
+                shown(&parent.display().to_string(), 200)
             );
         }
         out.push(output);
@@ -206,10 +206,11 @@ fn log_sources(logs: &[String]) -> anyhow::Result<Vec<LogSource>> {
         .map(|log| {
             let source = LogSource::from_arg(log);
             if let LogSource::File(path) = &source {
+                let named = shown(log, 200);
                 let meta = std::fs::metadata(path)
-                    .with_context(|| format!("cannot read the log {log}"))?;
+                    .with_context(|| format!("cannot read the log {named}"))?;
                 if meta.is_dir() {
-                    bail!("{log} is a folder: give the log files (e.g. {log}/access.log*)");
+                    bail!("{named} is a folder: give the log files (e.g. {named}/access.log*)");
                 }
             }
             Ok(source)
@@ -240,11 +241,16 @@ fn load_robots(args: &Args) -> anyhow::Result<RobotsInForce> {
         )));
     }
     let path = Path::new(arg);
+    let named = shown(arg, 200);
     if path.is_dir() {
-        bail!("--robots {arg} is a folder: give --robots-versions {arg} for dated versions, or --robots-dir {arg} for one file per host");
+        bail!("--robots {named} is a folder: give --robots-versions {named} for dated versions, or --robots-dir {named} for one file per host");
     }
-    let robots = robots::read_file(path, args.profile)
-        .with_context(|| format!("cannot read the robots.txt {arg}"))?;
+    let robots = robots::read_file(path, args.profile).map_err(|e| match e {
+        robots::RobotsError::Io { source, .. } => {
+            anyhow::anyhow!("cannot read the robots.txt {named}: {source}")
+        }
+        other => other.into(),
+    })?;
     Ok(RobotsInForce::One(Site::single(arg, robots)))
 }
 
@@ -269,7 +275,10 @@ fn options(args: &Args) -> anyhow::Result<AuditOptions> {
     }
     for path in &args.honeypot {
         if !path.starts_with('/') {
-            bail!("--honeypot {path}: a honeypot is a path starting with `/` (/trap/)");
+            bail!(
+                "--honeypot {}: a honeypot is a path starting with `/` (/trap/)",
+                shown(path, 200)
+            );
         }
     }
     let trusted_proxies: PrefixSet = args
@@ -285,10 +294,13 @@ fn options(args: &Args) -> anyhow::Result<AuditOptions> {
     let feeds = match &args.ip_ranges {
         Some(arg) => {
             let source = FeedSource::from_arg(arg);
-            if let FeedSource::Mirror(dir) = &source {
-                if !dir.is_dir() {
-                    bail!("--ip-ranges {arg}: not a folder (a mirror laid out as DIR/<host>/<path>, or an http(s) URL of one)");
-                }
+            if let FeedSource::Mirror(dir) = &source
+                && !dir.is_dir()
+            {
+                bail!(
+                    "--ip-ranges {}: not a folder (a mirror laid out as DIR/<host>/<path>, or an http(s) URL of one)",
+                    shown(arg, 200)
+                );
             }
             source
         }
@@ -370,16 +382,16 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         serde_json::to_writer_pretty(&mut stdout, &summary)?;
         writeln!(stdout)?;
     } else {
-        let mut shown = summary.clone();
+        let mut printed = summary.clone();
         // Warnings went to standard error already.
-        shown.warnings.clear();
+        printed.warnings.clear();
         let options = text::TextOptions {
             honeypots: args.honeypot.clone(),
             deny_list: deny_info,
             outputs: written,
             top: 5,
         };
-        stdout.write_all(text::render(&shown, &options).as_bytes())?;
+        stdout.write_all(text::render(&printed, &options).as_bytes())?;
     }
     Ok(Status::Success)
 }
