@@ -8,7 +8,7 @@
 //! and the row sink. Memory holds a few chunks and what is kept per
 //! address and crawler, whatever the size of the logs.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::io;
 use std::net::IpAddr;
 use std::sync::mpsc::{sync_channel, Receiver};
@@ -81,12 +81,17 @@ impl RowSink for NoRows {
     }
 }
 
-/// The index of a crawler of the registry.
+/// The index of a crawler of the registry (from its address in the
+/// registry's slice: no search).
 fn crawler_index(crawler: &Crawler) -> u32 {
-    registry::crawlers()
-        .iter()
-        .position(|c| std::ptr::eq(c, crawler))
-        .map_or(u32::MAX, |i| i as u32)
+    let all = registry::crawlers();
+    let offset = (crawler as *const Crawler as usize).wrapping_sub(all.as_ptr() as usize);
+    let index = offset / std::mem::size_of::<Crawler>().max(1);
+    if index < all.len() && std::ptr::eq(&all[index], crawler) {
+        index as u32
+    } else {
+        u32::MAX
+    }
 }
 
 /// The client of a request: the address that connected, or, when that is
@@ -139,8 +144,10 @@ struct Parsed<'a> {
     honeypot: bool,
 }
 
+// Requests are most lines: kept inline, not boxed one by one.
+#[allow(clippy::large_enum_variant)]
 enum Out<'a> {
-    Request(Box<Parsed<'a>>),
+    Request(Parsed<'a>),
     Unreadable(u64, &'static str),
     Directive,
 }
@@ -550,9 +557,9 @@ impl Audit {
             match crate::format::read_line(format, state, bytes) {
                 Line::Unreadable(why) => outs.push(Out::Unreadable(number, why)),
                 Line::Directive => outs.push(Out::Directive),
-                Line::Request(request) => outs.push(Out::Request(Box::new(
-                    self.judge_request(cache, number, request),
-                ))),
+                Line::Request(request) => {
+                    outs.push(Out::Request(self.judge_request(cache, number, request)))
+                }
             }
         }
         outs
@@ -673,9 +680,9 @@ struct RunState {
     w3c: Vec<W3c>,
     summary: Summary,
     /// Identities by (address, crawler).
-    identities: HashMap<(IpAddr, u32), (IdentityState, Arc<str>)>,
+    identities: FxHashMap<(IpAddr, u32), (IdentityState, Arc<str>)>,
     /// The last fetch of each (site, crawler), for Crawl-delay.
-    last_fetch: HashMap<(usize, u32), Millis>,
+    last_fetch: FxHashMap<(usize, u32), Millis>,
 }
 
 impl RunState {
@@ -694,8 +701,8 @@ impl RunState {
                     .collect(),
                 ..Summary::default()
             },
-            identities: HashMap::new(),
-            last_fetch: HashMap::new(),
+            identities: FxHashMap::default(),
+            last_fetch: FxHashMap::default(),
         }
     }
 }

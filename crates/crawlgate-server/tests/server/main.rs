@@ -14,3 +14,4 @@ mod readings;
 mod restart;
 mod schemathesis;
 mod support;
+mod verify;
