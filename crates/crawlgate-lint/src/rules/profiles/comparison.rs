@@ -335,7 +335,7 @@ pub(crate) fn compare(cx: &Context<'_>, other: Profile, code: Code, out: &mut Ve
         }
     }
     let legacy_choice = (theirs.profile().group_selection == GroupSelection::FirstSubstring)
-        .then(|| LegacyChoice::new(theirs));
+        .then(|| LegacyChoice::new(theirs, &agents));
     // Lines whose reading difference another finding already explains.
     let explained: FxHashSet<u32> = google
         .diagnostics()
