@@ -487,7 +487,7 @@ fn verify_options(
     Ok(crawlgate_audit::identity::VerifyOptions {
         feeds,
         allow_private,
-        dns: (!no_dns).then(|| DnsConfig {
+        dns: (!no_dns).then_some(DnsConfig {
             server: resolver,
             timeout: dns_timeout,
             concurrency: 64,
