@@ -130,7 +130,7 @@ pub fn client_ip(remote: IpAddr, forwarded_for: Option<&str>, trusted: &PrefixSe
 }
 
 /// One request, parsed and judged (before its identity is known).
-struct Parsed<'a> {
+pub(crate) struct Parsed<'a> {
     line: u64,
     request: Request<'a>,
     client: IpAddr,
@@ -146,7 +146,7 @@ struct Parsed<'a> {
 
 // Requests are most lines: kept inline, not boxed one by one.
 #[allow(clippy::large_enum_variant)]
-enum Out<'a> {
+pub(crate) enum Out<'a> {
     Request(Parsed<'a>),
     Unreadable(u64, &'static str),
     Directive,
@@ -160,13 +160,13 @@ enum Claim<'a> {
 
 /// What a worker keeps while it parses: crawlers by User-Agent, judges by
 /// site, version and agent.
-struct WorkerCache<'a, 'r> {
+pub(crate) struct WorkerCache<'a, 'r> {
     agents: FxHashMap<&'a str, Option<&'static Crawler>>,
     judges: FxHashMap<(usize, usize, Claim<'a>), Judge<'r>>,
 }
 
 impl<'a, 'r> WorkerCache<'a, 'r> {
-    fn new() -> Self {
+    pub(crate) fn new() -> Self {
         WorkerCache {
             agents: FxHashMap::default(),
             judges: FxHashMap::default(),
@@ -267,6 +267,14 @@ impl Audit {
         &self.options
     }
 
+    /// Runs `work` on the audit's threads.
+    pub(crate) fn install<R: Send>(&self, work: impl FnOnce() -> R + Send) -> R {
+        match &self.pool {
+            Some(pool) => pool.install(work),
+            None => work(),
+        }
+    }
+
     fn threads(&self) -> usize {
         match &self.pool {
             Some(pool) => pool.current_num_threads(),
@@ -293,7 +301,11 @@ impl Audit {
         drop(receiver);
         let _ = reader.join();
         result?;
-        let mut summary = state.summary;
+        Ok(self.close(state.summary))
+    }
+
+    /// The summary of a run, with the feeds' states and their warnings.
+    pub(crate) fn close(&self, mut summary: Summary) -> Summary {
         summary.feeds = self
             .verifier
             .feeds()
@@ -321,7 +333,7 @@ impl Audit {
                 summary.warnings.push(error.clone());
             }
         }
-        Ok(summary)
+        summary
     }
 
     fn consume(
@@ -406,30 +418,7 @@ impl Audit {
             }
             outs
         };
-        // Identities: every new (address, crawler) of the batch at once.
-        let mut claims: Vec<(IpAddr, &'static Crawler)> = Vec::new();
-        let mut seen: HashSet<(IpAddr, u32)> = HashSet::new();
-        for out in outs.iter().flatten() {
-            if let Out::Request(p) = out
-                && let Some(crawler) = p.crawler
-            {
-                let key = (p.client, crawler_index(crawler));
-                if !state.identities.contains_key(&key) && seen.insert(key) {
-                    claims.push((p.client, crawler));
-                }
-            }
-        }
-        if !claims.is_empty() {
-            self.runtime.block_on(self.verifier.prepare(&claims));
-            let feeds = self.verifier.feeds();
-            for (ip, crawler) in &claims {
-                let identity = self.verifier.identity(*ip, crawler, &feeds);
-                state.identities.insert(
-                    (*ip, crawler_index(crawler)),
-                    (identity.state, identity.why),
-                );
-            }
-        }
+        self.identify(outs.iter().flatten(), state);
         // Findings, in order.
         let mut rows: Vec<Row<'_>> = Vec::with_capacity(outs.iter().map(Vec::len).sum());
         for ((file, chunk), outs) in batch.iter().zip(&outs) {
@@ -446,22 +435,7 @@ impl Audit {
                 Chunk::Lines { .. } => {}
             }
             for out in outs {
-                match out {
-                    Out::Unreadable(line, why) => {
-                        let f = &mut state.summary.files[*file];
-                        f.lines = f.lines.max(*line);
-                        f.unreadable(*line, why);
-                    }
-                    Out::Directive => state.summary.files[*file].directives += 1,
-                    Out::Request(p) => {
-                        let f = &mut state.summary.files[*file];
-                        f.lines = f.lines.max(p.line);
-                        f.requests += 1;
-                        let row = self.findings(*file, p, state);
-                        state.summary.add(&row);
-                        rows.push(row);
-                    }
-                }
+                self.settle(*file, out, state, &mut rows);
             }
             // Trailing lines with no request still count as lines read.
             if let Chunk::Lines { first_line, data } = chunk {
@@ -472,6 +446,65 @@ impl Audit {
         }
         sink.write(&state.names, &rows)?;
         Ok(())
+    }
+
+    /// Verifies every new (address, crawler) claimed by `outs`, all at once.
+    pub(crate) fn identify<'o, 'a: 'o>(
+        &self,
+        outs: impl Iterator<Item = &'o Out<'a>>,
+        state: &mut RunState,
+    ) {
+        let mut claims: Vec<(IpAddr, &'static Crawler)> = Vec::new();
+        let mut seen: HashSet<(IpAddr, u32)> = HashSet::new();
+        for out in outs {
+            if let Out::Request(p) = out
+                && let Some(crawler) = p.crawler
+            {
+                let key = (p.client, crawler_index(crawler));
+                if !state.identities.contains_key(&key) && seen.insert(key) {
+                    claims.push((p.client, crawler));
+                }
+            }
+        }
+        if claims.is_empty() {
+            return;
+        }
+        self.runtime.block_on(self.verifier.prepare(&claims));
+        let feeds = self.verifier.feeds();
+        for (ip, crawler) in &claims {
+            let identity = self.verifier.identity(*ip, crawler, &feeds);
+            state.identities.insert(
+                (*ip, crawler_index(crawler)),
+                (identity.state, identity.why),
+            );
+        }
+    }
+
+    /// Counts one parsed line of `file` in the summary; a request gets its
+    /// findings and becomes a row.
+    pub(crate) fn settle<'a>(
+        &self,
+        file: usize,
+        out: &'a Out<'a>,
+        state: &mut RunState,
+        rows: &mut Vec<Row<'a>>,
+    ) {
+        match out {
+            Out::Unreadable(line, why) => {
+                let f = &mut state.summary.files[file];
+                f.lines = f.lines.max(*line);
+                f.unreadable(*line, why);
+            }
+            Out::Directive => state.summary.files[file].directives += 1,
+            Out::Request(p) => {
+                let f = &mut state.summary.files[file];
+                f.lines = f.lines.max(p.line);
+                f.requests += 1;
+                let row = self.findings(file, p, state);
+                state.summary.add(&row);
+                rows.push(row);
+            }
+        }
     }
 
     fn findings<'a>(&self, file: usize, p: &'a Parsed<'a>, state: &mut RunState) -> Row<'a> {
@@ -565,7 +598,7 @@ impl Audit {
         outs
     }
 
-    fn judge_request<'a, 'r: 'a>(
+    pub(crate) fn judge_request<'a, 'r: 'a>(
         &'r self,
         cache: &mut WorkerCache<'a, 'r>,
         line: u64,
@@ -674,11 +707,11 @@ fn read_all(sources: &[LogSource], sender: &std::sync::mpsc::SyncSender<Message>
 }
 
 /// What a run keeps between batches.
-struct RunState {
-    names: Vec<String>,
+pub(crate) struct RunState {
+    pub(crate) names: Vec<String>,
     formats: Vec<Option<LogFormat>>,
     w3c: Vec<W3c>,
-    summary: Summary,
+    pub(crate) summary: Summary,
     /// Identities by (address, crawler).
     identities: FxHashMap<(IpAddr, u32), (IdentityState, Arc<str>)>,
     /// The last fetch of each (site, crawler), for Crawl-delay.
@@ -686,7 +719,7 @@ struct RunState {
 }
 
 impl RunState {
-    fn new(names: &[String]) -> RunState {
+    pub(crate) fn new(names: &[String]) -> RunState {
         RunState {
             names: names.to_vec(),
             formats: vec![None; names.len()],

@@ -14,5 +14,7 @@ pub mod input;
 pub mod net;
 pub mod output;
 pub mod record;
+pub mod records;
 pub mod robots;
+pub mod session;
 pub mod time;

@@ -12,6 +12,7 @@ mod template;
 mod w3c;
 
 pub use json::JsonFields;
+pub(crate) use template::parse_ip;
 pub use template::{BadTemplate, Field, Template};
 pub use w3c::W3c;
 

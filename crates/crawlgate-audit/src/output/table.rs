@@ -273,3 +273,15 @@ impl RowSink for Tables {
         self.0.iter_mut().try_for_each(|s| s.write(files, rows))
     }
 }
+
+/// A sink that keeps the rows as Arrow batches, one per write (for callers
+/// that want the table in memory: Python, Spark).
+#[derive(Debug, Default)]
+pub struct Batches(pub Vec<RecordBatch>);
+
+impl RowSink for Batches {
+    fn write(&mut self, files: &[String], rows: &[Row<'_>]) -> io::Result<()> {
+        self.0.push(batch(files, rows).map_err(io::Error::other)?);
+        Ok(())
+    }
+}

@@ -9,4 +9,5 @@ mod deny_lists;
 mod formats;
 mod hostile;
 mod lab;
+mod session;
 mod support;
