@@ -4,6 +4,8 @@
 //! clocks, the summary, W3C's `#Fields`), so the same lines given in
 //! batches get the same rows as `crawlgate audit` gives for the file.
 
+use std::ops::Deref;
+
 use rayon::prelude::*;
 
 use crate::audit::{Audit, AuditError, Out, RowSink, RunState, WorkerCache};
@@ -18,9 +20,10 @@ const LINES_PER_TASK: usize = 4096;
 /// Lines looked at to tell a session's log format.
 const DETECT_LINES: usize = 64;
 
-/// An audit of one log given in batches (see [`Audit::session`]).
-pub struct Session<'x> {
-    audit: &'x Audit,
+/// An audit of one log given in batches (see [`Audit::session`]), over a
+/// borrowed audit (`&Audit`) or a shared one (`Arc<Audit>`).
+pub struct Session<A: Deref<Target = Audit> + Clone> {
+    audit: A,
     state: RunState,
     format: Option<LogFormat>,
     w3c: W3c,
@@ -28,7 +31,7 @@ pub struct Session<'x> {
     taken: u64,
 }
 
-impl std::fmt::Debug for Session<'_> {
+impl<A: Deref<Target = Audit> + Clone> std::fmt::Debug for Session<A> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Session")
             .field("name", &self.state.names[0])
@@ -40,26 +43,65 @@ impl std::fmt::Debug for Session<'_> {
 impl Audit {
     /// A session auditing one log, named `name` in rows and messages,
     /// whose lines or records come in batches, in order.
-    pub fn session(&self, name: impl Into<String>) -> Session<'_> {
-        let state = RunState::new(&[name.into()]);
+    ///
+    /// ```
+    /// use crawlgate::RobotsTxt;
+    /// use crawlgate_audit::audit::{Audit, AuditOptions};
+    /// use crawlgate_audit::format::LogFormat;
+    /// use crawlgate_audit::identity::feeds::FeedSource;
+    /// use crawlgate_audit::identity::VerifyOptions;
+    /// use crawlgate_audit::output::table::Batches;
+    /// use crawlgate_audit::robots::{RobotsInForce, Site};
+    /// use crawlgate_fetch::Robots;
+    /// let robots = Robots::local(RobotsTxt::parse(b"User-agent: *\nDisallow: /private/\n"));
+    /// let audit = Audit::new(AuditOptions {
+    ///     format: Some(LogFormat::combined()),
+    ///     robots: RobotsInForce::One(Site::single("robots.txt", robots)),
+    ///     honeypots: vec![],
+    ///     trusted_proxies: Default::default(),
+    ///     verify: VerifyOptions {
+    ///         feeds: FeedSource::Mirror("no-feeds".into()),
+    ///         dns: None,
+    ///         ..VerifyOptions::default()
+    ///     },
+    ///     threads: 1,
+    /// })
+    /// .unwrap();
+    /// let mut session = audit.session("memory");
+    /// let mut rows = Batches::default();
+    /// let line = r#"192.0.2.1 - - [27/Nov/2026:10:00:00 +0000] "GET /private/x HTTP/1.1" 200 5 "-" "curl/8""#;
+    /// session.lines(&[line, "junk"], &mut rows).unwrap();
+    /// session.lines(&[line], &mut rows).unwrap();
+    /// assert_eq!(rows.0.iter().map(|b| b.num_rows()).sum::<usize>(), 2);
+    /// let summary = session.finish();
+    /// assert_eq!((summary.unreadable(), summary.files[0].lines), (1, 3));
+    /// ```
+    pub fn session(&self, name: impl Into<String>) -> Session<&Audit> {
+        Session::new(self, name)
+    }
+}
+
+impl<A: Deref<Target = Audit> + Clone> Session<A> {
+    /// A session of `audit` (shared: `Arc<Audit>`) for the log `name`.
+    pub fn new(audit: A, name: impl Into<String>) -> Session<A> {
+        let format = audit.options().format.clone();
         Session {
-            audit: self,
-            state,
-            format: self.options().format.clone(),
+            audit,
+            state: RunState::new(&[name.into()]),
+            format,
             w3c: W3c::default(),
             taken: 0,
         }
     }
-}
 
-impl<'x> Session<'x> {
     /// Audits the next lines of the log (without their line ends); line
     /// numbers go on from the batch before. The format is the audit's, or
     /// told from the first lines given.
-    pub fn lines<'d>(&mut self, lines: &[&'d str], sink: &mut dyn RowSink) -> Result<(), AuditError>
-    where
-        'x: 'd,
-    {
+    pub fn lines(
+        &mut self,
+        lines: &[&str],
+        sink: &mut dyn RowSink,
+    ) -> Result<(), AuditError> {
         if self.format.is_none() {
             let sample = lines[..lines.len().min(DETECT_LINES)].join("\n");
             if sample.trim().is_empty() {
@@ -81,8 +123,9 @@ impl<'x> Session<'x> {
             self.state.summary.files[0].format = format.name().to_owned();
         }
         let first = self.taken + 1;
-        let audit = self.audit;
-        let outs: Vec<Out<'d>> = if format.lines_stand_alone() {
+        let shared = self.audit.clone();
+        let audit: &Audit = &shared;
+        let outs: Vec<Out<'_>> = if format.lines_stand_alone() {
             let parse = || {
                 lines
                     .par_chunks(LINES_PER_TASK)
@@ -113,7 +156,7 @@ impl<'x> Session<'x> {
                 .collect()
         };
         self.taken += lines.len() as u64;
-        self.settle(outs, sink)
+        self.settle(audit, outs, sink)
     }
 
     /// Audits the next requests, each already split into its fields, or
@@ -123,10 +166,7 @@ impl<'x> Session<'x> {
         &mut self,
         requests: Vec<Result<Request<'d>, &'static str>>,
         sink: &mut dyn RowSink,
-    ) -> Result<(), AuditError>
-    where
-        'x: 'd,
-    {
+    ) -> Result<(), AuditError> {
         self.take(requests, sink)
     }
 
@@ -134,12 +174,10 @@ impl<'x> Session<'x> {
         &mut self,
         requests: Vec<Result<Request<'d>, &'static str>>,
         sink: &mut dyn RowSink,
-    ) -> Result<(), AuditError>
-    where
-        'x: 'd,
-    {
+    ) -> Result<(), AuditError> {
         let first = self.taken + 1;
-        let audit = self.audit;
+        let shared = self.audit.clone();
+        let audit: &Audit = &shared;
         let parse = || {
             requests
                 .into_par_iter()
@@ -156,14 +194,19 @@ impl<'x> Session<'x> {
         };
         let outs = audit.install(parse);
         self.taken += outs.len() as u64;
-        self.settle(outs, sink)
+        self.settle(audit, outs, sink)
     }
 
-    fn settle<'d>(&mut self, outs: Vec<Out<'d>>, sink: &mut dyn RowSink) -> Result<(), AuditError> {
-        self.audit.identify(outs.iter(), &mut self.state);
+    fn settle(
+        &mut self,
+        audit: &Audit,
+        outs: Vec<Out<'_>>,
+        sink: &mut dyn RowSink,
+    ) -> Result<(), AuditError> {
+        audit.identify(outs.iter(), &mut self.state);
         let mut rows: Vec<Row<'_>> = Vec::with_capacity(outs.len());
         for out in &outs {
-            self.audit.settle(0, out, &mut self.state, &mut rows);
+            audit.settle(0, out, &mut self.state, &mut rows);
         }
         let f = &mut self.state.summary.files[0];
         f.lines = f.lines.max(self.taken);
