@@ -97,11 +97,7 @@ impl<A: Deref<Target = Audit> + Clone> Session<A> {
     /// Audits the next lines of the log (without their line ends); line
     /// numbers go on from the batch before. The format is the audit's, or
     /// told from the first lines given.
-    pub fn lines(
-        &mut self,
-        lines: &[&str],
-        sink: &mut dyn RowSink,
-    ) -> Result<(), AuditError> {
+    pub fn lines(&mut self, lines: &[&str], sink: &mut dyn RowSink) -> Result<(), AuditError> {
         if self.format.is_none() {
             let sample = lines[..lines.len().min(DETECT_LINES)].join("\n");
             if sample.trim().is_empty() {

@@ -9,5 +9,6 @@ mod deny_lists;
 mod formats;
 mod hostile;
 mod lab;
+mod report;
 mod session;
 mod support;
