@@ -124,11 +124,16 @@ fn timeline(out: &mut String, crawlers: &[&CrawlerSummary]) {
         escape(&format_rfc3339(last + hour))
     );
     for (i, values) in series.iter().enumerate() {
-        let points: Vec<String> = values
+        let mut points: Vec<String> = values
             .iter()
             .enumerate()
             .map(|(j, v)| format!("{:.1},{:.1}", x(j), y(*v)))
             .collect();
+        // One hour only: a level line across it (a single point draws
+        // nothing).
+        if let [only] = values.as_slice() {
+            points.push(format!("{:.1},{:.1}", w - 10.0, y(*only)));
+        }
         let _ = writeln!(
             out,
             "<polyline fill=none stroke=\"{}\" stroke-width=1.5 points=\"{}\"><title>{}</title></polyline>",
