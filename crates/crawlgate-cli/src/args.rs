@@ -3,7 +3,8 @@
 use clap::{Parser, Subcommand};
 
 use crate::commands::{
-    audit, batch, check, completions, explain, fetch, lint, man, report, serve, survey, test,
+    audit, batch, check, completions, explain, fetch, lint, man, policy, report, serve, survey,
+    test,
 };
 use crate::output::ColorChoice;
 
@@ -39,6 +40,8 @@ pub enum Command {
     Lint(lint::Args),
     /// What Search Console will say of each line: classified exactly as Google's robots.txt report does.
     Report(report::Args),
+    /// Write the robots.txt (and server rules) that say what you mean about search, AI and other crawlers, proven for every known crawler.
+    Policy(policy::Args),
     /// Check a file of `allow|disallow AGENT URL` expectations (for CI).
     Test(test::Args),
     /// Fetch a site's robots.txt as Google does and report what happened.

@@ -118,7 +118,7 @@ codes! {
     InvalidContentUsage = ("R306", "invalid-content-usage", Warning,
         "a malformed `Content-Usage` value"),
     UnknownContentUsageKey = ("R307", "unknown-content-usage-key", Warning,
-        "a `Content-Usage` key outside the vocabulary"),
+        "a `Content-Usage` key outside the vocabulary (`train-ai`, `ai-use`, `search`)"),
     InvalidContentSignal = ("R308", "invalid-content-signal", Warning,
         "a malformed `Content-Signal` value"),
     UnknownContentSignalKey = ("R309", "unknown-content-signal-key", Warning,
@@ -145,6 +145,10 @@ codes! {
         "Bing's reading decides a URL differently from Google's for a Bing crawler"),
     AgentTypo = ("R501", "agent-typo", Warning,
         "a user-agent that looks like a misspelled known crawler token"),
+    SearchCrawlerInAiGroup = ("R502", "search-crawler-in-ai-group", Warning,
+        "a search engine's crawler in a group of AI crawlers: the group keeps it out of search too"),
+    RetiredCrawler = ("R503", "retired-crawler", Info,
+        "a user-agent naming a crawler that no longer runs"),
 }
 
 /// The parser's codes and the linter's, merged in numeric order.

@@ -223,8 +223,10 @@ impl PyRobotsTxt {
 
     /// The usage preferences that apply to `url` for `agent`, as the IETF
     /// AI-preferences drafts read them (`crawlgate explain --json`'s
-    /// `preferences`): `train_ai` and `search` (`allowed`, `disallowed`,
-    /// `unknown`), the `Content-Usage` records that apply, the keys outside
+    /// `preferences`): `train_ai`, `ai_use` and `search` (`allowed`,
+    /// `disallowed`, `unknown`; vocabulary draft 08), `search_overrides`
+    /// (the categories `search` decides too inside a search application),
+    /// the `Content-Usage` records that apply, the keys outside
     /// the vocabulary, and the crawler's `Content-Signal`. `None` when the
     /// crawler may not fetch the URL, for then no preference applies.
     #[pyo3(signature = (url, agent, *, reading = "crawler"))]

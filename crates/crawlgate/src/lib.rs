@@ -127,7 +127,7 @@ pub use decide::{AgentView, Reason, RuleMatch, Verdict};
 pub use diagnostic::{code_number, Code, Diagnostic, DiagnosticCode, Fix, Severity, Span};
 pub use extension::{
     ContentSignal, ContentUsage, CrawlDelay, ExtensionKind, License, Preference, RequestRate,
-    TimeOfDay, VisitTime,
+    TimeOfDay, UsageCategory, VisitTime,
 };
 pub use model::{Extension, Group, InputStats, RobotsTxt, Rule, RuleKind, Sitemap, UserAgent};
 pub use once::{decide_once, decide_once_with, OnceVerdict};

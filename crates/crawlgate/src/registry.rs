@@ -254,6 +254,13 @@ pub struct Crawler {
     /// `Crawl-delay` still applies when its own group has none, and who
     /// says so.
     pub star_crawl_delay: Option<&'static Source>,
+    /// Whether it reads `Crawl-delay` (in its own group, or in `*` when it
+    /// obeys that), and who says so; `None` when nobody has said it does
+    /// (Google, for one, ignores it).
+    pub reads_crawl_delay: Option<&'static Source>,
+    /// Whether it no longer runs (files still name its token), and who
+    /// says so.
+    pub retired: Option<&'static Source>,
     /// Whether it obeys robots.txt.
     pub obeys: Obeys,
     /// Who runs it.
@@ -281,6 +288,21 @@ impl Crawler {
     /// robots.txt cannot name it as written).
     pub fn name_is_token(&self) -> bool {
         is_product_token(self.name)
+    }
+
+    /// Whether it still runs: `false` for a crawler its operator retired
+    /// (`Googlebot-Mobile`, `msnbot`), whose token files still name.
+    ///
+    /// ```
+    /// use crawlgate::registry;
+    /// assert!(!registry::find("Googlebot-Mobile").unwrap().runs());
+    /// assert!(registry::find("Googlebot").unwrap().runs());
+    /// // Bing reads Crawl-delay; Google does not.
+    /// assert!(registry::find("Bingbot").unwrap().reads_crawl_delay.is_some());
+    /// assert!(registry::find("Googlebot").unwrap().reads_crawl_delay.is_none());
+    /// ```
+    pub fn runs(&self) -> bool {
+        self.retired.is_none()
     }
 
     /// Whether the crawler reading says robots.txt does not apply to it:
@@ -411,9 +433,13 @@ fn parse_entry(line: &'static str, sources: &'static [Source]) -> Result<Crawler
         .and_then(CrawlerKind::parse)
         .ok_or_else(|| format!("unknown kind `{kind}`"))?;
     let mut star_crawl_delay = None;
+    let mut reads_crawl_delay = None;
+    let mut retired = None;
     for flag in kind_words {
         match flag.split_once('@') {
             Some(("star-crawl-delay", key)) => star_crawl_delay = Some(source_named(key)?),
+            Some(("crawl-delay", key)) => reads_crawl_delay = Some(source_named(key)?),
+            Some(("retired", key)) => retired = Some(source_named(key)?),
             _ => return Err(format!("unknown flag `{flag}`")),
         }
     }
@@ -446,6 +472,8 @@ fn parse_entry(line: &'static str, sources: &'static [Source]) -> Result<Crawler
         obeys_star,
         kind,
         star_crawl_delay,
+        reads_crawl_delay,
+        retired,
         obeys,
         operator,
         purpose,

@@ -8,6 +8,7 @@ pub mod explain;
 pub mod fetch;
 pub mod lint;
 pub mod man;
+pub mod policy;
 pub mod report;
 pub mod serve;
 pub mod survey;
@@ -28,6 +29,7 @@ pub fn run(cli: Cli) -> anyhow::Result<Status> {
         Command::Explain(args) => explain::run(args, ui),
         Command::Lint(args) => lint::run(args, ui),
         Command::Report(args) => report::run(args, ui),
+        Command::Policy(args) => policy::run(args),
         Command::Test(args) => test::run(args, ui),
         Command::Fetch(args) => fetch::run(args, ui),
         Command::Batch(args) => batch::run(args),

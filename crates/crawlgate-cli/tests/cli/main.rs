@@ -16,6 +16,7 @@ mod hostile;
 mod inputs;
 mod lint;
 mod pipes;
+mod policy;
 mod report;
 mod report_api;
 mod serve;

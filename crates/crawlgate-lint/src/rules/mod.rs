@@ -65,6 +65,8 @@ pub static RULES: &[&RuleInfo] = &[
     &profiles::legacy_differs::RULE,
     &profiles::bing_differs::RULE,
     &audit::agent_typo::RULE,
+    &audit::search_crawler_in_ai_group::RULE,
+    &audit::retired_crawler::RULE,
 ];
 
 /// The rule with this code.

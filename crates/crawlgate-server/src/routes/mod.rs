@@ -6,6 +6,7 @@ pub mod check;
 pub mod health;
 pub mod lint;
 pub mod openapi;
+pub mod policy;
 pub mod report;
 pub mod robots;
 pub mod schedule;
@@ -35,6 +36,7 @@ pub fn app(state: AppState) -> Router {
         .route("/v1/check", post(check::check))
         .route("/v1/lint", post(lint::lint))
         .route("/v1/report", post(report::report))
+        .route("/v1/policy", post(policy::policy))
         .route("/v1/robots", get(robots::cached))
         .route("/v1/robots/version", get(robots::version))
         .route("/v1/refresh", post(robots::refresh))

@@ -57,6 +57,26 @@ fn page_with(limits: &Limits) -> String {
         page = page.replace(slot, &value.to_string());
     }
     page.replace("{{profile_options}}", &profile_options())
+        .replace("{{policy_purposes}}", &policy_purposes())
+}
+
+/// The policy panel's select per purpose, from the policy crate's one
+/// list of purposes.
+fn policy_purposes() -> String {
+    crawlgate_policy::Purpose::ALL
+        .iter()
+        .map(|purpose| {
+            let name = purpose.as_str();
+            let mut words = purpose.describe().chars();
+            let label: String = words
+                .next()
+                .map(|c| c.to_uppercase().chain(words).collect())
+                .unwrap_or_default();
+            format!(
+                r#"<label for="policy-{name}">{label}</label><select id="policy-{name}" data-purpose="{name}"><option value="">keep the site's rules</option><option value="allow">allow</option><option value="deny">deny</option></select>"#
+            )
+        })
+        .collect()
 }
 
 /// The profile select's options, from the one list of profiles, so that a

@@ -9,6 +9,7 @@ mod fleet;
 mod google_suite;
 mod hostile;
 mod memory;
+mod policy;
 mod politeness;
 mod readings;
 mod restart;

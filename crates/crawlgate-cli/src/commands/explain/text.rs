@@ -173,7 +173,7 @@ mod tests {
         assert_eq!(sections[4], "Sitemaps (for every crawler)\n  none");
         assert_eq!(
             sections[5],
-            "/p/q/1  allowed\n  2 matching rules, the first decides:\n    4  r:3  Allow: /p/q\n    2  r:2  Disallow: /p\n  content usage: train-ai=n, search=unknown  (r:4)"
+            "/p/q/1  allowed\n  2 matching rules, the first decides:\n    4  r:3  Allow: /p/q\n    2  r:2  Disallow: /p\n  content usage: train-ai=n, ai-use=unknown, search=unknown  (r:4)"
         );
         // Usage preferences are for URLs that may be fetched.
         assert_eq!(
