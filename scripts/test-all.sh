@@ -50,6 +50,9 @@ needs=(
   "apache2:apache2"
   "caddy:caddy"
   "haproxy:haproxy"
+  # The audit's deny lists are checked by the programs that enforce them.
+  "apachectl:apache2"
+  "nft:nftables"
 )
 has() {
   case "$1" in
@@ -60,7 +63,7 @@ has() {
       command -v java >/dev/null 2>&1 &&
         [ "$(java -version 2>&1 | sed -n 's/.*version "\([0-9]*\).*/\1/p' | head -1)" -ge 17 ] ;;
     # Debian puts servers in /usr/sbin, which a user's PATH may lack.
-    nginx | apache2 | haproxy) command -v "$1" >/dev/null 2>&1 || [ -x "/usr/sbin/$1" ] ;;
+    nginx | apache2 | apachectl | nft | haproxy) command -v "$1" >/dev/null 2>&1 || [ -x "/usr/sbin/$1" ] ;;
     *) command -v "$1" >/dev/null 2>&1 ;;
   esac
 }
@@ -199,7 +202,7 @@ suite "fuzzing" fuzz_run
 if [ -x "$target_dir/debug/crawlgate" ]; then
   export CRAWLGATE_BIN="$target_dir/debug/crawlgate"
 fi
-suite "the examples of the documentation against the crawlgate binary" python3 scripts/doc-examples.py docs/behaviour.md docs/cli.md docs/policy.md
+suite "the examples of the documentation against the crawlgate binary" python3 scripts/doc-examples.py docs/behaviour.md docs/cli.md docs/policy.md docs/audit.md
 python_run() {
   step "waiting for the Python package's wheel and environments (log: $python_log)"
   if ! wait "$python_pid"; then

@@ -3,7 +3,8 @@
 use clap::{Parser, Subcommand};
 
 use crate::commands::{
-    batch, check, completions, explain, fetch, lint, man, policy, report, serve, survey, test,
+    audit, batch, check, completions, explain, fetch, lint, man, policy, report, serve, survey,
+    test,
 };
 use crate::output::ColorChoice;
 
@@ -47,6 +48,8 @@ pub enum Command {
     Fetch(fetch::Args),
     /// Decide many (robots.txt, user-agent, URL) triples: JSON lines in, JSON lines out.
     Batch(batch::Args),
+    /// Access logs against robots.txt: which crawlers came, verified or spoofed, obeyed or not; honeypots, Crawl-delay, deny lists.
+    Audit(audit::Args),
     /// Who may crawl what across many sites: folders, tables, WARC files or live fetches to Parquet, CSV, JSON lines and an HTML report.
     Survey(survey::Args),
     /// Serve the API for crawler fleets and the robots.txt tester page (http://127.0.0.1:8080/).

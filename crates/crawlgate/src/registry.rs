@@ -40,6 +40,8 @@ use std::sync::OnceLock;
 use crate::profile::Profile;
 use crate::token::{is_product_token, token_len, user_agent_products};
 
+pub mod verification;
+
 const TABLE: &str = include_str!("registry.txt");
 
 /// What a crawler fetches pages for.

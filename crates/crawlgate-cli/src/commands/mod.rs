@@ -1,5 +1,6 @@
 //! One module per subcommand, and the dispatcher that runs the chosen one.
 
+pub mod audit;
 pub mod batch;
 pub mod check;
 pub mod completions;
@@ -32,6 +33,7 @@ pub fn run(cli: Cli) -> anyhow::Result<Status> {
         Command::Test(args) => test::run(args, ui),
         Command::Fetch(args) => fetch::run(args, ui),
         Command::Batch(args) => batch::run(args),
+        Command::Audit(args) => audit::run(args),
         // A survey that answers has succeeded (its problems are errors).
         Command::Survey(args) => survey::run(args).map(|_| Status::Success),
         Command::Serve(args) => serve::run(args),

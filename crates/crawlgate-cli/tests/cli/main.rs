@@ -5,6 +5,7 @@
 //! shared corpus is compared with insta snapshots in `tests/snapshots/`.
 
 mod architecture;
+mod audit;
 mod batch;
 mod check;
 mod crawlers;

@@ -12,6 +12,7 @@ pub mod robots;
 pub mod schedule;
 mod source;
 pub mod tester;
+pub mod verify;
 
 use std::time::Instant;
 
@@ -41,6 +42,7 @@ pub fn app(state: AppState) -> Router {
         .route("/v1/refresh", post(robots::refresh))
         .route("/v1/schedule", delete(schedule::reset))
         .route("/v1/crawlers", get(tester::crawlers))
+        .route("/v1/verify", post(verify::verify))
         .route("/healthz", get(health::healthz))
         .route("/metrics", get(health::metrics))
         .route("/openapi.json", get(openapi::document))

@@ -14,7 +14,7 @@ use utoipa::OpenApi;
 
 use super::check::PROFILE_NAMES;
 use super::source::{b64_max_chars, BASE64_PATTERN};
-use super::{allowed, check, health, lint, policy, report, robots, schedule, tester};
+use super::{allowed, check, health, lint, policy, report, robots, schedule, tester, verify};
 use crate::config::Limits;
 use crate::error::{ErrorBody, ErrorDetail};
 use crate::reading::READING_NAMES;
@@ -42,6 +42,7 @@ use crawlgate_fetch::{Preferences, ReportCounts, ReportLine, SignalShown, UsageS
         robots::refresh,
         schedule::reset,
         tester::crawlers,
+        verify::verify,
         health::healthz,
         health::metrics,
     ),
@@ -80,6 +81,9 @@ use crawlgate_fetch::{Preferences, ReportCounts, ReportLine, SignalShown, UsageS
         robots::VersionBody,
         schedule::ScheduleReset,
         tester::KnownCrawler,
+        verify::VerifyRequest,
+        verify::VerifyResponse,
+        verify::VerifiedCrawler,
         tester::CrawlerSource,
         health::Health,
     ))
@@ -173,6 +177,11 @@ fn exact_requests(doc: &mut Value, limits: &Limits) {
     check["urls"]["items"] = json!({"type": "string", "maxLength": limits.max_url_chars});
     check["all_profiles"] =
         json!({"type": "boolean", "description": "Also give the verdict under every profile."});
+    let verify = &mut schemas["VerifyRequest"];
+    verify["properties"]["ip"]["maxLength"] = json!(64);
+    verify["properties"]["ip"]["minLength"] = json!(1);
+    verify["properties"]["user_agent"]["maxLength"] = json!(limits.max_agent_chars);
+    verify["additionalProperties"] = json!(false);
     let lint = &mut schemas["LintRequest"]["properties"];
     lint["audit"] =
         json!({"type": "boolean", "description": "Also say what each known crawler gets."});
@@ -343,6 +352,11 @@ fn examples(doc: &mut Value) {
                 "urls": ["https://example.com/private/x", "/private/open", ""],
                 "all_profiles": true
             }),
+        ),
+        (
+            "/v1/verify",
+            "post",
+            json!({"ip": "66.249.66.1", "user_agent": "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"}),
         ),
         (
             "/v1/lint",

@@ -15,3 +15,4 @@ mod readings;
 mod restart;
 mod schemathesis;
 mod support;
+mod verify;
