@@ -156,7 +156,6 @@ fn signature(survey: &Survey, inputs: &[Input]) -> String {
         "crawlers": survey.crawlers().iter().map(|c| c.token.clone()).collect::<Vec<_>>(),
         "paths": survey.paths(),
         "profile": survey.profile().name,
-        "readings": survey.readings(),
     })
     .to_string()
 }
@@ -447,7 +446,7 @@ pub fn run(
     let info = ReportInfo {
         inputs: inputs.iter().map(Input::name).collect(),
         generated,
-        profile: survey.readings(),
+        profile: survey.profile().name.to_owned(),
         seconds: Some(started.elapsed().as_secs_f64()),
     };
     for path in &plan.outputs {

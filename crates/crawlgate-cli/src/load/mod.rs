@@ -46,10 +46,9 @@ pub struct Plan {
 }
 
 /// How much of a local robots.txt commands read: what every profile parses
-/// (500 KiB, the limit of RFC 9309 §2.5 as Google sets it; the yandex
-/// profile reads more, as Yandex's parser reads whole files); one byte more
+/// (the limit of RFC 9309 §2.5 as Google sets it, 500 KiB); one byte more
 /// is read to see a cut.
-pub const READ_LIMIT: usize = crawlgate::READ_LIMIT;
+pub const READ_LIMIT: usize = crawlgate::MAX_BYTES;
 
 /// Loads what `robots` names. A local file (or standard input) governs every
 /// URL as given; at most `read_limit` bytes of it are read (and one more, to

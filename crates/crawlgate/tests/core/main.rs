@@ -14,4 +14,3 @@ mod robustness;
 mod search_console;
 mod urllib;
 mod verdicts;
-mod yandex;
