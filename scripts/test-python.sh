@@ -110,11 +110,8 @@ venv() {
     echo "$stamp" >"$dir/.requirements"
   fi
 }
-prepare() {
-  venv "$work/build-venv" "$crate/requirements-build.txt"
-  venv "$work/venv" "$crate/requirements-test.txt"
-  venv "$work/venv-scrapy-2.11" "$crate/requirements-scrapy-2.11.txt"
-
+# The sdist and the wheel built from it (see prepare).
+build_wheel() {
   # One release build, from the sdist: maturin makes the sdist, and pip builds
   # the wheel from it alone in an empty folder (the repository out of reach),
   # through maturin's PEP 517 backend with the pinned maturin and zig
@@ -140,6 +137,23 @@ prepare() {
     "./$(basename "$sdist")" -w "$work/dist") ||
     fail "pip could not build the wheel from the sdist (see its message above)"
   rm -rf "$sdist_dir"
+}
+
+prepare() {
+  venv "$work/build-venv" "$crate/requirements-build.txt"
+  # The wheel builds while the test environments are made: they mostly
+  # download, and the build is the longest part of the whole run.
+  local wheel_log=$work/wheel-build.log wheel_pid
+  build_wheel >"$wheel_log" 2>&1 &
+  wheel_pid=$!
+  venv "$work/venv" "$crate/requirements-test.txt"
+  venv "$work/venv-scrapy-2.11" "$crate/requirements-scrapy-2.11.txt"
+  if ! wait "$wheel_pid"; then
+    cat "$wheel_log" >&2
+    fail "the wheel could not be built (its log is above)"
+  fi
+  cat "$wheel_log"
+  sdist=$(ls "$work"/dist/crawlgate_robots-*.tar.gz)
   wheel=$(ls "$work"/dist/crawlgate_robots-*.whl)
   "$work/build-venv/bin/auditwheel" show "$wheel" >"$work/dist/auditwheel.txt" ||
     fail "auditwheel could not read $wheel"
