@@ -681,17 +681,44 @@ impl<'a> AgentView<'a> {
         }
         let matcher = self.matcher();
         let path = self.target(url);
-        matcher
+        let to_match = |e: &Entry| RuleMatch {
+            rule: Rule {
+                robots: self.robots,
+                index: e.rule,
+            },
+            priority: e.priority,
+            via_index_alias: e.alias,
+        };
+        let mut matches: Vec<RuleMatch<'a>> = matcher
             .all_matches(self.robots.text.as_slice(), &path)
-            .map(|e| RuleMatch {
-                rule: Rule {
-                    robots: self.robots,
-                    index: e.rule,
-                },
-                priority: e.priority,
-                via_index_alias: e.alias,
-            })
-            .collect()
+            .map(to_match)
+            .collect();
+        // Yandex: a robot whose rules are only disallows, one of them `/`,
+        // is refused any string, one without a leading `/` (`""`, `abc`)
+        // too; that rule decides it (see `decide_path_by`), so it heads the
+        // list although its pattern does not match the string.
+        if !path.starts_with(b"/")
+            && let Some(rule) = self.robots.disallow_all(self.selection.slot)
+            && matches.first().is_none_or(|m| m.rule.index != rule)
+        {
+            let entry = matcher.entries.iter().find(|e| e.rule == rule && !e.alias);
+            matches.retain(|m| m.rule.index != rule);
+            matches.insert(
+                0,
+                entry.map_or(
+                    RuleMatch {
+                        rule: Rule {
+                            robots: self.robots,
+                            index: rule,
+                        },
+                        priority: 0,
+                        via_index_alias: false,
+                    },
+                    to_match,
+                ),
+            );
+        }
+        matches
     }
 
     /// The crawler's rules in precedence order (the order in which they are

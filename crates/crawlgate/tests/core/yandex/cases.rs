@@ -62,3 +62,35 @@ fn hand_written_cases_of_each_behaviour() {
     assert!(asked > 70, "{asked}");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// Yandex's parser refuses a robot whose rules are only disallows, one of
+/// them `/`, whatever string it is asked about, one without a leading `/`
+/// too (`""`, `abc`): that rule decides, and `matching_rules` lists it
+/// first although its pattern does not match the string. With an allow
+/// beside it, nothing matches such a string and it is allowed.
+#[test]
+fn a_disallow_all_robot_is_refused_strings_without_a_slash_by_that_rule() {
+    let body = b"User-agent: a\nCrawl-delay: 1\nUser-agent: *\nCrawl-delay: 30\nDisallow: /\n";
+    let robots = RobotsTxt::parse_with(body, Profile::YANDEX);
+    for url in ["", "abc"] {
+        for agent in ["a", "mybot"] {
+            let view = robots.for_agent(agent);
+            let verdict = view.decide(url);
+            assert!(!verdict.is_allowed(), "{agent} {url:?}");
+            assert_eq!(verdict.line(), Some(5), "{agent} {url:?}");
+            let matching = view.matching_rules(url);
+            assert_eq!(
+                matching.iter().map(|m| m.rule.line()).collect::<Vec<_>>(),
+                [5],
+                "{agent} {url:?}"
+            );
+        }
+    }
+
+    let body = b"User-agent: *\nAllow: /a\nDisallow: /\n";
+    let robots = RobotsTxt::parse_with(body, Profile::YANDEX);
+    let view = robots.for_agent("mybot");
+    assert!(view.decide("").is_allowed());
+    assert!(view.matching_rules("").is_empty());
+    assert!(!view.decide("/").is_allowed());
+}
