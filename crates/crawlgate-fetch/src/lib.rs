@@ -60,6 +60,7 @@
 
 mod address;
 mod cache;
+mod clean_params;
 mod client;
 mod clock;
 mod entry;
@@ -83,6 +84,7 @@ pub use address::{
     StaticResolver, SystemResolver,
 };
 pub use cache::{CacheStore, MemoryCache};
+pub use clean_params::CleanParamsShown;
 pub use client::{ClientConfig, FetchAttempt, Hop, RobotsClient, DEFAULT_USER_AGENT};
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use entry::{CacheEntry, ErrorStreak, GoodCopy};

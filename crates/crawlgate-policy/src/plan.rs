@@ -6,6 +6,7 @@
 use std::collections::HashSet;
 
 use crawlgate::registry::{self, Crawler, CrawlerKind};
+use crawlgate::Profile;
 
 use crate::intent::Intent;
 use crate::purpose::Purpose;
@@ -220,5 +221,43 @@ pub(crate) fn plan(
             add(&mut groups, kept(intent), intent.crawler);
         }
     }
+    for group in &mut groups {
+        order_for_prefix_parsers(&mut group.members);
+    }
     groups
+}
+
+/// Puts last in a group, longest first, the tokens that a parser with its
+/// own table of robots (Yandex's) reads as naming robots of other names:
+/// `Yandex` names YandexBot, YandexImages and most of the family. Yandex's
+/// parser lengthens the value of every robot a run of `User-agent` lines
+/// has named by each later line of the run, so a `Yandex` line followed
+/// by `DuckDuckGo-Favicons-Bot` weighs 23 characters for YandexPagechecker
+/// and outweighs its own `YandexPagechecker` group elsewhere. Last and
+/// longest first, such a line weighs its own length. Every other token
+/// names only robots of its own name, which no other token of the registry
+/// names more specifically, so lengthening it changes nothing.
+fn order_for_prefix_parsers(members: &mut [Member]) {
+    members.sort_by_key(|m| {
+        if names_others(m.token) {
+            (true, std::cmp::Reverse(m.token.len()))
+        } else {
+            (false, std::cmp::Reverse(0))
+        }
+    });
+}
+
+/// Whether `token` names, in a profile's table of robots, a robot whose
+/// own name (its full name without the version) is another.
+fn names_others(token: &str) -> bool {
+    let token = token.to_ascii_lowercase();
+    Profile::ALL
+        .iter()
+        .flat_map(|profile| registry::robots(profile.name))
+        .any(|robot| {
+            let prefix = robot.prefix.to_ascii_lowercase();
+            let full = robot.full_name.to_ascii_lowercase();
+            let own = full.split('/').next().unwrap_or(&full);
+            token.starts_with(&prefix) && full.starts_with(&token) && own != token
+        })
 }

@@ -492,9 +492,10 @@ async function run() {
   }
   const list = plan.tested.map((t) => t.url);
   const check = list.length && name
-    ? api("/v1/check", { robots_txt: text, agent: name, urls: list, profile: profile.value, all_profiles: true, reading: oneToken.checked ? "one-token" : "crawler" }, controller.signal)
+    ? api("/v1/check", { robots_txt: text, agent: name, urls: list, profile: profile.value || undefined, all_profiles: true, reading: oneToken.checked ? "one-token" : "crawler" }, controller.signal)
     : Promise.resolve({ results: [] });
-  const lint = api("/v1/lint", { robots_txt: text, profile: profile.value }, controller.signal);
+  // No profile chosen: each crawler is read as its operator's parser reads files.
+  const lint = api("/v1/lint", { robots_txt: text, profile: profile.value || undefined }, controller.signal);
   const report = api("/v1/report", { robots_txt: text }, controller.signal);
   try {
     const [checked, linted, reported] = await Promise.all([check, lint, report]);
@@ -536,6 +537,8 @@ const BASES = {
   full_allow: "everything allowed",
   full_disallow: "everything disallowed",
   robots_txt_itself: "/robots.txt is always allowed",
+  ignores_robots_txt: "the crawler ignores robots.txt",
+  rule_limit: "past Yandex's 500 KB of stored rules: everything allowed",
   empty_rule: "empty rule",
 };
 

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant, SystemTime};
 
 use crawlgate::Reading;
 use crawlgate_fetch::{
-    CacheEntry, ClientConfig, FetchError, FetchPolicy, Origin, Pacing, PolitenessConfig,
+    CacheEntry, ClientConfig, FetchError, FetchPolicy, Origin, Outcome, Pacing, PolitenessConfig,
     RobotsClient, SingleFlight, SystemResolver,
 };
 use tokio::sync::Semaphore;
@@ -281,8 +281,8 @@ impl RobotsService {
     }
 
     /// The pace for `agent` under `entry`'s rules.
-    pub fn pacing(&self, entry: &CacheEntry, agent: &str, how: Reading) -> Pacing {
-        match entry.outcome.rules.robots() {
+    pub fn pacing(&self, outcome: &Outcome, agent: &str, how: Reading) -> Pacing {
+        match outcome.rules.robots() {
             Some(robots) => Pacing::from_view(&robots.view_as(agent, how), &self.politeness),
             None => Pacing::unrestricted(&self.politeness),
         }

@@ -7,7 +7,7 @@
 use std::fmt;
 
 use crate::model::{Group, RobotsTxt};
-use crate::profile::GroupSelection;
+use crate::profile::{GroupSelection, Profile};
 use crate::registry::{self, Crawler, CrawlerKind};
 use crate::token::cmp_ignore_case;
 
@@ -58,6 +58,29 @@ impl Reading {
     /// ```
     pub fn from_name(name: &str) -> Option<Reading> {
         Reading::ALL.into_iter().find(|r| r.as_str() == name)
+    }
+
+    /// The profile a file is read by when `name` is asked about this way:
+    /// `named`, when the user named one; else, in the crawler reading, the
+    /// profile of the parser the registry says the crawler's operator uses
+    /// ([`registry::profile_for`]: Bing's crawlers are read by `bing`,
+    /// Yandex's robots by `yandex`);
+    /// else the default, google. Every front end chooses its profile here.
+    ///
+    /// ```
+    /// use crawlgate::{Profile, Reading};
+    /// assert_eq!(Reading::Crawler.profile_for("YandexBot", None), Profile::YANDEX);
+    /// assert_eq!(Reading::Crawler.profile_for("YandexBot", Some(Profile::GOOGLE)), Profile::GOOGLE);
+    /// assert_eq!(Reading::Crawler.profile_for("bingbot", None), Profile::BING);
+    /// assert_eq!(Reading::Crawler.profile_for("Googlebot", None), Profile::GOOGLE);
+    /// assert_eq!(Reading::OneToken.profile_for("YandexBot", None), Profile::GOOGLE);
+    /// ```
+    pub fn profile_for(self, name: &str, named: Option<Profile>) -> Profile {
+        match (named, self) {
+            (Some(profile), _) => profile,
+            (None, Reading::Crawler) => registry::profile_for(name).unwrap_or_default(),
+            (None, Reading::OneToken) => Profile::default(),
+        }
     }
 }
 
@@ -141,16 +164,20 @@ pub(crate) struct Selected<'a> {
     pub reading: Reading,
     /// For a crawler of the registry, what the crawler reading chose.
     pub pick: Option<Pick>,
+    /// Under [`GroupSelection::RobotPrefix`]: the robot of the parser's
+    /// table the name was read as.
+    pub robot: Option<u32>,
 }
 
 impl<'a> Selected<'a> {
     /// No group at all.
-    const NOTHING: Selected<'static> = Selected {
+    pub(crate) const NOTHING: Selected<'static> = Selected {
         kind: SelectionKind::Nothing,
         groups: GroupList::Many(&[]),
         slot: None,
         reading: Reading::OneToken,
         pick: None,
+        robot: None,
     };
 
     fn picked(
@@ -195,6 +222,7 @@ impl RobotsTxt {
         match self.profile.group_selection {
             GroupSelection::ProductToken => self.audiences.len() + 1,
             GroupSelection::FirstSubstring => self.groups.len(),
+            GroupSelection::RobotPrefix => self.robot_slots(),
         }
     }
 
@@ -203,6 +231,7 @@ impl RobotsTxt {
         match self.profile.group_selection {
             GroupSelection::ProductToken => self.select_by_token(agent),
             GroupSelection::FirstSubstring => self.select_first_substring(agent),
+            GroupSelection::RobotPrefix => self.select_robot_named(agent),
         }
     }
 
@@ -243,6 +272,7 @@ impl RobotsTxt {
                 },
                 None => Selected::NOTHING,
             },
+            GroupSelection::RobotPrefix => self.select_robot(crate::yandex::robots::STAR),
         }
     }
 
@@ -255,6 +285,16 @@ impl RobotsTxt {
     /// ([`registry::identify`]) by its rules, any other name as one token.
     pub(crate) fn select_crawler(&self, name: &str) -> Selected<'_> {
         match registry::identify(name) {
+            // The robot a name means can hold more than the crawler does
+            // (`YandexMetrika/2.0`, not the `YandexMetrika` it is read as).
+            Some(crawler)
+                if self.profile.group_selection == GroupSelection::RobotPrefix
+                    && !crawler.ignores_robots_txt() =>
+            {
+                let selected = self.select_robot_named(name);
+                let kind = ChoiceKind::from(selected.kind);
+                selected.picked(crawler, kind, None)
+            }
             Some(crawler) => self.select_registered(crawler),
             None => Selected {
                 reading: Reading::Crawler,
@@ -269,6 +309,11 @@ impl RobotsTxt {
     pub(crate) fn select_registered(&self, crawler: &'static Crawler) -> Selected<'_> {
         if crawler.ignores_robots_txt() {
             return Selected::NOTHING.picked(crawler, ChoiceKind::IgnoresRobotsTxt, None);
+        }
+        if self.profile.group_selection == GroupSelection::RobotPrefix {
+            let selected = self.select_robot_for(crawler);
+            let kind = ChoiceKind::from(selected.kind);
+            return selected.picked(crawler, kind, None);
         }
         let control = crawler.kind == CrawlerKind::ControlToken;
         for (i, token) in crawler.tokens().enumerate() {

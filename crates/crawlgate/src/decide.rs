@@ -49,6 +49,9 @@ pub enum Reason {
     /// The crawler reading: its operator says the crawler ignores
     /// robots.txt, so the file does not restrict it.
     IgnoresRobotsTxt,
+    /// Yandex's parser stores at most about 500 KB of rules for a robot
+    /// (and for all robots together); past that it allows everything.
+    RuleLimit,
 }
 
 /// The answer for one crawler and one URL: allowed or not, and what decided.
@@ -539,13 +542,19 @@ impl<'a> AgentView<'a> {
             Box::new(Matcher::compile(
                 self.robots,
                 self.selection.groups.as_slice(),
+                self.robots.skipped_rules(self.selection.slot),
             ))
         })
     }
 
     /// The deciding entry for a matching path, found without compiling.
     fn scan(&self, path: &[u8]) -> Option<Entry> {
-        Matcher::scan(self.robots, self.selection.groups.as_slice(), path)
+        Matcher::scan(
+            self.robots,
+            self.selection.groups.as_slice(),
+            self.robots.skipped_rules(self.selection.slot),
+            path,
+        )
     }
 
     /// Decides a URL with `find`, which gives the deciding entry for a
@@ -555,6 +564,10 @@ impl<'a> AgentView<'a> {
         if self.robots.profile.requote {
             // urllib reads the whole URL (fragment included), not Google's path.
             return self.decide_path_by(url, find);
+        }
+        if self.robots.profile.yandex_records {
+            // Yandex compares the path and all after it, as given.
+            return self.decide_path_by(&crate::yandex::target::target(url), find);
         }
         self.decide_path_by(&path_of(url), find)
     }
@@ -572,6 +585,12 @@ impl<'a> AgentView<'a> {
     fn target<'u>(&self, url: &'u str) -> Cow<'u, [u8]> {
         if self.robots.profile.requote {
             return self.matching_path(url);
+        }
+        if self.robots.profile.yandex_records {
+            return match crate::yandex::target::target(url) {
+                Cow::Borrowed(path) => Cow::Borrowed(path.as_bytes()),
+                Cow::Owned(path) => Cow::Owned(path.into_bytes()),
+            };
         }
         match path_of(url) {
             Cow::Borrowed(path) => self.matching_path(path),
@@ -595,8 +614,28 @@ impl<'a> AgentView<'a> {
         if self.robots.profile.always_allow_robots_txt && path == "/robots.txt" {
             return unruled(Reason::RobotsTxt);
         }
+        if self
+            .robots
+            .robot_table
+            .as_ref()
+            .is_some_and(|t| t.passed.is_some())
+        {
+            return unruled(Reason::RuleLimit);
+        }
         if self.selection.kind == SelectionKind::Nothing {
             return unruled(Reason::NoGroup);
+        }
+        if !path.starts_with('/') {
+            // Yandex: only disallows, one of them `/`: nothing is allowed,
+            // whatever the string.
+            if let Some(rule) = self.robots.disallow_all(self.selection.slot) {
+                return Verdict {
+                    allowed: false,
+                    reason: Reason::Rule,
+                    rule: Some(rule),
+                    ..self.verdict(None)
+                };
+            }
         }
         let path = self.matching_path(path);
         self.verdict(find(&path))
@@ -620,7 +659,9 @@ impl<'a> AgentView<'a> {
         verdict.via_alias = entry.alias;
         let longest_match =
             self.robots.profile.precedence == crate::profile::Precedence::LongestMatch;
-        if entry.priority == 0 && (longest_match || entry.allow) {
+        let empty_allows =
+            self.robots.rules[entry.rule as usize].flags & crate::model::RULE_EMPTY_ALLOWS != 0;
+        if entry.priority == 0 && (longest_match || entry.allow) || empty_allows {
             // Google: a match of length 0 decides nothing; urllib: an
             // empty Disallow is an allow-all rule.
             verdict.reason = Reason::EmptyRule;
@@ -640,17 +681,44 @@ impl<'a> AgentView<'a> {
         }
         let matcher = self.matcher();
         let path = self.target(url);
-        matcher
+        let to_match = |e: &Entry| RuleMatch {
+            rule: Rule {
+                robots: self.robots,
+                index: e.rule,
+            },
+            priority: e.priority,
+            via_index_alias: e.alias,
+        };
+        let mut matches: Vec<RuleMatch<'a>> = matcher
             .all_matches(self.robots.text.as_slice(), &path)
-            .map(|e| RuleMatch {
-                rule: Rule {
-                    robots: self.robots,
-                    index: e.rule,
-                },
-                priority: e.priority,
-                via_index_alias: e.alias,
-            })
-            .collect()
+            .map(to_match)
+            .collect();
+        // Yandex: a robot whose rules are only disallows, one of them `/`,
+        // is refused any string, one without a leading `/` (`""`, `abc`)
+        // too; that rule decides it (see `decide_path_by`), so it heads the
+        // list although its pattern does not match the string.
+        if !path.starts_with(b"/")
+            && let Some(rule) = self.robots.disallow_all(self.selection.slot)
+            && matches.first().is_none_or(|m| m.rule.index != rule)
+        {
+            let entry = matcher.entries.iter().find(|e| e.rule == rule && !e.alias);
+            matches.retain(|m| m.rule.index != rule);
+            matches.insert(
+                0,
+                entry.map_or(
+                    RuleMatch {
+                        rule: Rule {
+                            robots: self.robots,
+                            index: rule,
+                        },
+                        priority: 0,
+                        via_index_alias: false,
+                    },
+                    to_match,
+                ),
+            );
+        }
+        matches
     }
 
     /// The crawler's rules in precedence order (the order in which they are

@@ -11,7 +11,7 @@
 use std::collections::HashMap;
 
 use crawlgate::registry::{self, Crawler};
-use crawlgate::RobotsTxt;
+use crawlgate::{Profile, RobotsTxt};
 use crawlgate_policy::{merge, write, Access, Policy, PolicyError, Purpose};
 
 use crate::support::reference_allowed_in;
@@ -181,13 +181,13 @@ fn each_purpose_against_all_the_others_merged_into_a_site_file() {
             };
             written += 1;
             assert!(merged.proof.holds(), "{label}: {:?}", merged.proof.failures);
-            // Search denied: YandexAdditionalBot followed the `Yandex`
-            // group, which lacks `/private/`; its copy lacks it too, and
-            // (when the count of R105 findings grows) a note says the
-            // finding is the site's.
+            // Search denied: Yandex's crawlers that followed the `Yandex`
+            // group (YandexAdditionalBot, YandexPagechecker, ...), which
+            // lacks `/private/`, get a copy that lacks it too, and (when the
+            // count of R105 findings grows) a note says the finding is the
+            // site's.
             restated += usize::from(merged.notes.iter().any(|n| {
-                n.contains("R105 `YandexAdditionalBot`")
-                    && n.contains("the site's file has this finding too")
+                n.contains("R105 `Yandex") && n.contains("the site's file has this finding too")
             }));
             let robots = RobotsTxt::parse(&merged.robots_txt);
             for crawler in registry::crawlers() {
@@ -217,4 +217,48 @@ fn each_purpose_against_all_the_others_merged_into_a_site_file() {
     }
     assert!(written >= 12, "{written} of 18 merged");
     assert!(restated > 0, "no merge restated the site's R105");
+}
+
+/// Yandex's parser lengthens the value of every robot a run of
+/// `User-agent` lines has named by each later line of the run: a
+/// `User-agent: Yandex` line followed in the denied search group by longer
+/// names (`DuckDuckGo-Favicons-Bot`) would outweigh the
+/// `User-agent: YandexPagechecker` line of the group that lets it in. The
+/// writer puts `Yandex` last in its run, so Yandex's parser reads the
+/// file as the policy means.
+#[test]
+fn a_broad_yandex_line_ends_its_run_so_yandex_reads_the_policy() {
+    let mut policy = Policy::new().with_private("/private/");
+    for purpose in Purpose::ALL {
+        let access = if purpose == Purpose::Search {
+            Access::Deny
+        } else {
+            Access::Allow
+        };
+        policy = policy.with(purpose, access);
+    }
+    let written = write(&policy).expect("written");
+    let text = String::from_utf8_lossy(&written.robots_txt);
+    let lines: Vec<&str> = text.lines().collect();
+    let yandex = lines
+        .iter()
+        .position(|l| l.starts_with("User-agent: Yandex "))
+        .expect("a `User-agent: Yandex` line");
+    assert_eq!(lines[yandex + 1], "Disallow: /", "{text}");
+    assert!(lines[yandex - 1].starts_with("User-agent: "), "{text}");
+
+    let robots = RobotsTxt::parse_with(&written.robots_txt, Profile::YANDEX);
+    for denied in ["YandexBot", "YandexImages"] {
+        assert!(!robots.for_agent(denied).is_allowed("/page"), "{denied}");
+    }
+    for kept in [
+        "YandexPagechecker",
+        "YandexMetrika",
+        "YandexWebmaster",
+        "YandexImageResizer",
+    ] {
+        let view = robots.for_agent(kept);
+        assert!(view.is_allowed("/page"), "{kept}\n{text}");
+        assert!(!view.is_allowed("/private/x"), "{kept}");
+    }
 }

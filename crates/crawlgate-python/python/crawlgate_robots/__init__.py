@@ -14,7 +14,7 @@ as Search Console's robots.txt report does. ``lint(body)`` reports what
 crawlers will do with a file, ``FetchPolicy`` says what an HTTP answer for
 robots.txt means, ``product_token(user_agent_header)`` extracts the name
 robots.txt compares. ``PROFILES`` names the profiles (``google``, the
-default, ``rfc9309``, ``legacy``, ``bing``).
+default, ``rfc9309``, ``legacy``, ``bing``, ``yandex``).
 
 The distribution is ``crawlgate-robots`` on PyPI (``crawlgate`` there is
 an unrelated project); the Rust crates behind it are named ``crawlgate``.

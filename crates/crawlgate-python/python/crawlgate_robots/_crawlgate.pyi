@@ -8,8 +8,8 @@ from .reports import LicenseRecord, SearchConsoleReport, UsagePreferences
 _Text = Union[str, bytes]
 # The readings, as `crawlgate::Profile::ALL` names them (a Rust test checks
 # these two lists against it); `rfc` is accepted for `rfc9309`.
-_ProfileName = Literal["google", "rfc9309", "legacy", "bing"]
-_Profile = Literal["google", "rfc9309", "rfc", "legacy", "bing"]
+_ProfileName = Literal["google", "rfc9309", "legacy", "bing", "yandex"]
+_Profile = Literal["google", "rfc9309", "rfc", "legacy", "bing", "yandex"]
 
 # How a crawler's name is read: the registry's rules for the crawler named
 # (the default), or one product token as Google's library reads it.
@@ -71,6 +71,7 @@ class Verdict:
         "no_group",
         "robots_txt_itself",
         "ignores_robots_txt",
+        "rule_limit",
         "full_allow",
         "full_disallow",
     ]
@@ -152,7 +153,7 @@ class AgentView:
 class RobotsTxt:
     """A parsed robots.txt file."""
 
-    def __init__(self, body: Union[bytes, bytearray, str], profile: _Profile = "google") -> None: ...
+    def __init__(self, body: Union[bytes, bytearray, str], profile: Optional[_Profile] = None) -> None: ...
     @property
     def sitemaps(self) -> list[str]: ...
     @property

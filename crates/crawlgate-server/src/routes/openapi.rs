@@ -124,7 +124,7 @@ fn url_schema(limits: &Limits) -> Value {
 fn exact_requests(doc: &mut Value, limits: &Limits) {
     let schemas = &mut doc["components"]["schemas"];
     let profile = json!({
-        "description": "The reading: google (the default), rfc9309, legacy or bing.",
+        "description": "The reading: google, rfc9309, legacy, bing or yandex. /v1/check reads a crawler by its operator's own parser's reading (bing for Bing's crawlers, yandex for Yandex's robots) unless one is named, else google; /v1/lint by google.",
         "type": ["string", "null"],
         "enum": PROFILE_NAMES.iter().map(|p| json!(p)).chain([Value::Null]).collect::<Vec<_>>(),
     });

@@ -80,11 +80,16 @@ fn policy_purposes() -> String {
 }
 
 /// The profile select's options, from the one list of profiles, so that a
-/// new profile appears in the page without touching it.
+/// new profile appears in the page without touching it; first the default,
+/// no profile: each crawler read as its operator's own parser reads files
+/// (Bing's crawlers by bing, Yandex's robots by yandex), any other by google.
 fn profile_options() -> String {
-    PROFILE_NAMES
-        .iter()
-        .map(|name| format!(r#"<option value="{name}">{name}</option>"#))
+    std::iter::once(r#"<option value="">crawler's own</option>"#.to_owned())
+        .chain(
+            PROFILE_NAMES
+                .iter()
+                .map(|name| format!(r#"<option value="{name}">{name}</option>"#)),
+        )
         .collect()
 }
 
@@ -237,7 +242,9 @@ mod tests {
             .skip(1)
             .map(|option| option.split('"').next().unwrap())
             .collect();
-        let all: Vec<&str> = crawlgate::Profile::ALL.iter().map(|p| p.name).collect();
+        let all: Vec<&str> = std::iter::once("")
+            .chain(crawlgate::Profile::ALL.iter().map(|p| p.name))
+            .collect();
         assert_eq!(offered, all);
     }
 
