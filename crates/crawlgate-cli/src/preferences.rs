@@ -81,7 +81,7 @@ mod tests {
                 ),
             ]
         );
-        let json = serde_json::to_value(crawlgate_fetch::Preferences::of(&preferences)).unwrap();
+        let json = serde_json::to_value(crawlgate_answers::Preferences::of(&preferences)).unwrap();
         assert_eq!(json["train_ai"], "disallowed");
         assert_eq!(json["search"], "unknown");
         assert_eq!(json["content_usage"][1]["line"], 3);

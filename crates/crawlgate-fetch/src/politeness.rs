@@ -11,8 +11,8 @@ use std::time::{Duration, SystemTime};
 
 use crawlgate::{AgentView, RequestRate, VisitTime};
 
-use crate::clock::later;
-use crate::scope::Origin;
+use crawlgate_answers::time::later;
+use crawlgate_answers::Origin;
 
 /// Politeness settings.
 #[derive(Clone, Debug)]
@@ -170,7 +170,8 @@ fn next_window_start(window: VisitTime, at: SystemTime) -> SystemTime {
 ///
 /// ```
 /// use std::time::{Duration, SystemTime};
-/// use crawlgate_fetch::{Origin, Pacing, PolitenessConfig, Schedule};
+/// use crawlgate_answers::Origin;
+/// use crawlgate_fetch::{Pacing, PolitenessConfig, Schedule};
 ///
 /// let schedule = Schedule::new(1000);
 /// let origin = Origin::from_url("https://example.com/").unwrap();

@@ -4,7 +4,7 @@
 //! --json` and `explain --json`, field for field.
 
 use crawlgate::GroupChoice;
-use crawlgate_fetch::ChoiceRef;
+use crawlgate_answers::ChoiceRef;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 

@@ -5,10 +5,7 @@
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use crawlgate::Reason;
-use crawlgate_fetch::{
-    Basis, CacheEntry, FetchPolicy, FetchResult, HttpResponse, NetworkErrorKind, NetworkFailure,
-    OutcomeKind, OutcomeReason, RedirectStop,
-};
+use crawlgate_answers::{Basis, CacheEntry, FetchPolicy, FetchResult, HttpResponse, NetworkErrorKind, NetworkFailure, OutcomeKind, OutcomeReason, RedirectStop};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
@@ -266,7 +263,7 @@ impl PyFetchOutcome {
     #[getter]
     fn status(&self) -> Option<u16> {
         match self.entry.attempt {
-            crawlgate_fetch::Attempt::Status { status } => Some(status),
+            crawlgate_answers::Attempt::Status { status } => Some(status),
             _ => None,
         }
     }
@@ -355,7 +352,7 @@ impl PyFetchOutcome {
 #[pyfunction]
 pub fn robots_url(url: &Bound<'_, PyAny>) -> PyResult<String> {
     let url = text_arg(url, "url")?;
-    crawlgate_fetch::robots_url_for(&url)
+    crawlgate_answers::robots_url_for(&url)
         .map(|u| u.to_string())
         .map_err(|err| PyValueError::new_err(err.to_string()))
 }

@@ -3,7 +3,7 @@
 //! reading of it.
 
 use crawlgate::{AgentView, CompiledRobotsTxt, Extension, Profile, Reading, RobotsTxt};
-use crawlgate_fetch::{Outcome, Robots};
+use crawlgate_answers::{Outcome, Robots};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 

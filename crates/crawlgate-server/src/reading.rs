@@ -30,7 +30,7 @@ pub fn parse_reading(name: Option<&str>) -> Result<Reading, ApiError> {
 mod tests {
     use super::*;
     use crawlgate::RobotsTxt;
-    use crawlgate_fetch::Robots;
+    use crawlgate_answers::Robots;
 
     #[test]
     fn the_crawler_reading_is_the_default_and_one_token_is_asked_for() {

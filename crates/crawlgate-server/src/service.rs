@@ -12,10 +12,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
 
 use crawlgate::Reading;
-use crawlgate_fetch::{
-    CacheEntry, ClientConfig, FetchError, FetchPolicy, Origin, Pacing, PolitenessConfig,
-    RobotsClient, SingleFlight, SystemResolver,
-};
+use crawlgate_answers::{CacheEntry, FetchPolicy, Origin};
+use crawlgate_fetch::{ClientConfig, FetchError, Pacing, PolitenessConfig, RobotsClient, SingleFlight, SystemResolver};
 use tokio::sync::Semaphore;
 
 use crate::allowance::FetchAllowance;

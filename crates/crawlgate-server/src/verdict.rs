@@ -1,13 +1,12 @@
 //! The answers routes give: the fetch crate's explained verdict (with the
 //! lines of the groups that applied), and what a fetch of robots.txt gave.
 
-use std::time::{Duration, SystemTime};
+use std::time::SystemTime;
 
 use crawlgate::RobotsTxt;
+use crawlgate_answers::time::rfc3339;
 
-use crawlgate_fetch::{
-    Attempt, CacheEntry, ExplainedVerdict, GroupLines, OutcomeKind, OutcomeReason,
-};
+use crawlgate_answers::{Attempt, CacheEntry, ExplainedVerdict, GroupLines, OutcomeKind, OutcomeReason};
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -106,40 +105,5 @@ impl FetchInfo {
             from_cache,
             fresh: entry.is_fresh(SystemTime::now()),
         }
-    }
-}
-
-/// `2026-11-23T14:05:09Z`: what every time in the API looks like (the
-/// batch route formats one per pair, so a fast formatter).
-///
-/// Times are clamped to 1970–9999, which the format can hold.
-pub fn rfc3339(time: SystemTime) -> String {
-    let last = SystemTime::UNIX_EPOCH + Duration::from_secs(253_402_300_799);
-    let time = time.clamp(SystemTime::UNIX_EPOCH, last);
-    humantime::format_rfc3339_seconds(time).to_string()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn times_read_as_rfc3339_at_any_instant() {
-        let at = |secs| SystemTime::UNIX_EPOCH + Duration::from_secs(secs);
-        assert_eq!(rfc3339(at(1_700_000_000)), "2023-11-14T22:13:20Z");
-        assert_eq!(
-            rfc3339(at(1_700_000_000) + Duration::from_millis(999)),
-            "2023-11-14T22:13:20Z"
-        );
-        assert_eq!(
-            rfc3339(SystemTime::UNIX_EPOCH - Duration::from_secs(5)),
-            "1970-01-01T00:00:00Z"
-        );
-        assert_eq!(rfc3339(at(u64::MAX / 4)), "9999-12-31T23:59:59Z");
-        // The same text as the fetch crate's reports.
-        assert_eq!(
-            rfc3339(at(951_782_400)),
-            crawlgate_fetch::format_time(at(951_782_400))
-        );
     }
 }

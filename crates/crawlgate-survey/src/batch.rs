@@ -26,7 +26,7 @@ use arrow_array::cast::AsArray;
 use arrow_array::types::{Int16Type, Int32Type, Int64Type};
 use arrow_array::{Array, ArrayRef, RecordBatch};
 use arrow_schema::{ArrowError, DataType};
-use crawlgate_fetch::HttpResponse;
+use crawlgate_answers::HttpResponse;
 use rayon::prelude::*;
 
 use crate::capture::{checked_host, Capture, Payload, BODY_LIMIT};

@@ -13,11 +13,11 @@
 
 use crawlgate::extension::CONTENT_SIGNAL_KEYS;
 use crawlgate::UsagePreferences;
-use crawlgate_fetch::Preferences;
+use crawlgate_answers::Preferences;
 use serde_json::Value;
 
 /// The value of a `prefs_X` column: the preferences as every front end
-/// writes them ([`crawlgate_fetch::Preferences`], the object `crawlgate
+/// writes them ([`crawlgate_answers::Preferences`], the object `crawlgate
 /// check --json` gives), as compact text; or None when no preference applies (`preferences` is None: the crawler may not
 /// fetch the path; or it is empty), as `check --json` gives null.
 ///

@@ -5,7 +5,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::SystemTime;
 
 use crawlgate::{LineKind, Profile, RobotsTxt, SearchConsoleReport};
-use crawlgate_fetch::{FetchPolicy, FetchResult, HttpResponse, Outcome, OutcomeReason, Rules};
+use crawlgate_answers::{FetchPolicy, FetchResult, HttpResponse, Outcome, OutcomeReason, Rules};
 
 use crate::capture::{Capture, Payload};
 use crate::crawlers::{CrawlerSet, ANY};
@@ -313,7 +313,7 @@ fn count(n: usize) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crawlgate_fetch::OutcomeKind;
+    use crawlgate_answers::OutcomeKind;
 
     fn survey() -> Survey {
         Survey::new(CrawlerSet::from_tokens(["GPTBot", "CCBot", "*"]).unwrap())

@@ -5,7 +5,8 @@ use std::io::Write as _;
 
 use anyhow::bail;
 use crawlgate::{ChoiceKind, Profile, Reading as NameReading, Reason, RobotsTxt, SelectionKind};
-use crawlgate_fetch::{Basis, ChoiceRef, ExplainedVerdict, FetchReport, GroupLines, Preferences};
+use crawlgate_answers::{Basis, ChoiceRef, ExplainedVerdict, GroupLines, Preferences};
+use crawlgate_fetch::FetchReport;
 use serde::Serialize;
 
 use crate::load::fetch::{fetch_summary, warn_fetch, FetchOptions};

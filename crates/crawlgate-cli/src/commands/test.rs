@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use anyhow::{bail, Context as _};
 use crawlgate::Profile;
-use crawlgate_fetch::{ExplainedVerdict, Origin};
+use crawlgate_answers::{ExplainedVerdict, Origin};
 use serde::Serialize;
 
 use crate::load::fetch::{fetch_summary, warn_fetch, FetchOptions};

@@ -6,7 +6,8 @@ use std::time::Duration;
 
 use anyhow::{bail, Context as _};
 use crawlgate::{Profile, RobotsTxt};
-use crawlgate_fetch::{FetchReport, Robots, Rules};
+use crawlgate_answers::{Robots, Rules};
+use crawlgate_fetch::FetchReport;
 
 use crate::load::input::{read_path, read_stdin, Input, Special};
 
@@ -191,10 +192,10 @@ impl Loaded {
     /// What fetching `https://example.com/robots.txt` gives when the server
     /// answers `response`, for unit tests (the real fetches are tested end
     /// to end in `tests/cli/fetch.rs`).
-    pub fn fetched(response: crawlgate_fetch::HttpResponse) -> Loaded {
+    pub fn fetched(response: crawlgate_answers::HttpResponse) -> Loaded {
         use std::time::{Duration, SystemTime};
 
-        use crawlgate_fetch::{FetchPolicy, FetchResult, Origin};
+        use crawlgate_answers::{FetchPolicy, FetchResult, Origin};
 
         let (status, bytes_read) = (response.status, response.body.len() as u64);
         let result = FetchResult::Response(response);
@@ -231,7 +232,7 @@ impl Loaded {
 mod tests {
     use super::*;
     use crawlgate::Reason;
-    use crawlgate_fetch::{Basis, HttpResponse, OutcomeKind, OutcomeReason};
+    use crawlgate_answers::{Basis, HttpResponse, OutcomeKind, OutcomeReason};
 
     fn local(text: &str) -> Loaded {
         Loaded::local("robots.txt", text)

@@ -6,7 +6,8 @@ use std::time::SystemTime;
 use axum::extract::State;
 use axum::Json;
 use crawlgate::{path_of, AgentView, Reading as NameReading};
-use crawlgate_fetch::{CacheEntry, ExplainedVerdict, Origin, Pacing};
+use crawlgate_answers::{CacheEntry, ExplainedVerdict, Origin};
+use crawlgate_fetch::Pacing;
 use futures_util::future::join_all;
 use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
@@ -20,7 +21,8 @@ use crate::reading::parse_reading;
 use crate::service::{Lookup, LookupError};
 use crate::state::AppState;
 use crate::store::Slot;
-use crate::verdict::{rfc3339, Explained, FetchInfo};
+use crate::verdict::{Explained, FetchInfo};
+use crawlgate_answers::time::rfc3339;
 
 /// The question.
 #[derive(Debug, Deserialize, IntoParams)]

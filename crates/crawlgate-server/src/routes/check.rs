@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use axum::extract::State;
 use axum::Json;
 use crawlgate::{Profile, Reading as NameReading, RobotsTxt};
-use crawlgate_fetch::{Preferences, Robots};
+use crawlgate_answers::{Preferences, Robots};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 

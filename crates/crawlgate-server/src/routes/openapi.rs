@@ -20,7 +20,7 @@ use crate::error::{ErrorBody, ErrorDetail};
 use crate::reading::READING_NAMES;
 use crate::state::AppState;
 use crate::verdict::{Explained, FetchInfo, LicenseShown};
-use crawlgate_fetch::{Preferences, ReportCounts, ReportLine, SignalShown, UsageShown};
+use crawlgate_answers::{Preferences, ReportCounts, ReportLine, SignalShown, UsageShown};
 
 /// The API description, as derived from the code (see [`document`] for the
 /// one served).

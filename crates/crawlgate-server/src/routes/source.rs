@@ -4,7 +4,7 @@
 use base64::engine::general_purpose::{GeneralPurpose, GeneralPurposeConfig};
 use base64::engine::DecodePaddingMode;
 use base64::Engine;
-use crawlgate_fetch::{Origin, Outcome, Rules};
+use crawlgate_answers::{Origin, Outcome, Rules};
 use serde::Serialize;
 use utoipa::ToSchema;
 

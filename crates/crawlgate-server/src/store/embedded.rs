@@ -11,7 +11,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::{Duration, Instant, SystemTime};
 
-use crawlgate_fetch::{CacheEntry, CacheStore, MemoryCache, Origin};
+use crawlgate_answers::{CacheEntry, Origin};
+use crawlgate_fetch::{CacheStore, MemoryCache};
 use redb::{Database, Durability, ReadableTable, TableDefinition};
 
 use super::history::{oldest_kept, Version, VersionSummary};
@@ -461,7 +462,7 @@ impl CacheStore for EmbeddedStore {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crawlgate_fetch::{FetchPolicy, FetchResult, HttpResponse};
+    use crawlgate_answers::{FetchPolicy, FetchResult, HttpResponse};
 
     fn entry(body: &str, at: SystemTime) -> CacheEntry {
         let result = FetchResult::Response(HttpResponse::new(200).with_body(body));

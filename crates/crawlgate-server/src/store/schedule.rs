@@ -11,7 +11,8 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::{Duration, SystemTime};
 
-use crawlgate_fetch::{Origin, Pacing};
+use crawlgate_answers::Origin;
+use crawlgate_fetch::Pacing;
 
 /// What a reservation (or a look at the schedule) gave.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

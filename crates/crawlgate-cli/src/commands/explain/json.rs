@@ -1,14 +1,15 @@
 //! The explanation as JSON: the same facts as the text, for machines.
 
 use crawlgate::{AgentView, Group, Reading as NameReading, RuleMatch, SelectionKind};
-use crawlgate_fetch::{ChoiceRef, FetchReport, Outcome, Preferences, RuleRef};
+use crawlgate_answers::{ChoiceRef, Outcome, Preferences, RuleRef};
+use crawlgate_fetch::FetchReport;
 use serde::Serialize;
 use serde_json::{json, Value};
 
 use super::selection::{
     compared_name, names_agent, never_matching, records_between, unused_global_groups,
 };
-use crawlgate_fetch::Robots;
+use crawlgate_answers::Robots;
 
 use crate::load::source::Loaded;
 
@@ -198,7 +199,7 @@ mod tests {
     use super::*;
     use crate::load::source::Loaded;
     use crawlgate::Profile;
-    use crawlgate_fetch::HttpResponse;
+    use crawlgate_answers::HttpResponse;
 
     fn local(text: &str) -> Loaded {
         Loaded::local("r", text)

@@ -5,13 +5,13 @@
 use std::fmt::Write as _;
 
 use crawlgate::{AgentView, Reading as NameReading, Reason};
-use crawlgate_fetch::{Basis, OutcomeKind};
+use crawlgate_answers::{Basis, OutcomeKind};
 
 use super::extensions::render_extensions;
 use super::groups::render_groups;
 use super::rules::{render_rule_rows, render_rules};
 use crate::load::fetch::fetch_summary;
-use crawlgate_fetch::Robots;
+use crawlgate_answers::Robots;
 
 use crate::load::source::Loaded;
 use crate::output::Palette;
@@ -143,7 +143,7 @@ mod tests {
     use super::*;
     use crate::load::source::Loaded;
     use crawlgate::Profile;
-    use crawlgate_fetch::HttpResponse;
+    use crawlgate_answers::HttpResponse;
 
     fn local(text: &str) -> Loaded {
         Loaded::local("r", text)

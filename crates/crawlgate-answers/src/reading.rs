@@ -15,7 +15,7 @@ impl Outcome {
     ///
     /// ```
     /// use std::time::SystemTime;
-    /// use crawlgate_fetch::{Basis, FetchPolicy, FetchResult, HttpResponse};
+    /// use crawlgate_answers::{Basis, FetchPolicy, FetchResult, HttpResponse};
     ///
     /// let failed = FetchResult::Response(HttpResponse::new(503));
     /// let (outcome, _) = FetchPolicy::default().apply(&failed, None, SystemTime::now());
@@ -76,7 +76,7 @@ impl Outcome {
 /// ```
 /// use std::time::SystemTime;
 /// use crawlgate::{Profile, RobotsTxt};
-/// use crawlgate_fetch::{Basis, FetchPolicy, FetchResult, HttpResponse, Robots};
+/// use crawlgate_answers::{Basis, FetchPolicy, FetchResult, HttpResponse, Robots};
 ///
 /// let file = Robots::local(RobotsTxt::parse_with(b"User-agent: *\nDisallow: /\n", Profile::GOOGLE));
 /// assert!(!file.decide("mybot", "/page").allowed);

@@ -19,7 +19,7 @@ use crate::outcome::OutcomeReason;
 ///
 /// ```
 /// use crawlgate::Reason;
-/// use crawlgate_fetch::Basis;
+/// use crawlgate_answers::Basis;
 ///
 /// assert_eq!(Basis::from(Reason::NoGroup), Basis::Rules(Reason::NoGroup));
 /// assert_eq!(Basis::Rules(Reason::RobotsTxt).as_str(), "robots_txt_itself");
@@ -57,7 +57,7 @@ impl Basis {
     ///
     /// ```
     /// use crawlgate::Reason;
-    /// use crawlgate_fetch::Basis;
+    /// use crawlgate_answers::Basis;
     ///
     /// assert_eq!(Basis::Rules(Reason::RobotsTxt).as_str(), "robots_txt_itself");
     /// assert_eq!(serde_json::to_string(&Basis::FullDisallow).unwrap(), r#""full_disallow""#);
@@ -122,7 +122,7 @@ impl From<Reason> for Basis {
 ///
 /// ```
 /// use crawlgate::RobotsTxt;
-/// use crawlgate_fetch::RuleRef;
+/// use crawlgate_answers::RuleRef;
 ///
 /// let robots = RobotsTxt::parse(b"User-agent: *\ndisallow:   /private  # staff\n");
 /// let rule = RuleRef::new(robots.groups().next().unwrap().rules().next().unwrap(), false);
@@ -185,7 +185,7 @@ fn lowercase_kind<S: Serializer>(kind: &RuleKind, s: S) -> Result<S::Ok, S::Erro
 ///
 /// ```
 /// use crawlgate::RobotsTxt;
-/// use crawlgate_fetch::ChoiceRef;
+/// use crawlgate_answers::ChoiceRef;
 ///
 /// let robots = RobotsTxt::parse(b"User-agent: *\nDisallow: /\n");
 /// let choice = ChoiceRef::new(&robots.for_crawler("AdsBot-Google").group_choice(), "adsbot-google");
@@ -266,7 +266,7 @@ pub struct GroupLines {
 ///
 /// ```
 /// use crawlgate::{Reason, RobotsTxt};
-/// use crawlgate_fetch::{Basis, ExplainedVerdict, GroupLines};
+/// use crawlgate_answers::{Basis, ExplainedVerdict, GroupLines};
 ///
 /// let robots = RobotsTxt::parse(b"User-agent: *\nAllow: /p\nDisallow: /\n");
 /// let verdict = ExplainedVerdict::decide(&robots, "mybot", "https://example.com/page");
@@ -336,7 +336,7 @@ impl ExplainedVerdict {
     ///
     /// ```
     /// use crawlgate::{Reason, RobotsTxt};
-    /// use crawlgate_fetch::{Basis, ExplainedVerdict};
+    /// use crawlgate_answers::{Basis, ExplainedVerdict};
     ///
     /// let robots = RobotsTxt::parse(b"User-agent: *\nDisallow: /\n");
     /// let verdict = ExplainedVerdict::decide_for_crawler(&robots, "AdsBot-Google", "/landing");
@@ -359,7 +359,7 @@ impl ExplainedVerdict {
 
     /// `/robots.txt` itself: always allowed, whatever the file says or the
     /// fetch gave (RFC 9309 §2.2.2).
-    pub(crate) fn robots_txt_itself() -> ExplainedVerdict {
+    pub fn robots_txt_itself() -> ExplainedVerdict {
         ExplainedVerdict {
             allowed: true,
             basis: Basis::Rules(Reason::RobotsTxt),

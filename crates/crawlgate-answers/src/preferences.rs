@@ -17,7 +17,7 @@ use serde::Serialize;
 ///
 /// ```
 /// use crawlgate::RobotsTxt;
-/// use crawlgate_fetch::Preferences;
+/// use crawlgate_answers::Preferences;
 ///
 /// let robots = RobotsTxt::parse(b"User-agent: *\nContent-Usage: train-ai=n\nContent-Signal: search=yes\n");
 /// let found = robots.for_agent("bot").preferences("/page").unwrap();
