@@ -20,7 +20,7 @@ use serde::Serialize;
 /// use crawlgate_answers::Preferences;
 ///
 /// let robots = RobotsTxt::parse(b"User-agent: *\nContent-Usage: train-ai=n\nContent-Signal: search=yes\n");
-/// let found = robots.for_agent("bot").preferences("/page").unwrap();
+/// let found = robots.view("bot").preferences("/page").unwrap();
 /// let shown = Preferences::of(&found);
 /// assert_eq!((shown.train_ai, shown.search), ("disallowed", "unknown"));
 /// assert_eq!(

@@ -2,19 +2,22 @@
 //! the verdicts it gives: the one type the command line, the service and
 //! the Python package answer from.
 
-use crawlgate::{CompiledRobotsTxt, Reading, RobotsTxt};
+use crawlgate::{CompiledRobotsTxt, RobotsTxt, Who};
 
 use crate::outcome::{is_robots_txt, Outcome, Rules};
 use crate::verdict::ExplainedVerdict;
 
 impl Outcome {
-    /// May `agent` (a product token) fetch `url` under this outcome?
-    /// `/robots.txt` itself is always allowed (RFC 9309 §2.2.2); full allow
-    /// and full disallow decide without rules; otherwise the parsed file
-    /// decides.
+    /// May `who` (a product token, or a crawler a person names:
+    /// [`Who`]) fetch `url` under this outcome? `/robots.txt` itself is
+    /// always allowed (RFC 9309 §2.2.2); full allow and full disallow
+    /// decide without rules; otherwise the parsed file decides. A crawler
+    /// whose operator says it ignores robots.txt is allowed whatever the
+    /// fetch gave: it does not read the file at all.
     ///
     /// ```
     /// use std::time::SystemTime;
+    /// use crawlgate::{Reason, Who};
     /// use crawlgate_answers::{Basis, FetchPolicy, FetchResult, HttpResponse};
     ///
     /// let failed = FetchResult::Response(HttpResponse::new(503));
@@ -22,49 +25,22 @@ impl Outcome {
     /// let verdict = outcome.decide("mybot", "https://example.com/page");
     /// assert_eq!((verdict.allowed, verdict.basis), (false, Basis::FullDisallow));
     /// assert!(outcome.decide("mybot", "https://example.com/robots.txt").allowed);
+    /// let reader = outcome.decide(Who::crawler("Google-Read-Aloud"), "https://example.com/page");
+    /// assert_eq!((reader.allowed, reader.basis), (true, Basis::Rules(Reason::IgnoresRobotsTxt)));
     /// ```
-    pub fn decide(&self, agent: &str, url: &str) -> ExplainedVerdict {
-        if is_robots_txt(url) {
+    pub fn decide<'w>(&self, who: impl Into<Who<'w>>, url: &str) -> ExplainedVerdict {
+        let who = who.into();
+        let ignoring = who.registered().filter(|c| c.ignores_robots_txt());
+        if is_robots_txt(url) && ignoring.is_none() {
             return ExplainedVerdict::robots_txt_itself();
         }
-        match &self.rules {
-            Rules::FullAllow => ExplainedVerdict::by_outcome(true, self.reason),
-            Rules::FullDisallow => ExplainedVerdict::by_outcome(false, self.reason),
-            Rules::Conditional(copy) => {
-                ExplainedVerdict::named(&copy.compiled().decide(agent, url), agent)
+        match (&self.rules, ignoring) {
+            (Rules::Conditional(copy), _) => {
+                ExplainedVerdict::named(&copy.compiled().decide(who, url), who.name())
             }
-        }
-    }
-
-    /// May the crawler a person names fetch `url`, by the crawler reading
-    /// ([`RobotsTxt::for_crawler`](crawlgate::RobotsTxt::for_crawler))? As
-    /// [`decide`](Self::decide), except that a crawler whose operator says
-    /// it ignores robots.txt is allowed whatever the fetch gave: it does
-    /// not read the file at all.
-    pub fn decide_for_crawler(&self, name: &str, url: &str) -> ExplainedVerdict {
-        let ignores = crawlgate::registry::identify(name).is_some_and(|c| c.ignores_robots_txt());
-        if is_robots_txt(url) && !ignores {
-            return ExplainedVerdict::robots_txt_itself();
-        }
-        match &self.rules {
-            Rules::Conditional(copy) => {
-                ExplainedVerdict::named(&copy.compiled().decide_for_crawler(name, url), name)
-            }
-            _ if ignores => ExplainedVerdict::decide_for_crawler(&RobotsTxt::parse(b""), name, url),
-            Rules::FullAllow => ExplainedVerdict::by_outcome(true, self.reason),
-            Rules::FullDisallow => ExplainedVerdict::by_outcome(false, self.reason),
-        }
-    }
-}
-
-impl Outcome {
-    /// May `agent` fetch `url` under this outcome, its name read as `how`
-    /// says: [`decide`](Self::decide) or
-    /// [`decide_for_crawler`](Self::decide_for_crawler)?
-    pub fn decide_as(&self, agent: &str, how: Reading, url: &str) -> ExplainedVerdict {
-        match how {
-            Reading::OneToken => self.decide(agent, url),
-            Reading::Crawler => self.decide_for_crawler(agent, url),
+            (_, Some(crawler)) => ExplainedVerdict::ignoring(crawler),
+            (Rules::FullAllow, None) => ExplainedVerdict::by_outcome(true, self.reason),
+            (Rules::FullDisallow, None) => ExplainedVerdict::by_outcome(false, self.reason),
         }
     }
 }
@@ -75,7 +51,7 @@ impl Outcome {
 ///
 /// ```
 /// use std::time::SystemTime;
-/// use crawlgate::{Profile, RobotsTxt};
+/// use crawlgate::{Profile, RobotsTxt, Who};
 /// use crawlgate_answers::{Basis, FetchPolicy, FetchResult, HttpResponse, Robots};
 ///
 /// let file = Robots::local(RobotsTxt::parse_with(b"User-agent: *\nDisallow: /\n", Profile::GOOGLE));
@@ -85,7 +61,7 @@ impl Outcome {
 /// let failed = FetchResult::Response(HttpResponse::new(503));
 /// let (outcome, _) = FetchPolicy::default().apply(&failed, None, SystemTime::now());
 /// let fetched = Robots::fetched(outcome);
-/// let verdict = fetched.decide_for_crawler("Googlebot", "https://example.com/page");
+/// let verdict = fetched.decide(Who::crawler("Googlebot"), "https://example.com/page");
 /// assert_eq!((verdict.allowed, verdict.basis), (false, Basis::FullDisallow));
 /// assert!(fetched.robots().is_none() && fetched.outcome_without_rules().is_some());
 /// assert_eq!(fetched.body(), None);
@@ -153,32 +129,15 @@ impl Robots {
         }
     }
 
-    /// May `agent` (one product token, as Google's library reads it) fetch
-    /// `url`?
-    pub fn decide(&self, agent: &str, url: &str) -> ExplainedVerdict {
-        match self {
-            Robots::Local(compiled) => ExplainedVerdict::named(&compiled.decide(agent, url), agent),
-            Robots::Fetched(outcome) => outcome.decide(agent, url),
-        }
-    }
-
-    /// May the crawler a person names fetch `url`, by the crawler reading
-    /// ([`RobotsTxt::for_crawler`])?
-    pub fn decide_for_crawler(&self, name: &str, url: &str) -> ExplainedVerdict {
+    /// May `who` (a product token, or a crawler a person names: [`Who`])
+    /// fetch `url`?
+    pub fn decide<'w>(&self, who: impl Into<Who<'w>>, url: &str) -> ExplainedVerdict {
+        let who = who.into();
         match self {
             Robots::Local(compiled) => {
-                ExplainedVerdict::named(&compiled.decide_for_crawler(name, url), name)
+                ExplainedVerdict::named(&compiled.decide(who, url), who.name())
             }
-            Robots::Fetched(outcome) => outcome.decide_for_crawler(name, url),
-        }
-    }
-
-    /// May `agent` fetch `url`, its name read as `how` says:
-    /// [`decide`](Self::decide) or [`decide_for_crawler`](Self::decide_for_crawler).
-    pub fn decide_as(&self, agent: &str, how: Reading, url: &str) -> ExplainedVerdict {
-        match how {
-            Reading::OneToken => self.decide(agent, url),
-            Reading::Crawler => self.decide_for_crawler(agent, url),
+            Robots::Fetched(outcome) => outcome.decide(who, url),
         }
     }
 }

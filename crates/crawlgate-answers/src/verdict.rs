@@ -5,7 +5,10 @@
 
 use std::fmt;
 
-use crawlgate::{GroupChoice, Reason, RobotsTxt, Rule, RuleKind, Verdict};
+use crawlgate::registry::Crawler;
+use crawlgate::{
+    ChoiceKind, GroupChoice, Reading, Reason, RobotsTxt, Rule, RuleKind, Verdict, Who,
+};
 use serde::{Deserialize, Serialize, Serializer};
 
 use crate::outcome::OutcomeReason;
@@ -184,11 +187,11 @@ fn lowercase_kind<S: Serializer>(kind: &RuleKind, s: S) -> Result<S::Ok, S::Erro
 /// `source` is `{"title", "url", "checked"}` or `null`.
 ///
 /// ```
-/// use crawlgate::RobotsTxt;
+/// use crawlgate::{RobotsTxt, Who};
 /// use crawlgate_answers::ChoiceRef;
 ///
 /// let robots = RobotsTxt::parse(b"User-agent: *\nDisallow: /\n");
-/// let choice = ChoiceRef::new(&robots.for_crawler("AdsBot-Google").group_choice(), "adsbot-google");
+/// let choice = ChoiceRef::new(&robots.view(Who::crawler("AdsBot-Google")).group_choice(), "adsbot-google");
 /// assert_eq!((choice.reading, choice.kind, choice.token), ("crawler", "none", None));
 /// assert_eq!(choice.crawler, Some("AdsBot-Google"));
 /// assert_eq!(choice.source.unwrap().title, "Google's crawler documentation");
@@ -229,6 +232,30 @@ impl ChoiceRef {
         ChoiceRef::with_why(choice, choice.explain(name))
     }
 
+    /// The choice of a crawler whose operator says it ignores robots.txt:
+    /// no file is read for it, so no group is chosen. `None` for a crawler
+    /// that obeys robots.txt.
+    ///
+    /// ```
+    /// use crawlgate::registry;
+    /// use crawlgate_answers::ChoiceRef;
+    ///
+    /// let reader = registry::find("Google-Read-Aloud").unwrap();
+    /// let choice = ChoiceRef::ignoring(reader).unwrap();
+    /// assert_eq!((choice.kind, choice.token, choice.crawler), ("ignores-robots-txt", None, Some("Google-Read-Aloud")));
+    /// assert!(ChoiceRef::ignoring(registry::find("Googlebot").unwrap()).is_none());
+    /// ```
+    pub fn ignoring(crawler: &'static Crawler) -> Option<ChoiceRef> {
+        Some(ChoiceRef {
+            reading: Reading::Crawler.as_str(),
+            kind: ChoiceKind::IgnoresRobotsTxt.as_str(),
+            token: None,
+            crawler: Some(crawler.name),
+            why: crawler.ignores_robots_txt_why()?,
+            source: Some(SourceRef::of(crawler)),
+        })
+    }
+
     fn with_why(choice: &GroupChoice<'_>, why: String) -> ChoiceRef {
         let crawler = choice.crawler();
         ChoiceRef {
@@ -237,11 +264,18 @@ impl ChoiceRef {
             token: choice.token().map(str::to_owned),
             crawler: crawler.map(|c| c.name),
             why,
-            source: crawler.map(|c| SourceRef {
-                title: c.source.title,
-                url: c.source_url(),
-                checked: c.checked,
-            }),
+            source: crawler.map(SourceRef::of),
+        }
+    }
+}
+
+impl SourceRef {
+    /// The source of `crawler`'s registry entry.
+    fn of(crawler: &'static Crawler) -> SourceRef {
+        SourceRef {
+            title: crawler.source.title,
+            url: crawler.source_url(),
+            checked: crawler.checked,
         }
     }
 }
@@ -322,30 +356,39 @@ fn as_sentence<S: Serializer>(reason: &Option<OutcomeReason>, s: S) -> Result<S:
 }
 
 impl ExplainedVerdict {
-    /// May `agent` (a product token) fetch `url` under the rules of
-    /// `robots`? The file's profile decides everything, `/robots.txt`
-    /// included; use [`Outcome::decide`](crate::Outcome::decide) for a
-    /// fetched file.
-    pub fn decide(robots: &RobotsTxt, agent: &str, url: &str) -> ExplainedVerdict {
-        ExplainedVerdict::named(&robots.decide(agent, url), agent)
-    }
-
-    /// May the crawler a person names fetch `url` under the rules of
-    /// `robots`, by the crawler reading
-    /// ([`RobotsTxt::for_crawler`](crawlgate::RobotsTxt::for_crawler))?
+    /// May `who` (a product token, or a crawler a person names: [`Who`])
+    /// fetch `url` under the rules of `robots`? The file's profile decides
+    /// everything, `/robots.txt` included; use
+    /// [`Outcome::decide`](crate::Outcome::decide) for a fetched file.
     ///
     /// ```
-    /// use crawlgate::{Reason, RobotsTxt};
+    /// use crawlgate::{Reason, RobotsTxt, Who};
     /// use crawlgate_answers::{Basis, ExplainedVerdict};
     ///
     /// let robots = RobotsTxt::parse(b"User-agent: *\nDisallow: /\n");
-    /// let verdict = ExplainedVerdict::decide_for_crawler(&robots, "AdsBot-Google", "/landing");
+    /// let verdict = ExplainedVerdict::decide(&robots, Who::crawler("AdsBot-Google"), "/landing");
     /// assert!(verdict.allowed);
     /// assert_eq!(verdict.basis, Basis::Rules(Reason::NoGroup));
     /// assert_eq!(verdict.choice.unwrap().kind, "none");
+    /// assert!(!ExplainedVerdict::decide(&robots, "AdsBot-Google", "/landing").allowed);
     /// ```
-    pub fn decide_for_crawler(robots: &RobotsTxt, name: &str, url: &str) -> ExplainedVerdict {
-        ExplainedVerdict::named(&robots.decide_for_crawler(name, url), name)
+    pub fn decide<'w>(robots: &RobotsTxt, who: impl Into<Who<'w>>, url: &str) -> ExplainedVerdict {
+        let who = who.into();
+        ExplainedVerdict::named(&robots.decide(who, url), who.name())
+    }
+
+    /// What a crawler whose operator says it ignores robots.txt is told
+    /// about any URL, whatever a file holds or a fetch gave: allowed, and
+    /// why. (A crawler that obeys robots.txt is given no such verdict.)
+    pub fn ignoring(crawler: &'static Crawler) -> ExplainedVerdict {
+        ExplainedVerdict {
+            allowed: true,
+            basis: Basis::Rules(Reason::IgnoresRobotsTxt),
+            rule: None,
+            fetch_outcome: None,
+            choice: ChoiceRef::ignoring(crawler).map(Box::new),
+            groups: Vec::new(),
+        }
     }
 
     /// The verdict of `verdict`, its choice explained naming the crawler

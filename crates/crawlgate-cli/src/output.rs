@@ -283,7 +283,8 @@ mod tests {
     #[test]
     fn reasons_name_the_fetch_outcome() {
         let plain = Palette::new(false);
-        let fetched = crate::load::source::Loaded::fetched(crawlgate_answers::HttpResponse::new(404));
+        let fetched =
+            crate::load::source::Loaded::fetched(crawlgate_answers::HttpResponse::new(404));
         let reading = fetched.read(crawlgate::Profile::GOOGLE);
         assert_eq!(
             reason(&reading.decide("bot", "/x"), "r", 0, plain),

@@ -66,7 +66,7 @@ mod tests {
             b"User-agent: *\nContent-Usage: /p/ train-ai=y, bots=n\nContent-Usage: /p/ train-ai=n\n\
               Content-Signal: search=yes, ai-train=no\n",
         );
-        let preferences = robots.for_agent("bot").preferences("/p/x").unwrap();
+        let preferences = robots.view("bot").preferences("/p/x").unwrap();
         assert_eq!(
             text_lines(&preferences, "r"),
             [

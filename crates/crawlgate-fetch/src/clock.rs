@@ -68,7 +68,10 @@ mod tests {
     fn the_manual_clock_moves_only_when_told() {
         let clock = ManualClock::new(SystemTime::UNIX_EPOCH);
         clock.advance(Duration::from_secs(86_400));
-        assert_eq!(clock.now(), SystemTime::UNIX_EPOCH + Duration::from_secs(86_400));
+        assert_eq!(
+            clock.now(),
+            SystemTime::UNIX_EPOCH + Duration::from_secs(86_400)
+        );
         clock.set(SystemTime::UNIX_EPOCH);
         assert_eq!(clock.now(), SystemTime::UNIX_EPOCH);
     }

@@ -91,7 +91,7 @@ impl RobotsLookup {
     /// The pace `agent` should keep on this origin.
     pub fn pacing(&self, agent: &str, config: &PolitenessConfig) -> Pacing {
         match self.rules().robots() {
-            Some(robots) => Pacing::from_view(&robots.for_agent(agent), config),
+            Some(robots) => Pacing::from_view(&robots.view(agent), config),
             None => Pacing::unrestricted(config),
         }
     }

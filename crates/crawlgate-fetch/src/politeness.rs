@@ -49,7 +49,7 @@ impl Default for PolitenessConfig {
 /// use crawlgate_fetch::{Pacing, PolitenessConfig};
 ///
 /// let robots = RobotsTxt::parse(b"User-agent: *\nCrawl-delay: 5\nRequest-rate: 1/10s\n");
-/// let pacing = Pacing::from_view(&robots.for_agent("bot"), &PolitenessConfig::default());
+/// let pacing = Pacing::from_view(&robots.view("bot"), &PolitenessConfig::default());
 /// let now = SystemTime::UNIX_EPOCH + Duration::from_secs(1_000_000);
 /// assert_eq!(pacing.delay_at(now), Duration::from_secs(10)); // the stricter of the two
 /// assert_eq!(pacing.next_permitted(Some(now), now), now + Duration::from_secs(10));
@@ -260,7 +260,7 @@ mod tests {
 
     fn pacing(body: &str, config: &PolitenessConfig) -> Pacing {
         let robots = RobotsTxt::parse(body.as_bytes());
-        Pacing::from_view(&robots.for_agent("bot"), config)
+        Pacing::from_view(&robots.view("bot"), config)
     }
 
     #[test]

@@ -520,7 +520,7 @@ mod tests {
             agents.truncate(12);
             let choice = LegacyChoice::new(&legacy);
             for agent in &agents {
-                let expected = legacy.for_agent(agent).groups().next().map(|g| g.index());
+                let expected = legacy.view(agent).groups().next().map(|g| g.index());
                 assert_eq!(choice.group(agent), expected, "{agent}");
             }
         }

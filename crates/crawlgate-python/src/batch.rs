@@ -16,7 +16,7 @@ use arrow_array::cast::AsArray;
 use arrow_array::{Array, ArrayRef, BooleanArray, Int32Array, RecordBatch, StringArray};
 use arrow_buffer::{Buffer, NullBuffer, OffsetBuffer, ScalarBuffer};
 use arrow_schema::{DataType, Field, Schema};
-use crawlgate::{CompiledRobotsTxt, Profile, Reading, RobotsTxt, Verdict};
+use crawlgate::{CompiledRobotsTxt, Profile, Reading, RobotsTxt, Verdict, Who};
 use rayon::prelude::*;
 use rustc_hash::{FxHashMap, FxHasher};
 
@@ -335,10 +335,10 @@ fn decide_rows(
         };
         match body {
             // Compiled once per body and crawler's groups, for all chunks.
-            Ok(robots) => answers.push(Some(&robots.view_as(agent, reading).decide(url))),
+            Ok(robots) => answers.push(Some(&robots.view(Who::read(agent, reading)).decide(url))),
             Err(bytes) => {
                 let robots = RobotsTxt::parse_with(bytes, profile);
-                answers.push(Some(&robots.decide_as(agent, reading, url)));
+                answers.push(Some(&robots.decide(Who::read(agent, reading), url)));
             }
         }
     }

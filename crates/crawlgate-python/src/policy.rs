@@ -4,8 +4,11 @@
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use crawlgate::Reason;
-use crawlgate_answers::{Basis, CacheEntry, FetchPolicy, FetchResult, HttpResponse, NetworkErrorKind, NetworkFailure, OutcomeKind, OutcomeReason, RedirectStop};
+use crawlgate::{Reason, Who};
+use crawlgate_answers::{
+    Basis, CacheEntry, FetchPolicy, FetchResult, HttpResponse, NetworkErrorKind, NetworkFailure,
+    OutcomeKind, OutcomeReason, RedirectStop,
+};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
@@ -326,11 +329,11 @@ impl PyFetchOutcome {
         let agent = text_arg(agent, "agent")?;
         let how = reading_named(reading)?;
         let outcome = &self.entry.outcome;
-        let verdict = outcome.decide_as(&agent, how, &url);
+        let verdict = outcome.decide(Who::read(&agent, how), &url);
         // The file's rules decided (not the outcome, nor the robots.txt URL).
         let by_file = matches!(verdict.basis, Basis::Rules(reason) if reason != Reason::RobotsTxt);
         let selection = match outcome.rules.robots() {
-            Some(robots) if by_file => Some(robots.view_as(&agent, how).selection()),
+            Some(robots) if by_file => Some(robots.view(Who::read(&agent, how)).selection()),
             _ => None,
         };
         Ok(PyVerdict::from_explained(verdict, selection))

@@ -2,7 +2,7 @@
 //! with the rules compiled for the crawlers asked about, and one crawler's
 //! reading of it.
 
-use crawlgate::{AgentView, CompiledRobotsTxt, Extension, Profile, Reading, RobotsTxt};
+use crawlgate::{AgentView, CompiledRobotsTxt, Extension, Profile, Reading, RobotsTxt, Who};
 use crawlgate_answers::{Outcome, Robots};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
@@ -77,7 +77,9 @@ impl PyRobotsTxt {
 
     /// The view of `agent` under the reading named `reading`.
     fn view(&self, agent: &str, reading: &str) -> PyResult<AgentView<'_>> {
-        Ok(self.compiled().view_as(agent, reading_named(reading)?))
+        Ok(self
+            .compiled()
+            .view(Who::read(agent, reading_named(reading)?)))
     }
 
     fn source_bytes<'a>(&'a self, py: Python<'a>) -> &'a [u8] {
@@ -146,7 +148,7 @@ impl PyRobotsTxt {
         let how = reading_named(reading)?;
         let robots = self.compiled();
         Ok(py.detach(|| {
-            let view = robots.view_as(&agent, how);
+            let view = robots.view(Who::read(&agent, how));
             urls.iter().map(|url| view.is_allowed(url)).collect()
         }))
     }
@@ -323,7 +325,7 @@ impl PyAgentView {
         self.robots
             .get()
             .compiled()
-            .view_as(&self.agent, self.reading)
+            .view(Who::read(&self.agent, self.reading))
     }
 }
 

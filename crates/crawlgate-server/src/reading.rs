@@ -29,7 +29,7 @@ pub fn parse_reading(name: Option<&str>) -> Result<Reading, ApiError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crawlgate::RobotsTxt;
+    use crawlgate::{RobotsTxt, Who};
     use crawlgate_answers::Robots;
 
     #[test]
@@ -45,12 +45,12 @@ mod tests {
     fn googlebot_image_falls_back_to_googlebot_only_in_the_crawler_reading() {
         let robots =
             RobotsTxt::parse(b"User-agent: *\nDisallow: /\n\nUser-agent: Googlebot\nAllow: /\n");
-        let crawler =
-            Robots::local(robots.clone()).decide_as("Googlebot-Image", Reading::Crawler, "/a.jpg");
+        let crawler = Robots::local(robots.clone())
+            .decide(Who::read("Googlebot-Image", Reading::Crawler), "/a.jpg");
         assert!(crawler.allowed);
         assert_eq!(crawler.choice.unwrap().kind, "fallback");
-        let one =
-            Robots::local(robots.clone()).decide_as("Googlebot-Image", Reading::OneToken, "/a.jpg");
+        let one = Robots::local(robots.clone())
+            .decide(Who::read("Googlebot-Image", Reading::OneToken), "/a.jpg");
         assert!(!one.allowed);
         assert_eq!(one.choice.unwrap().reading, "one-token");
     }

@@ -11,9 +11,11 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
 
-use crawlgate::Reading;
+use crawlgate::{Reading, Who};
 use crawlgate_answers::{CacheEntry, FetchPolicy, Origin};
-use crawlgate_fetch::{ClientConfig, FetchError, Pacing, PolitenessConfig, RobotsClient, SingleFlight, SystemResolver};
+use crawlgate_fetch::{
+    ClientConfig, FetchError, Pacing, PolitenessConfig, RobotsClient, SingleFlight, SystemResolver,
+};
 use tokio::sync::Semaphore;
 
 use crate::allowance::FetchAllowance;
@@ -281,7 +283,9 @@ impl RobotsService {
     /// The pace for `agent` under `entry`'s rules.
     pub fn pacing(&self, entry: &CacheEntry, agent: &str, how: Reading) -> Pacing {
         match entry.outcome.rules.robots() {
-            Some(robots) => Pacing::from_view(&robots.view_as(agent, how), &self.politeness),
+            Some(robots) => {
+                Pacing::from_view(&robots.view(Who::read(agent, how)), &self.politeness)
+            }
             None => Pacing::unrestricted(&self.politeness),
         }
     }

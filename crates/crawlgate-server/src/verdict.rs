@@ -6,7 +6,9 @@ use std::time::SystemTime;
 use crawlgate::RobotsTxt;
 use crawlgate_answers::time::rfc3339;
 
-use crawlgate_answers::{Attempt, CacheEntry, ExplainedVerdict, GroupLines, OutcomeKind, OutcomeReason};
+use crawlgate_answers::{
+    Attempt, CacheEntry, ExplainedVerdict, GroupLines, OutcomeKind, OutcomeReason,
+};
 use serde::Serialize;
 use utoipa::ToSchema;
 

@@ -286,7 +286,7 @@ impl Survey {
         row.groups = Some(count(robots.groups().len()));
         row.rules = Some(count(robots.rules().len()));
         row.sitemaps = Some(count(robots.sitemaps().len()));
-        let any = robots.for_agent(ANY);
+        let any = robots.view(ANY);
         row.crawl_delay = any.crawl_delay().map(|d| d.seconds);
         let usage: Vec<String> = any
             .content_usage_records()

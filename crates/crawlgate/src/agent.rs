@@ -8,8 +8,9 @@ use std::fmt;
 
 use crate::model::{Group, RobotsTxt};
 use crate::profile::GroupSelection;
-use crate::registry::{self, Crawler, CrawlerKind};
+use crate::registry::{Crawler, CrawlerKind};
 use crate::token::cmp_ignore_case;
+use crate::who::{Reading, Who};
 
 /// How a crawler's groups were chosen.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -21,50 +22,6 @@ pub enum SelectionKind {
     /// No group names the crawler and there is no `*` group: everything is
     /// allowed.
     Nothing,
-}
-
-/// How a name was read: as one product token, exactly as Google's library
-/// reads it ([`RobotsTxt::for_agent`]), or as a crawler of the registry,
-/// with the fallbacks its operator documents ([`RobotsTxt::for_crawler`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Reading {
-    /// The one-token reading: the groups naming the token, else `*`.
-    OneToken,
-    /// The crawler reading: the registry's rules for a crawler it knows
-    /// (a name it does not know is read as one token).
-    Crawler,
-}
-
-impl Reading {
-    /// Both readings.
-    pub const ALL: [Reading; 2] = [Reading::OneToken, Reading::Crawler];
-
-    /// `one-token` or `crawler`, as the CLI's JSON and the API name it.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Reading::OneToken => "one-token",
-            Reading::Crawler => "crawler",
-        }
-    }
-
-    /// The reading [`as_str`](Self::as_str) names, or `None`: what every
-    /// front end's `reading` argument takes.
-    ///
-    /// ```
-    /// use crawlgate::Reading;
-    /// assert_eq!(Reading::from_name("one-token"), Some(Reading::OneToken));
-    /// assert_eq!(Reading::from_name("crawler"), Some(Reading::Crawler));
-    /// assert_eq!(Reading::from_name("Crawler"), None);
-    /// ```
-    pub fn from_name(name: &str) -> Option<Reading> {
-        Reading::ALL.into_iter().find(|r| r.as_str() == name)
-    }
-}
-
-impl fmt::Display for Reading {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
 }
 
 /// How a crawler's groups were chosen, in the crawler reading's words.
@@ -251,14 +208,15 @@ impl RobotsTxt {
         self.select_global().groups
     }
 
-    /// The crawler reading of `name`: a crawler of the registry
-    /// ([`registry::identify`]) by its rules, any other name as one token.
-    pub(crate) fn select_crawler(&self, name: &str) -> Selected<'_> {
-        match registry::identify(name) {
-            Some(crawler) => self.select_registered(crawler),
-            None => Selected {
+    /// The groups `who` obeys: one token's, or by the crawler reading a
+    /// crawler of the registry's (any other name read as one token).
+    pub(crate) fn select_who(&self, who: Who<'_>) -> Selected<'_> {
+        match (who.reading(), who.registered()) {
+            (Reading::OneToken, _) => self.select(who.name()),
+            (Reading::Crawler, Some(crawler)) => self.select_registered(crawler),
+            (Reading::Crawler, None) => Selected {
                 reading: Reading::Crawler,
-                ..self.select(name)
+                ..self.select(who.name())
             },
         }
     }

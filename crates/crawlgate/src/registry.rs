@@ -3,9 +3,9 @@
 //!
 //! The registry is data: `src/registry.txt`, embedded at build time and read
 //! on first use, one crawler per line with a source and a date (its header
-//! explains the fields). [`RobotsTxt::for_crawler`](crate::RobotsTxt::for_crawler)
+//! explains the fields). [`Who::crawler`](crate::Who::crawler)
 //! reads a file for a crawler of the registry (the *crawler reading*);
-//! [`RobotsTxt::for_agent`](crate::RobotsTxt::for_agent) reads it for one
+//! [`Who::token`](crate::Who::token) reads it for one
 //! product token, exactly as Google's library does (the *one-token
 //! reading*).
 //!
@@ -37,6 +37,7 @@ use std::collections::HashMap;
 use std::fmt;
 use std::sync::OnceLock;
 
+use crate::profile::Profile;
 use crate::token::{is_product_token, token_len, user_agent_products};
 
 const TABLE: &str = include_str!("registry.txt");
@@ -252,6 +253,11 @@ pub struct Crawler {
     /// `Crawl-delay` still applies when its own group has none, and who
     /// says so.
     pub star_crawl_delay: Option<&'static Source>,
+    /// The reading its operator's own parser uses, when it is not
+    /// Google's: a file is read for it under this profile unless the user
+    /// names one (see [`Who::profile`](crate::Who::profile)). `None` for
+    /// every crawler of this registry today: all are read as Google reads.
+    pub profile: Option<Profile>,
     /// Whether it obeys robots.txt.
     pub obeys: Obeys,
     /// Who runs it.
@@ -285,6 +291,30 @@ impl Crawler {
     /// its operator says it ignores robots.txt.
     pub fn ignores_robots_txt(&self) -> bool {
         self.obeys == Obeys::No
+    }
+
+    /// Why a file does not restrict it, in one sentence, when its operator
+    /// says it ignores robots.txt (`None` otherwise): what its verdicts
+    /// say whatever a file holds, or when no file was read at all.
+    ///
+    /// ```
+    /// use crawlgate::registry;
+    /// let fetcher = registry::find("Google-Read-Aloud").unwrap();
+    /// assert!(fetcher.ignores_robots_txt_why().unwrap().ends_with("ignores robots.txt (Google's crawler documentation): the file does not restrict it"));
+    /// assert_eq!(registry::find("Googlebot").unwrap().ignores_robots_txt_why(), None);
+    /// ```
+    pub fn ignores_robots_txt_why(&self) -> Option<String> {
+        if !self.ignores_robots_txt() {
+            return None;
+        }
+        let what = match self.kind {
+            CrawlerKind::UserTriggered => " is a user-triggered fetcher that",
+            _ => "",
+        };
+        Some(format!(
+            "{}{what} ignores robots.txt ({}): the file does not restrict it",
+            self.name, self.source.title
+        ))
     }
 
     /// The address of its source: the source's own, or the entry's
@@ -444,6 +474,7 @@ fn parse_entry(line: &'static str, sources: &'static [Source]) -> Result<Crawler
         obeys_star,
         kind,
         star_crawl_delay,
+        profile: None,
         obeys,
         operator,
         purpose,

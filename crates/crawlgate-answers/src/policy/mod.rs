@@ -24,11 +24,11 @@ use std::time::{Duration, SystemTime};
 
 use crawlgate::Profile;
 
-use crate::time::{later, DAY};
 use crate::entry::{CacheEntry, ErrorStreak, GoodCopy};
 use crate::headers::{parse_retry_after, CacheDirectives};
 use crate::outcome::{Outcome, OutcomeReason, RobotsCopy, Rules};
 use crate::result::{Attempt, FetchResult, HttpResponse};
+use crate::time::{later, DAY};
 
 #[cfg(test)]
 mod tests;

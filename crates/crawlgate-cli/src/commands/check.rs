@@ -4,7 +4,9 @@
 use std::io::Write as _;
 
 use anyhow::bail;
-use crawlgate::{ChoiceKind, Profile, Reading as NameReading, Reason, RobotsTxt, SelectionKind};
+use crawlgate::{
+    ChoiceKind, Profile, Reading as NameReading, Reason, RobotsTxt, SelectionKind, Who,
+};
 use crawlgate_answers::{Basis, ChoiceRef, ExplainedVerdict, GroupLines, Preferences};
 use crawlgate_fetch::FetchReport;
 use serde::Serialize;
@@ -87,7 +89,7 @@ impl PassedOver {
     /// What `agent` passes over in `robots`, when it has groups of its
     /// own and some `*` group with rules is not among them.
     fn find(robots: &RobotsTxt, agent: &str, how: NameReading) -> Option<PassedOver> {
-        let view = robots.view_as(agent, how);
+        let view = robots.view(Who::read(agent, how));
         if view.selection() != SelectionKind::Specific {
             return None;
         }
@@ -219,7 +221,7 @@ pub fn run(args: Args, ui: Ui) -> anyhow::Result<Status> {
         .iter()
         .map(|readings| {
             let robots = readings[0].robots()?;
-            let choice = robots.view_as(&query.agent, how).group_choice();
+            let choice = robots.view(Who::read(&query.agent, how)).group_choice();
             worth_a_line(&choice, &query.agent).then(|| ChoiceRef::new(&choice, &query.agent))
         })
         .collect();
@@ -229,14 +231,18 @@ pub fn run(args: Args, ui: Ui) -> anyhow::Result<Status> {
         .map(|target| {
             let verdicts: Vec<ExplainedVerdict> = readings[target.source]
                 .iter()
-                .map(|reading| reading.decide_as(&query.agent, how, &target.url))
+                .map(|reading| reading.decide(Who::read(&query.agent, how), &target.url))
                 .collect();
             let no_match = verdicts[0].basis == Basis::Rules(Reason::NoMatchingRule);
             let preferences = query
                 .json
                 .then(|| readings[target.source][0].robots())
                 .flatten()
-                .and_then(|robots| robots.view_as(&query.agent, how).preferences(&target.url))
+                .and_then(|robots| {
+                    robots
+                        .view(Who::read(&query.agent, how))
+                        .preferences(&target.url)
+                })
                 .filter(|p| !p.is_empty())
                 .map(|p| Preferences::of(&p));
             Row {

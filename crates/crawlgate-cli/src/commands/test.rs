@@ -13,7 +13,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use anyhow::{bail, Context as _};
-use crawlgate::Profile;
+use crawlgate::{Profile, Who};
 use crawlgate_answers::{ExplainedVerdict, Origin};
 use serde::Serialize;
 
@@ -350,7 +350,7 @@ pub fn run(args: Args, ui: Ui) -> anyhow::Result<Status> {
     let outcomes: Vec<Outcome> = expectations
         .into_iter()
         .map(|expectation| Outcome {
-            decided: reading.decide_as(&expectation.agent, how, &expectation.url),
+            decided: reading.decide(Who::read(&expectation.agent, how), &expectation.url),
             expectation,
         })
         .collect();

@@ -115,7 +115,8 @@ mod tests {
             fetch_summary(ok.fetch().unwrap()),
             "https://example.com/robots.txt: HTTP 200, 14 bytes: conditional (robots.txt fetched and parsed)"
         );
-        let failed = crate::load::source::Loaded::fetched(crawlgate_answers::HttpResponse::new(500));
+        let failed =
+            crate::load::source::Loaded::fetched(crawlgate_answers::HttpResponse::new(500));
         assert!(fetch_summary(failed.fetch().unwrap()).ends_with(
             ": HTTP 500, 0 bytes: full disallow (server error or network failure: everything disallowed until a retry succeeds)"
         ));

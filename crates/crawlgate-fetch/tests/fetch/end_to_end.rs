@@ -7,7 +7,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
 
 use crawlgate::Reason;
-use crawlgate_answers::{Attempt, Basis, NetworkErrorKind, OutcomeKind, OutcomeReason, RedirectStop, ScopeError};
+use crawlgate_answers::{
+    Attempt, Basis, NetworkErrorKind, OutcomeKind, OutcomeReason, RedirectStop, ScopeError,
+};
 use crawlgate_fetch::{Clock, FetchError, ManualClock, StaticResolver, WarningCode};
 use crawlgate_testserver::{Reply, TestServer};
 

@@ -5,7 +5,7 @@ use std::time::SystemTime;
 
 use axum::extract::State;
 use axum::Json;
-use crawlgate::{path_of, AgentView, Reading as NameReading};
+use crawlgate::{path_of, AgentView, Reading as NameReading, Who};
 use crawlgate_answers::{CacheEntry, ExplainedVerdict, Origin};
 use crawlgate_fetch::Pacing;
 use futures_util::future::join_all;
@@ -520,7 +520,7 @@ impl<'a> Crawler<'a> {
             .outcome
             .rules
             .robots()
-            .map(|robots| robots.view_as(agent, how));
+            .map(|robots| robots.view(Who::read(agent, how)));
         Crawler {
             crawl_delay: view
                 .as_ref()
@@ -547,7 +547,7 @@ impl<'a> Crawler<'a> {
             Some(view) if !robots_txt_itself(url) => {
                 ExplainedVerdict::named(&view.decide(url), agent)
             }
-            _ => entry.outcome.decide_as(agent, how, url),
+            _ => entry.outcome.decide(Who::read(agent, how), url),
         }
     }
 }
@@ -595,12 +595,12 @@ async fn answer(
 ) -> Result<Allowed, ApiError> {
     let service = state.service();
     let entry = &lookup.entry;
-    let verdict = entry.outcome.decide_as(&agent, how, &url);
+    let verdict = entry.outcome.decide(Who::read(&agent, how), &url);
     let crawl_delay = entry
         .outcome
         .rules
         .robots()
-        .and_then(|robots| robots.view_as(&agent, how).crawl_delay())
+        .and_then(|robots| robots.view(Who::read(&agent, how)).crawl_delay())
         .map(|delay| delay.seconds);
     let now = SystemTime::now();
     let slot = if verdict.allowed {

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use axum::extract::State;
 use axum::Json;
-use crawlgate::{Profile, Reading as NameReading, RobotsTxt};
+use crawlgate::{Profile, Reading as NameReading, RobotsTxt, Who};
 use crawlgate_answers::{Preferences, Robots};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -193,12 +193,14 @@ fn decide_all(
             &own
         }
     };
-    let view = main.robots().map(|robots| robots.view_as(agent, how));
+    let view = main
+        .robots()
+        .map(|robots| robots.view(Who::read(agent, how)));
     let licenses = main.robots().map(LicenseShown::all).unwrap_or_default();
     let results = urls
         .iter()
         .map(|url| {
-            let verdict = Explained::from(main.decide_as(agent, how, url));
+            let verdict = Explained::from(main.decide(Who::read(agent, how), url));
             let preferences = view
                 .as_ref()
                 .and_then(|v| v.preferences(url))
@@ -207,7 +209,12 @@ fn decide_all(
             let (profiles, differ) = if all {
                 let each: BTreeMap<&'static str, Explained> = readings
                     .iter()
-                    .map(|(p, robots)| (p.name, Explained::from(robots.decide_as(agent, how, url))))
+                    .map(|(p, robots)| {
+                        (
+                            p.name,
+                            Explained::from(robots.decide(Who::read(agent, how), url)),
+                        )
+                    })
                     .collect();
                 let differ = each
                     .values()

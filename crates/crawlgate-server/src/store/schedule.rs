@@ -144,7 +144,7 @@ mod tests {
 
     fn pacing(body: &str) -> Pacing {
         let robots = RobotsTxt::parse(body.as_bytes());
-        Pacing::from_view(&robots.for_agent("bot"), &PolitenessConfig::default())
+        Pacing::from_view(&robots.view("bot"), &PolitenessConfig::default())
     }
 
     #[test]

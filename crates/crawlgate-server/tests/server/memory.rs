@@ -54,7 +54,10 @@ fn forty_eight_large_lints_stay_within_the_memory_budget() {
         .env(MEASURING, "1")
         .status()
         .expect("the test binary starts again");
-    assert!(status.success(), "the measurement failed: see its output above");
+    assert!(
+        status.success(),
+        "the measurement failed: see its output above"
+    );
 }
 
 /// The measurement, in a process of its own.

@@ -2,7 +2,7 @@
 //! preferences (#27) and of each line as Search Console reports it (#25),
 //! compared with what the library says.
 
-use crawlgate::{RobotsTxt, SearchConsoleReport};
+use crawlgate::{RobotsTxt, SearchConsoleReport, Who};
 use serde_json::{json, Value};
 
 use crate::support::{config, get, post, query, serving, start, Reply};
@@ -39,7 +39,7 @@ async fn check_reads_the_crawler_by_default_and_one_token_when_asked() {
         .enumerate()
     {
         let result = &body["results"][i];
-        let library = robots.decide_for_crawler("Googlebot-Image", url);
+        let library = robots.decide(Who::crawler("Googlebot-Image"), url);
         assert_eq!(result["allowed"], library.is_allowed(), "{url}");
         assert_eq!(
             result["choice"]["why"],
@@ -202,7 +202,7 @@ async fn check_carries_the_usage_preferences_and_licences_as_the_library_reads_t
     )
     .await;
     let robots = RobotsTxt::parse(file.as_bytes());
-    let view = robots.for_crawler("mybot");
+    let view = robots.view(Who::crawler("mybot"));
     let word = |p: Option<crawlgate::Preference>| match p {
         Some(crawlgate::Preference::Allowed) => "allowed",
         Some(crawlgate::Preference::Disallowed) => "disallowed",

@@ -20,7 +20,7 @@ fn example(name: &str) -> RobotsTxt {
 #[test]
 fn attach_05_the_example_and_its_table() {
     let robots = example("attach-05-example.robots.txt");
-    let others = robots.for_agent("SomeOtherBot");
+    let others = robots.view("SomeOtherBot");
     // | Path | Crawl | Usage Preference |
     let table = [
         ("/test", true, Some(Preference::Disallowed)),
@@ -35,7 +35,7 @@ fn attach_05_the_example_and_its_table() {
     }
     // "A crawler that identifies as ExampleBot uses the second group":
     // everything may be fetched, with train-ai=y.
-    let example_bot = robots.for_agent("ExampleBot");
+    let example_bot = robots.view("ExampleBot");
     for path in ["/test", "/never/test", "/ai-ok/test"] {
         let preferences = example_bot.preferences(path).expect("crawlable");
         assert_eq!(preferences.train_ai, Some(Preference::Allowed), "{path}");
@@ -47,7 +47,7 @@ fn attach_05_the_example_and_its_table() {
 #[test]
 fn attach_05_the_introduction() {
     let robots = example("attach-05-introduction.robots.txt");
-    let preferences = robots.for_agent("bot").preferences("/any/thing").unwrap();
+    let preferences = robots.view("bot").preferences("/any/thing").unwrap();
     assert_eq!(preferences.train_ai, Some(Preference::Disallowed));
     assert_eq!(preferences.search, None);
 }
@@ -66,7 +66,7 @@ fn attach_05_paths_and_values() {
     // A comment ends the value (the parser cuts it before the record).
     let robots = RobotsTxt::parse(b"User-agent: *\nContent-Usage: train-ai=n # no training\n");
     assert_eq!(
-        robots.for_agent("bot").preferences("/").unwrap().train_ai,
+        robots.view("bot").preferences("/").unwrap().train_ai,
         Some(Preference::Disallowed)
     );
     // Identical paths that conflict: each applies, the most restrictive
@@ -75,7 +75,7 @@ fn attach_05_paths_and_values() {
         b"User-agent: *\nContent-Usage: /p/ train-ai=y\nContent-Usage: /p/ train-ai=n\n\
           Allow: /p/\nDisallow: /p/\n",
     );
-    let view = robots.for_agent("bot");
+    let view = robots.view("bot");
     assert!(view.is_allowed("/p/x"));
     assert_eq!(
         view.preferences("/p/x").unwrap().train_ai,
@@ -116,7 +116,7 @@ fn vocab_07_the_serialisation_examples() {
     assert_eq!(get("train-ai=?0", "train-ai"), None);
     // Labels of earlier drafts are not in the vocabulary.
     let robots = RobotsTxt::parse(b"User-agent: *\nContent-Usage: train-genai=n, search=y\n");
-    let preferences = robots.for_agent("bot").preferences("/").unwrap();
+    let preferences = robots.view("bot").preferences("/").unwrap();
     assert_eq!(preferences.train_ai, None);
     assert_eq!(preferences.search, Some(Preference::Allowed));
     assert_eq!(preferences.unknown_keys, ["train-genai"]);
@@ -126,7 +126,7 @@ fn vocab_07_the_serialisation_examples() {
 #[test]
 fn content_signals_examples() {
     let robots = example("content-signals-policy.robots.txt");
-    let preferences = robots.for_agent("AnyBot").preferences("/page").unwrap();
+    let preferences = robots.view("AnyBot").preferences("/page").unwrap();
     let signal = preferences.content_signal.expect("a content signal");
     assert_eq!(signal.line, 8);
     assert_eq!(signal.get("ai-train"), Some(false));
@@ -135,7 +135,7 @@ fn content_signals_examples() {
     // No Content-Usage: the IETF categories stay unknown.
     assert_eq!(preferences.train_ai, None);
     let managed = example("content-signals-managed.robots.txt");
-    let signal = managed.for_agent("bot").content_signal().unwrap();
+    let signal = managed.view("bot").content_signal().unwrap();
     assert_eq!(
         (
             signal.get("search"),

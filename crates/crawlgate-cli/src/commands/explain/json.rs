@@ -1,6 +1,6 @@
 //! The explanation as JSON: the same facts as the text, for machines.
 
-use crawlgate::{AgentView, Group, Reading as NameReading, RuleMatch, SelectionKind};
+use crawlgate::{AgentView, Group, Reading as NameReading, RuleMatch, SelectionKind, Who};
 use crawlgate_answers::{ChoiceRef, Outcome, Preferences, RuleRef};
 use crawlgate_fetch::FetchReport;
 use serde::Serialize;
@@ -51,7 +51,7 @@ fn json_url(
     (agent, how): (&str, NameReading),
     url: &str,
 ) -> Value {
-    let decided = reading.decide_as(agent, how, url);
+    let decided = reading.decide(Who::read(agent, how), url);
     let mut value = json!({ "url": url });
     if let (Value::Object(map), Value::Object(d)) = (
         &mut value,
@@ -93,7 +93,7 @@ pub fn to_json(
         (None, Some(robots)) => robots,
         (outcome, _) => return without_rules((loaded, reading), outcome, (agent, how), urls),
     };
-    let view = robots.view_as(agent, how);
+    let view = robots.view(Who::read(agent, how));
     let selection = view.selection();
     let asked = agent;
     let agent = compared_name(&view, asked);

@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use crawlgate::{AgentView, Reading as NameReading, Reason};
+use crawlgate::{AgentView, Reading as NameReading, Reason, Who};
 use crawlgate_answers::{Basis, OutcomeKind};
 
 use super::extensions::render_extensions;
@@ -54,7 +54,7 @@ pub fn render(
         "How `{agent}` reads {name} ({} profile)\n",
         robots.profile()
     );
-    let view = robots.view_as(agent, how);
+    let view = robots.view(Who::read(agent, how));
     render_groups(&view, agent, name, p, &mut out);
     out.push('\n');
     render_rules(&view, name, p, &mut out);
@@ -84,7 +84,7 @@ fn render_url(
     p: Palette,
     out: &mut String,
 ) {
-    let verdict = reading.decide_as(agent, how, url);
+    let verdict = reading.decide(Who::read(agent, how), url);
     let name = &loaded.name;
     let _ = writeln!(
         out,

@@ -96,7 +96,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 let verdict = if few {
                     robots.decide_path_uncompiled(name, &path)
                 } else if budget.spend(lookups[i].of(&path)) {
-                    robots.for_agent(name).decide_path(&path)
+                    robots.view(name).decide_path(&path)
                 } else {
                     return None;
                 };

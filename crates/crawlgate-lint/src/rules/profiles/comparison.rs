@@ -463,8 +463,8 @@ pub(crate) fn compare(cx: &Context<'_>, other: Profile, code: Code, out: &mut Ve
                 continue;
             }
         }
-        let ours = google.for_agent(agent);
-        let other_view = theirs.for_agent(agent);
+        let ours = google.view(agent);
+        let other_view = theirs.view(agent);
         let selection = (group_lines(&ours), group_lines(&other_view));
         if selection.0.is_empty() && selection.1.is_empty()
             || !seen_selections.insert(selection.clone())
