@@ -28,13 +28,19 @@ step() {
   echo "test-all: [$(($(date +%s) - started)) s] $*"
 }
 
-# What the tests need from the system, as "command-or-probe:package".
-# python3-dev: the Python crate's Rust tests link libpython.
-needs=(
+# What the build needs from the system, as "command-or-probe:package":
+# Python with its headers (PyO3's build runs python3, and the Python crate's
+# Rust tests link libpython), pip and venv (the corpus download, the Python
+# suites). Installed first, before anything is built.
+build_needs=(
   "python3:python3"
   "pip:python3-pip"
   "venv:python3-venv"
   "libpython:python3-dev"
+)
+# What the tests need besides: installed in the background while the
+# workspace builds, and waited for before the first test runs.
+needs=(
   "chromium:chromium"
   "chromedriver:chromium-driver"
   "redis-server:redis-server"
@@ -51,26 +57,47 @@ has() {
     *) command -v "$1" >/dev/null 2>&1 ;;
   esac
 }
-missing=()
-for need in "${needs[@]}"; do
-  has "${need%%:*}" || missing+=("${need#*:}")
-done
-if [ "${#missing[@]}" -gt 0 ]; then
-  if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
-    step "installing ${missing[*]} with apt-get"
-    apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-  else
-    fail "the tests need ${missing[*]}; install them (Debian: apt-get install ${missing[*]}) or run this script as root, which installs them"
+# Installs what is missing of the needs given ("probe:package" each), or
+# fails saying what to install.
+install_missing() {
+  local need missing=()
+  for need in "$@"; do
+    has "${need%%:*}" || missing+=("${need#*:}")
+  done
+  if [ "${#missing[@]}" -gt 0 ]; then
+    if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+      step "installing ${missing[*]} with apt-get"
+      # dpkg takes one install at a time: wait for its lock rather than fail.
+      apt-get -o DPkg::Lock::Timeout=600 update -qq &&
+        DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "${missing[@]}" >/dev/null ||
+        fail "apt-get could not install ${missing[*]} (see its message above)"
+    else
+      fail "the tests need ${missing[*]}; install them (Debian: apt-get install ${missing[*]}) or run this script as root, which installs them"
+    fi
   fi
-fi
-for need in "${needs[@]}"; do
-  has "${need%%:*}" || fail "${need#*:} is still missing after installing it"
-done
+  for need in "$@"; do
+    has "${need%%:*}" || fail "${need#*:} is still missing after installing it"
+  done
+}
+install_missing "${build_needs[@]}"
 python3 -c "import urllib.robotparser" || fail "python3 cannot import urllib.robotparser"
 
+# The test programs, installed in the background (see `needs`); its log is
+# shown, and the run stops, if it fails.
+system_log=$(mktemp)
+install_missing "${needs[@]}" >"$system_log" 2>&1 &
+system_pid=$!
+wait_for_system() {
+  if ! wait "$system_pid"; then
+    cat "$system_log" >&2
+    fail "the programs the tests need could not be installed (see above)"
+  fi
+  cat "$system_log"
+}
+
 # The real-world corpus (4,231 robots.txt files): $CRAWLGATE_CORPUS, the
-# sibling ../shared/corpus/real, or a verified download into target/corpus/.
+# sibling ../shared/corpus/real, or a verified download into the build
+# folder.
 CRAWLGATE_CORPUS=$(bash scripts/corpus.sh) || fail "the robots.txt corpus is needed (see the message above)"
 export CRAWLGATE_CORPUS
 step "corpus at $CRAWLGATE_CORPUS"
@@ -120,8 +147,32 @@ fuzz_run() {
   fi
 }
 
+# Clippy lints the workspace's crates while `cargo test` builds them:
+# clippy-driver is the rustc of workspace members (what `cargo clippy` runs,
+# there in check mode) and warnings are errors. One build of the dependency
+# tree serves both, where `cargo clippy` and then `cargo test` compiled it
+# twice (metadata only, then code). The Python package's release build
+# below runs without either.
+clippy_driver="$(rustc --print sysroot)/bin/clippy-driver"
+[ -x "$clippy_driver" ] || fail "clippy-driver is missing from the toolchain at $clippy_driver (rustup component add clippy)"
+python_env=(env -u RUSTC_WORKSPACE_WRAPPER -u RUSTFLAGS)
+if [ -n "${RUSTFLAGS+set}" ]; then python_env+=("RUSTFLAGS=$RUSTFLAGS"); fi
+export RUSTC_WORKSPACE_WRAPPER=$clippy_driver
+export RUSTFLAGS="${RUSTFLAGS:+$RUSTFLAGS }-D warnings"
+
+# The Python package's wheel (a release build from its sdist, in a build
+# folder of its own) and environments, prepared in the background at the
+# lowest CPU priority: while the workspace builds it mostly downloads, and
+# while the Rust tests run it takes the CPU they leave idle.
+python_log="$target_dir/python-prepare.log"
+"${python_env[@]}" nice -n 19 bash scripts/test-python.sh prepare >"$python_log" 2>&1 &
+python_pid=$!
+
 suite "cargo fmt --check" cargo fmt --all --check
-suite "cargo clippy (warnings are errors)" cargo clippy --workspace --all-targets --locked -- -D warnings
+suite "build every target, linted by clippy (warnings are errors; like cargo clippy --workspace --all-targets -- -D warnings)" \
+  cargo test --workspace --all-targets --locked --no-run
+step "waiting for the programs the tests need"
+wait_for_system
 suite "cargo test (the server's tests start Redis and Chromium themselves and install schemathesis from PyPI into the build folder, the survey's tests moto)" cargo test --workspace --locked --no-fail-fast
 suite "fuzzing" fuzz_run
 # The crawlgate binary that `cargo test` built for the CLI's tests: building it
@@ -131,7 +182,17 @@ if [ -x "$target_dir/debug/crawlgate" ]; then
   export CRAWLGATE_BIN="$target_dir/debug/crawlgate"
 fi
 suite "the examples of the documentation against the crawlgate binary" python3 scripts/doc-examples.py docs/behaviour.md docs/cli.md
-suite "the Python package (scripts/test-python.sh)" bash scripts/test-python.sh
+python_run() {
+  step "waiting for the Python package's wheel and environments (log: $python_log)"
+  if ! wait "$python_pid"; then
+    cat "$python_log" >&2
+    echo "test-all: the Python package could not be built or installed (its log is above)" >&2
+    return 1
+  fi
+  cat "$python_log"
+  "${python_env[@]}" bash scripts/test-python.sh run
+}
+suite "the Python package (scripts/test-python.sh)" python_run
 if [ "${#failed[@]}" -gt 0 ]; then
   step "FAILED: ${#failed[@]} suite(s):"
   printf '  %s\n' "${failed[@]}" >&2

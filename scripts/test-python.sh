@@ -16,6 +16,11 @@
 #    suite again on Scrapy 2.11. Each suite runs even when one before it
 #    failed; the script fails at the end, naming each failed suite.
 #
+# `bash scripts/test-python.sh` does all of it; `prepare` does the builds
+# and installs only (1 and 2; scripts/test-all.sh runs it in the background,
+# at low priority, while the Rust tests run) and `run` the tests only (3),
+# on what `prepare` left.
+#
 # Everything goes under the Cargo target directory (found with `cargo
 # metadata`: $CARGO_TARGET_DIR or target/), in python/. Installs
 # python3-venv and a Java runtime with apt-get when they are missing and it
@@ -26,6 +31,15 @@ cd "$(dirname "$0")/.."
 root=$(pwd)
 started=$(date +%s)
 crate=$root/crates/crawlgate-python
+
+phase=${1:-all}
+case "$phase" in
+  all | prepare | run) ;;
+  *)
+    echo "test-python: error: unknown phase '$phase' (usage: scripts/test-python.sh [prepare|run])" >&2
+    exit 2
+    ;;
+esac
 
 fail() {
   echo "test-python: error: $*" >&2
@@ -96,63 +110,89 @@ venv() {
     echo "$stamp" >"$dir/.requirements"
   fi
 }
-venv "$work/build-venv" "$crate/requirements-build.txt"
-venv "$work/venv" "$crate/requirements-test.txt"
-venv "$work/venv-scrapy-2.11" "$crate/requirements-scrapy-2.11.txt"
+prepare() {
+  venv "$work/build-venv" "$crate/requirements-build.txt"
+  venv "$work/venv" "$crate/requirements-test.txt"
+  venv "$work/venv-scrapy-2.11" "$crate/requirements-scrapy-2.11.txt"
 
-# One release build, from the sdist: maturin makes the sdist, and pip builds
-# the wheel from it alone in an empty folder (the repository out of reach),
-# through maturin's PEP 517 backend with the pinned maturin and zig
-# (MATURIN_PEP517_ARGS: zig as the linker, manylinux2014). Every suite then
-# runs on that wheel, so the sdist is proven to build and install. (A second,
-# isolated build would compile every crate again in release mode: about ten
-# minutes of CI for the same code.)
-step "building the sdist, then the wheel from it in an empty folder (maturin --zig, manylinux2014, abi3, stripped)"
-rm -rf "$work/dist"
-mkdir -p "$work/dist"
-PATH="$work/build-venv/bin:$PATH" maturin sdist --manifest-path "$crate/Cargo.toml" --out "$work/dist" ||
-  fail "maturin could not build the sdist (see its message above)"
-sdist=$(ls "$work"/dist/crawlgate_robots-*.tar.gz)
-sdist_dir=$(mktemp -d)
-cp "$sdist" "$sdist_dir/"
-(cd "$sdist_dir" && PATH="$work/build-venv/bin:$PATH" \
-  MATURIN_PEP517_ARGS="--zig --compatibility manylinux2014" \
-  "$work/build-venv/bin/python" -m pip wheel --quiet --no-deps --no-build-isolation \
-  "./$(basename "$sdist")" -w "$work/dist") ||
-  fail "pip could not build the wheel from the sdist (see its message above)"
-rm -rf "$sdist_dir"
-wheel=$(ls "$work"/dist/crawlgate_robots-*.whl)
-"$work/build-venv/bin/auditwheel" show "$wheel" >"$work/dist/auditwheel.txt" ||
-  fail "auditwheel could not read $wheel"
-export CRAWLGATE_WHEEL=$wheel CRAWLGATE_SDIST=$sdist CRAWLGATE_AUDITWHEEL=$work/dist/auditwheel.txt
+  # One release build, from the sdist: maturin makes the sdist, and pip builds
+  # the wheel from it alone in an empty folder (the repository out of reach),
+  # through maturin's PEP 517 backend with the pinned maturin and zig
+  # (MATURIN_PEP517_ARGS: zig as the linker, manylinux2014). Every suite then
+  # runs on that wheel, so the sdist is proven to build and install. (A second,
+  # isolated build would compile every crate again in release mode: about ten
+  # minutes of CI for the same code.)
+  step "building the sdist, then the wheel from it in an empty folder (maturin --zig, manylinux2014, abi3, stripped)"
+  rm -rf "$work/dist"
+  mkdir -p "$work/dist"
+  PATH="$work/build-venv/bin:$PATH" maturin sdist --manifest-path "$crate/Cargo.toml" --out "$work/dist" ||
+    fail "maturin could not build the sdist (see its message above)"
+  sdist=$(ls "$work"/dist/crawlgate_robots-*.tar.gz)
+  sdist_dir=$(mktemp -d)
+  cp "$sdist" "$sdist_dir/"
+  # A build folder of its own: the wheel shares nothing with the test build
+  # (another target, the release profile), and `cargo test`, which may be
+  # running beside it, holds the lock of the workspace's build folder.
+  (cd "$sdist_dir" && PATH="$work/build-venv/bin:$PATH" \
+    CARGO_TARGET_DIR="$work/wheel-target" \
+    MATURIN_PEP517_ARGS="--zig --compatibility manylinux2014" \
+    "$work/build-venv/bin/python" -m pip wheel --quiet --no-deps --no-build-isolation \
+    "./$(basename "$sdist")" -w "$work/dist") ||
+    fail "pip could not build the wheel from the sdist (see its message above)"
+  rm -rf "$sdist_dir"
+  wheel=$(ls "$work"/dist/crawlgate_robots-*.whl)
+  "$work/build-venv/bin/auditwheel" show "$wheel" >"$work/dist/auditwheel.txt" ||
+    fail "auditwheel could not read $wheel"
+  export CRAWLGATE_WHEEL=$wheel CRAWLGATE_SDIST=$sdist CRAWLGATE_AUDITWHEEL=$work/dist/auditwheel.txt
 
-# The wheel built from the sdist, in a virtual environment of its own with
-# nothing else installed.
-rm -rf "$work/sdist-venv"
-python3 -m venv "$work/sdist-venv" || fail "could not create $work/sdist-venv"
-"$work/sdist-venv/bin/python" -m pip install --quiet --no-deps "$wheel" ||
-  fail "could not install $wheel into $work/sdist-venv"
-export CRAWLGATE_SDIST_PYTHON=$work/sdist-venv/bin/python
+  # The wheel built from the sdist, in a virtual environment of its own with
+  # nothing else installed.
+  rm -rf "$work/sdist-venv"
+  python3 -m venv "$work/sdist-venv" || fail "could not create $work/sdist-venv"
+  "$work/sdist-venv/bin/python" -m pip install --quiet --no-deps "$wheel" ||
+    fail "could not install $wheel into $work/sdist-venv"
+  export CRAWLGATE_SDIST_PYTHON=$work/sdist-venv/bin/python
 
-# The wheel with every extra: pip checks that the pinned packages satisfy
-# them, and downloads nothing more.
-extras="arrow,spark,polars,duckdb,scrapy"
-for dir in "$work/venv" "$work/venv-scrapy-2.11"; do
-  "$dir/bin/python" -m pip uninstall --quiet --yes crawlgate crawlgate-robots >/dev/null 2>&1
-  "$dir/bin/python" -m pip install --quiet --force-reinstall --no-deps "$wheel" ||
-    fail "could not install $wheel into $dir"
-done
-"$work/venv/bin/python" -m pip install --quiet "$wheel[$extras]" ||
-  fail "the pinned requirements do not satisfy the extras [$extras] (see pip's message above)"
+  # The wheel with every extra: pip checks that the pinned packages satisfy
+  # them, and downloads nothing more.
+  extras="arrow,spark,polars,duckdb,scrapy"
+  for dir in "$work/venv" "$work/venv-scrapy-2.11"; do
+    "$dir/bin/python" -m pip uninstall --quiet --yes crawlgate crawlgate-robots >/dev/null 2>&1
+    "$dir/bin/python" -m pip install --quiet --force-reinstall --no-deps "$wheel" ||
+      fail "could not install $wheel into $dir"
+  done
+  "$work/venv/bin/python" -m pip install --quiet "$wheel[$extras]" ||
+    fail "the pinned requirements do not satisfy the extras [$extras] (see pip's message above)"
 
-# Protego's own tests, from its sdist on PyPI (checked against its hash).
-step "downloading Protego's sdist for its own tests"
-rm -rf "$work/protego-sdist"
-"$work/venv/bin/python" -m pip download --quiet --no-deps --no-binary :all: --require-hashes \
-  -r "$crate/requirements-protego-sdist.txt" -d "$work/protego-sdist" ||
-  fail "could not download Protego's sdist (see pip's message above)"
-CRAWLGATE_PROTEGO_SDIST=$(ls "$work"/protego-sdist/protego-*.tar.gz)
-export CRAWLGATE_PROTEGO_SDIST
+  # Protego's own tests, from its sdist on PyPI (checked against its hash).
+  step "downloading Protego's sdist for its own tests"
+  rm -rf "$work/protego-sdist"
+  "$work/venv/bin/python" -m pip download --quiet --no-deps --no-binary :all: --require-hashes \
+    -r "$crate/requirements-protego-sdist.txt" -d "$work/protego-sdist" ||
+    fail "could not download Protego's sdist (see pip's message above)"
+  CRAWLGATE_PROTEGO_SDIST=$(ls "$work"/protego-sdist/protego-*.tar.gz)
+  export CRAWLGATE_PROTEGO_SDIST
+}
+
+# What `prepare` left, for the tests.
+artifacts() {
+  wheel=$(ls "$work"/dist/crawlgate_robots-*.whl 2>/dev/null)
+  sdist=$(ls "$work"/dist/crawlgate_robots-*.tar.gz 2>/dev/null)
+  CRAWLGATE_PROTEGO_SDIST=$(ls "$work"/protego-sdist/protego-*.tar.gz 2>/dev/null)
+  [ -n "$wheel" ] && [ -n "$sdist" ] && [ -n "$CRAWLGATE_PROTEGO_SDIST" ] && [ -x "$work/sdist-venv/bin/python" ] ||
+    fail "the wheel, sdist and environments are not in $work: run scripts/test-python.sh prepare first"
+  export CRAWLGATE_WHEEL=$wheel CRAWLGATE_SDIST=$sdist CRAWLGATE_AUDITWHEEL=$work/dist/auditwheel.txt
+  export CRAWLGATE_SDIST_PYTHON=$work/sdist-venv/bin/python CRAWLGATE_PROTEGO_SDIST
+}
+
+if [ "$phase" != run ]; then
+  prepare
+fi
+if [ "$phase" = prepare ]; then
+  step "prepared: the wheel, the sdist and the environments are in $work"
+  exit 0
+fi
+artifacts
 
 # The crawlgate command for the Spark and survey tests: $CRAWLGATE_BIN when
 # set (test-all.sh passes the one `cargo test` built), else built here.

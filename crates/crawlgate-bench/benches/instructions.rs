@@ -164,8 +164,8 @@ fn workload_parse_and_view(corpus: &Corpus) -> usize {
         .map(|e| {
             let robots = crawlgate::RobotsTxt::parse(&e.bytes);
             let view = black_box(robots.view(e.agent));
-            let groups = view.groups().len();
-            groups
+
+            view.groups().len()
         })
         .sum()
 }
@@ -226,8 +226,8 @@ fn workload_one_question(corpus: &Corpus) -> usize {
         .iter()
         .filter(|e| {
             let robots = crawlgate::RobotsTxt::parse(&e.bytes);
-            let allowed = robots.view(e.agent).is_allowed(corpus.first_question(e));
-            allowed
+
+            robots.view(e.agent).is_allowed(corpus.first_question(e))
         })
         .count()
 }

@@ -213,14 +213,14 @@ impl Fetcher {
     }
 
     async fn lookup_origin(&self, origin: Origin) -> Result<RobotsLookup, FetchError> {
-        if let Some(entry) = self.cache.get(&origin) {
-            if entry.is_fresh(self.clock.now()) {
-                return Ok(RobotsLookup {
-                    origin,
-                    entry,
-                    from_cache: true,
-                });
-            }
+        if let Some(entry) = self.cache.get(&origin)
+            && entry.is_fresh(self.clock.now())
+        {
+            return Ok(RobotsLookup {
+                origin,
+                entry,
+                from_cache: true,
+            });
         }
         let (entry, from_cache) = self
             .flights

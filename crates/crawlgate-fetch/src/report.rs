@@ -184,17 +184,16 @@ impl FetchReport {
                 ),
             );
         }
-        if let Some(r) = response.filter(|r| (200..300).contains(&r.status)) {
-            if let Some(ct) = r
+        if let Some(r) = response.filter(|r| (200..300).contains(&r.status))
+            && let Some(ct) = r
                 .content_type
                 .as_deref()
                 .filter(|ct| ct.to_ascii_lowercase().contains("html"))
-            {
-                warn(
+        {
+            warn(
                     WarningCode::HtmlBody,
                     format!("served as {ct}, not text/plain; parsed anyway (only valid robots.txt lines count)"),
                 );
-            }
         }
         if attempt.truncated {
             let discarded = match attempt.bytes_discarded {

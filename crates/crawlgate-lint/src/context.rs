@@ -518,7 +518,8 @@ mod tests {
             agents.push("Googlebot".to_owned());
             agents.push("ExampleBot".to_owned());
             agents.truncate(12);
-            let choice = LegacyChoice::new(&legacy);
+            let names: Vec<&str> = agents.iter().map(String::as_str).collect();
+            let choice = LegacyChoice::new(&legacy, &names);
             for agent in &agents {
                 let expected = legacy.view(agent).groups().next().map(|g| g.index());
                 assert_eq!(choice.group(agent), expected, "{agent}");

@@ -72,10 +72,11 @@ pub fn lint_parsed(source: &[u8], robots: &RobotsTxt, options: &LintOptions) -> 
     for d in &mut diagnostics {
         // One line per span: a span running past its line (the part of a file
         // past the size limit) is cut at the line's end.
-        if let Some(line) = cx.line(d.span.line) {
-            if d.span.bytes.end > line.end && d.span.bytes.start <= line.end {
-                d.span.bytes.end = line.end.max(d.span.bytes.start);
-            }
+        if let Some(line) = cx.line(d.span.line)
+            && d.span.bytes.end > line.end
+            && d.span.bytes.start <= line.end
+        {
+            d.span.bytes.end = line.end.max(d.span.bytes.start);
         }
     }
     // Rules report in their own order; the output is by place, then code

@@ -30,10 +30,10 @@ pub(crate) fn closest<'c>(
 ) -> Option<&'c str> {
     let mut best: Option<(usize, &str)> = None;
     for candidate in candidates {
-        if let Some(d) = distance(word, candidate, limit) {
-            if best.is_none_or(|(b, _)| d < b) {
-                best = Some((d, candidate));
-            }
+        if let Some(d) = distance(word, candidate, limit)
+            && best.is_none_or(|(b, _)| d < b)
+        {
+            best = Some((d, candidate));
         }
     }
     best.map(|(_, c)| c)

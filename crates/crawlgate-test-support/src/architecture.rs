@@ -210,16 +210,14 @@ impl SourceTree {
         let mut test_only = BTreeSet::new();
         let mut lines = text.lines();
         while let Some(line) = lines.next() {
-            if line.trim() == "#[cfg(test)]" {
-                if let Some(next) = lines.next() {
-                    if let Some(name) = next
-                        .trim()
-                        .strip_suffix(';')
-                        .and_then(|m| m.rsplit(' ').next().filter(|_| m.contains("mod ")))
-                    {
-                        test_only.insert(format!("{name}.rs"));
-                    }
-                }
+            if line.trim() == "#[cfg(test)]"
+                && let Some(next) = lines.next()
+                && let Some(name) = next
+                    .trim()
+                    .strip_suffix(';')
+                    .and_then(|m| m.rsplit(' ').next().filter(|_| m.contains("mod ")))
+            {
+                test_only.insert(format!("{name}.rs"));
             }
         }
         SourceTree {
@@ -247,12 +245,12 @@ impl SourceTree {
                 break;
             }
         }
-        if module.is_empty() && depth < 4 {
-            if let Some(from) = path.first().and_then(|name| self.reexports.get(name)) {
-                if from.len() > 1 {
-                    return self.resolve_within(from, depth + 1);
-                }
-            }
+        if module.is_empty()
+            && depth < 4
+            && let Some(from) = path.first().and_then(|name| self.reexports.get(name))
+            && from.len() > 1
+        {
+            return self.resolve_within(from, depth + 1);
         }
         self.files.get(&module).cloned()
     }

@@ -698,10 +698,10 @@ impl<'a> AgentView<'a> {
                     crate::pattern::matches(shape, body, &path).then_some(normalized.len())
                 }
             };
-            if let Some(priority) = priority {
-                if best.as_ref().is_none_or(|(p, _)| priority > *p) {
-                    best = Some((priority, usage));
-                }
+            if let Some(priority) = priority
+                && best.as_ref().is_none_or(|(p, _)| priority > *p)
+            {
+                best = Some((priority, usage));
             }
         }
         best.map(|(_, usage)| usage)

@@ -422,10 +422,10 @@ fn each_entry(
                 continue;
             }
             push(record.pattern, index, allow, false);
-            if record.flags & crate::model::RULE_HAS_ALIAS != 0 {
-                if let Some(alias) = robots.alias_of(index) {
-                    push(alias, index, true, true);
-                }
+            if record.flags & crate::model::RULE_HAS_ALIAS != 0
+                && let Some(alias) = robots.alias_of(index)
+            {
+                push(alias, index, true, true);
             }
         }
     }

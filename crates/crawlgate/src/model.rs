@@ -633,10 +633,10 @@ impl<'a> Rule<'a> {
     /// The value as written in the file (whitespace around it removed).
     pub fn value(&self) -> &'a str {
         let record = self.record();
-        if record.flags & RULE_HAS_ORIGINAL != 0 {
-            if let Some(original) = self.robots.original_of(self.index) {
-                return self.robots.str(original);
-            }
+        if record.flags & RULE_HAS_ORIGINAL != 0
+            && let Some(original) = self.robots.original_of(self.index)
+        {
+            return self.robots.str(original);
         }
         self.robots.str(record.pattern)
     }

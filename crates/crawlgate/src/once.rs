@@ -280,10 +280,11 @@ impl<'a> Stream<'_, 'a> {
     }
 
     fn rule(&mut self, number: u32, value: &'a [u8], allow: bool) {
-        if let Some(&first) = value.first() {
-            if first != b'/' && self.profile.require_leading_slash {
-                return; // not a rule in this reading: it does not end a group
-            }
+        if let Some(&first) = value.first()
+            && first != b'/'
+            && self.profile.require_leading_slash
+        {
+            return; // not a rule in this reading: it does not end a group
         }
         if !self.in_group {
             return;
@@ -311,21 +312,22 @@ impl<'a> Stream<'_, 'a> {
             value,
             alias: false,
         });
-        if candidate.is_none() && allow && self.profile.index_html_alias {
-            if let Some(slash) = memrchr(b'/', pattern) {
-                if pattern[slash..].starts_with(b"/index.htm") {
-                    let mut alias = pattern[..=slash].to_vec();
-                    alias.push(b'$');
-                    let (shape, body) = pattern::compile(&alias, self.profile.wildcards);
-                    candidate = pattern::matches(shape, body, self.path).then_some(Best {
-                        priority: alias.len(),
-                        allow,
-                        line: number,
-                        value,
-                        alias: true,
-                    });
-                }
-            }
+        if candidate.is_none()
+            && allow
+            && self.profile.index_html_alias
+            && let Some(slash) = memrchr(b'/', pattern)
+            && pattern[slash..].starts_with(b"/index.htm")
+        {
+            let mut alias = pattern[..=slash].to_vec();
+            alias.push(b'$');
+            let (shape, body) = pattern::compile(&alias, self.profile.wildcards);
+            candidate = pattern::matches(shape, body, self.path).then_some(Best {
+                priority: alias.len(),
+                allow,
+                line: number,
+                value,
+                alias: true,
+            });
         }
         let Some(candidate) = candidate else {
             return;

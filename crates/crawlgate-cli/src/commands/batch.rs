@@ -358,10 +358,10 @@ impl BodyCache {
     /// The parsed body for `key`, made by `load` on a miss.
     fn get(&mut self, key: &[u8], load: impl FnOnce() -> Result<Vec<u8>, Refusal>) -> Rc<Slot> {
         // Consecutive requests usually share a body: one comparison, no hashing.
-        if let Some(last) = &self.last {
-            if self.last_key == key {
-                return Rc::clone(last);
-            }
+        if let Some(last) = &self.last
+            && self.last_key == key
+        {
+            return Rc::clone(last);
         }
         let slot = match self.parsed.get(key) {
             Some(slot) => Rc::clone(slot),
@@ -497,10 +497,10 @@ fn read_robots_file(path: &str, files: &FileRules) -> Result<Vec<u8>, Refusal> {
         )
     };
     let at = Path::new(path);
-    if let Some(id) = FileId::of_path(at) {
-        if let Some((_, what)) = files.streams.iter().find(|(stream, _)| *stream == id) {
-            return Err(cannot(format!("it is {what}: a request cannot read it")));
-        }
+    if let Some(id) = FileId::of_path(at)
+        && let Some((_, what)) = files.streams.iter().find(|(stream, _)| *stream == id)
+    {
+        return Err(cannot(format!("it is {what}: a request cannot read it")));
     }
     read_path(at, crawlgate::MAX_BYTES, files.special)
         .map(|input| input.bytes)

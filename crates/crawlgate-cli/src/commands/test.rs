@@ -317,10 +317,10 @@ pub fn run(args: Args, ui: Ui) -> anyhow::Result<Status> {
     // distinct agents costs time in proportion to its length.
     let mut seen: HashSet<&str> = HashSet::new();
     for e in &expectations {
-        if seen.insert(&e.agent) {
-            if let Some(w) = agent_warning(&e.agent, how) {
-                warn(&format!("{}: {w}", line_ref(&expectations_name, e.line)));
-            }
+        if seen.insert(&e.agent)
+            && let Some(w) = agent_warning(&e.agent, how)
+        {
+            warn(&format!("{}: {w}", line_ref(&expectations_name, e.line)));
         }
     }
 

@@ -300,13 +300,13 @@ impl<'a> Builder<'a> {
             self.note(span, What::LineTooLong);
         }
         let mut content = line.before_comment();
-        if self.has_nul {
-            if let Some(nul) = memchr(0, line.bytes) {
-                let start = line.start + nul;
-                let span = self.span(line, start, start + 1);
-                self.note(span, What::NulByte);
-                content = &content[..nul.min(content.len())];
-            }
+        if self.has_nul
+            && let Some(nul) = memchr(0, line.bytes)
+        {
+            let start = line.start + nul;
+            let span = self.span(line, start, start + 1);
+            self.note(span, What::NulByte);
+            content = &content[..nul.min(content.len())];
         }
         let (key, value) = match split::split(content) {
             Split::Nothing => return,
@@ -531,14 +531,14 @@ impl<'a> Builder<'a> {
         };
         if allow && self.profile.index_html_alias {
             let bytes = &self.text[pattern.range()];
-            if let Some(slash) = memrchr(b'/', bytes) {
-                if bytes[slash..].starts_with(b"/index.htm") {
-                    let mut alias = bytes[..=slash].to_vec();
-                    alias.push(b'$');
-                    let alias = self.push_ascii(&alias);
-                    self.aliases.push((index, alias));
-                    flags |= RULE_HAS_ALIAS;
-                }
+            if let Some(slash) = memrchr(b'/', bytes)
+                && bytes[slash..].starts_with(b"/index.htm")
+            {
+                let mut alias = bytes[..=slash].to_vec();
+                alias.push(b'$');
+                let alias = self.push_ascii(&alias);
+                self.aliases.push((index, alias));
+                flags |= RULE_HAS_ALIAS;
             }
         }
         self.rules.push(RuleRecord {
@@ -581,11 +581,11 @@ impl<'a> Builder<'a> {
             return;
         }
         self.group_open = false;
-        if !self.group_has_rules {
-            if let Some(group) = self.groups.pop() {
-                self.agents.truncate(group.agents.start as usize);
-                self.extensions.truncate(group.extensions.start as usize);
-            }
+        if !self.group_has_rules
+            && let Some(group) = self.groups.pop()
+        {
+            self.agents.truncate(group.agents.start as usize);
+            self.extensions.truncate(group.extensions.start as usize);
         }
     }
 

@@ -60,17 +60,18 @@ pub(crate) fn normalize_into(value: &[u8], decode_unreserved: bool, out: &mut Ve
     let mut i = 0;
     while i < value.len() {
         let b = value[i];
-        if b == b'%' && i + 2 < value.len() {
-            if let (Some(hi), Some(lo)) = (hex_value(value[i + 1]), hex_value(value[i + 2])) {
-                let decoded = hi * 16 + lo;
-                if decode_unreserved && is_unreserved(decoded) {
-                    out.push(decoded);
-                } else {
-                    out.extend_from_slice(&[b'%', HEX[hi as usize], HEX[lo as usize]]);
-                }
-                i += 3;
-                continue;
+        if b == b'%'
+            && i + 2 < value.len()
+            && let (Some(hi), Some(lo)) = (hex_value(value[i + 1]), hex_value(value[i + 2]))
+        {
+            let decoded = hi * 16 + lo;
+            if decode_unreserved && is_unreserved(decoded) {
+                out.push(decoded);
+            } else {
+                out.extend_from_slice(&[b'%', HEX[hi as usize], HEX[lo as usize]]);
             }
+            i += 3;
+            continue;
         }
         if b == b'%' && decode_unreserved {
             // A stray `%` would form a new escape with the characters a

@@ -132,10 +132,10 @@ const EMULATED: &[&str] = &[
 /// Names the class of one disagreement, or `None` if nothing explains it.
 fn classify(text: &str, agent: &str, url: &str, oracle: bool) -> Option<String> {
     for class in EMULATED {
-        if let Some(emulated) = emulate(class, text) {
-            if ours(&emulated, agent, url) == oracle {
-                return Some((*class).to_owned());
-            }
+        if let Some(emulated) = emulate(class, text)
+            && ours(&emulated, agent, url) == oracle
+        {
+            return Some((*class).to_owned());
         }
     }
     // The oracle's matcher against Google's algorithm, rule by rule.

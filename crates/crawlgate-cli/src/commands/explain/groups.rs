@@ -194,15 +194,15 @@ pub fn render_groups(view: &AgentView<'_>, asked: &str, name: &str, p: Palette, 
                 "{indent}These {agents} user-agent lines share one group."
             );
         }
-        if selection == SelectionKind::Specific {
-            if let Some(star) = group.user_agents().find(|u| u.is_global()) {
-                let _ = writeln!(
+        if selection == SelectionKind::Specific
+            && let Some(star) = group.user_agents().find(|u| u.is_global())
+        {
+            let _ = writeln!(
                     out,
                     "{indent}{} the `*` line ({}) is in this same group, so the rules written for every crawler apply to `{agent}` too.",
                     p.notice("Note:"),
                     line_ref(name, star.line())
                 );
-            }
         }
     }
     // Why `*` is or is not used.
@@ -216,24 +216,22 @@ pub fn render_groups(view: &AgentView<'_>, asked: &str, name: &str, p: Palette, 
             );
         }
     }
-    if legacy {
-        if let Some(first) = groups.first() {
-            let also: Vec<String> = robots
-                .groups()
-                .filter(|g| {
-                    g.index() != first.index()
-                        && g.user_agents()
-                            .any(|ua| names_agent(&ua, agent, selection, robots))
-                })
-                .map(|g| lines_of(&g))
-                .collect();
-            if !also.is_empty() {
-                let _ = writeln!(
-                    out,
-                    "  Ignored by this reading, although they name it too: the groups at {}.",
-                    list(&also)
-                );
-            }
+    if legacy && let Some(first) = groups.first() {
+        let also: Vec<String> = robots
+            .groups()
+            .filter(|g| {
+                g.index() != first.index()
+                    && g.user_agents()
+                        .any(|ua| names_agent(&ua, agent, selection, robots))
+            })
+            .map(|g| lines_of(&g))
+            .collect();
+        if !also.is_empty() {
+            let _ = writeln!(
+                out,
+                "  Ignored by this reading, although they name it too: the groups at {}.",
+                list(&also)
+            );
         }
     }
     if selection != SelectionKind::Specific {

@@ -78,8 +78,10 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         let Ok(entries) = entries else {
             continue; // R306 and R308 say why
         };
+        // Once per line: the value is checked as UTF-8 each time it is read.
+        let value = ext.value();
         for (kept, dropped) in repeated(&entries) {
-            let offset = offset_in(ext.value(), kept.key).unwrap_or(0);
+            let offset = offset_in(value, kept.key).unwrap_or(0);
             out.push(
                 cx.diagnostic(
                     Code::RepeatedPreferenceKey,

@@ -51,11 +51,13 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         let Ok(entries) = usage.entries() else {
             continue;
         };
+        // Once per line: the value is checked as UTF-8 each time it is read.
+        let value = ext.value();
         for entry in entries {
             if CONTENT_USAGE_KEYS.contains(&entry.key) {
                 continue;
             }
-            let offset = offset_in(ext.value(), entry.key).unwrap_or(0);
+            let offset = offset_in(value, entry.key).unwrap_or(0);
             let span = cx.value_part_span(ext.line(), offset, entry.key.len());
             let key = entry.key;
             let d = if let Some((drafts, now)) = retired_content_usage_label(key) {

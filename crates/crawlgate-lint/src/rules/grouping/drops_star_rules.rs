@@ -150,6 +150,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             star_rules.push(StarRule { rule, path });
         }
     }
+    let star_patterns: FxHashSet<&str> = star_rules.iter().map(|s| s.rule.pattern()).collect();
     // Whether the `*` group decides each rule's path with that rule (and
     // not with an allow rule), found on first use.
     let mut decides: Vec<Option<bool>> = vec![None; star_rules.len()];
@@ -251,9 +252,11 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             .any(|&g| robots.group(g as usize).is_some_and(|g| g.is_global()));
         // Rules of `*` the group repeats: it was written to keep them, so
         // the ones it leaves out were probably forgotten.
-        let repeated = star_rules
+        // (Counted from the group's side: each `*` pattern is listed once,
+        // and going through every `*` rule for each crawler was quadratic.)
+        let repeated = own
             .iter()
-            .filter(|s| own.contains(s.rule.pattern()))
+            .filter(|pattern| star_patterns.contains(*pattern))
             .count();
         let (message, severity) = if shares_star {
             (

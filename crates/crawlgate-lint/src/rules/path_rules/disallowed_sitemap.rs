@@ -76,6 +76,13 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             })
             .collect()
     };
+    // One view per crawler, so that its rules are compiled once for all
+    // the sitemaps (a view made per sitemap scanned every rule each time).
+    let views: Vec<_> = if few {
+        Vec::new()
+    } else {
+        crawlers.iter().map(|(_, name)| robots.view(name)).collect()
+    };
     let budget = Budget::for_file(cx.source.len(), 64);
     for sitemap in robots.sitemaps() {
         let url = sitemap.url();
@@ -96,7 +103,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 let verdict = if few {
                     robots.decide_path_uncompiled(name, &path)
                 } else if budget.spend(lookups[i].of(&path)) {
-                    robots.view(name).decide_path(&path)
+                    views[i].decide_path(&path)
                 } else {
                     return None;
                 };

@@ -328,14 +328,14 @@ pub(crate) fn compare(cx: &Context<'_>, other: Profile, code: Code, out: &mut Ve
         // ones the file names, and its main crawler (which also stands for
         // the family when the `*` groups apply).
         agents.retain(|a| other.reads_for(a));
-        if let Some(main) = other.crawlers.first() {
-            if names.insert(main.to_ascii_lowercase()) {
-                agents.push(main);
-            }
+        if let Some(main) = other.crawlers.first()
+            && names.insert(main.to_ascii_lowercase())
+        {
+            agents.push(main);
         }
     }
     let legacy_choice = (theirs.profile().group_selection == GroupSelection::FirstSubstring)
-        .then(|| LegacyChoice::new(theirs));
+        .then(|| LegacyChoice::new(theirs, &agents));
     // Lines whose reading difference another finding already explains.
     let explained: FxHashSet<u32> = google
         .diagnostics()
