@@ -11,7 +11,8 @@
 #
 # On a fresh Debian machine with only the Rust toolchain, it installs what the
 # tests need with apt-get when it runs as root (Python with its headers,
-# Chromium and its driver, Redis, a Java runtime) and downloads the rest from
+# Chromium and its driver, Redis, a Java runtime, and nginx, Apache, Caddy
+# and HAProxy for the policy's server rules) and downloads the rest from
 # the package registries (the corpus, Python packages). When it cannot, it
 # stops and says what is missing: a missing piece is a failure, never a
 # skipped test.
@@ -45,6 +46,13 @@ needs=(
   "chromedriver:chromium-driver"
   "redis-server:redis-server"
   "java17:openjdk-17-jre-headless"
+  "nginx:nginx"
+  "apache2:apache2"
+  "caddy:caddy"
+  "haproxy:haproxy"
+  # The audit's deny lists are checked by the programs that enforce them.
+  "apachectl:apache2"
+  "nft:nftables"
 )
 has() {
   case "$1" in
@@ -54,6 +62,8 @@ has() {
     java17)
       command -v java >/dev/null 2>&1 &&
         [ "$(java -version 2>&1 | sed -n 's/.*version "\([0-9]*\).*/\1/p' | head -1)" -ge 17 ] ;;
+    # Debian puts servers in /usr/sbin, which a user's PATH may lack.
+    nginx | apache2 | apachectl | nft | haproxy) command -v "$1" >/dev/null 2>&1 || [ -x "/usr/sbin/$1" ] ;;
     *) command -v "$1" >/dev/null 2>&1 ;;
   esac
 }
@@ -67,10 +77,21 @@ install_missing() {
   if [ "${#missing[@]}" -gt 0 ]; then
     if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
       step "installing ${missing[*]} with apt-get"
+      # The tests start nginx, Apache, Caddy and HAProxy themselves on free
+      # loopback ports: their packages must not start them as services (two
+      # on port 80 would fail the install). policy-rc.d says so while
+      # apt-get runs, when none is there already.
+      local guard=""
+      if [ ! -e /usr/sbin/policy-rc.d ]; then
+        printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d && chmod 755 /usr/sbin/policy-rc.d && guard=yes
+      fi
       # dpkg takes one install at a time: wait for its lock rather than fail.
+      local installed=yes
       apt-get -o DPkg::Lock::Timeout=600 update -qq &&
         DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "${missing[@]}" >/dev/null ||
-        fail "apt-get could not install ${missing[*]} (see its message above)"
+        installed=""
+      if [ -n "$guard" ]; then rm -f /usr/sbin/policy-rc.d; fi
+      [ -n "$installed" ] || fail "apt-get could not install ${missing[*]} (see its message above)"
     else
       fail "the tests need ${missing[*]}; install them (Debian: apt-get install ${missing[*]}) or run this script as root, which installs them"
     fi
@@ -181,7 +202,7 @@ suite "fuzzing" fuzz_run
 if [ -x "$target_dir/debug/crawlgate" ]; then
   export CRAWLGATE_BIN="$target_dir/debug/crawlgate"
 fi
-suite "the examples of the documentation against the crawlgate binary" python3 scripts/doc-examples.py docs/behaviour.md docs/cli.md
+suite "the examples of the documentation against the crawlgate binary" python3 scripts/doc-examples.py docs/behaviour.md docs/cli.md docs/policy.md docs/audit.md
 python_run() {
   step "waiting for the Python package's wheel and environments (log: $python_log)"
   if ! wait "$python_pid"; then

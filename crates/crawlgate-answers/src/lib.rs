@@ -48,6 +48,7 @@
 
 #![deny(missing_docs)]
 
+mod clean_params;
 mod entry;
 mod headers;
 mod outcome;
@@ -60,6 +61,7 @@ mod search_console;
 pub mod time;
 mod verdict;
 
+pub use clean_params::CleanParamsShown;
 pub use entry::{CacheEntry, ErrorStreak, GoodCopy};
 pub use headers::{parse_retry_after, CacheDirectives};
 pub use outcome::{is_robots_txt, Outcome, OutcomeKind, OutcomeReason, RobotsCopy, Rules};

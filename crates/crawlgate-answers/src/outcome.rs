@@ -326,10 +326,10 @@ mod tests {
         let back: RobotsCopy = serde_json::from_str(&json).unwrap();
         assert_eq!(back.body(), BODY);
         assert_eq!(back.robots().profile().name, "rfc9309");
-        let unknown = json.replace("rfc9309", "yandex");
+        let unknown = json.replace("rfc9309", "baidu");
         let error = serde_json::from_str::<RobotsCopy>(&unknown).unwrap_err();
         assert!(
-            error.to_string().contains("unknown profile \"yandex\""),
+            error.to_string().contains("unknown profile \"baidu\""),
             "{error}"
         );
     }

@@ -45,13 +45,14 @@ pub enum Basis {
 impl Basis {
     /// Every basis, in the order of the enum (the reasons in the core's
     /// order).
-    pub const ALL: [Basis; 8] = [
+    pub const ALL: [Basis; 9] = [
         Basis::Rules(Reason::Rule),
         Basis::Rules(Reason::EmptyRule),
         Basis::Rules(Reason::NoMatchingRule),
         Basis::Rules(Reason::NoGroup),
         Basis::Rules(Reason::RobotsTxt),
         Basis::Rules(Reason::IgnoresRobotsTxt),
+        Basis::Rules(Reason::RuleLimit),
         Basis::FullAllow,
         Basis::FullDisallow,
     ];
@@ -73,6 +74,7 @@ impl Basis {
             Basis::Rules(Reason::NoGroup) => "no_group",
             Basis::Rules(Reason::RobotsTxt) => "robots_txt_itself",
             Basis::Rules(Reason::IgnoresRobotsTxt) => "ignores_robots_txt",
+            Basis::Rules(Reason::RuleLimit) => "rule_limit",
             Basis::FullAllow => "full_allow",
             Basis::FullDisallow => "full_disallow",
         }
@@ -484,6 +486,9 @@ impl fmt::Display for ExplainedVerdict {
             (Basis::Rules(Reason::NoGroup), _) => f.write_str(": no group for this crawler"),
             (Basis::Rules(Reason::IgnoresRobotsTxt), _) => {
                 f.write_str(": the crawler ignores robots.txt")
+            }
+            (Basis::Rules(Reason::RuleLimit), _) => {
+                f.write_str(": the file passes Yandex's 500 KB limit of stored rules")
             }
             _ => f.write_str(": no rule matches"),
         }

@@ -3,7 +3,8 @@
 use clap::{Parser, Subcommand};
 
 use crate::commands::{
-    batch, check, completions, explain, fetch, lint, man, report, serve, survey, test,
+    audit, batch, check, completions, explain, fetch, lint, man, policy, report, serve, survey,
+    test,
 };
 use crate::output::ColorChoice;
 
@@ -39,12 +40,16 @@ pub enum Command {
     Lint(lint::Args),
     /// What Search Console will say of each line: classified exactly as Google's robots.txt report does.
     Report(report::Args),
+    /// Write the robots.txt (and server rules) that say what you mean about search, AI and other crawlers, proven for every known crawler.
+    Policy(policy::Args),
     /// Check a file of `allow|disallow AGENT URL` expectations (for CI).
     Test(test::Args),
     /// Fetch a site's robots.txt as Google does and report what happened.
     Fetch(fetch::Args),
     /// Decide many (robots.txt, user-agent, URL) triples: JSON lines in, JSON lines out.
     Batch(batch::Args),
+    /// Access logs against robots.txt: which crawlers came, verified or spoofed, obeyed or not; honeypots, Crawl-delay, deny lists.
+    Audit(audit::Args),
     /// Who may crawl what across many sites: folders, tables, WARC files or live fetches to Parquet, CSV, JSON lines and an HTML report.
     Survey(survey::Args),
     /// Serve the API for crawler fleets and the robots.txt tester page (http://127.0.0.1:8080/).

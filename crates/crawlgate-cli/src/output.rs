@@ -196,6 +196,10 @@ pub fn reason(
             "no rule matched (no group names this crawler and there is no `*` group)".to_owned()
         }
         (Basis::Rules(Reason::IgnoresRobotsTxt), _) => "the crawler ignores robots.txt".to_owned(),
+        (Basis::Rules(Reason::RuleLimit), _) => {
+            "the file passes Yandex's 500 KB of stored rules: its parser allows everything"
+                .to_owned()
+        }
         (Basis::Rules(Reason::RobotsTxt), _) => "/robots.txt itself is always allowed".to_owned(),
         (Basis::FullAllow | Basis::FullDisallow, _) => format!(
             "{}: {}",

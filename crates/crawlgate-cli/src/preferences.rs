@@ -21,10 +21,24 @@ pub fn text_lines(preferences: &UsagePreferences<'_>, name: &str) -> Vec<(String
     let mut lines = Vec::new();
     if !preferences.records.is_empty() {
         let mut said = format!(
-            "train-ai={}, search={}",
+            "train-ai={}, ai-use={}, search={}",
             token(preferences.train_ai),
+            token(preferences.ai_use),
             token(preferences.search)
         );
+        let overridden: Vec<&str> = preferences
+            .overridden_by_search()
+            .into_iter()
+            .map(|c| c.label())
+            .collect();
+        if !overridden.is_empty() {
+            // Vocabulary draft 08, section 4.3.
+            said.push_str(&format!(
+                "; inside a search application search={} decides {} too",
+                token(preferences.search),
+                overridden.join(" and ")
+            ));
+        }
         if !preferences.unknown_keys.is_empty() {
             said.push_str(&format!(
                 "; not in the vocabulary, ignored: {}",
@@ -71,7 +85,7 @@ mod tests {
             text_lines(&preferences, "r"),
             [
                 (
-                    "content usage: train-ai=n, search=unknown; not in the vocabulary, ignored: bots"
+                    "content usage: train-ai=n, ai-use=unknown, search=unknown; not in the vocabulary, ignored: bots"
                         .to_owned(),
                     "(r:2, r:3: same path, the most restrictive of each)".to_owned()
                 ),
@@ -84,11 +98,25 @@ mod tests {
         let json = serde_json::to_value(crawlgate_answers::Preferences::of(&preferences)).unwrap();
         assert_eq!(json["train_ai"], "disallowed");
         assert_eq!(json["search"], "unknown");
+        assert_eq!(json["ai_use"], "unknown");
+        assert_eq!(json["search_overrides"], serde_json::json!([]));
         assert_eq!(json["content_usage"][1]["line"], 3);
         assert_eq!(json["unknown_keys"], serde_json::json!(["bots"]));
         assert_eq!(
             json["content_signal"]["signals"],
             serde_json::json!({"search": true, "ai-train": false})
+        );
+    }
+
+    #[test]
+    fn search_overrides_the_other_categories_inside_search() {
+        let robots =
+            RobotsTxt::parse(b"User-agent: *\nContent-Usage: train-ai=n, ai-use=n, search=y\n");
+        let preferences = robots.view("bot").preferences("/").unwrap();
+        assert_eq!(
+            text_lines(&preferences, "r")[0].0,
+            "content usage: train-ai=n, ai-use=n, search=y; inside a search application \
+             search=y decides train-ai and ai-use too"
         );
     }
 }

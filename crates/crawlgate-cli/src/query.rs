@@ -32,9 +32,11 @@ pub struct QueryArgs {
     #[arg(long)]
     pub one_token: bool,
 
-    /// How to read robots.txt: google (default), rfc9309, legacy or bing.
-    #[arg(long, default_value = "google")]
-    pub profile: Profile,
+    /// How to read robots.txt: google, rfc9309, legacy, bing or yandex. By
+    /// default, the reading of the crawler's operator's own parser (yandex
+    /// for Yandex's robots, bing for Bing's crawlers), else google.
+    #[arg(long, value_name = "NAME")]
+    pub profile: Option<Profile>,
 
     /// Print JSON instead of text.
     #[arg(long)]
@@ -45,6 +47,12 @@ impl QueryArgs {
     /// How `--agent` is read.
     pub fn reading(&self) -> NameReading {
         reading_of(self.one_token)
+    }
+
+    /// The profile robots.txt is read by: `--profile`, else the agent's
+    /// operator's reading (see [`NameReading::profile_for`]).
+    pub fn profile(&self) -> Profile {
+        self.reading().profile_for(&self.agent, self.profile)
     }
 
     /// Checks the agent (an empty one is an error, a name that is not a
@@ -97,7 +105,7 @@ mod tests {
         assert_eq!(query.robots, "robots.txt");
         assert_eq!(query.urls, ["/a", "https://example.com/b"]);
         assert_eq!(query.agent, "mybot");
-        assert_eq!(query.profile.name, "rfc9309");
+        assert_eq!(query.profile().name, "rfc9309");
         assert!(query.json);
         assert_eq!(query.reading(), NameReading::Crawler);
         let one = parse(&["robots.txt", "-a", "mybot", "--one-token"]).unwrap();
@@ -108,15 +116,23 @@ mod tests {
     #[test]
     fn the_agent_is_required_and_the_profile_known() {
         assert!(parse(&["robots.txt", "/"]).is_err());
-        let error = parse(&["robots.txt", "-a", "bot", "--profile", "yandex"]).unwrap_err();
+        let error = parse(&["robots.txt", "-a", "bot", "--profile", "baidu"]).unwrap_err();
         assert!(
-            error.to_string().contains("unknown profile `yandex`"),
+            error.to_string().contains("unknown profile `baidu`"),
             "{error}"
         );
         let bing = parse(&["robots.txt", "-a", "bot", "--profile", "bing"]).unwrap();
-        assert_eq!(bing.profile, crawlgate::Profile::BING);
+        assert_eq!(bing.profile(), crawlgate::Profile::BING);
         let defaults = parse(&["-", "-a", "bot"]).unwrap();
-        assert_eq!(defaults.profile.name, "google");
+        assert_eq!(defaults.profile().name, "google");
+        // A crawler is read as its operator's parser reads files, unless a
+        // profile is named or its name is read as one token.
+        let yandex = parse(&["-", "-a", "YandexBot"]).unwrap();
+        assert_eq!(yandex.profile(), crawlgate::Profile::YANDEX);
+        let named = parse(&["-", "-a", "YandexBot", "--profile", "google"]).unwrap();
+        assert_eq!(named.profile(), crawlgate::Profile::GOOGLE);
+        let token = parse(&["-", "-a", "YandexBot", "--one-token"]).unwrap();
+        assert_eq!(token.profile(), crawlgate::Profile::GOOGLE);
         assert!(defaults.urls.is_empty() && !defaults.json);
     }
 

@@ -446,6 +446,31 @@ pub(crate) fn audiences_of(robots: &RobotsTxt) -> Vec<Audience> {
                 });
             }
         }
+        GroupSelection::RobotPrefix => {
+            // A parser with its own table of robots (Yandex's): its robots
+            // that a group names, one audience per set of groups, then `*`.
+            let mut seen: FxHashMap<Vec<u32>, ()> = FxHashMap::default();
+            for robot in crawlgate::registry::robots(robots.profile().name) {
+                let view = robots.view(robot.full_name);
+                if view.selection() != SelectionKind::Specific {
+                    continue;
+                }
+                let groups: Vec<u32> = view.groups().map(|g| g.index() as u32).collect();
+                if seen.insert(groups.clone(), ()).is_none() {
+                    out.push(Audience {
+                        label: robot.full_name.to_owned(),
+                        groups,
+                    });
+                }
+            }
+            let star = robots.view("*");
+            if star.selection() != SelectionKind::Nothing {
+                out.push(Audience {
+                    label: "*".to_owned(),
+                    groups: star.groups().map(|g| g.index() as u32).collect(),
+                });
+            }
+        }
         _ => {
             // Tokens that obey the same groups are one audience (a list of
             // hundreds of bots in one group is one set of rules to check).

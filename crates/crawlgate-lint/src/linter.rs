@@ -32,7 +32,9 @@ pub fn lint_parsed(source: &[u8], robots: &RobotsTxt, options: &LintOptions) -> 
     let mut diagnostics = Vec::new();
     for rule in RULES {
         let skipped = match rule.code {
-            Code::Rfc9309Differs | Code::BingDiffers => !options.compare_profiles,
+            Code::Rfc9309Differs | Code::BingDiffers | Code::YandexDiffers => {
+                !options.compare_profiles
+            }
             Code::LegacyDiffers => !options.compare_legacy,
             _ => false,
         };

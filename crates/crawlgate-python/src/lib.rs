@@ -16,6 +16,7 @@
 //! without Python.
 
 pub mod arrow;
+pub mod audit;
 pub mod batch;
 pub mod choice;
 pub mod extensions;
@@ -66,6 +67,8 @@ fn _crawlgate(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<lint::PyDiagnostic>()?;
     m.add_class::<policy::PyFetchPolicy>()?;
     m.add_class::<policy::PyFetchOutcome>()?;
+    m.add_class::<audit::PyAuditor>()?;
+    m.add_function(wrap_pyfunction!(audit::audit_schema, m)?)?;
     m.add_function(wrap_pyfunction!(product_token, m)?)?;
     m.add_function(wrap_pyfunction!(is_product_token, m)?)?;
     m.add_function(wrap_pyfunction!(lint::lint_body, m)?)?;

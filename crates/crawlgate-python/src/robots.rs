@@ -2,6 +2,8 @@
 //! with the rules compiled for the crawlers asked about, and one crawler's
 //! reading of it.
 
+use std::sync::OnceLock;
+
 use crawlgate::{AgentView, CompiledRobotsTxt, Extension, Profile, Reading, RobotsTxt, Who};
 use crawlgate_answers::{Outcome, Robots};
 use pyo3::prelude::*;
@@ -22,7 +24,10 @@ const DETACH_BYTES: usize = 16 * 1024;
 /// A parsed robots.txt file, read as Google reads it (or under the
 /// `rfc9309` / `legacy` profile).
 ///
-/// `RobotsTxt(body, profile="google")` parses `bytes` (as served) or `str`.
+/// `RobotsTxt(body, profile=None)` parses `bytes` (as served) or `str`:
+/// with a profile named, every crawler reads the file by it; without, by
+/// google, and a crawler whose operator's own parser crawlgate reproduces
+/// (Bing's crawlers, Yandex's robots) by its profile (bing, yandex).
 /// Parsing never fails: lines that cannot be read are skipped and reported
 /// by `lint()`. The GIL is released while parsing.
 #[pyclass(frozen, module = "crawlgate_robots", name = "RobotsTxt")]
@@ -33,6 +38,12 @@ pub struct PyRobotsTxt {
     /// The bytes a file parsed here came from, kept (not copied) for
     /// `lint`; a fetched file keeps its own.
     body: Option<Py<PyBytes>>,
+    /// Whether the profile was named: then every crawler reads the file by
+    /// it; else a crawler whose operator's own parser crawlgate reproduces
+    /// (Bing's crawlers, Yandex's robots) reads it by that (`readings`).
+    named: bool,
+    /// The file read again under each other profile a crawler needed.
+    readings: [OnceLock<CompiledRobotsTxt>; Profile::ALL.len()],
 }
 
 impl PyRobotsTxt {
@@ -57,12 +68,22 @@ impl PyRobotsTxt {
     pub fn from_outcome(outcome: &Outcome) -> Option<PyRobotsTxt> {
         let robots = Robots::fetched(outcome.clone());
         robots.compiled()?;
-        Some(PyRobotsTxt { robots, body: None })
+        Some(PyRobotsTxt {
+            robots,
+            body: None,
+            named: false,
+            readings: Default::default(),
+        })
     }
 
     /// Parses `body`, with the GIL released unless the body is small
     /// enough that releasing and taking it back costs more than it frees.
-    pub fn parse(py: Python<'_>, body: Bound<'_, PyBytes>, profile: Profile) -> PyRobotsTxt {
+    pub fn parse(
+        py: Python<'_>,
+        body: Bound<'_, PyBytes>,
+        profile: Profile,
+        named: bool,
+    ) -> PyRobotsTxt {
         let bytes = body.as_bytes();
         let robots = if bytes.len() < DETACH_BYTES {
             RobotsTxt::parse_with(bytes, profile)
@@ -72,14 +93,33 @@ impl PyRobotsTxt {
         PyRobotsTxt {
             robots: Robots::local(robots),
             body: Some(body.unbind()),
+            named,
+            readings: Default::default(),
         }
     }
 
     /// The view of `agent` under the reading named `reading`.
     fn view(&self, agent: &str, reading: &str) -> PyResult<AgentView<'_>> {
-        Ok(self
-            .compiled()
-            .view(Who::read(agent, reading_named(reading)?)))
+        let how = reading_named(reading)?;
+        Ok(self.compiled_for(agent, how).view(Who::read(agent, how)))
+    }
+
+    /// The file as `agent` reads it, read `how`: this parse, or (when no
+    /// profile was named) the parse its operator's own parser's profile
+    /// gives, made on first need from the kept bytes.
+    pub fn compiled_for(&self, agent: &str, how: Reading) -> &CompiledRobotsTxt {
+        let base = self.compiled();
+        let own = how.profile_for(agent, None);
+        if self.named || own == base.robots().profile() {
+            return base;
+        }
+        let Some(slot) = Profile::ALL.iter().position(|p| *p == own) else {
+            return base;
+        };
+        self.readings[slot].get_or_init(|| {
+            let bytes = Python::attach(|py| self.source_bytes(py).to_vec());
+            CompiledRobotsTxt::new(RobotsTxt::parse_with(&bytes, own))
+        })
     }
 
     fn source_bytes<'a>(&'a self, py: Python<'a>) -> &'a [u8] {
@@ -93,11 +133,20 @@ impl PyRobotsTxt {
 #[pymethods]
 impl PyRobotsTxt {
     #[new]
-    #[pyo3(signature = (body, profile = "google"))]
-    fn new(py: Python<'_>, body: &Bound<'_, PyAny>, profile: &str) -> PyResult<PyRobotsTxt> {
-        let profile = profile_named(profile)?;
+    #[pyo3(signature = (body, profile = None))]
+    fn new(
+        py: Python<'_>,
+        body: &Bound<'_, PyAny>,
+        profile: Option<&str>,
+    ) -> PyResult<PyRobotsTxt> {
+        let named = profile.map(profile_named).transpose()?;
         let body = body_bytes(body, "RobotsTxt() body")?;
-        Ok(PyRobotsTxt::parse(py, body, profile))
+        Ok(PyRobotsTxt::parse(
+            py,
+            body,
+            named.unwrap_or_default(),
+            named.is_some(),
+        ))
     }
 
     /// Whether the crawler `agent` may fetch `url` (absolute or
@@ -146,7 +195,7 @@ impl PyRobotsTxt {
         let urls = text_list(urls, "urls")?;
         let agent = text_arg(agent, "agent")?;
         let how = reading_named(reading)?;
-        let robots = self.compiled();
+        let robots = self.compiled_for(&agent, how);
         Ok(py.detach(|| {
             let view = robots.view(Who::read(&agent, how));
             urls.iter().map(|url| view.is_allowed(url)).collect()
@@ -225,8 +274,10 @@ impl PyRobotsTxt {
 
     /// The usage preferences that apply to `url` for `agent`, as the IETF
     /// AI-preferences drafts read them (`crawlgate explain --json`'s
-    /// `preferences`): `train_ai` and `search` (`allowed`, `disallowed`,
-    /// `unknown`), the `Content-Usage` records that apply, the keys outside
+    /// `preferences`): `train_ai`, `ai_use` and `search` (`allowed`,
+    /// `disallowed`, `unknown`; vocabulary draft 08), `search_overrides`
+    /// (the categories `search` decides too inside a search application),
+    /// the `Content-Usage` records that apply, the keys outside
     /// the vocabulary, and the crawler's `Content-Signal`. `None` when the
     /// crawler may not fetch the URL, for then no preference applies.
     #[pyo3(signature = (url, agent, *, reading = "crawler"))]
@@ -324,7 +375,7 @@ impl PyAgentView {
     fn view(&self) -> AgentView<'_> {
         self.robots
             .get()
-            .compiled()
+            .compiled_for(&self.agent, self.reading)
             .view(Who::read(&self.agent, self.reading))
     }
 }

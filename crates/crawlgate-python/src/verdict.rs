@@ -13,7 +13,7 @@ use crate::choice::PyGroupChoice;
 /// `allowed`; `rule` (`"Disallow: /private"`, as written) and `line` of the
 /// deciding rule, or `None` when no rule decided; `reason` (`rule`,
 /// `empty_rule`, `no_matching_rule`, `no_group`, `robots_txt_itself`,
-/// `ignores_robots_txt`, and for a fetch outcome `full_allow` or
+/// `ignores_robots_txt`, `rule_limit`, and for a fetch outcome `full_allow` or
 /// `full_disallow`: `Basis::as_str`, the names every front end writes);
 /// `selection` (`specific`, `global`, `nothing`, or
 /// `None` when no file was read); `groups`, the `(first_line, last_line)`

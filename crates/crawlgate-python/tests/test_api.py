@@ -123,6 +123,25 @@ def test_extensions(shop: RobotsTxt) -> None:
     assert shop.profile == "google"
 
 
+def test_operators_readings_by_default() -> None:
+    # Without a profile, Bing's crawlers are read by Bing's rules and Yandex's
+    # robots by Yandex's parser; a named profile reads every crawler.
+    body = (
+        b"User-agent: bingbot\nCrawl-delay: 5\nUser-agent: *\nDisallow: /*.pdf$\n\n"
+        b"User-agent: Yandex\nDisallow: /*aab\n"
+    )
+    own = RobotsTxt(body)
+    google = RobotsTxt(body, profile="google")
+    assert own.is_allowed("/menu.pdf", "bingbot")
+    assert not google.is_allowed("/menu.pdf", "bingbot")
+    assert own.is_allowed("/aaab", "YandexBot")
+    assert not google.is_allowed("/aaab", "YandexBot")
+    assert not own.is_allowed("/menu.pdf", "Googlebot")
+    assert RobotsTxt(body, profile="bing").is_allowed("/menu.pdf", "bingbot")
+    assert RobotsTxt(body, profile="yandex").is_allowed("/aaab", "YandexBot")
+    assert own.is_allowed_many(["/menu.pdf", "/x.pdf"], "bingbot") == [True, True]
+
+
 def test_profiles() -> None:
     body = b"User-agent: *\nDisallow: /*.php$\nDisalow: /tmp/\n"
     assert not RobotsTxt(body).is_allowed("/index.php", "bot")
@@ -258,7 +277,7 @@ def test_parsing_releases_the_gil() -> None:
         (lambda: RobotsTxt(42), TypeError, "RobotsTxt() body must be bytes or str, not int"),
         (lambda: RobotsTxt(None), TypeError, "must be bytes or str, not NoneType"),
         (lambda: RobotsTxt(["User-agent: *"]), TypeError, "not list"),
-        (lambda: RobotsTxt(b"", profile="yandex"), ValueError, "unknown profile `yandex`"),
+        (lambda: RobotsTxt(b"", profile="baidu"), ValueError, "unknown profile `baidu`"),
         (lambda: RobotsTxt(b"", profile=3), TypeError, "profile"),
         (lambda: RobotsTxt("User-agent: *\nDisallow: /\ud800\n"), ValueError, "cannot be encoded as UTF-8"),
         (lambda: RobotsTxt(b"").is_allowed(1, "bot"), TypeError, "url must be str or bytes, not int"),

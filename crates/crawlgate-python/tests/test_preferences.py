@@ -69,7 +69,10 @@ def test_the_drafts_reading() -> None:
     news = others.preferences("/news/today")
     assert news is not None
     # The same path twice: the most restrictive of each category.
-    assert (news["train_ai"], news["search"]) == ("disallowed", "allowed")
+    assert (news["train_ai"], news["ai_use"], news["search"]) == ("disallowed", "unknown", "allowed")
+    # Vocabulary draft 08: inside a search application, search=y decides
+    # AI Training and AI Use as well.
+    assert news["search_overrides"] == ["train-ai", "ai-use"]
     assert [r["line"] for r in news["content_usage"]] == [6, 7]
     assert news["unknown_keys"] == ["bots"]
     assert news["content_signal"] == {
@@ -81,6 +84,22 @@ def test_the_drafts_reading() -> None:
     # One token: the `*` group, whose records say nothing of search.
     star = robots.preferences("/x", "Googlebot-Image", reading="one-token")
     assert star is not None and (star["train_ai"], star["search"]) == ("disallowed", "unknown")
+    assert star["search_overrides"] == []
+
+
+def test_vocabulary_08_examples() -> None:
+    """The vocabulary draft's own examples, through Python."""
+    cases = [
+        ("train-ai=y, search=n", ("allowed", "unknown", "disallowed")),
+        ('train-ai=y, train-ai, search=n, search="n"', ("unknown", "unknown", "unknown")),
+        ("train-ai;allow=n, train-ai=y", ("allowed", "unknown", "unknown")),
+        ("ai-use=n, Search=y", ("unknown", "unknown", "unknown")),
+        ("ai-use=n, train-genai=y", ("unknown", "disallowed", "unknown")),
+    ]
+    for value, expected in cases:
+        found = RobotsTxt(f"User-agent: *\nContent-Usage: {value}\n").preferences("/", "bot")
+        assert found is not None
+        assert (found["train_ai"], found["ai_use"], found["search"]) == expected, value
     assert robots.licenses == [
         {"line": 9, "url": "https://example.com/license.xml", "absolute": True},
         {"line": 10, "url": "/relative.xml", "absolute": False},

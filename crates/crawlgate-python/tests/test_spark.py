@@ -70,3 +70,24 @@ def test_spark_answers_equal_the_cli(spark, corpus_dir, crawlgate_cli, tmp_path)
     assert any(not r["allowed"] for r in rows) and any(r["allowed"] for r in rows)
     assert any(r["rule"] and r["rule"].startswith("Disallow: ") and r["line"] for r in rows)
     print(f"spark: {len(rows)} rows over {len(files)} files, all equal to `crawlgate batch`")
+
+
+def test_spark_audits_access_logs_as_the_cli_does(spark, crawlgate_cli, tmp_path) -> None:
+    """`spark.read.text` of an access log, one partition, `mapInArrow` with
+    `audit_batches`: the rows `crawlgate audit` writes for the file."""
+    from crawlgate_robots.arrow import AUDIT_SPARK_SCHEMA, audit_batches, audit_schema
+    from test_audit import ROBOTS, cli_audit, essence, make_lab
+
+    _, session = spark
+    lab = make_lab(tmp_path)
+    cli_rows, _, _ = cli_audit(crawlgate_cli, lab)
+    options = {"name": str(lab["log"]), "robots_name": str(lab["robots"]), "ip_ranges": str(lab["mirror"]), "no_dns": True, "honeypots": ["/trap/"]}
+    rows = (
+        session.read.text(str(lab["log"]))
+        .coalesce(1)
+        .mapInArrow(lambda batches: audit_batches(batches, ROBOTS, **options), AUDIT_SPARK_SCHEMA)
+        .collect()
+    )
+    assert len(cli_rows) == 7
+    assert essence([row.asDict() for row in rows]) == essence(cli_rows)
+    assert audit_schema(plain=True).names == [field.split()[0] for field in AUDIT_SPARK_SCHEMA.split(", ")]

@@ -82,14 +82,14 @@ def test_mypy_strict_on_a_script_with_every_profile(tmp_path) -> None:
     assert done.returncode == 0, done.stdout + done.stderr
 
     # The same script with a profile that does not exist fails.
-    wrong = tmp_path / "uses_yandex.py"
-    wrong.write_text(SCRIPT.format(calls="\n".join(CALLS.values())).replace('"bing"', '"yandex"'))
+    wrong = tmp_path / "uses_baidu.py"
+    wrong.write_text(SCRIPT.format(calls="\n".join(CALLS.values())).replace('"bing"', '"baidu"'))
     done = mypy(tmp_path, str(wrong))
     assert done.returncode == 1
     errors = [line for line in done.stdout.splitlines() if "error:" in line]
     # Every call, and the comparison of the profile property.
     assert len(errors) == len(CALLS) + 2, done.stdout
-    assert all("yandex" in line for line in errors), done.stdout
+    assert all("baidu" in line for line in errors), done.stdout
 
 
 @pytest.mark.parametrize("name", crawlgate_robots.PROFILES)

@@ -492,9 +492,10 @@ async function run() {
   }
   const list = plan.tested.map((t) => t.url);
   const check = list.length && name
-    ? api("/v1/check", { robots_txt: text, agent: name, urls: list, profile: profile.value, all_profiles: true, reading: oneToken.checked ? "one-token" : "crawler" }, controller.signal)
+    ? api("/v1/check", { robots_txt: text, agent: name, urls: list, profile: profile.value || undefined, all_profiles: true, reading: oneToken.checked ? "one-token" : "crawler" }, controller.signal)
     : Promise.resolve({ results: [] });
-  const lint = api("/v1/lint", { robots_txt: text, profile: profile.value }, controller.signal);
+  // No profile chosen: each crawler is read as its operator's parser reads files.
+  const lint = api("/v1/lint", { robots_txt: text, profile: profile.value || undefined }, controller.signal);
   const report = api("/v1/report", { robots_txt: text }, controller.signal);
   try {
     const [checked, linted, reported] = await Promise.all([check, lint, report]);
@@ -536,6 +537,8 @@ const BASES = {
   full_allow: "everything allowed",
   full_disallow: "everything disallowed",
   robots_txt_itself: "/robots.txt is always allowed",
+  ignores_robots_txt: "the crawler ignores robots.txt",
+  rule_limit: "past Yandex's 500 KB of stored rules: everything allowed",
   empty_rule: "empty rule",
 };
 
@@ -623,8 +626,11 @@ function renderChoice() {
     return;
   }
   prefs.dataset.trainAi = p.train_ai;
+  prefs.dataset.aiUse = p.ai_use;
   prefs.dataset.search = p.search;
-  const parts = [el("strong", {}, `AI preferences for ${shorten(v.url)}: `), `train-ai ${p.train_ai}, search ${p.search}`];
+  const parts = [el("strong", {}, `AI preferences for ${shorten(v.url)}: `), `train-ai ${p.train_ai}, ai-use ${p.ai_use}, search ${p.search}`];
+  // Vocabulary draft 08, section 4.3: Search overrides AI Training and AI Use.
+  if (p.search_overrides.length) parts.push(`; inside a search application search ${p.search} decides ${p.search_overrides.join(" and ")} too`);
   if (p.content_usage.length) parts.push(` (Content-Usage at ${p.content_usage.map((u) => "line " + u.line).join(", ")})`);
   if (p.unknown_keys.length) parts.push(`; not in the vocabulary, ignored: ${p.unknown_keys.join(", ")}`);
   if (p.content_signal) {
@@ -1077,6 +1083,91 @@ $("download").addEventListener("click", () => {
   link.click();
   link.remove();
   setTimeout(() => URL.revokeObjectURL(link.href), 1000);
+});
+
+// --- The policy panel: POST /v1/policy, the file, its diff, copy, download ---
+
+const policyState = { text: null };
+
+function policyRequest() {
+  const purposes = {};
+  for (const select of document.querySelectorAll("#policy-form select[data-purpose]")) {
+    if (select.value) purposes[select.dataset.purpose] = select.value;
+  }
+  const request = {
+    purposes,
+    private: $("policy-private").value.split("\n").map((l) => l.trim()).filter(Boolean),
+  };
+  if ($("policy-merge").checked) request.robots_txt = robots.value;
+  return request;
+}
+
+function renderPolicyDiff(diff) {
+  const lines = (diff || "").split("\n");
+  if (lines[lines.length - 1] === "") lines.pop();
+  const kinds = { "+": "added", "-": "removed", "@": "hunk" };
+  $("policy-diff").replaceChildren(
+    ...lines.map((line) => el("span", { class: `line ${line.startsWith("+++") || line.startsWith("---") ? "head" : kinds[line[0]] || "same"}` }, line + "\n")),
+  );
+  $("policy-diff").dataset.added = String(lines.filter((l) => l.startsWith("+") && !l.startsWith("+++")).length);
+  $("policy-diff").dataset.removed = String(lines.filter((l) => l.startsWith("-") && !l.startsWith("---")).length);
+}
+
+$("policy-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const error = $("policy-error");
+  error.hidden = true;
+  document.body.dataset.policyBusy = "true";
+  $("policy-status").textContent = "Writing and proving…";
+  try {
+    const answer = await api("/v1/policy", policyRequest());
+    policyState.text = answer.robots_txt;
+    $("policy-file").textContent = answer.robots_txt;
+    const merged = answer.diff !== null;
+    $("policy-diff-title").hidden = !merged;
+    $("policy-diff").hidden = !merged;
+    if (merged) renderPolicyDiff(answer.diff);
+    $("policy-notes").replaceChildren(...answer.notes.map((n) => el("li", {}, n)));
+    const denied = answer.crawlers.filter((c) => !c.allowed).length;
+    $("policy-status").textContent = `Proven for the ${number(answer.crawlers.length)} crawlers of the registry (${number(answer.proof.verdicts)} verdicts): ${number(denied)} may not fetch /; ${merged ? "no other crawler's verdict changes" : "the others may"}.`;
+    $("policy-result").hidden = false;
+    $("policy-result").dataset.crawlers = String(answer.crawlers.length);
+  } catch (e) {
+    error.textContent = `The policy could not be written: ${e.message}`;
+    error.hidden = false;
+    $("policy-status").textContent = "";
+    $("policy-result").hidden = true;
+  } finally {
+    delete document.body.dataset.policyBusy;
+  }
+});
+
+$("policy-copy").addEventListener("click", async () => {
+  try {
+    await navigator.clipboard.writeText(policyState.text);
+    $("policy-status").textContent = "Copied to the clipboard.";
+  } catch (e) {
+    // Without clipboard access, select the text for Ctrl+C.
+    const range = document.createRange();
+    range.selectNodeContents($("policy-file"));
+    const selection = window.getSelection();
+    selection.removeAllRanges();
+    selection.addRange(range);
+    $("policy-status").textContent = "Selected: press Ctrl+C (or ⌘C) to copy.";
+  }
+});
+
+$("policy-download").addEventListener("click", () => {
+  const blob = new Blob([policyState.text], { type: "text/plain" });
+  const link = el("a", { href: URL.createObjectURL(blob), download: "robots.txt" });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(link.href), 1000);
+});
+
+$("policy-use").addEventListener("click", () => {
+  replaceEditor(policyState.text, { label: "written from the policy", text: policyState.text, origin: state.shown.origin, id: null }, "the policy's file was put in the editor");
 });
 
 $("url-limits").textContent = `At most ${number(LIMITS.urls)} URLs per test, each at most ${number(LIMITS.urlChars)} characters; files of at most ${number(LIMITS.robotsChars)} characters. URLs past a limit are listed, not tested.`;

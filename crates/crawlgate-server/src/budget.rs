@@ -248,6 +248,13 @@ pub mod estimate {
         (1 << 20) + per_profile.saturating_mul(profiles.max(1) + 1)
     }
 
+    /// Writing a policy into a file of `body_bytes` bytes: three lints
+    /// (the file before, the merged file, a check for pages that are no
+    /// robots.txt), the registry's verdicts and the diff.
+    pub fn policy(body_bytes: usize) -> usize {
+        (4 << 20) + lint(body_bytes).saturating_mul(3)
+    }
+
     /// A batch of `pairs` pairs (of `text_bytes` bytes of URLs and agents).
     pub fn batch(pairs: usize, text_bytes: usize) -> usize {
         (256 << 10) + pairs.saturating_mul(1024) + text_bytes.saturating_mul(4)

@@ -191,6 +191,9 @@ pub struct ServerConfig {
     /// Where fetches connect, when not the system's resolver and `targets`
     /// (tests: every name to a loopback address, nothing else reachable).
     pub network: Option<Network>,
+    /// How `POST /v1/verify` proves a crawler's identity: where the
+    /// operators' IP feeds come from, which DNS server is asked.
+    pub verify: crawlgate_audit::identity::VerifyOptions,
 }
 
 /// A resolver and an address policy that replace the system resolver and
@@ -239,6 +242,7 @@ impl Default for ServerConfig {
             fetch_timeout: Duration::from_secs(30),
             limits: Limits::default(),
             network: None,
+            verify: crawlgate_audit::identity::VerifyOptions::default(),
         }
     }
 }
@@ -394,6 +398,25 @@ pub struct ServeArgs {
     /// How far ahead a politeness reservation may lie (seconds, or 10m …).
     #[arg(long, env = "CRAWLGATE_POLITENESS_HORIZON", default_value = "10m", value_parser = parse_duration)]
     pub politeness_horizon: Duration,
+
+    /// `POST /v1/verify`: where the operators' IP feeds are read (a folder
+    /// laid out as DIR/<host>/<path> of their addresses, or an http(s) URL
+    /// of such a mirror) [default: fetched from the operators, kept a day].
+    #[arg(long, env = "CRAWLGATE_IP_RANGES", value_name = "DIR|URL")]
+    pub ip_ranges: Option<String>,
+
+    /// `POST /v1/verify`: the DNS server for reverse and forward lookups
+    /// [default: the system's].
+    #[arg(long, env = "CRAWLGATE_RESOLVER", value_name = "IP:PORT")]
+    pub resolver: Option<SocketAddr>,
+
+    /// `POST /v1/verify`: how long one DNS query may wait.
+    #[arg(long, env = "CRAWLGATE_DNS_TIMEOUT", default_value = "5s", value_parser = parse_duration)]
+    pub dns_timeout: Duration,
+
+    /// `POST /v1/verify`: ask no DNS (crawlers proved only by DNS are `unknown`).
+    #[arg(long, env = "CRAWLGATE_NO_DNS")]
+    pub no_dns: bool,
 }
 
 /// `512M`, `64K`, `1G` or a number of bytes.
@@ -423,6 +446,57 @@ fn parse_duration(text: &str) -> Result<Duration, String> {
         .map_err(|e| format!("{text:?} is not a duration (seconds, or 500ms, 10s, 2m …): {e}"))
 }
 
+/// How `POST /v1/verify` verifies, from the serve flags.
+fn verify_options(
+    ip_ranges: Option<&str>,
+    resolver: Option<SocketAddr>,
+    dns_timeout: Duration,
+    no_dns: bool,
+    allow_private: bool,
+) -> Result<crawlgate_audit::identity::VerifyOptions, ConfigError> {
+    use crawlgate_audit::identity::dns::DnsConfig;
+    use crawlgate_audit::identity::feeds::FeedSource;
+    if no_dns && resolver.is_some() {
+        return Err(ConfigError {
+            flag: "no-dns",
+            problem: "--resolver and --no-dns contradict each other".into(),
+        });
+    }
+    if dns_timeout.is_zero() {
+        return Err(ConfigError {
+            flag: "dns-timeout",
+            problem: "a DNS query needs some time to be answered".into(),
+        });
+    }
+    let feeds = match ip_ranges {
+        Some(arg) => {
+            let source = FeedSource::from_arg(arg);
+            if let FeedSource::Mirror(dir) = &source
+                && !dir.is_dir()
+            {
+                return Err(ConfigError {
+                    flag: "ip-ranges",
+                    problem: format!("{}: not a folder", dir.display()),
+                });
+            }
+            source
+        }
+        None => FeedSource::Live {
+            cache: FeedSource::default_cache(),
+        },
+    };
+    Ok(crawlgate_audit::identity::VerifyOptions {
+        feeds,
+        allow_private,
+        dns: (!no_dns).then_some(DnsConfig {
+            server: resolver,
+            timeout: dns_timeout,
+            concurrency: 64,
+        }),
+        ..crawlgate_audit::identity::VerifyOptions::default()
+    })
+}
+
 /// A flag value that cannot be used.
 #[derive(Debug, thiserror::Error)]
 #[error("--{flag}: {problem}")]
@@ -449,6 +523,13 @@ impl ServeArgs {
         if let Some(dir) = self.data_dir {
             config.data_dir = dir;
         }
+        config.verify = verify_options(
+            self.ip_ranges.as_deref(),
+            self.resolver,
+            self.dns_timeout,
+            self.no_dns,
+            self.allow_private,
+        )?;
         config.cache = match self.cache.as_str() {
             "embedded" => CacheBackend::Embedded {
                 max_bytes: self.cache_bytes,

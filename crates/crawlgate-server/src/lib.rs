@@ -120,6 +120,10 @@ pub enum ServerError {
     /// The HTTP client could not be built.
     #[error(transparent)]
     Fetch(#[from] crawlgate_fetch::FetchError),
+    /// The verifier of crawler identities could not start (the system's
+    /// DNS settings could not be read).
+    #[error("crawler verification: {0}")]
+    Verifier(String),
     /// Binding or serving failed.
     #[error("{context}: {source}")]
     Io {
@@ -222,7 +226,14 @@ pub async fn state(config: &ServerConfig) -> Result<AppState, ServerError> {
         ),
     };
     let service = service::RobotsService::new(config, store, metrics.clone())?;
-    Ok(AppState::new(service, config.limits.clone(), metrics))
+    let verifier = crawlgate_audit::identity::Verifier::new(config.verify.clone())
+        .map_err(ServerError::Verifier)?;
+    Ok(AppState::new(
+        service,
+        config.limits.clone(),
+        metrics,
+        Arc::new(verifier),
+    ))
 }
 
 async fn shutdown_signal() {

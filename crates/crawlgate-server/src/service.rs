@@ -12,7 +12,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
 
 use crawlgate::{Reading, Who};
-use crawlgate_answers::{CacheEntry, FetchPolicy, Origin};
+use crawlgate_answers::{CacheEntry, FetchPolicy, Origin, Outcome};
 use crawlgate_fetch::{
     ClientConfig, FetchError, Pacing, PolitenessConfig, RobotsClient, SingleFlight, SystemResolver,
 };
@@ -281,8 +281,8 @@ impl RobotsService {
     }
 
     /// The pace for `agent` under `entry`'s rules.
-    pub fn pacing(&self, entry: &CacheEntry, agent: &str, how: Reading) -> Pacing {
-        match entry.outcome.rules.robots() {
+    pub fn pacing(&self, outcome: &Outcome, agent: &str, how: Reading) -> Pacing {
+        match outcome.rules.robots() {
             Some(robots) => {
                 Pacing::from_view(&robots.view(Who::read(agent, how)), &self.politeness)
             }

@@ -24,11 +24,18 @@ struct Inner {
     metrics: Arc<Metrics>,
     budget: Budget,
     clients: ClientFetches,
+    verifier: Arc<crawlgate_audit::identity::Verifier>,
 }
 
 impl AppState {
-    /// State around a service.
-    pub fn new(service: RobotsService, limits: Limits, metrics: Arc<Metrics>) -> AppState {
+    /// State around a service, with the verifier of crawler identities
+    /// (its feeds and DNS answers cached for every request).
+    pub fn new(
+        service: RobotsService,
+        limits: Limits,
+        metrics: Arc<Metrics>,
+        verifier: Arc<crawlgate_audit::identity::Verifier>,
+    ) -> AppState {
         AppState {
             inner: Arc::new(Inner {
                 service,
@@ -36,8 +43,14 @@ impl AppState {
                 clients: ClientFetches::new(limits.max_fetches_per_client),
                 limits,
                 metrics,
+                verifier,
             }),
         }
+    }
+
+    /// The verifier of crawler identities (`POST /v1/verify`).
+    pub fn verifier(&self) -> &crawlgate_audit::identity::Verifier {
+        &self.inner.verifier
     }
 
     /// The robots.txt service.

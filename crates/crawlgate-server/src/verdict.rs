@@ -20,7 +20,7 @@ pub struct Explained {
     /// `{allowed, basis, rule: {line, kind, value, text, via_index_alias} |
     /// null, fetch_outcome?}`. `basis` is what decided: `rule`,
     /// `empty_rule`, `no_matching_rule`, `no_group`, `robots_txt_itself`,
-    /// `full_allow`, `full_disallow`.
+    /// `ignores_robots_txt`, `rule_limit`, `full_allow`, `full_disallow`.
     #[serde(flatten)]
     #[schema(value_type = Object)]
     pub verdict: ExplainedVerdict,

@@ -37,7 +37,7 @@ pub fn column_value(preferences: Option<UsagePreferences<'_>>) -> Option<String>
 }
 
 /// What a `prefs_X` value states, in short: `content-usage train-ai=n
-/// search=unknown` when `Content-Usage` records apply, `content-signal
+/// ai-use=unknown search=unknown` when `Content-Usage` records apply, `content-signal
 /// search=yes ai-train=no` when a signal does (its recognised signals, in
 /// the vocabulary's order), both joined by `; `. None for a value that is
 /// not the JSON [`column_value`] writes (a table edited by hand).
@@ -47,7 +47,7 @@ pub fn column_value(preferences: Option<UsagePreferences<'_>>) -> Option<String>
 /// use crawlgate_survey::preferences::{column_value, stated};
 /// let robots = RobotsTxt::parse(b"User-agent: *\nContent-Usage: /a/ train-ai=n, foo=y\nContent-Signal: search=yes, ai-train=no\n");
 /// let value = column_value(robots.view("GPTBot").preferences("/a/x")).unwrap();
-/// assert_eq!(stated(&value).as_deref(), Some("content-usage train-ai=n search=unknown; content-signal search=yes ai-train=no"));
+/// assert_eq!(stated(&value).as_deref(), Some("content-usage train-ai=n ai-use=unknown search=unknown; content-signal search=yes ai-train=no"));
 /// let value = column_value(robots.view("GPTBot").preferences("/b")).unwrap();
 /// assert_eq!(stated(&value).as_deref(), Some("content-signal search=yes ai-train=no"));
 /// ```
@@ -64,8 +64,10 @@ pub fn stated(value: &str) -> Option<String> {
         .is_some_and(|r| !r.is_empty())
     {
         parts.push(format!(
-            "content-usage train-ai={} search={}",
+            "content-usage train-ai={} ai-use={} search={}",
             short(json["train_ai"].as_str()?),
+            // Tables written before vocabulary draft 08 have no `ai_use`.
+            short(json["ai_use"].as_str().unwrap_or("unknown")),
             short(json["search"].as_str()?)
         ));
     }
@@ -109,7 +111,7 @@ mod tests {
         );
         assert_eq!(
             stated(&value).as_deref(),
-            Some("content-usage train-ai=n search=unknown; content-signal search=yes ai-train=no")
+            Some("content-usage train-ai=n ai-use=unknown search=unknown; content-signal search=yes ai-train=no")
         );
         assert_eq!(stated("not json"), None);
         assert_eq!(stated("{}"), None);

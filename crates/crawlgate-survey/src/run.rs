@@ -156,6 +156,7 @@ fn signature(survey: &Survey, inputs: &[Input]) -> String {
         "crawlers": survey.crawlers().iter().map(|c| c.token.clone()).collect::<Vec<_>>(),
         "paths": survey.paths(),
         "profile": survey.profile().name,
+        "readings": survey.readings(),
     })
     .to_string()
 }
@@ -446,7 +447,7 @@ pub fn run(
     let info = ReportInfo {
         inputs: inputs.iter().map(Input::name).collect(),
         generated,
-        profile: survey.profile().name.to_owned(),
+        profile: survey.readings(),
         seconds: Some(started.elapsed().as_secs_f64()),
     };
     for path in &plan.outputs {

@@ -458,7 +458,7 @@ mod tests {
             gptbot.common_preferences(5),
             [
                 ("content-signal search=yes ai-train=no", 2),
-                ("content-usage train-ai=n search=unknown", 1)
+                ("content-usage train-ai=n ai-use=unknown search=unknown", 1)
             ]
         );
         assert_eq!(summary.crawlers[1].preferences, 2);

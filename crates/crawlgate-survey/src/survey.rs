@@ -61,6 +61,10 @@ pub struct Survey {
     /// Each crawler's registry entry, as the crawler reading identifies
     /// its token, looked up once rather than for every file.
     identities: Vec<Option<&'static crawlgate::registry::Crawler>>,
+    /// Whether the reading was named ([`with_profile`](Survey::with_profile)):
+    /// then every crawler is read by it; else a crawler whose operator's
+    /// reading crawlgate reproduces (Bing's crawlers, Yandex's robots) is read by that.
+    profile_named: bool,
     paths: Vec<String>,
     policy: FetchPolicy,
     now: SystemTime,
@@ -75,16 +79,47 @@ impl Survey {
                 .map(|c| crawlgate::registry::identify(&c.token))
                 .collect(),
             crawlers,
+            profile_named: false,
             paths: Vec::new(),
             policy: FetchPolicy::default(),
             now: SystemTime::now(),
         }
     }
 
-    /// The same survey under another reading.
+    /// The same survey under another reading, for every crawler. Without
+    /// it, files are read as Google reads them, and each crawler of the
+    /// registry whose operator's own parser crawlgate reproduces (Yandex's
+    /// robots: `profile=yandex`) as that parser reads them.
     pub fn with_profile(mut self, profile: Profile) -> Survey {
         self.policy.profile = profile;
+        self.profile_named = true;
         self
+    }
+
+    /// The reading crawler `i`'s columns are answered by.
+    ///
+    /// ```
+    /// use crawlgate::Profile;
+    /// use crawlgate_survey::{CrawlerSet, Survey};
+    ///
+    /// let survey = Survey::new(CrawlerSet::from_tokens(["YandexBot", "Googlebot", "*"]).unwrap());
+    /// assert_eq!(survey.crawler_profile(0), Profile::YANDEX);
+    /// assert_eq!(survey.crawler_profile(1), Profile::GOOGLE);
+    /// assert_eq!(survey.crawler_profile(2), Profile::GOOGLE);
+    /// let named = survey.with_profile(Profile::BING);
+    /// assert_eq!(named.crawler_profile(0), Profile::BING);
+    /// ```
+    pub fn crawler_profile(&self, i: usize) -> Profile {
+        match self
+            .identities
+            .get(i)
+            .copied()
+            .flatten()
+            .and_then(|c| c.profile)
+        {
+            Some(own) if !self.profile_named => own,
+            _ => self.policy.profile,
+        }
     }
 
     /// The same survey, also answering for these paths (each starting with
@@ -122,6 +157,54 @@ impl Survey {
     /// The reading files are parsed with.
     pub fn profile(&self) -> Profile {
         self.policy.profile
+    }
+
+    /// The readings the survey answers by, in words: the profile, then each
+    /// other profile some crawler is read by (its operator's).
+    ///
+    /// ```
+    /// use crawlgate::Profile;
+    /// use crawlgate_survey::{CrawlerSet, Survey};
+    ///
+    /// let survey = Survey::new(CrawlerSet::from_tokens(["Googlebot", "bingbot", "YandexBot"]).unwrap());
+    /// assert_eq!(
+    ///     survey.readings(),
+    ///     "google; bing for bingbot, yandex for YandexBot (their operators' readings)"
+    /// );
+    /// assert_eq!(survey.with_profile(Profile::BING).readings(), "bing");
+    /// ```
+    pub fn readings(&self) -> String {
+        let mut others: Vec<(Profile, Vec<&str>)> = Vec::new();
+        for (i, crawler) in self.crawlers.iter().enumerate() {
+            let profile = self.crawler_profile(i);
+            if profile == self.policy.profile {
+                continue;
+            }
+            match others.iter_mut().find(|(p, _)| *p == profile) {
+                Some((_, names)) => names.push(&crawler.token),
+                None => others.push((profile, vec![&crawler.token])),
+            }
+        }
+        if others.is_empty() {
+            return self.policy.profile.name.to_owned();
+        }
+        let said: Vec<String> = others
+            .iter()
+            .map(|(p, names)| {
+                // A long family is named by its first crawlers.
+                let shown = names.iter().take(3).copied().collect::<Vec<_>>().join(", ");
+                let more = match names.len() {
+                    0..=3 => String::new(),
+                    n => format!(" and {} more", n - 3),
+                };
+                format!("{} for {shown}{more}", p.name)
+            })
+            .collect();
+        format!(
+            "{}; {} (their operators' readings)",
+            self.policy.profile.name,
+            said.join(", ")
+        )
     }
 
     /// The row of one capture. Never panics: should anything inside fail
@@ -264,10 +347,40 @@ impl Survey {
             },
             Rules::Conditional(copy) => {
                 let reader = Reader::new(copy.robots(), &self.paths).not_robots_txt(not_robots_txt);
+                // The same bytes read by each other reading a crawler needs
+                // (Bing's crawlers by Bing's, Yandex's robots by Yandex's parser), once per file.
+                let base = self.profile();
+                let mut others: Vec<(Profile, crawlgate::RobotsTxt)> = Vec::new();
+                for i in 0..self.crawlers.len() {
+                    let profile = self.crawler_profile(i);
+                    if profile != base && !others.iter().any(|(p, _)| *p == profile) {
+                        others.push((
+                            profile,
+                            crawlgate::RobotsTxt::parse_with(copy.body(), profile),
+                        ));
+                    }
+                }
+                let other_readers: Vec<(Profile, Reader<'_>)> = others
+                    .iter()
+                    .map(|(p, robots)| {
+                        (
+                            *p,
+                            Reader::new(robots, &self.paths).not_robots_txt(not_robots_txt),
+                        )
+                    })
+                    .collect();
                 self.crawlers
                     .iter()
                     .zip(&self.identities)
-                    .map(|(c, identity)| reader.identified_verdict(&c.token, *identity))
+                    .enumerate()
+                    .map(|(i, (c, identity))| {
+                        let profile = self.crawler_profile(i);
+                        let reader = other_readers
+                            .iter()
+                            .find(|(p, _)| *p == profile)
+                            .map_or(&reader, |(_, r)| r);
+                        reader.identified_verdict(&c.token, *identity)
+                    })
                     .collect()
             }
         }

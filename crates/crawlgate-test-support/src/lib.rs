@@ -1,8 +1,9 @@
 //! What crawlgate's test suites share, written once: a seeded random
 //! generator ([`Rng`]), Google's matching algorithm as the reference the
 //! fast matchers are checked against ([`reference_matches`]), the lint
-//! fixtures ([`lint_fixtures`]) and the import-graph checks of the
-//! architecture tests ([`architecture`]).
+//! fixtures ([`lint_fixtures`]), the import-graph checks of the
+//! architecture tests ([`architecture`]), and an access log with known
+//! truth for the audit ([`access_log`]).
 //!
 //! It depends on nothing, so any crate's unit or integration tests may use
 //! it without a second copy of a crawlgate crate.
@@ -16,6 +17,7 @@
 //! assert!(!reference_matches(b"/a*c$", b"/abcd"));
 //! ```
 
+pub mod access_log;
 pub mod architecture;
 pub mod lint_fixtures;
 mod reference;

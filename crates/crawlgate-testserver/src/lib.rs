@@ -11,7 +11,9 @@
 //! asynchronous ones use it alike. It stops when dropped.
 //!
 //! With the feature `browser`, [`browser`] drives a real headless Chromium
-//! through chromedriver, for tests of pages.
+//! through chromedriver, for tests of pages. With the feature `dns`,
+//! [`dns`] is a DNS server on loopback answering a zone the test writes
+//! (forged, double and silent PTR records included).
 //!
 //! ```
 //! use std::io::{Read, Write};
@@ -32,6 +34,8 @@
 
 #[cfg(feature = "browser")]
 pub mod browser;
+#[cfg(feature = "dns")]
+pub mod dns;
 mod reply;
 mod request;
 

@@ -98,16 +98,20 @@ pub(crate) struct Selected<'a> {
     pub reading: Reading,
     /// For a crawler of the registry, what the crawler reading chose.
     pub pick: Option<Pick>,
+    /// Under [`GroupSelection::RobotPrefix`]: the robot of the parser's
+    /// table the name was read as.
+    pub robot: Option<u32>,
 }
 
 impl<'a> Selected<'a> {
     /// No group at all.
-    const NOTHING: Selected<'static> = Selected {
+    pub(crate) const NOTHING: Selected<'static> = Selected {
         kind: SelectionKind::Nothing,
         groups: GroupList::Many(&[]),
         slot: None,
         reading: Reading::OneToken,
         pick: None,
+        robot: None,
     };
 
     fn picked(
@@ -152,6 +156,7 @@ impl RobotsTxt {
         match self.profile.group_selection {
             GroupSelection::ProductToken => self.audiences.len() + 1,
             GroupSelection::FirstSubstring => self.groups.len(),
+            GroupSelection::RobotPrefix => self.robot_slots(),
         }
     }
 
@@ -160,6 +165,7 @@ impl RobotsTxt {
         match self.profile.group_selection {
             GroupSelection::ProductToken => self.select_by_token(agent),
             GroupSelection::FirstSubstring => self.select_first_substring(agent),
+            GroupSelection::RobotPrefix => self.select_robot_named(agent),
         }
     }
 
@@ -200,6 +206,7 @@ impl RobotsTxt {
                 },
                 None => Selected::NOTHING,
             },
+            GroupSelection::RobotPrefix => self.select_robot(crate::yandex::robots::STAR),
         }
     }
 
@@ -213,6 +220,16 @@ impl RobotsTxt {
     pub(crate) fn select_who(&self, who: Who<'_>) -> Selected<'_> {
         match (who.reading(), who.registered()) {
             (Reading::OneToken, _) => self.select(who.name()),
+            // The robot a name means can hold more than the crawler does
+            // (`YandexMetrika/2.0`, not the `YandexMetrika` it is read as).
+            (Reading::Crawler, Some(crawler))
+                if self.profile.group_selection == GroupSelection::RobotPrefix
+                    && !crawler.ignores_robots_txt() =>
+            {
+                let selected = self.select_robot_named(who.name());
+                let kind = ChoiceKind::from(selected.kind);
+                selected.picked(crawler, kind, None)
+            }
             (Reading::Crawler, Some(crawler)) => self.select_registered(crawler),
             (Reading::Crawler, None) => Selected {
                 reading: Reading::Crawler,
@@ -227,6 +244,11 @@ impl RobotsTxt {
     pub(crate) fn select_registered(&self, crawler: &'static Crawler) -> Selected<'_> {
         if crawler.ignores_robots_txt() {
             return Selected::NOTHING.picked(crawler, ChoiceKind::IgnoresRobotsTxt, None);
+        }
+        if self.profile.group_selection == GroupSelection::RobotPrefix {
+            let selected = self.select_robot_for(crawler);
+            let kind = ChoiceKind::from(selected.kind);
+            return selected.picked(crawler, kind, None);
         }
         let control = crawler.kind == CrawlerKind::ControlToken;
         for (i, token) in crawler.tokens().enumerate() {

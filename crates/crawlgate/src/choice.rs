@@ -94,8 +94,40 @@ impl<'a> GroupChoice<'a> {
                 robots.str(audience.token)
             }
             GroupSelection::FirstSubstring => self.groups().next()?.user_agents().next()?.token(),
+            GroupSelection::RobotPrefix => return self.naming_value(),
         };
         (!token.is_empty()).then_some(token)
+    }
+
+    /// Under Yandex's reading: the robot of its parser's table the name was
+    /// read as (`None` for `*`, a name its table does not know).
+    ///
+    /// ```
+    /// use crawlgate::{Profile, RobotsTxt};
+    /// let robots = RobotsTxt::parse_with(b"User-agent: Yandex\nDisallow: /\n", Profile::YANDEX);
+    /// let robot = robots.view("YandexMetrika").group_choice().robot().unwrap();
+    /// assert_eq!((robot.prefix, robot.full_name), ("Yandex", "YandexMetrika/3.0"));
+    /// assert!(robots.view("mybot").group_choice().robot().is_none());
+    /// ```
+    pub fn robot(&self) -> Option<&'static crate::registry::Robot> {
+        let table = self.robots.robot_table.as_ref()?;
+        table
+            .table
+            .entries
+            .get(self.selection.robot? as usize)?
+            .robot
+    }
+
+    /// Under Yandex's reading: the user-agent value that named the robot
+    /// (the longest that did), as written.
+    fn naming_value(&self) -> Option<&'a str> {
+        if self.selection.kind != SelectionKind::Specific {
+            return None;
+        }
+        let table = self.robots.robot_table.as_ref()?;
+        let agent = *table.named_by.get(self.selection.robot? as usize)?;
+        let record = self.robots.agents.get(agent as usize)?;
+        Some(self.robots.str(record.value))
     }
 
     /// The document the choice follows: the registry entry's source, for a
@@ -114,6 +146,11 @@ impl<'a> GroupChoice<'a> {
     /// `Googlebot-Image obeys the Googlebot group at lines 7–8: no group
     /// names Googlebot-Image (Google's crawler documentation)`.
     pub fn explain(&self, name: &str) -> String {
+        if self.robots.profile.group_selection == GroupSelection::RobotPrefix
+            && self.kind() != ChoiceKind::IgnoresRobotsTxt
+        {
+            return self.explain_robot(name);
+        }
         let crawler = self.crawler();
         let subject = crawler.map_or(name, |c| c.name);
         let cite = |source: &Source| format!(" ({})", source.title);
@@ -170,6 +207,65 @@ impl<'a> GroupChoice<'a> {
                 c.operator
             ),
             _ => obeyed,
+        }
+    }
+}
+
+impl GroupChoice<'_> {
+    /// [`explain`](GroupChoice::explain) under Yandex's reading: which
+    /// group its parser's table gives the robot, and why.
+    fn explain_robot(&self, name: &str) -> String {
+        let subject = self.crawler().map_or(name, |c| c.name);
+        let lines = lines_of(self.groups());
+        let groups = self.groups().len();
+        if let Some(passed) = self.robots.robot_table.as_ref().and_then(|t| t.passed) {
+            let at = match passed.line {
+                0 => "all robots together".to_owned(),
+                line => format!("line {line}"),
+            };
+            return format!(
+                "Yandex's parser allows everything in this file: it stores at most about \
+                 500 KB of rules (for one robot, or for all together), and {at} passes that"
+            );
+        }
+        let Some(robot) = self.robot() else {
+            return match self.kind() {
+                ChoiceKind::Star => format!(
+                    "Yandex's parser knows no robot named {subject}: the * group at {lines}"
+                ),
+                _ => format!(
+                    "Yandex's parser knows no robot named {subject}, and there is no * group: \
+                     nothing is disallowed"
+                ),
+            };
+        };
+        let full = robot.full_name;
+        let prefix = robot.prefix;
+        let named = format!(
+            "no user-agent value names {full} (a value must start with `{prefix}` and begin \
+             `{full}`)"
+        );
+        match self.kind() {
+            ChoiceKind::Own => {
+                let value = self.naming_value().unwrap_or("");
+                let plural = if groups > 1 { "s" } else { "" };
+                let empty = if self.groups().all(|g| g.rules().len() == 0) {
+                    "; the group has no rules: everything is allowed, and `*` does not apply"
+                } else {
+                    ""
+                };
+                format!(
+                    "{subject} ({full}) obeys the group{plural} of `User-agent: {value}` at \
+                     {lines}: Yandex's parser takes the longest user-agent value that starts \
+                     with `{prefix}` and begins `{full}`{empty}"
+                )
+            }
+            ChoiceKind::Star => format!("{subject} ({full}) obeys the * group at {lines}: {named}"),
+            _ if !robot.obeys_star => format!(
+                "{subject} ({full}) ignores the * group and {named}: nothing is disallowed \
+                 (Yandex's parser)"
+            ),
+            _ => format!("{named}, and there is no * group: nothing is disallowed"),
         }
     }
 }

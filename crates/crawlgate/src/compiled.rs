@@ -176,7 +176,9 @@ mod tests {
             }
             // Every set of groups asked about has compiled, once.
             let compiled = kept.rules.iter().filter(|r| r.is_compiled()).count();
-            assert!(compiled >= 2, "[{}] {compiled} compiled", profile.name);
+            // Yandex's parser knows none of these names: all read `*`.
+            let sets = if profile == Profile::YANDEX { 1 } else { 2 };
+            assert!(compiled >= sets, "[{}] {compiled} compiled", profile.name);
             assert!(compiled <= robots.selections());
             assert!(kept.heap_size() > robots.heap_size());
         }

@@ -49,6 +49,9 @@ pub enum Reason {
     /// The crawler reading: its operator says the crawler ignores
     /// robots.txt, so the file does not restrict it.
     IgnoresRobotsTxt,
+    /// Yandex's parser stores at most about 500 KB of rules for a robot
+    /// (and for all robots together); past that it allows everything.
+    RuleLimit,
 }
 
 /// The answer for one crawler and one URL: allowed or not, and what decided.
@@ -471,13 +474,19 @@ impl<'a> AgentView<'a> {
             Box::new(Matcher::compile(
                 self.robots,
                 self.selection.groups.as_slice(),
+                self.robots.skipped_rules(self.selection.slot),
             ))
         })
     }
 
     /// The deciding entry for a matching path, found without compiling.
     fn scan(&self, path: &[u8]) -> Option<Entry> {
-        Matcher::scan(self.robots, self.selection.groups.as_slice(), path)
+        Matcher::scan(
+            self.robots,
+            self.selection.groups.as_slice(),
+            self.robots.skipped_rules(self.selection.slot),
+            path,
+        )
     }
 
     /// Decides a URL with `find`, which gives the deciding entry for a
@@ -487,6 +496,10 @@ impl<'a> AgentView<'a> {
         if self.robots.profile.requote {
             // urllib reads the whole URL (fragment included), not Google's path.
             return self.decide_path_by(url, find);
+        }
+        if self.robots.profile.yandex_records {
+            // Yandex compares the path and all after it, as given.
+            return self.decide_path_by(&crate::yandex::target::target(url), find);
         }
         self.decide_path_by(&path_of(url), find)
     }
@@ -504,6 +517,12 @@ impl<'a> AgentView<'a> {
     fn target<'u>(&self, url: &'u str) -> Cow<'u, [u8]> {
         if self.robots.profile.requote {
             return self.matching_path(url);
+        }
+        if self.robots.profile.yandex_records {
+            return match crate::yandex::target::target(url) {
+                Cow::Borrowed(path) => Cow::Borrowed(path.as_bytes()),
+                Cow::Owned(path) => Cow::Owned(path.into_bytes()),
+            };
         }
         match path_of(url) {
             Cow::Borrowed(path) => self.matching_path(path),
@@ -527,8 +546,28 @@ impl<'a> AgentView<'a> {
         if self.robots.profile.always_allow_robots_txt && path == "/robots.txt" {
             return unruled(Reason::RobotsTxt);
         }
+        if self
+            .robots
+            .robot_table
+            .as_ref()
+            .is_some_and(|t| t.passed.is_some())
+        {
+            return unruled(Reason::RuleLimit);
+        }
         if self.selection.kind == SelectionKind::Nothing {
             return unruled(Reason::NoGroup);
+        }
+        if !path.starts_with('/') {
+            // Yandex: only disallows, one of them `/`: nothing is allowed,
+            // whatever the string.
+            if let Some(rule) = self.robots.disallow_all(self.selection.slot) {
+                return Verdict {
+                    allowed: false,
+                    reason: Reason::Rule,
+                    rule: Some(rule),
+                    ..self.verdict(None)
+                };
+            }
         }
         let path = self.matching_path(path);
         self.verdict(find(&path))
@@ -552,7 +591,9 @@ impl<'a> AgentView<'a> {
         verdict.via_alias = entry.alias;
         let longest_match =
             self.robots.profile.precedence == crate::profile::Precedence::LongestMatch;
-        if entry.priority == 0 && (longest_match || entry.allow) {
+        let empty_allows =
+            self.robots.rules[entry.rule as usize].flags & crate::model::RULE_EMPTY_ALLOWS != 0;
+        if entry.priority == 0 && (longest_match || entry.allow) || empty_allows {
             // Google: a match of length 0 decides nothing; urllib: an
             // empty Disallow is an allow-all rule.
             verdict.reason = Reason::EmptyRule;

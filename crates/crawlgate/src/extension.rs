@@ -445,8 +445,87 @@ pub struct ContentUsage<'a> {
     pub line: u32,
 }
 
-/// The keys of the AI-preferences vocabulary the spec knows.
-pub const CONTENT_USAGE_KEYS: &[&str] = &["train-ai", "search"];
+/// The labels of the AI-preferences vocabulary (draft-ietf-aipref-vocab-08,
+/// table 1): `train-ai`, `ai-use`, `search`, in the draft's order.
+pub const CONTENT_USAGE_KEYS: &[&str] = &["train-ai", "ai-use", "search"];
+
+/// A category of use of the AI-preferences vocabulary
+/// (draft-ietf-aipref-vocab-08, section 4).
+///
+/// ```
+/// use crawlgate::extension::UsageCategory;
+/// use crawlgate::registry::Purpose;
+/// assert_eq!(UsageCategory::AiUse.label(), "ai-use");
+/// assert_eq!(UsageCategory::from_label("search"), Some(UsageCategory::Search));
+/// // Labels are case-sensitive.
+/// assert_eq!(UsageCategory::from_label("Search"), None);
+/// assert_eq!(UsageCategory::of_purpose(Purpose::AiAssistant), Some(UsageCategory::AiUse));
+/// assert_eq!(UsageCategory::of_purpose(Purpose::Seo), None);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum UsageCategory {
+    /// AI Training (`train-ai`): using an asset to change the learned
+    /// parameters of a generative AI model.
+    AiTraining,
+    /// AI Use (`ai-use`): using an asset as input to a generative AI model,
+    /// where the user did not supply the asset directly.
+    AiUse,
+    /// Search (`search`): selecting assets and directing users to where
+    /// they are. It overrides the other two categories for uses inside a
+    /// search application.
+    Search,
+}
+
+impl UsageCategory {
+    /// Every category, in the draft's order.
+    pub const ALL: [UsageCategory; 3] = [
+        UsageCategory::AiTraining,
+        UsageCategory::AiUse,
+        UsageCategory::Search,
+    ];
+
+    /// Its label in a preference (`train-ai`).
+    pub fn label(self) -> &'static str {
+        match self {
+            UsageCategory::AiTraining => "train-ai",
+            UsageCategory::AiUse => "ai-use",
+            UsageCategory::Search => "search",
+        }
+    }
+
+    /// Its name in the vocabulary (`AI Training`).
+    pub fn name(self) -> &'static str {
+        match self {
+            UsageCategory::AiTraining => "AI Training",
+            UsageCategory::AiUse => "AI Use",
+            UsageCategory::Search => "Search",
+        }
+    }
+
+    /// The category a label names, exactly (labels are case-sensitive).
+    pub fn from_label(label: &str) -> Option<UsageCategory> {
+        UsageCategory::ALL.into_iter().find(|c| c.label() == label)
+    }
+
+    /// The category of use a crawler of this purpose (the registry's)
+    /// fetches for: search engines for Search, AI training for AI
+    /// Training, AI search and assistants for AI Use; none for the others.
+    pub fn of_purpose(purpose: crate::registry::Purpose) -> Option<UsageCategory> {
+        use crate::registry::Purpose;
+        match purpose {
+            Purpose::Search => Some(UsageCategory::Search),
+            Purpose::AiTraining => Some(UsageCategory::AiTraining),
+            Purpose::AiAssistant => Some(UsageCategory::AiUse),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for UsageCategory {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.label())
+    }
+}
 
 /// The keys of the Content-Signal convention.
 pub const CONTENT_SIGNAL_KEYS: &[&str] = &["search", "ai-input", "ai-train"];
@@ -479,8 +558,8 @@ impl<'a> ContentUsage<'a> {
         parse_dictionary(self.preferences)
     }
 
-    /// The preference for one vocabulary key (`train-ai`, `search`), as the
-    /// vocabulary draft reads it: the key's last value in the dictionary
+    /// The preference for one vocabulary key (`train-ai`, `ai-use`,
+    /// `search`), as the vocabulary draft reads it: the key's last value in the dictionary
     /// (Structured Fields keep the last of a repeated key), `y` allows and
     /// `n` disallows; any other value, an absent key or a dictionary that
     /// does not parse leave the preference unknown (`None`).
@@ -491,6 +570,9 @@ impl<'a> ContentUsage<'a> {
     /// assert_eq!(usage.get("train-ai"), Some(Preference::Disallowed));
     /// // The draft's own example: a boolean and a string are not tokens.
     /// let usage = ContentUsage::parse(r#"train-ai=y, train-ai, search=n, search="n""#, 1);
+    /// assert_eq!((usage.get("train-ai"), usage.get("search")), (None, None));
+    /// // An uppercase key: the dictionary does not parse, all is unknown.
+    /// let usage = ContentUsage::parse("train-ai=n, Search=y", 1);
     /// assert_eq!((usage.get("train-ai"), usage.get("search")), (None, None));
     /// ```
     pub fn get(&self, key: &str) -> Option<Preference> {
@@ -505,12 +587,15 @@ impl<'a> ContentUsage<'a> {
 
 /// Labels earlier drafts of the AI-preferences vocabulary used, with the
 /// drafts that had them and the current label that took their meaning, if
-/// one did. Crawlers that follow the current draft ignore them.
+/// one did. Draft 08 knows only `train-ai`, `ai-use` and `search`:
+/// crawlers that follow it ignore these, as any unknown key.
 ///
 /// ```
 /// use crawlgate::extension::retired_content_usage_label;
 /// assert_eq!(retired_content_usage_label("train-genai"), Some(("02–03", Some("train-ai"))));
 /// assert_eq!(retired_content_usage_label("search"), None);
+/// // `ai-use` is a category of draft 08.
+/// assert_eq!(retired_content_usage_label("ai-use"), None);
 /// ```
 pub fn retired_content_usage_label(key: &str) -> Option<(&'static str, Option<&'static str>)> {
     RETIRED_CONTENT_USAGE_LABELS
@@ -519,9 +604,11 @@ pub fn retired_content_usage_label(key: &str) -> Option<(&'static str, Option<&'
         .map(|&(_, drafts, now)| (drafts, now))
 }
 
-/// `(label, drafts, current label)`. The draft of 2026 defines `train-ai`
-/// as training models that generate content, the meaning `train-genai`
-/// (drafts 02–03) and `genai` (draft 01) had.
+/// `(label, drafts, current label)`. Draft 08 defines `train-ai` as
+/// changing the learned parameters of a generative AI model, the meaning
+/// `train-genai` (drafts 02–03) and `genai` (draft 01) had. `ai-use`
+/// (draft 02, then gone) is a category again in draft 08, with a new
+/// definition, so it is not listed.
 const RETIRED_CONTENT_USAGE_LABELS: &[(&str, &str, Option<&str>)] = &[
     ("tdm", "01", None),
     ("ai", "01", None),
@@ -529,7 +616,6 @@ const RETIRED_CONTENT_USAGE_LABELS: &[(&str, &str, Option<&str>)] = &[
     ("inference", "01", None),
     ("all", "02", None),
     ("train-genai", "02–03", Some("train-ai")),
-    ("ai-use", "02", None),
     ("bots", "03–04", None),
     ("ai-output", "04", None),
 ];

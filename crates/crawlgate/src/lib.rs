@@ -98,6 +98,7 @@
 
 mod agent;
 mod choice;
+mod cleaning;
 mod compiled;
 mod decide;
 mod diagnostic;
@@ -113,6 +114,7 @@ mod prefix_tree;
 mod profile;
 pub mod registry;
 mod render;
+mod robot_selection;
 mod scan;
 mod search_console;
 mod token;
@@ -120,27 +122,31 @@ mod url_path;
 mod urllib;
 mod usage;
 mod who;
+mod yandex;
 
 pub use agent::{ChoiceKind, SelectionKind};
 pub use choice::GroupChoice;
+pub use cleaning::DroppedParams;
 pub use compiled::CompiledRobotsTxt;
 pub use decide::{AgentView, Reason, RuleMatch, Verdict};
 pub use diagnostic::{code_number, Code, Diagnostic, DiagnosticCode, Fix, Severity, Span};
 pub use extension::{
     ContentSignal, ContentUsage, CrawlDelay, ExtensionKind, License, Preference, RequestRate,
-    TimeOfDay, VisitTime,
+    TimeOfDay, UsageCategory, VisitTime,
 };
 pub use model::{Extension, Group, InputStats, RobotsTxt, Rule, RuleKind, Sitemap, UserAgent};
 pub use once::{decide_once, decide_once_with, OnceVerdict};
 pub use pattern::Pattern;
 pub use profile::{
     GroupSelection, Precedence, Profile, UnknownProfile, GOOGLE_MAX_LINE_BYTES, MAX_BYTES,
+    READ_LIMIT, YANDEX_MAX_BYTES,
 };
 pub use search_console::{LineKind, ReportTag, ReportedLine, SearchConsoleReport, UNUSED_KEYS};
 pub use token::{is_product_token, product_token};
 pub use url_path::path_of;
 pub use usage::UsagePreferences;
 pub use who::{Reading, Who};
+pub use yandex::clean_param::{CleanParam, CleanParamError};
 
 impl RobotsTxt {
     /// Parses robots.txt bytes with the default (google) profile. Never

@@ -60,8 +60,8 @@ pub(crate) struct Matcher {
 }
 
 impl Matcher {
-    /// Compiles the rules of `groups`.
-    pub(crate) fn compile(robots: &RobotsTxt, groups: &[u32]) -> Matcher {
+    /// Compiles the rules of `groups`, but those in `skip` (ascending).
+    pub(crate) fn compile(robots: &RobotsTxt, groups: &[u32], skip: &[u32]) -> Matcher {
         let text = robots.text.as_slice();
         let rules: usize = groups
             .iter()
@@ -71,6 +71,7 @@ impl Matcher {
         each_entry(
             robots,
             groups,
+            skip,
             |_, _| true,
             |entry| in_file_order.push(entry),
         );
@@ -88,7 +89,7 @@ impl Matcher {
                     Shape::Everything => (0, Head::Prefix),
                     Shape::Prefix => (body.len(), Head::Prefix),
                     Shape::Exact => (body.len(), Head::Exact),
-                    Shape::Glob | Shape::GlobAnchored => {
+                    Shape::Glob | Shape::GlobAnchored | Shape::Restart | Shape::RestartAnchored => {
                         let star = memchr::memchr(b'*', body).unwrap_or(0);
                         let first = segments.len() as u32;
                         let mut at = e.body.start + star as u32;
@@ -107,7 +108,11 @@ impl Matcher {
                             segments: (first, segments.len() as u32),
                             head: star as u32,
                             // A trailing `*` before `$` frees the end again.
-                            anchored: e.shape == Shape::GlobAnchored && !body.ends_with(b"*"),
+                            anchored: matches!(
+                                e.shape,
+                                Shape::GlobAnchored | Shape::RestartAnchored
+                            ) && !body.ends_with(b"*"),
+                            restart: matches!(e.shape, Shape::Restart | Shape::RestartAnchored),
                         };
                         (star, Head::Glob(glob))
                     }
@@ -150,7 +155,12 @@ impl Matcher {
     /// trying each rule once without compiling them: cheaper than compiling
     /// for a question or a few. Always the entry
     /// [`first_match`](Self::first_match) of the compiled matcher finds.
-    pub(crate) fn scan(robots: &RobotsTxt, groups: &[u32], path: &[u8]) -> Option<Entry> {
+    pub(crate) fn scan(
+        robots: &RobotsTxt,
+        groups: &[u32],
+        skip: &[u32],
+        path: &[u8],
+    ) -> Option<Entry> {
         let text = robots.text.as_slice();
         let precedence = robots.profile.precedence;
         let mut best: Option<Entry> = None;
@@ -163,7 +173,7 @@ impl Matcher {
                 .is_none_or(|best| precedence_key(precedence, entry) < best)
                 && !literally_differs(pattern, path)
         };
-        each_entry(robots, groups, worth_trying, |entry| {
+        each_entry(robots, groups, skip, worth_trying, |entry| {
             if pattern::matches(entry.shape, &text[entry.body.range()], path) {
                 to_beat.set(Some(precedence_key(precedence, &entry)));
                 best = Some(entry);
@@ -261,7 +271,17 @@ impl Matcher {
                     let segments = self.segments[first as usize..end as usize]
                         .iter()
                         .map(|s| &text[s.range()]);
-                    if pattern::segments_match(segments, glob.anchored, path, glob.head as usize) {
+                    let matched = if glob.restart {
+                        pattern::restart_segments_match(
+                            segments,
+                            glob.anchored,
+                            path,
+                            glob.head as usize,
+                        )
+                    } else {
+                        pattern::segments_match(segments, glob.anchored, path, glob.head as usize)
+                    };
+                    if matched {
                         best = glob.rank;
                         break;
                     }
@@ -287,7 +307,10 @@ impl Matcher {
 /// Whether `profile` matches a URL's path as given: no requoting or
 /// decoding of the path, and no special case for `/robots.txt`.
 fn paths_as_given(profile: &Profile) -> bool {
-    !profile.requote && !profile.decode_unreserved && !profile.always_allow_robots_txt
+    !profile.requote
+        && !profile.decode_unreserved
+        && !profile.always_allow_robots_txt
+        && !profile.yandex_records
 }
 
 /// Where an entry stands in the lookup order: the first entry in this order
@@ -296,7 +319,9 @@ fn paths_as_given(profile: &Profile) -> bool {
 /// 1996 reading): file order.
 fn precedence_key(precedence: Precedence, e: &Entry) -> (std::cmp::Reverse<u32>, bool, u32, bool) {
     match precedence {
-        Precedence::LongestMatch => (std::cmp::Reverse(e.priority), !e.allow, e.rule, e.alias),
+        Precedence::LongestMatch | Precedence::LongestLiteral => {
+            (std::cmp::Reverse(e.priority), !e.allow, e.rule, e.alias)
+        }
         Precedence::FirstMatch => (std::cmp::Reverse(0), false, e.rule, e.alias),
     }
 }
@@ -339,16 +364,20 @@ fn lookup_order(precedence: Precedence, entries: &[Entry]) -> Vec<u32> {
 #[inline(always)]
 fn push_entry(
     text: &[u8],
-    wildcards: bool,
+    profile: &Profile,
     pattern: Str,
     (rule, allow, alias): (u32, bool, bool),
     keep: &impl Fn(&[u8], &Entry) -> bool,
     each: &mut impl FnMut(Entry),
 ) {
     let bytes = &text[pattern.range()];
+    let priority = match profile.precedence {
+        Precedence::LongestLiteral => crate::yandex::convert::literal_len(bytes),
+        _ => pattern.len,
+    };
     let mut entry = Entry {
         body: pattern,
-        priority: pattern.len,
+        priority,
         rule,
         shape: Shape::Never,
         allow,
@@ -357,7 +386,7 @@ fn push_entry(
     if !keep(bytes, &entry) {
         return;
     }
-    let (shape, body) = pattern::compile(bytes, wildcards);
+    let (shape, body) = pattern::compile_for(bytes, profile);
     if shape == Shape::Never {
         return;
     }
@@ -388,21 +417,23 @@ fn literally_differs(pattern: &[u8], path: &[u8]) -> bool {
 }
 
 /// Calls `each` with an entry (no byte-set filter yet) for every rule of
-/// `groups` that can match anything, and for every `index.html` alias, in
-/// file order; those `keep` rejects (given the pattern and the entry's
-/// precedence) are skipped uncompiled.
+/// `groups` that can match anything, but those in `skip` (ascending), and
+/// for every `index.html` alias, in file order; those `keep` rejects
+/// (given the pattern and the entry's precedence) are skipped uncompiled.
 fn each_entry(
     robots: &RobotsTxt,
     groups: &[u32],
+    mut skip: &[u32],
     keep: impl Fn(&[u8], &Entry) -> bool,
     mut each: impl FnMut(Entry),
 ) {
     let wildcards = robots.profile.wildcards;
+    let profile = robots.profile;
     let text = robots.text.as_slice();
     let mut push = |pattern: Str, rule: u32, allow: bool, alias: bool| {
         push_entry(
             text,
-            wildcards,
+            &profile,
             pattern,
             (rule, allow, alias),
             &keep,
@@ -412,8 +443,16 @@ fn each_entry(
     for &g in groups {
         let group = &robots.groups[g as usize];
         for index in group.rules.clone() {
+            if let Some((&first, rest)) = skip.split_first()
+                && first == index
+            {
+                skip = rest;
+                continue;
+            }
             let record = &robots.rules[index as usize];
-            let allow = record.flags & crate::model::RULE_ALLOW != 0;
+            // Yandex: an empty `Disallow:` is `Allow: /`.
+            let allow =
+                record.flags & (crate::model::RULE_ALLOW | crate::model::RULE_EMPTY_ALLOWS) != 0;
             let written_empty =
                 record.pattern.len == 0 && record.flags & crate::model::RULE_HAS_ORIGINAL == 0;
             if !wildcards && written_empty && !allow {
@@ -521,13 +560,13 @@ mod tests {
             for profile in profiles {
                 let robots = RobotsTxt::parse_with(body.as_bytes(), profile);
                 let groups = robots.global_groups.clone();
-                let compiled = Matcher::compile(&robots, &groups);
+                let compiled = Matcher::compile(&robots, &groups, &[]);
                 let text = robots.text.as_slice();
                 for _ in 0..8 {
                     let path = format!("/{}", rng.text(PATH, 6));
                     let found = |e: &super::Entry| (e.rule, e.alias, e.allow);
                     let scanned =
-                        Matcher::scan(&robots, &groups, path.as_bytes()).map(|e| found(&e));
+                        Matcher::scan(&robots, &groups, &[], path.as_bytes()).map(|e| found(&e));
                     assert_eq!(
                         scanned,
                         compiled.first_match(text, path.as_bytes()).map(found),
@@ -576,7 +615,7 @@ mod tests {
         body.push_str("Disallow: /*?\nAllow: /*?keep=\nDisallow: /*.pdf$\n");
         let robots = RobotsTxt::parse(body.as_bytes());
         let groups = robots.global_groups.clone();
-        let compiled = Matcher::compile(&robots, &groups);
+        let compiled = Matcher::compile(&robots, &groups, &[]);
         let text = robots.text.as_slice();
         const PIECES: &[&str] = &[
             "/a-long-directory-name",
@@ -596,7 +635,7 @@ mod tests {
         for _ in 0..20_000 {
             let second = char::from(b'0' + rng.below(80) as u8);
             let path = format!("/{second}{}", rng.text(PIECES, 4));
-            let scanned = Matcher::scan(&robots, &groups, path.as_bytes()).map(|e| found(&e));
+            let scanned = Matcher::scan(&robots, &groups, &[], path.as_bytes()).map(|e| found(&e));
             assert_eq!(
                 scanned,
                 compiled.first_match(text, path.as_bytes()).map(found),

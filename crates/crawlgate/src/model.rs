@@ -58,6 +58,9 @@ impl fmt::Display for RuleKind {
 pub(crate) const RULE_ALLOW: u8 = 1;
 pub(crate) const RULE_HAS_ORIGINAL: u8 = 2;
 pub(crate) const RULE_HAS_ALIAS: u8 = 4;
+/// Yandex: an empty `Disallow:`, read as `Allow: /` (its pattern is `/`,
+/// its original the empty value).
+pub(crate) const RULE_EMPTY_ALLOWS: u8 = 8;
 
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct RuleRecord {
@@ -224,8 +227,10 @@ pub struct RobotsTxt {
     /// The values of the file's lines back to back (normalised where rules
     /// need it), which every record points into. Valid UTF-8 by
     /// construction: the parser only cuts validated input at ASCII bytes,
-    /// and writes ASCII or replacement characters itself. Each piece handed
-    /// out as `&str` is checked then, so parsing skips a pass over it all.
+    /// and writes ASCII or replacement characters itself; Yandex's reading
+    /// alone keeps a rule's bytes as written (with a readable original when
+    /// they are not UTF-8). Each piece handed out as `&str` is checked
+    /// then, so parsing skips a pass over it all.
     pub(crate) text: Vec<u8>,
     pub(crate) agents: Vec<AgentRecord>,
     pub(crate) rules: Vec<RuleRecord>,
@@ -243,6 +248,9 @@ pub struct RobotsTxt {
     pub(crate) audiences: Vec<Audience>,
     pub(crate) audience_groups: Vec<u32>,
     pub(crate) global_groups: Vec<u32>,
+    /// Under [`GroupSelection::RobotPrefix`](crate::GroupSelection::RobotPrefix):
+    /// what Yandex's parser stored for each robot of its table.
+    pub(crate) robot_table: Option<Box<crate::yandex::table::RobotTable>>,
     /// What the parser noticed, compactly; written out as `diagnostics`
     /// on first request.
     pub(crate) findings: Vec<Finding>,
@@ -388,7 +396,8 @@ impl RobotsTxt {
                 "indexes",
                 (self.originals.capacity() + self.aliases.capacity()) * size_of::<(u32, Str)>()
                     + self.audiences.capacity() * size_of::<Audience>()
-                    + (self.audience_groups.capacity() + self.global_groups.capacity()) * 4,
+                    + (self.audience_groups.capacity() + self.global_groups.capacity()) * 4
+                    + self.robot_table.as_ref().map_or(0, |t| t.heap_size()),
             ),
             (
                 "diagnostics",
@@ -642,9 +651,24 @@ impl<'a> Rule<'a> {
     }
 
     /// Whether the value is empty (`Disallow:` alone): such a rule matches
-    /// nothing and allows everything.
+    /// nothing and allows everything (Yandex reads it as `Allow: /`).
     pub fn is_empty(&self) -> bool {
-        self.record().pattern.len == 0
+        self.record().pattern.len == 0 || self.record().flags & RULE_EMPTY_ALLOWS != 0
+    }
+
+    /// Whether the reading takes this rule as an allow: an `Allow` line, or
+    /// (Yandex) an empty `Disallow:`.
+    ///
+    /// ```
+    /// use crawlgate::{Profile, RobotsTxt};
+    /// let robots = RobotsTxt::parse_with(b"User-agent: *\nDisallow:\n", Profile::YANDEX);
+    /// let rule = robots.rules().next().unwrap();
+    /// assert!(!rule.is_allow() && rule.allows() && rule.is_empty());
+    /// assert_eq!(rule.pattern(), "/");
+    /// assert_eq!(rule.to_string(), "Disallow:");
+    /// ```
+    pub fn allows(&self) -> bool {
+        self.record().flags & (RULE_ALLOW | RULE_EMPTY_ALLOWS) != 0
     }
 
     /// Google's alias: for `Allow: /dir/index.html` the pattern `/dir/$`,

@@ -23,6 +23,12 @@ pub(crate) enum Shape {
     Glob,
     /// Like `Glob`, and the last segment must end the path.
     GlobAnchored,
+    /// A glob as Yandex's parser matches it: each segment after the head
+    /// is looked for one byte at a time, a mismatch starting it again at
+    /// the byte that broke it (see [`restart_segments_match`]).
+    Restart,
+    /// Like `Restart`, and the path must end where the last segment does.
+    RestartAnchored,
     /// Can never match a path (which always starts with `/`).
     Never,
 }
@@ -51,6 +57,22 @@ impl<'a> Pattern<'a> {
     /// gives it), with or without wildcards (`*` and a final `$`).
     pub fn new(pattern: &'a str, wildcards: bool) -> Pattern<'a> {
         let (shape, body) = compile(pattern.as_bytes(), wildcards);
+        Pattern { shape, body }
+    }
+
+    /// Compiles a normalised pattern as `profile` reads it (wildcards or
+    /// not, and Yandex's `*`, which never goes back).
+    ///
+    /// ```
+    /// use crawlgate::{Pattern, Profile};
+    /// let google = Pattern::for_profile("/*aab", &Profile::GOOGLE);
+    /// let yandex = Pattern::for_profile("/*aab", &Profile::YANDEX);
+    /// assert!(google.matches("/aaab"));
+    /// assert!(!yandex.matches("/aaab"));
+    /// assert!(yandex.matches("/xaab"));
+    /// ```
+    pub fn for_profile(pattern: &'a str, profile: &crate::Profile) -> Pattern<'a> {
+        let (shape, body) = compile_for(pattern.as_bytes(), profile);
         Pattern { shape, body }
     }
 
@@ -100,6 +122,24 @@ pub(crate) fn compile(pattern: &[u8], wildcards: bool) -> (Shape, &[u8]) {
     (shape, body)
 }
 
+/// Compiles a normalised pattern as `profile` reads it: [`compile`], and
+/// with Yandex's `*` ([`Profile::restarting_star`](crate::Profile)) its
+/// globs matched by restarting, and a pattern of stars alone (`**`, `*$`)
+/// matching nothing, as that parser stores it empty (`*` alone is `/`).
+pub(crate) fn compile_for<'p>(pattern: &'p [u8], profile: &crate::Profile) -> (Shape, &'p [u8]) {
+    if !profile.restarting_star || !profile.wildcards {
+        return compile(pattern, profile.wildcards);
+    }
+    if pattern != b"*" && crate::yandex::convert::stores_empty(pattern) {
+        return (Shape::Never, pattern);
+    }
+    match compile(pattern, true) {
+        (Shape::Glob, body) => (Shape::Restart, body),
+        (Shape::GlobAnchored, body) => (Shape::RestartAnchored, body),
+        other => other,
+    }
+}
+
 fn trim_trailing_stars(mut body: &[u8]) -> &[u8] {
     while let [rest @ .., b'*'] = body {
         body = rest;
@@ -116,7 +156,73 @@ pub(crate) fn matches(shape: Shape, body: &[u8], path: &[u8]) -> bool {
         Shape::Exact => path == body,
         Shape::Glob => glob(body, path, false),
         Shape::GlobAnchored => glob(body, path, true),
+        Shape::Restart => restart_glob(body, path, false),
+        Shape::RestartAnchored => restart_glob(body, path, true),
         Shape::Never => false,
+    }
+}
+
+/// A glob as Yandex's parser matches it: the head (before the first `*`)
+/// must start the path, then [`restart_segments_match`].
+fn restart_glob(body: &[u8], path: &[u8], anchored: bool) -> bool {
+    let Some(first_star) = star(body) else {
+        return if anchored {
+            path == body
+        } else {
+            starts_with(path, body)
+        };
+    };
+    if !starts_with(path, &body[..first_star]) {
+        return false;
+    }
+    // A final `*` before the anchor frees the end, as in `compile`.
+    let anchored = anchored && !body.ends_with(b"*");
+    let segments = body[first_star + 1..]
+        .split(|&b| b == b'*')
+        .filter(|s| !s.is_empty());
+    restart_segments_match(segments, anchored, path, first_star)
+}
+
+/// Yandex's `*`: after the head (the first `from` bytes of `path`), each
+/// literal segment in turn is read byte by byte; a byte that breaks a
+/// partial match starts the segment again, compared with that byte alone
+/// (the bytes before it are not tried again, so `/*aab` does not match
+/// `/aaab`). A finished segment is never reopened. Unanchored, the match
+/// succeeds when the last segment is finished; anchored, when the path
+/// ends with it finished (a byte after it starts it again). One pass,
+/// linear in the length of the path.
+pub(crate) fn restart_segments_match<'s>(
+    segments: impl Iterator<Item = &'s [u8]>,
+    anchored: bool,
+    path: &[u8],
+    from: usize,
+) -> bool {
+    let mut segments = segments.peekable();
+    let Some(mut segment) = segments.next() else {
+        // Stars alone after the head: anything follows.
+        return true;
+    };
+    let mut done = 0;
+    let mut bytes = path[from..].iter();
+    loop {
+        if done == segment.len() {
+            match segments.next() {
+                Some(next) => {
+                    segment = next;
+                    done = 0;
+                }
+                None if !anchored => return true,
+                None => {}
+            }
+        }
+        let Some(&b) = bytes.next() else {
+            return done == segment.len() && segments.peek().is_none();
+        };
+        if done < segment.len() && segment[done] == b {
+            done += 1;
+        } else {
+            done = usize::from(segment[0] == b);
+        }
     }
 }
 
@@ -289,6 +395,96 @@ mod tests {
         assert!(m("/a$b", "/a$b"));
         assert!(m("/*", "/anything"));
         assert!(m("", "/anything"));
+    }
+
+    /// Yandex's parser's own matcher, literally (its pointer walks as index
+    /// walks): the reference the restarting globs are held to.
+    fn yandex_reference(path: &[u8], rule: &[u8]) -> bool {
+        let at = |i: usize| rule.get(i).copied().unwrap_or(0);
+        let mut r = 0;
+        for &c in path {
+            while at(r) == b'*' {
+                r += 1;
+            }
+            if c == at(r) {
+                r += 1;
+            } else {
+                while r != 0 && at(r) != b'*' {
+                    r -= 1;
+                }
+                if at(r) != b'*' {
+                    return false;
+                }
+                r += 1;
+                if at(r) == c {
+                    r += 1;
+                }
+            }
+        }
+        at(r) == 0 || at(r + 1) == 0 && at(r) == b'*'
+    }
+
+    /// The rule as that parser stores a pattern it matches as a glob: stars
+    /// collapsed, a final `$` dropped, else a final `*` added.
+    fn stored_glob(pattern: &[u8]) -> Vec<u8> {
+        let mut out: Vec<u8> = Vec::new();
+        for &b in pattern {
+            if b != b'*' || out.last() != Some(&b'*') {
+                out.push(b);
+            }
+        }
+        if out.last() == Some(&b'$') {
+            out.pop();
+        } else if out.last() != Some(&b'*') {
+            out.push(b'*');
+        }
+        out
+    }
+
+    #[test]
+    fn restarting_globs_match_as_yandex_does() {
+        let y = |pattern: &str, path: &str| {
+            let (shape, body) = compile_for(pattern.as_bytes(), &crate::Profile::YANDEX);
+            matches(shape, body, path.as_bytes())
+        };
+        assert!(!y("/*aab", "/aaab"));
+        assert!(y("/*aab", "/xaab"));
+        assert!(y("/*.php$", "/a.php.php"));
+        assert!(!y("/*aab$", "/aaab"));
+        assert!(y("/*ab$", "/abab"));
+        assert!(y("*foo", "/x/foo/y"));
+        assert!(!y("**", "/a"));
+        assert!(!y("*$", "/a"));
+        assert!(y("*", "/a"));
+        assert!(y("/a$b", "/a$b/c"));
+        assert!(y("/a*$", "/abc"));
+    }
+
+    proptest! {
+        #[test]
+        fn restarting_globs_agree_with_the_parser(
+            pattern in "/[ab*$]{0,8}",
+            path in "/[ab$]{0,10}",
+        ) {
+            let (shape, body) = compile_for(pattern.as_bytes(), &crate::Profile::YANDEX);
+            let stored = stored_glob(pattern.as_bytes());
+            if matches!(shape, Shape::Restart | Shape::RestartAnchored) {
+                prop_assert_eq!(
+                    matches(shape, body, path.as_bytes()),
+                    yandex_reference(path.as_bytes(), &stored),
+                    "pattern {:?} stored {:?}", pattern, String::from_utf8_lossy(&stored)
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn restarting_stars_stay_linear() {
+        let pattern = format!("/{}b", "*a".repeat(30));
+        let (shape, body) = compile_for(pattern.as_bytes(), &crate::Profile::YANDEX);
+        let path = format!("/{}", "a".repeat(100_000));
+        assert!(!matches(shape, body, path.as_bytes()));
+        assert!(matches(shape, body, format!("{path}b").as_bytes()));
     }
 
     #[test]

@@ -45,6 +45,9 @@ pub(crate) struct Glob {
     pub head: u32,
     /// Whether its last segment must end the path (`…$`).
     pub anchored: bool,
+    /// Matched as Yandex's parser matches `*` (see
+    /// [`restart_segments_match`](crate::pattern::restart_segments_match)).
+    pub restart: bool,
 }
 
 /// A node of the tree: what a walk reads at each step, in one cache line

@@ -2,7 +2,7 @@
 //!
 //! A [`Profile`] is a set of named switches (in the style of `httparse`'s
 //! `ParserConfig`): each switch turns one leniency or one matching rule on or
-//! off. The four named profiles are constants; a custom profile is a struct
+//! off. The five named profiles are constants; a custom profile is a struct
 //! literal that starts from one of them.
 
 use std::fmt;
@@ -22,6 +22,17 @@ pub enum GroupSelection {
     /// substring of the crawler's name applies; the first `*` group only when
     /// none does.
     FirstSubstring,
+    /// Yandex's parser, over its table of robots (the registry's `@robot
+    /// yandex` lines: each robot's required prefix, full name, and whether
+    /// it obeys `*`): a group applies to a robot when its user-agent value
+    /// starts with the robot's required prefix and the robot's full name
+    /// starts with the value (case-insensitively: `Yandex` and `YandexBot/3`
+    /// name YandexBot, `Yand` names nobody); of several, the longest value
+    /// wins (a longer one met later discards the rules taken so far), groups
+    /// of equal length merge; a robot with no group of its own obeys `*`
+    /// unless its table entry says it ignores `*`. A name outside the table
+    /// is read as `*`.
+    RobotPrefix,
 }
 
 /// Which matching rule decides when several match.
@@ -33,6 +44,10 @@ pub enum Precedence {
     LongestMatch,
     /// The first matching rule in file order wins.
     FirstMatch,
+    /// Yandex: the rule with the longest pattern wins, counting neither
+    /// `*` nor a final `$`; an exact tie between allow and disallow goes to
+    /// allow.
+    LongestLiteral,
 }
 
 /// A reading of robots.txt: which leniencies the parser accepts and how
@@ -50,7 +65,8 @@ pub enum Precedence {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub struct Profile {
-    /// Short name (`google`, `rfc9309`, `legacy`, `bing`) used in output.
+    /// Short name (`google`, `rfc9309`, `legacy`, `bing`, `yandex`) used in
+    /// output.
     pub name: &'static str,
     /// Accept the misspellings Google accepts (`useragent`, `user agent`,
     /// `dissallow`, `dissalow`, `disalow`, `diasllow`, `disallaw`,
@@ -65,6 +81,16 @@ pub struct Profile {
     /// `*` matches any run of characters and a trailing `$` anchors the end.
     /// When off, both are literal characters.
     pub wildcards: bool,
+    /// `*` as Yandex's parser matches it: after a `*`, the next literal run
+    /// is looked for one byte at a time, and a mismatch starts the run
+    /// again at the byte that broke it, never earlier, so `/*aab` does not
+    /// match `/aaab` (a full matcher would). Linear either way.
+    pub restarting_star: bool,
+    /// Rules are compared in a canonical form: bytes outside ASCII
+    /// percent-encoded, escapes' hex in uppercase (Google). When off, rules
+    /// and URLs compare byte for byte as written (Yandex: `/ф` does not
+    /// match `/%D1%84`).
+    pub normalize_escapes: bool,
     /// A rule path must start with `/` (or be empty) to be a rule at all.
     /// When off, such paths are kept; one starting with `*` still matches.
     pub require_leading_slash: bool,
@@ -94,6 +120,14 @@ pub struct Profile {
     /// `User-agent` line after it starts a new group (Bing). When off,
     /// `Crawl-delay` plays no part in grouping (Google, RFC 9309).
     pub crawl_delay_in_group: bool,
+    /// Records as Yandex's parser reads them (see [`Profile::YANDEX`]):
+    /// lines end at CR or LF, a line needs a colon, field names are exact;
+    /// a blank line, or any line but a user-agent line, between two
+    /// user-agent lines starts a new group; a rule must start with `/` or
+    /// `*`; an empty `Disallow:` reads as `Allow: /` and an empty `Allow:`
+    /// as nothing; past about 500 KB of rules stored for one robot (or for
+    /// all together), everything is allowed.
+    pub yandex_records: bool,
     /// The crawl delays (whole seconds, inclusive) the crawler obeys; a
     /// value outside reads as no delay (Bing: 1–30). `None`: any valid
     /// value, as written.
@@ -115,6 +149,17 @@ pub struct Profile {
 /// The size limit every profile applies by default: 500 KiB.
 pub const MAX_BYTES: usize = 500 * 1024;
 
+/// How much of a file the yandex profile reads: 4,000 KiB. Yandex's parser
+/// reads a whole file and stops at about 500 KB of *stored* rules
+/// (comments, blank and unknown lines take no room), so this is far past
+/// where any real file passes that; it bounds what is read.
+pub const YANDEX_MAX_BYTES: usize = 8 * MAX_BYTES;
+
+/// The most any named profile reads of a file ([`Profile::ALL`]'s largest
+/// [`max_bytes`](Profile::max_bytes)): what a front end reads of a file
+/// before a profile reads it.
+pub const READ_LIMIT: usize = YANDEX_MAX_BYTES;
+
 /// The longest line prefix Google's reference implementation reads.
 pub const GOOGLE_MAX_LINE_BYTES: usize = 2083 * 8 - 1;
 
@@ -127,6 +172,8 @@ impl Profile {
         field_name_prefix: true,
         accept_missing_colon: true,
         wildcards: true,
+        restarting_star: false,
+        normalize_escapes: true,
         require_leading_slash: false,
         index_html_alias: true,
         always_allow_robots_txt: false,
@@ -135,6 +182,7 @@ impl Profile {
         lenient_global_agent: true,
         urllib_records: false,
         crawl_delay_in_group: false,
+        yandex_records: false,
         crawl_delay_range: None,
         crawlers: &[],
         group_selection: GroupSelection::ProductToken,
@@ -152,6 +200,8 @@ impl Profile {
         field_name_prefix: false,
         accept_missing_colon: false,
         wildcards: true,
+        restarting_star: false,
+        normalize_escapes: true,
         require_leading_slash: true,
         index_html_alias: false,
         always_allow_robots_txt: true,
@@ -160,6 +210,7 @@ impl Profile {
         lenient_global_agent: false,
         urllib_records: false,
         crawl_delay_in_group: false,
+        yandex_records: false,
         crawl_delay_range: None,
         crawlers: &[],
         group_selection: GroupSelection::ProductToken,
@@ -179,6 +230,8 @@ impl Profile {
         field_name_prefix: false,
         accept_missing_colon: false,
         wildcards: false,
+        restarting_star: false,
+        normalize_escapes: true,
         require_leading_slash: false,
         index_html_alias: false,
         always_allow_robots_txt: false,
@@ -187,6 +240,7 @@ impl Profile {
         lenient_global_agent: false,
         urllib_records: true,
         crawl_delay_in_group: false,
+        yandex_records: false,
         crawl_delay_range: None,
         crawlers: &[],
         group_selection: GroupSelection::FirstSubstring,
@@ -241,22 +295,92 @@ impl Profile {
         ..Profile::GOOGLE
     };
 
+    /// Yandex's reading, exactly as Yandex's own parser reads a file (the
+    /// `robots_txt` library of Yandex's public `ydb-platform/ydb`
+    /// repository, `library/cpp/robots_txt/`), for its table of robots.
+    ///
+    /// - Groups: a group applies to a robot when its user-agent value
+    ///   starts with the robot's required prefix and the robot's full name
+    ///   starts with the value (`Yandex` names YandexBot, YandexImages and
+    ///   most of the family; `YandexBot/3.0` names YandexBot; `Yand` names
+    ///   nobody); the longest value wins ([`GroupSelection::RobotPrefix`]).
+    ///   About thirty robots (YandexDirect, YandexMetrika/2.0, …) ignore
+    ///   `User-agent: *`.
+    /// - Records ([`yandex_records`](Profile::yandex_records)): a blank line
+    ///   or any other line between two user-agent lines starts a new group
+    ///   (the robots named before it get an empty group: everything
+    ///   allowed, `*` not used); rules before the first user-agent line, and
+    ///   rules starting with neither `/` nor `*`, are dropped; `Disallow:`
+    ///   reads as `Allow: /`, `Allow:` as nothing.
+    /// - Matching: the longest rule wins counting neither `*` nor a final
+    ///   `$`, allow on a tie ([`Precedence::LongestLiteral`]); `*` never
+    ///   goes back ([`restarting_star`](Profile::restarting_star)); rules
+    ///   and URLs compare as written, without percent-encoding; a `$`
+    ///   before the end is a literal character; the URL is compared from
+    ///   its path on, query and fragment included.
+    /// - Limits: the whole file is read (crawlgate reads up to
+    ///   [`YANDEX_MAX_BYTES`]); past about 500 KB of stored rules (for one
+    ///   robot, or all together) everything is allowed. `Clean-param` and `Host`
+    ///   never change an answer.
+    ///
+    /// ```
+    /// use crawlgate::{Profile, RobotsTxt};
+    ///
+    /// let body = b"User-agent: *\nDisallow: /\n\nUser-agent: Yandex\nDisallow: /private\nAllow: /private/*.html\n";
+    /// let yandex = RobotsTxt::parse_with(body, Profile::YANDEX);
+    /// assert!(yandex.is_allowed("YandexBot", "/page"));
+    /// assert!(!yandex.is_allowed("YandexBot", "/private/a.php"));
+    /// // `/private/*.html` is 13 long without its `*`: it beats `/private`.
+    /// assert!(yandex.is_allowed("YandexBot", "/private/a.html"));
+    /// // YandexDirect's prefix is `YandexDirect`: `Yandex` does not name it,
+    /// // and it ignores `*`.
+    /// assert!(yandex.is_allowed("YandexDirect", "/page"));
+    /// // Google reads `Yandex` as another crawler's token.
+    /// assert!(!RobotsTxt::parse(body).is_allowed("YandexBot", "/page"));
+    /// ```
+    pub const YANDEX: Profile = Profile {
+        name: "yandex",
+        accept_typos: false,
+        field_name_prefix: false,
+        accept_missing_colon: false,
+        wildcards: true,
+        restarting_star: true,
+        normalize_escapes: false,
+        require_leading_slash: false,
+        index_html_alias: false,
+        always_allow_robots_txt: false,
+        decode_unreserved: false,
+        requote: false,
+        lenient_global_agent: false,
+        urllib_records: false,
+        crawl_delay_in_group: false,
+        yandex_records: true,
+        crawl_delay_range: None,
+        crawlers: &[],
+        group_selection: GroupSelection::RobotPrefix,
+        precedence: Precedence::LongestLiteral,
+        max_bytes: YANDEX_MAX_BYTES,
+        max_line_bytes: usize::MAX,
+    };
+
     /// The named profiles, default first.
-    pub const ALL: [Profile; 4] = [
+    pub const ALL: [Profile; 5] = [
         Profile::GOOGLE,
         Profile::RFC9309,
         Profile::LEGACY,
         Profile::BING,
+        Profile::YANDEX,
     ];
 
-    /// Looks a named profile up (`google`, `rfc9309`, `legacy`, `bing`;
-    /// case-insensitive, `rfc` is accepted for `rfc9309`).
+    /// Looks a named profile up (`google`, `rfc9309`, `legacy`, `bing`,
+    /// `yandex`; case-insensitive, `rfc` is accepted for `rfc9309`).
     ///
     /// ```
     /// use crawlgate::Profile;
     /// assert_eq!(Profile::named("RFC9309"), Some(Profile::RFC9309));
     /// assert_eq!(Profile::named("Bing"), Some(Profile::BING));
-    /// assert_eq!(Profile::named("yandex"), None);
+    /// assert_eq!(Profile::named("yandex"), Some(Profile::YANDEX));
+    /// assert_eq!(Profile::named("baidu"), None);
     /// ```
     pub fn named(name: &str) -> Option<Profile> {
         let name = name.trim();
@@ -268,6 +392,8 @@ impl Profile {
             Some(Profile::LEGACY)
         } else if name.eq_ignore_ascii_case("bing") {
             Some(Profile::BING)
+        } else if name.eq_ignore_ascii_case("yandex") {
+            Some(Profile::YANDEX)
         } else {
             None
         }
@@ -300,6 +426,15 @@ impl Profile {
         self.crawlers.iter().any(|c| c.eq_ignore_ascii_case(token))
     }
 }
+
+// Front ends read `READ_LIMIT` bytes of a file: enough for every profile.
+const _: () = {
+    let mut i = 0;
+    while i < Profile::ALL.len() {
+        assert!(Profile::ALL[i].max_bytes <= READ_LIMIT);
+        i += 1;
+    }
+};
 
 impl Default for Profile {
     fn default() -> Self {
@@ -337,17 +472,18 @@ impl fmt::Display for UnknownProfile {
 impl std::error::Error for UnknownProfile {}
 
 /// A profile by its name (what `--profile` and the APIs take): `google`,
-/// `rfc9309`, `legacy` or `bing`; clap parses the command line's
+/// `rfc9309`, `legacy`, `bing` or `yandex`; clap parses the command line's
 /// `--profile` through it.
 ///
 /// ```
 /// use crawlgate::Profile;
 ///
 /// assert_eq!("bing".parse::<Profile>().unwrap(), Profile::BING);
-/// let error = "yandex".parse::<Profile>().unwrap_err();
+/// assert_eq!("yandex".parse::<Profile>().unwrap(), Profile::YANDEX);
+/// let error = "baidu".parse::<Profile>().unwrap_err();
 /// assert_eq!(
 ///     error.to_string(),
-///     "unknown profile `yandex` (expected one of: google, rfc9309, legacy, bing)"
+///     "unknown profile `baidu` (expected one of: google, rfc9309, legacy, bing, yandex)"
 /// );
 /// // A name of any length is quoted in part only.
 /// let long = "x".repeat(70_000).parse::<Profile>().unwrap_err().to_string();

@@ -40,6 +40,8 @@ use std::sync::OnceLock;
 use crate::profile::Profile;
 use crate::token::{is_product_token, token_len, user_agent_products};
 
+pub mod verification;
+
 const TABLE: &str = include_str!("registry.txt");
 
 /// What a crawler fetches pages for.
@@ -253,11 +255,17 @@ pub struct Crawler {
     /// `Crawl-delay` still applies when its own group has none, and who
     /// says so.
     pub star_crawl_delay: Option<&'static Source>,
-    /// The reading its operator's own parser uses, when it is not
-    /// Google's: a file is read for it under this profile unless the user
-    /// names one (see [`Who::profile`](crate::Who::profile)). `None` for
-    /// every crawler of this registry today: all are read as Google reads.
+    /// The reading its operator uses (`profile=bing`, `profile=yandex` in
+    /// the registry): the crawler reading reads a file for it under this
+    /// profile unless the user names one (see [`profile_for`]).
     pub profile: Option<Profile>,
+    /// Whether it reads `Crawl-delay` (in its own group, or in `*` when it
+    /// obeys that), and who says so; `None` when nobody has said it does
+    /// (Google, for one, ignores it).
+    pub reads_crawl_delay: Option<&'static Source>,
+    /// Whether it no longer runs (files still name its token), and who
+    /// says so.
+    pub retired: Option<&'static Source>,
     /// Whether it obeys robots.txt.
     pub obeys: Obeys,
     /// Who runs it.
@@ -285,6 +293,21 @@ impl Crawler {
     /// robots.txt cannot name it as written).
     pub fn name_is_token(&self) -> bool {
         is_product_token(self.name)
+    }
+
+    /// Whether it still runs: `false` for a crawler its operator retired
+    /// (`Googlebot-Mobile`, `msnbot`), whose token files still name.
+    ///
+    /// ```
+    /// use crawlgate::registry;
+    /// assert!(!registry::find("Googlebot-Mobile").unwrap().runs());
+    /// assert!(registry::find("Googlebot").unwrap().runs());
+    /// // Bing reads Crawl-delay; Google does not.
+    /// assert!(registry::find("Bingbot").unwrap().reads_crawl_delay.is_some());
+    /// assert!(registry::find("Googlebot").unwrap().reads_crawl_delay.is_none());
+    /// ```
+    pub fn runs(&self) -> bool {
+        self.retired.is_none()
     }
 
     /// Whether the crawler reading says robots.txt does not apply to it:
@@ -327,11 +350,58 @@ impl Crawler {
     }
 }
 
+/// One robot of a profile's own parser's table (an `@robot` line): how that
+/// parser decides which groups name it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Robot {
+    /// The profile whose parser knows it (`yandex`).
+    pub profile: &'static str,
+    /// The start every user-agent value naming it must have
+    /// (case-insensitively): `Yandex` for YandexBot, `YandexDirect` for
+    /// YandexDirect.
+    pub prefix: &'static str,
+    /// Its full name (`YandexBot/3.0`): a user-agent value names it when
+    /// this starts with the value (case-insensitively).
+    pub full_name: &'static str,
+    /// Whether it obeys the `*` group when no group names it.
+    pub obeys_star: bool,
+}
+
+impl Robot {
+    /// The product token of its full name (`YandexBot` of `YandexBot/3.0`).
+    pub fn token(&self) -> &'static str {
+        &self.full_name[..token_len(self.full_name.as_bytes())]
+    }
+
+    /// Whether a group's user-agent value (as written, without its
+    /// surrounding whitespace) names it.
+    ///
+    /// ```
+    /// use crawlgate::registry;
+    /// let bot = registry::robots("yandex").find(|r| r.full_name == "YandexBot/3.0").unwrap();
+    /// assert!(bot.named_by("Yandex") && bot.named_by("yandexbot/3") && bot.named_by("YANDEXBOT"));
+    /// assert!(!bot.named_by("Yand") && !bot.named_by("YandexBot/3.0.1") && !bot.named_by("*"));
+    /// ```
+    pub fn named_by(&self, value: &str) -> bool {
+        let (value, prefix, full) = (
+            value.as_bytes(),
+            self.prefix.as_bytes(),
+            self.full_name.as_bytes(),
+        );
+        value.len() >= prefix.len()
+            && value[..prefix.len()].eq_ignore_ascii_case(prefix)
+            && full.len() >= value.len()
+            && full[..value.len()].eq_ignore_ascii_case(value)
+    }
+}
+
 /// The parsed registry.
 struct Registry {
     version: &'static str,
     sources: &'static [Source],
     crawlers: Vec<Crawler>,
+    robots: Vec<Robot>,
     /// Lowercased names and aliases to indices.
     by_name: HashMap<String, usize>,
     /// Lowercased own tokens to the first entry with that token.
@@ -369,8 +439,16 @@ fn parse(text: &'static str) -> (Registry, Vec<BadLine>) {
     }
     let sources: &'static [Source] = Box::leak(sources.into_boxed_slice());
     let mut crawlers = Vec::new();
+    let mut robots = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();
+        if let Some(def) = line.strip_prefix("@robot ") {
+            match parse_robot(def) {
+                Ok(robot) => robots.push(robot),
+                Err(why) => bad.push(BadLine { line: i + 1, why }),
+            }
+            continue;
+        }
         if line.is_empty() || line.starts_with('#') || line.starts_with('@') {
             continue;
         }
@@ -391,6 +469,7 @@ fn parse(text: &'static str) -> (Registry, Vec<BadLine>) {
         version,
         sources,
         crawlers,
+        robots,
         by_name,
         by_token,
     };
@@ -439,9 +518,21 @@ fn parse_entry(line: &'static str, sources: &'static [Source]) -> Result<Crawler
         .and_then(CrawlerKind::parse)
         .ok_or_else(|| format!("unknown kind `{kind}`"))?;
     let mut star_crawl_delay = None;
+    let mut profile = None;
+    let mut reads_crawl_delay = None;
+    let mut retired = None;
     for flag in kind_words {
+        if let Some(name) = flag.strip_prefix("profile=") {
+            if profile.is_some() {
+                return Err("more than one `profile=` flag".into());
+            }
+            profile = Some(Profile::named(name).ok_or_else(|| format!("no profile `{name}`"))?);
+            continue;
+        }
         match flag.split_once('@') {
             Some(("star-crawl-delay", key)) => star_crawl_delay = Some(source_named(key)?),
+            Some(("crawl-delay", key)) => reads_crawl_delay = Some(source_named(key)?),
+            Some(("retired", key)) => retired = Some(source_named(key)?),
             _ => return Err(format!("unknown flag `{flag}`")),
         }
     }
@@ -474,7 +565,9 @@ fn parse_entry(line: &'static str, sources: &'static [Source]) -> Result<Crawler
         obeys_star,
         kind,
         star_crawl_delay,
-        profile: None,
+        profile,
+        reads_crawl_delay,
+        retired,
         obeys,
         operator,
         purpose,
@@ -482,6 +575,37 @@ fn parse_entry(line: &'static str, sources: &'static [Source]) -> Result<Crawler
         source,
         checked,
         note,
+    })
+}
+
+/// One `@robot` line: `PROFILE | required prefix | full name | obeys *`.
+fn parse_robot(def: &'static str) -> Result<Robot, String> {
+    let fields: Vec<&'static str> = def.split('|').map(str::trim).collect();
+    let [profile, prefix, full_name, star] = fields[..] else {
+        return Err(format!("an @robot line has {} fields, not 4", fields.len()));
+    };
+    let profile = Profile::named(profile).ok_or_else(|| format!("no profile `{profile}`"))?;
+    if prefix.is_empty() || full_name.is_empty() {
+        return Err("an empty required prefix or full name".into());
+    }
+    if !full_name
+        .to_ascii_lowercase()
+        .starts_with(&prefix.to_ascii_lowercase())
+    {
+        return Err(format!(
+            "no group could name `{full_name}`: it does not start with `{prefix}`"
+        ));
+    }
+    let obeys_star = match star {
+        "obeys *" => true,
+        "ignores *" => false,
+        other => return Err(format!("`{other}` is neither `obeys *` nor `ignores *`")),
+    };
+    Ok(Robot {
+        profile: profile.name,
+        prefix,
+        full_name,
+        obeys_star,
     })
 }
 
@@ -497,6 +621,47 @@ fn is_date(text: &str) -> bool {
 fn registry() -> &'static Registry {
     static REGISTRY: OnceLock<Registry> = OnceLock::new();
     REGISTRY.get_or_init(|| parse(TABLE).0)
+}
+
+/// The robots a profile's own parser knows, in its order (the registry's
+/// `@robot` lines for that profile; empty for a profile that has none).
+/// Only [`GroupSelection::RobotPrefix`](crate::GroupSelection::RobotPrefix)
+/// reads them: Yandex's parser chooses groups from its table.
+///
+/// ```
+/// use crawlgate::registry;
+///
+/// let yandex: Vec<_> = registry::robots("yandex").collect();
+/// let bot = yandex.iter().find(|r| r.full_name == "YandexBot/3.0").unwrap();
+/// assert_eq!((bot.prefix, bot.obeys_star), ("Yandex", true));
+/// let direct = yandex.iter().find(|r| r.full_name == "YandexDirect/3.0").unwrap();
+/// assert_eq!((direct.prefix, direct.obeys_star), ("YandexDirect", false));
+/// assert_eq!(registry::robots("google").count(), 0);
+/// ```
+pub fn robots(profile: &str) -> impl Iterator<Item = &'static Robot> + '_ {
+    registry()
+        .robots
+        .iter()
+        .filter(move |r| r.profile.eq_ignore_ascii_case(profile))
+}
+
+/// The profile the named crawler's operator's own parser reads files by
+/// (its registry entry's `profile=` flag), if it has one: what the crawler
+/// reading reads a file for it by unless the user names a profile.
+///
+/// ```
+/// use crawlgate::{registry, Profile};
+/// assert_eq!(registry::profile_for("YandexBot"), Some(Profile::YANDEX));
+/// assert_eq!(
+///     registry::profile_for("Mozilla/5.0 (compatible; YandexDirect/3.0; +http://yandex.com/bots)"),
+///     Some(Profile::YANDEX),
+/// );
+/// assert_eq!(registry::profile_for("bingbot"), Some(Profile::BING));
+/// assert_eq!(registry::profile_for("Googlebot"), None);
+/// assert_eq!(registry::profile_for("mybot"), None);
+/// ```
+pub fn profile_for(name: &str) -> Option<Profile> {
+    identify(name)?.profile
 }
 
 /// The registry's version (`2026.11.26`): it changes whenever an entry
@@ -585,16 +750,82 @@ mod tests {
     }
 
     #[test]
+    fn robot_lines_read() {
+        let yandex: Vec<&Robot> = robots("yandex").collect();
+        assert!(yandex.len() > 40, "{}", yandex.len());
+        assert!(yandex.iter().all(|r| r.profile == "yandex"));
+        let text = "@robot yandex | Yandex | YandexBot/3.0 | obeys *\n\
+                    @robot nobody | A | A/1 | obeys *\n\
+                    @robot yandex | YandexX | YandexBot/3.0 | obeys *\n\
+                    @robot yandex | Y | Y/1 | maybe\n\
+                    @robot yandex | Y | Y/1\n";
+        let (registry, bad) = parse(text);
+        assert_eq!(registry.robots.len(), 1);
+        let why: Vec<&str> = bad.iter().map(|b| b.why.as_str()).collect();
+        assert!(why[0].contains("no profile `nobody`"), "{why:?}");
+        assert!(why[1].contains("does not start with"), "{why:?}");
+        assert!(why[2].contains("neither"), "{why:?}");
+        assert!(why[3].contains("not 4"), "{why:?}");
+    }
+
+    /// A crawler read by Yandex's parser is one of its robots, and its
+    /// tokens say what that parser does: `Yandex` names it when its
+    /// required prefix is `Yandex`, and it obeys `*` when the table says so.
+    #[test]
+    fn yandex_crawlers_are_robots_of_its_table() {
+        let yandex: Vec<&Crawler> = crawlers()
+            .iter()
+            .filter(|c| c.profile == Some(Profile::YANDEX))
+            .collect();
+        assert!(yandex.len() > 30, "{}", yandex.len());
+        for crawler in yandex {
+            let robot = robots("yandex")
+                .find(|r| r.token().eq_ignore_ascii_case(crawler.token))
+                .unwrap_or_else(|| panic!("{} is no robot of Yandex's table", crawler.name));
+            assert_eq!(
+                crawler.fallbacks.contains(&"Yandex"),
+                robot.named_by("Yandex"),
+                "{}",
+                crawler.name
+            );
+            assert_eq!(crawler.obeys_star, robot.obeys_star, "{}", crawler.name);
+        }
+        assert_eq!(find("Yandex").unwrap().profile, None);
+    }
+
+    /// Bing's crawlers are read by Bing's reading, and the crawlers the
+    /// bing profile speaks for are exactly the registry's `profile=bing`.
+    #[test]
+    fn bing_crawlers_are_read_by_bing() {
+        let mut bing: Vec<String> = crawlers()
+            .iter()
+            .filter(|c| c.profile == Some(Profile::BING))
+            .map(|c| c.token.to_ascii_lowercase())
+            .collect();
+        bing.sort();
+        let mut named: Vec<&str> = Profile::BING.crawlers.to_vec();
+        named.sort();
+        assert_eq!(bing, named);
+        for name in ["bingbot", "msnbot", "AdIdxBot", "BingPreview"] {
+            assert_eq!(profile_for(name), Some(Profile::BING), "{name}");
+        }
+        assert_eq!(profile_for("MicrosoftPreview"), None);
+        assert_eq!(profile_for("Googlebot"), None);
+    }
+
+    #[test]
     fn a_bad_line_says_why() {
         let text = "@source s | S | https://s\nA | A > * | crawler | yes | o | search | - | s 2026-01-01 | n\n\
                     B/1 | B/1 | crawler | yes | o | search | - | s 2026-01-01 | n\n\
                     C | C | crawler | yes | o | nope | - | s 2026-01-01 | n\n\
                     D | E | crawler | yes | o | search | - | s 2026-01-01 | n\n\
-                    F | F | crawler | yes | o | search | - | t 2026-01-01 | n\n";
+                    F | F | crawler | yes | o | search | - | t 2026-01-01 | n\n\
+                    G | G | crawler, profile=baidu | yes | o | search | - | s 2026-01-01 | n\n";
         let (registry, bad) = parse(text);
         assert_eq!(registry.crawlers.len(), 1);
         let lines: Vec<usize> = bad.iter().map(|b| b.line).collect();
-        assert_eq!(lines, [3, 4, 5, 6]);
+        assert_eq!(lines, [3, 4, 5, 6, 7]);
+        assert!(bad[4].why.contains("no profile `baidu`"), "{bad:?}");
         assert!(bad[0].why.contains("not a product token"), "{bad:?}");
         assert!(bad[1].why.contains("unknown purpose"), "{bad:?}");
         assert!(bad[2].why.contains("is `D`"), "{bad:?}");

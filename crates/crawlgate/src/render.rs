@@ -36,14 +36,10 @@ impl RobotsTxt {
     /// assert_eq!(again.is_allowed("a", "/x"), robots.is_allowed("a", "/x"));
     /// ```
     pub fn render(&self) -> String {
+        if self.profile.yandex_records {
+            return self.render_in_file_order();
+        }
         let mut out = String::with_capacity(self.text.len() * 2);
-        let field = |out: &mut String, name: &str, value: &str| {
-            if value.is_empty() {
-                let _ = writeln!(out, "{name}:");
-            } else {
-                let _ = writeln!(out, "{name}: {value}");
-            }
-        };
         for extension in self.file_extensions() {
             field(&mut out, extension.key(), extension.value());
         }
@@ -82,5 +78,59 @@ impl RobotsTxt {
             field(&mut out, "Sitemap", sitemap.url());
         }
         out
+    }
+
+    /// Yandex's reading: every record where the file has it (the order of
+    /// a group's rules, crawl delays and sitemaps is what that parser
+    /// stores, and a rule stored empty takes the record after it), rules
+    /// as written, a blank line before each group.
+    fn render_in_file_order(&self) -> String {
+        let mut records: Vec<(u32, String)> = Vec::new();
+        let line = |name: &str, value: &str| {
+            if value.is_empty() {
+                format!("{name}:")
+            } else {
+                format!("{name}: {value}")
+            }
+        };
+        for extension in self.extensions() {
+            records.push((extension.line(), line(extension.key(), extension.value())));
+        }
+        for sitemap in self.sitemaps() {
+            records.push((sitemap.line(), line("Sitemap", sitemap.url())));
+        }
+        for group in self.groups() {
+            for (i, agent) in group.user_agents().enumerate() {
+                let blank = if i == 0 { "\n" } else { "" };
+                records.push((
+                    agent.line(),
+                    format!("{blank}{}", line("User-agent", agent.value())),
+                ));
+            }
+            for rule in group.rules() {
+                records.push((rule.line(), line(rule.kind().as_str(), rule.value())));
+            }
+        }
+        records.sort_by_key(|&(line, _)| line);
+        let mut out = String::with_capacity(self.text.len() * 2);
+        for (_, record) in records {
+            out.push_str(&record);
+            out.push('\n');
+        }
+        if let Some(rest) = out.strip_prefix('\n') {
+            out = rest.to_owned();
+        }
+        if out.as_bytes().first() == Some(&0xEF) {
+            out.insert_str(0, BEFORE_LEADING_EF);
+        }
+        out
+    }
+}
+
+fn field(out: &mut String, name: &str, value: &str) {
+    if value.is_empty() {
+        let _ = writeln!(out, "{name}:");
+    } else {
+        let _ = writeln!(out, "{name}: {value}");
     }
 }

@@ -1,6 +1,6 @@
 //! What a file says about the use of what a crawler fetches: the
 //! `Content-Usage` preferences that apply to a URL (IETF AI-preferences
-//! drafts: attachment draft 05, vocabulary draft 07/08), the crawler's
+//! drafts: attachment draft 05, vocabulary draft 08), the crawler's
 //! `Content-Signal`, and the file's `License` records (RSL 1.0).
 //!
 //! Reading of the drafts, point by point:
@@ -13,13 +13,18 @@
 //!   restrictive of their preferences (`n` over `y` over unknown), the
 //!   opposite of an Allow/Disallow tie;
 //! - within a record, a key repeated keeps its last value; `y` and `n` are
-//!   the only values, anything else (or a dictionary that does not parse)
-//!   leaves the category unknown; keys outside the vocabulary are ignored
-//!   (kept here, to be reported).
+//!   the only values, anything else (or a dictionary that does not parse,
+//!   an uppercase key included) leaves the category unknown; keys outside
+//!   the vocabulary (`train-ai`, `ai-use`, `search`) are ignored (kept
+//!   here, to be reported);
+//! - `search` overrides `train-ai` and `ai-use` for uses inside a search
+//!   application (vocabulary 08, section 4.3):
+//!   [`UsagePreferences::effective`].
 
 use crate::decide::AgentView;
 use crate::extension::{
-    ContentSignal, ContentUsage, ExtensionKind, License, Preference, CONTENT_USAGE_KEYS,
+    ContentSignal, ContentUsage, ExtensionKind, License, Preference, UsageCategory,
+    CONTENT_USAGE_KEYS,
 };
 use crate::model::RobotsTxt;
 use crate::parse::normalize::Escapes;
@@ -43,8 +48,11 @@ use crate::url_path::path_of;
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UsagePreferences<'a> {
-    /// `train-ai` (AI model training): `None` when unknown.
+    /// `train-ai` (AI Training): `None` when unknown.
     pub train_ai: Option<Preference>,
+    /// `ai-use` (AI Use: input to a generative model, not supplied by the
+    /// user): `None` when unknown.
+    pub ai_use: Option<Preference>,
     /// `search`: `None` when unknown.
     pub search: Option<Preference>,
     /// The `Content-Usage` records that apply: the longest matching path,
@@ -58,13 +66,65 @@ pub struct UsagePreferences<'a> {
 }
 
 impl UsagePreferences<'_> {
-    /// The preference for a vocabulary key (`train-ai`, `search`).
+    /// The preference for a vocabulary key (`train-ai`, `ai-use`,
+    /// `search`), as stated.
     pub fn get(&self, key: &str) -> Option<Preference> {
-        match key {
-            "train-ai" => self.train_ai,
-            "search" => self.search,
-            _ => None,
+        UsageCategory::from_label(key).and_then(|c| self.stated(c))
+    }
+
+    /// The preference stated for a category.
+    pub fn stated(&self, category: UsageCategory) -> Option<Preference> {
+        match category {
+            UsageCategory::AiTraining => self.train_ai,
+            UsageCategory::AiUse => self.ai_use,
+            UsageCategory::Search => self.search,
         }
+    }
+
+    /// The preference that governs a use of this category, done inside a
+    /// search application (`in_search`) or not. Search overrides AI
+    /// Training and AI Use (vocabulary draft 08, section 4.3): inside a
+    /// search application, a stated `search` preference decides, and the
+    /// category's own only when `search` is unknown. Outside one, each
+    /// category has its own preference; there is no fallback between them.
+    ///
+    /// ```
+    /// use crawlgate::{Preference, RobotsTxt, UsageCategory};
+    /// let robots = RobotsTxt::parse(b"User-agent: *\nContent-Usage: train-ai=n, search=y\n");
+    /// let found = robots.view("bot").preferences("/").unwrap();
+    /// // A search engine training its ranking model for search: allowed.
+    /// assert_eq!(found.effective(UsageCategory::AiTraining, true), Some(Preference::Allowed));
+    /// // Training a model for anything else: not allowed.
+    /// assert_eq!(found.effective(UsageCategory::AiTraining, false), Some(Preference::Disallowed));
+    /// // AI Use: not stated, and `search` does not fill it in outside search.
+    /// assert_eq!(found.effective(UsageCategory::AiUse, false), None);
+    /// ```
+    pub fn effective(&self, category: UsageCategory, in_search: bool) -> Option<Preference> {
+        match (in_search, self.search) {
+            (true, Some(search)) => Some(search),
+            _ => self.stated(category),
+        }
+    }
+
+    /// The categories whose stated preference a stated `search` replaces
+    /// inside a search application: AI Training and AI Use, when their
+    /// preference differs from `search`'s (unknown included). Empty when
+    /// `search` is unknown.
+    ///
+    /// ```
+    /// use crawlgate::{RobotsTxt, UsageCategory};
+    /// let robots = RobotsTxt::parse(b"User-agent: *\nContent-Usage: train-ai=n, ai-use=y, search=y\n");
+    /// let found = robots.view("bot").preferences("/").unwrap();
+    /// assert_eq!(found.overridden_by_search(), [UsageCategory::AiTraining]);
+    /// ```
+    pub fn overridden_by_search(&self) -> Vec<UsageCategory> {
+        let Some(search) = self.search else {
+            return Vec::new();
+        };
+        [UsageCategory::AiTraining, UsageCategory::AiUse]
+            .into_iter()
+            .filter(|&c| self.stated(c) != Some(search))
+            .collect()
     }
 
     /// Whether the file says anything about usage to this crawler here: a
@@ -150,6 +210,7 @@ impl<'a> AgentView<'a> {
         records.sort_by_key(|r| r.line);
         let mut preferences = UsagePreferences {
             train_ai: None,
+            ai_use: None,
             search: None,
             records: Vec::new(),
             unknown_keys: Vec::new(),
@@ -158,6 +219,7 @@ impl<'a> AgentView<'a> {
         let mut seen = std::collections::HashSet::new();
         for record in &records {
             preferences.train_ai = most_restrictive(preferences.train_ai, record.get("train-ai"));
+            preferences.ai_use = most_restrictive(preferences.ai_use, record.get("ai-use"));
             preferences.search = most_restrictive(preferences.search, record.get("search"));
             for entry in record.entries().unwrap_or_default() {
                 // A set, not a search of the list: a line may hold

@@ -43,6 +43,29 @@ impl Reading {
     pub fn from_name(name: &str) -> Option<Reading> {
         Reading::ALL.into_iter().find(|r| r.as_str() == name)
     }
+
+    /// The profile a file is read by when `name` is asked about this way:
+    /// `named`, when the user named one; else, in the crawler reading, the
+    /// profile of the parser the registry says the crawler's operator uses
+    /// ([`registry::profile_for`]: Bing's crawlers are read by `bing`,
+    /// Yandex's robots by `yandex`);
+    /// else the default, google. Every front end chooses its profile here.
+    ///
+    /// ```
+    /// use crawlgate::{Profile, Reading};
+    /// assert_eq!(Reading::Crawler.profile_for("YandexBot", None), Profile::YANDEX);
+    /// assert_eq!(Reading::Crawler.profile_for("YandexBot", Some(Profile::GOOGLE)), Profile::GOOGLE);
+    /// assert_eq!(Reading::Crawler.profile_for("bingbot", None), Profile::BING);
+    /// assert_eq!(Reading::Crawler.profile_for("Googlebot", None), Profile::GOOGLE);
+    /// assert_eq!(Reading::OneToken.profile_for("YandexBot", None), Profile::GOOGLE);
+    /// ```
+    pub fn profile_for(self, name: &str, named: Option<Profile>) -> Profile {
+        match (named, self) {
+            (Some(profile), _) => profile,
+            (None, Reading::Crawler) => registry::profile_for(name).unwrap_or_default(),
+            (None, Reading::OneToken) => Profile::default(),
+        }
+    }
 }
 
 impl fmt::Display for Reading {
@@ -143,18 +166,18 @@ impl<'a> Who<'a> {
 
     /// The profile a file is read under for this crawler when the user
     /// names none: its operator's own reading where the registry records
-    /// one, else Google's ([`Profile::GOOGLE`], the default; one token is
-    /// always read as Google's library reads it).
+    /// one (Bing's crawlers `bing`, Yandex's robots `yandex`), else
+    /// Google's ([`Profile::GOOGLE`], the default; one token is always read
+    /// as Google's library reads it).
     ///
     /// ```
     /// use crawlgate::{Profile, Who};
     /// assert_eq!(Who::crawler("Googlebot").profile(), Profile::GOOGLE);
     /// assert_eq!(Who::token("mybot").profile(), Profile::GOOGLE);
+    /// assert_eq!(Who::crawler("YandexBot").profile(), Profile::YANDEX);
     /// ```
     pub fn profile(&self) -> Profile {
-        self.crawler
-            .and_then(|c| c.profile)
-            .unwrap_or(Profile::GOOGLE)
+        self.crawler.and_then(|c| c.profile).unwrap_or_default()
     }
 
     /// Whether its operator says it ignores robots.txt (crawler reading):

@@ -8,7 +8,7 @@
 //! reading).
 //! Output is one line per input line, in order:
 //! `{"id": …, "allowed": bool, "line": number|null, "rule": string|null}`
-//! (and, for a `crawler`, `"choice"` and `"token"`),
+//! (and, for a `crawler`, `"choice"`, `"token"` and `"profile"`),
 //! or `{"id": …, "error": "…"}` for a line that cannot be answered; then a
 //! summary on standard error. Bodies that repeat are parsed once, in a cache
 //! bounded by bytes.
@@ -26,7 +26,7 @@ use std::time::Duration;
 
 use anyhow::Context as _;
 use base64::Engine as _;
-use crawlgate::{CompiledRobotsTxt, Profile, RobotsTxt, Who};
+use crawlgate::{CompiledRobotsTxt, Profile, Reading, RobotsTxt, Who};
 use crawlgate_survey::input::lines::read_line;
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -51,12 +51,15 @@ follows a Googlebot group, AdsBot-Google ignores `*`…):
 Each output line answers the input line at the same position:
   {\"id\"?, \"allowed\": bool, \"line\": number|null, \"rule\": string|null}
   (for a crawler, also \"choice\": own|fallback|*|none|ignores-robots-txt|
-  control-token and \"token\": the token whose groups decided, or null)
+  control-token, \"token\": the token whose groups decided, or null, and
+  \"profile\": the reading used, bing for Bing's crawlers and yandex for
+  Yandex's robots unless --profile names one)
   {\"id\"?, \"error\": string}    (the run goes on)
 (\"id\" is echoed as given, when given.)
 A summary (lines, decisions, errors by kind) follows on standard error.
 
-At most 500 KiB of each robots.txt is read, as crawlers do. A robots_file that
+At most 500 KiB of each robots.txt is read, as crawlers do (4,000 KiB by
+yandex, as Yandex's parser reads whole files). A robots_file that
 is not a regular file (a pipe, a device) is refused unless
 --allow-special-files, and never may it be one of the batch's own streams
 (the requests, /proc/self/fd/1 or /dev/stdout, standard error). Parsed files
@@ -74,9 +77,11 @@ pub struct Args {
     /// JSON-lines file to read; standard input when absent or `-`.
     pub input: Option<PathBuf>,
 
-    /// How to read robots.txt: google (default), rfc9309, legacy or bing.
-    #[arg(long, default_value = "google")]
-    pub profile: Profile,
+    /// How to read robots.txt: google, rfc9309, legacy, bing or yandex. By
+    /// default, a `crawler` by its operator's own parser's reading (yandex
+    /// for Yandex's robots, bing for Bing's crawlers), anything else by google.
+    #[arg(long, value_name = "NAME")]
+    pub profile: Option<Profile>,
 
     /// Never draw a progress bar (one is drawn on a terminal when the input is a file).
     #[arg(long)]
@@ -318,7 +323,8 @@ impl Slot {
 /// (see [`Slot::bytes`] and [`BodyCache::held`]): when that would pass
 /// `budget` it starts afresh.
 struct BodyCache {
-    profile: Profile,
+    /// The profile `--profile` names, if any.
+    named: Option<Profile>,
     budget: usize,
     last_key: Vec<u8>,
     last: Option<Rc<Slot>>,
@@ -328,9 +334,9 @@ struct BodyCache {
 }
 
 impl BodyCache {
-    fn new(profile: Profile, budget: usize) -> Self {
+    fn new(named: Option<Profile>, budget: usize) -> Self {
         BodyCache {
-            profile,
+            named,
             budget,
             last_key: Vec::new(),
             last: None,
@@ -355,8 +361,14 @@ impl BodyCache {
         self.bytes = 0;
     }
 
-    /// The parsed body for `key`, made by `load` on a miss.
-    fn get(&mut self, key: &[u8], load: impl FnOnce() -> Result<Vec<u8>, Refusal>) -> Rc<Slot> {
+    /// The parsed body for `key`, made by `load` and read by `profile` on a
+    /// miss.
+    fn get(
+        &mut self,
+        key: &[u8],
+        profile: Profile,
+        load: impl FnOnce() -> Result<Vec<u8>, Refusal>,
+    ) -> Rc<Slot> {
         // Consecutive requests usually share a body: one comparison, no hashing.
         if let Some(last) = &self.last
             && self.last_key == key
@@ -370,8 +382,7 @@ impl BodyCache {
                 // questions compile once.
                 let slot = Rc::new(Slot::new(load().map(|bytes| {
                     Arc::new(CompiledRobotsTxt::new(RobotsTxt::parse_with(
-                        &bytes,
-                        self.profile,
+                        &bytes, profile,
                     )))
                 })));
                 let cost = slot.bytes(key.len());
@@ -412,9 +423,14 @@ impl BodyCache {
     fn robots_for(
         &mut self,
         request: &Request<'_>,
+        asked: &Asked<'_>,
         files: &FileRules,
         key: &mut Vec<u8>,
     ) -> Result<Rc<Slot>, Refusal> {
+        let profile = match asked {
+            Asked::Token(agent) => Reading::OneToken.profile_for(agent, self.named),
+            Asked::Crawler(name) => Reading::Crawler.profile_for(name, self.named),
+        };
         let inline = request.robots_txt.filter(|raw| raw.get() != "null");
         let given: Vec<&str> = [
             inline.map(|_| "robots_txt"),
@@ -433,11 +449,14 @@ impl BodyCache {
                 ),
             ));
         }
+        // One body may be read by several profiles.
         key.clear();
+        key.extend_from_slice(profile.name.as_bytes());
+        key.push(0);
         if let Some(b64) = &request.robots_txt_b64 {
             key.push(b'b');
             key.extend_from_slice(b64.as_bytes());
-            return Ok(self.get(key, || {
+            return Ok(self.get(key, profile, || {
                 base64::engine::general_purpose::STANDARD
                     .decode(b64.as_bytes())
                     .map_err(|e| {
@@ -451,12 +470,12 @@ impl BodyCache {
         if let Some(raw) = inline {
             key.push(b't');
             key.extend_from_slice(raw.get().as_bytes());
-            return Ok(self.get(key, || inline_text(raw)));
+            return Ok(self.get(key, profile, || inline_text(raw)));
         }
         if let Some(path) = &request.robots_file {
             key.push(b'f');
             key.extend_from_slice(path.as_bytes());
-            return Ok(self.get(key, || read_robots_file(path, files)));
+            return Ok(self.get(key, profile, || read_robots_file(path, files)));
         }
         Err(refuse(
             ErrorKind::NoRobotsTxt,
@@ -502,7 +521,7 @@ fn read_robots_file(path: &str, files: &FileRules) -> Result<Vec<u8>, Refusal> {
     {
         return Err(cannot(format!("it is {what}: a request cannot read it")));
     }
-    read_path(at, crawlgate::MAX_BYTES, files.special)
+    read_path(at, crawlgate::READ_LIMIT, files.special)
         .map(|input| input.bytes)
         .map_err(|e| cannot(format!("{e:#}")))
 }
@@ -541,6 +560,8 @@ fn write_answer(
         let choice = verdict.group_choice();
         write!(out, ",\"choice\":\"{}\",\"token\":", choice.kind())?;
         serde_json::to_writer(&mut *out, &choice.token())?;
+        // The reading used: the crawler's operator's, unless named.
+        write!(out, ",\"profile\":\"{}\"", robots.robots().profile().name)?;
     }
     out.write_all(b"}\n")?;
     Ok(verdict.is_allowed())
@@ -636,7 +657,7 @@ fn answer_line(
             );
         }
     };
-    let slot = match cache.robots_for(&request, files, key) {
+    let slot = match cache.robots_for(&request, &asked, files, key) {
         Ok(slot) => slot,
         Err(refusal) => {
             *tally.errors.entry(refusal.kind).or_default() += 1;
@@ -830,11 +851,11 @@ mod tests {
         let files = crawlgate_corpus::files();
         let mut key = Vec::with_capacity(2 << 20);
         let base = live();
-        let mut cache = BodyCache::new(Profile::GOOGLE, usize::MAX);
+        let mut cache = BodyCache::new(Some(Profile::GOOGLE), usize::MAX);
         for (name, body) in &files {
             key.clear();
             key.extend_from_slice(name.as_bytes());
-            let slot = cache.get(&key, || Ok(body.clone()));
+            let slot = cache.get(&key, Profile::GOOGLE, || Ok(body.clone()));
             ask(&mut cache, &slot, key.len());
         }
         let real = live() - base;
@@ -863,14 +884,14 @@ mod tests {
             .collect();
         let mut key = Vec::with_capacity(2 << 20);
         let base = live();
-        let mut cache = BodyCache::new(Profile::GOOGLE, budget);
+        let mut cache = BodyCache::new(Some(Profile::GOOGLE), budget);
         let mut peak = 0;
         let mut cleared = 0;
         for (name, body) in files.iter().chain(&small) {
             key.clear();
             key.extend_from_slice(name.as_bytes());
             let before = cache.parsed.len();
-            let slot = cache.get(&key, || Ok(body.clone()));
+            let slot = cache.get(&key, Profile::GOOGLE, || Ok(body.clone()));
             ask(&mut cache, &slot, key.len());
             drop(slot);
             if cache.parsed.len() <= before {
@@ -885,19 +906,21 @@ mod tests {
 
     #[test]
     fn repeated_bodies_are_parsed_once_and_refusals_kept() {
-        let mut cache = BodyCache::new(Profile::GOOGLE, CACHE_BYTES);
+        let mut cache = BodyCache::new(Some(Profile::GOOGLE), CACHE_BYTES);
         let mut loads = 0;
         for key in [&b"a"[..], b"b", b"a", b"a", b"b"] {
-            let slot = cache.get(key, || {
+            let slot = cache.get(key, Profile::GOOGLE, || {
                 loads += 1;
                 Ok(b"User-agent: *\nDisallow: /x\n".to_vec())
             });
             assert!(!slot.cached.as_ref().unwrap().is_allowed("bot", "/x"));
         }
         assert_eq!(loads, 2);
-        let refused = cache.get(b"c", || Err(refuse(ErrorKind::RobotsFile, "no")));
+        let refused = cache.get(b"c", Profile::GOOGLE, || {
+            Err(refuse(ErrorKind::RobotsFile, "no"))
+        });
         assert!(refused.cached.is_err());
-        let again = cache.get(b"c", || unreachable!("kept"));
+        let again = cache.get(b"c", Profile::GOOGLE, || unreachable!("kept"));
         assert_eq!(again.cached.as_ref().unwrap_err().message, "no");
     }
 
@@ -922,8 +945,8 @@ mod tests {
         );
         // Another file is read, at most what crawlers parse (and one byte).
         let other = dir.path().join("robots.txt");
-        std::fs::write(&other, vec![b'#'; crawlgate::MAX_BYTES + 100]).unwrap();
+        std::fs::write(&other, vec![b'#'; crawlgate::READ_LIMIT + 100]).unwrap();
         let read = read_robots_file(other.to_str().unwrap(), &files).unwrap();
-        assert_eq!(read.len(), crawlgate::MAX_BYTES + 1);
+        assert_eq!(read.len(), crawlgate::READ_LIMIT + 1);
     }
 }

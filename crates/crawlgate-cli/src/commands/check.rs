@@ -7,7 +7,9 @@ use anyhow::bail;
 use crawlgate::{
     ChoiceKind, Profile, Reading as NameReading, Reason, RobotsTxt, SelectionKind, Who,
 };
-use crawlgate_answers::{Basis, ChoiceRef, ExplainedVerdict, GroupLines, Preferences};
+use crawlgate_answers::{
+    Basis, ChoiceRef, CleanParamsShown, ExplainedVerdict, GroupLines, Preferences,
+};
 use crawlgate_fetch::FetchReport;
 use serde::Serialize;
 
@@ -72,6 +74,9 @@ struct Row<'a> {
     /// The usage preferences that apply to the URL (first profile), when
     /// the file states any for the crawler there; for `--json`.
     preferences: Option<Preferences>,
+    /// What the file's `Clean-param` records (Yandex's) drop from the URL,
+    /// when they drop something; for `--json`.
+    clean_params: Option<CleanParamsShown>,
 }
 
 /// The rules of `User-agent: *` groups that a crawler named by groups of
@@ -178,6 +183,9 @@ struct Report<'a> {
     /// reading applied a rule of the registry worth a line of its own.
     choices: Vec<Option<ChoiceRef>>,
     profiles: Vec<Profile>,
+    /// Whether the profile was the crawler's operator's own reading,
+    /// chosen by the registry rather than named with `--profile`.
+    own_profile: bool,
     fetches: Vec<&'a FetchReport>,
     rows: Vec<Row<'a>>,
 }
@@ -191,7 +199,7 @@ pub fn run(args: Args, ui: Ui) -> anyhow::Result<Status> {
     let profiles = if args.all_profiles {
         Profile::ALL.to_vec()
     } else {
-        vec![query.profile]
+        vec![query.profile()]
     };
 
     let readings: Vec<Vec<_>> = plan
@@ -245,12 +253,18 @@ pub fn run(args: Args, ui: Ui) -> anyhow::Result<Status> {
                 })
                 .filter(|p| !p.is_empty())
                 .map(|p| Preferences::of(&p));
+            let clean_params = query
+                .json
+                .then(|| readings[target.source][0].robots())
+                .flatten()
+                .and_then(|robots| CleanParamsShown::of(robots, &target.url));
             Row {
                 url: target.url.clone(),
                 source: &plan.sources[target.source],
                 passed_over: passed_over[target.source].as_ref().filter(|_| no_match),
                 verdicts,
                 preferences,
+                clean_params,
             }
         })
         .collect::<Vec<_>>();
@@ -258,6 +272,9 @@ pub fn run(args: Args, ui: Ui) -> anyhow::Result<Status> {
         agent: &query.agent,
         reading: how,
         choices,
+        own_profile: query.profile.is_none()
+            && profiles == [query.profile()]
+            && profiles[0] != Profile::default(),
         profiles,
         fetches: plan.sources.iter().filter_map(Loaded::fetch).collect(),
         rows,
@@ -335,6 +352,10 @@ fn render(report: &Report<'_>, palette: Palette) -> String {
         render_profiles(report, palette, &mut out);
         return out;
     }
+    if report.own_profile {
+        out.push_str(&palette.dim(&own_profile_line(report.agent, report.profiles[0])));
+        out.push('\n');
+    }
     for choice in report.choices.iter().flatten() {
         out.push_str(&palette.dim(&choice.why));
         out.push('\n');
@@ -368,6 +389,20 @@ fn render(report: &Report<'_>, palette: Palette) -> String {
         ));
     }
     out
+}
+
+/// The line that says a crawler is read by its operator's own reading (the
+/// registry's `profile=`), not Google's.
+fn own_profile_line(agent: &str, profile: Profile) -> String {
+    let whose = match profile.name {
+        "bing" => "Bing's rules",
+        "yandex" => "Yandex's parser",
+        other => other,
+    };
+    format!(
+        "read by the {} profile ({whose}), as its operator reads files for `{agent}` (--profile google for Google's reading)",
+        profile.name
+    )
 }
 
 /// `--all-profiles`: one column per profile, then the lines quoted.
@@ -468,6 +503,9 @@ struct JsonResult<'a> {
     /// Only when the file states usage preferences for the crawler here.
     #[serde(skip_serializing_if = "Option::is_none")]
     preferences: Option<&'a Preferences>,
+    /// Only when the file's `Clean-param` records drop parameters here.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    clean_params: Option<&'a CleanParamsShown>,
 }
 
 #[derive(Serialize)]
@@ -495,6 +533,7 @@ fn json<'a>(report: &'a Report<'a>) -> JsonReport<'a> {
                 agree: many.then(|| row.agree()),
                 star_rules_passed_over: row.passed_over,
                 preferences: row.preferences.as_ref(),
+                clean_params: row.clean_params.as_ref(),
                 verdicts: many.then(|| {
                     report
                         .profiles
@@ -532,12 +571,14 @@ mod tests {
                     .collect(),
                 passed_over: None,
                 preferences: None,
+                clean_params: None,
             })
             .collect();
         Report {
             agent: "bot",
             reading: NameReading::OneToken,
             choices: vec![None],
+            own_profile: false,
             profiles: profiles.to_vec(),
             fetches: source.fetch().into_iter().collect(),
             rows,
@@ -570,9 +611,9 @@ mod tests {
         );
         assert_eq!(
             text,
-            "URL     google                       rfc9309                      legacy                       bing\n\
-             /a.php  disallowed  line 3           disallowed  line 3           allowed     no rule matched  disallowed  line 3           (profiles disagree)\n\
-             /p      disallowed  line 2           disallowed  line 2           disallowed  line 2           disallowed  line 2\n\
+            "URL     google                       rfc9309                      legacy                       bing                         yandex\n\
+             /a.php  disallowed  line 3           disallowed  line 3           allowed     no rule matched  disallowed  line 3           disallowed  line 3           (profiles disagree)\n\
+             /p      disallowed  line 2           disallowed  line 2           disallowed  line 2           disallowed  line 2           disallowed  line 2\n\
              \n\
              robots.txt:2  Disallow: /p\n\
              robots.txt:3  Disallow: /*.php$\n"
@@ -603,7 +644,7 @@ mod tests {
         let many = serde_json::to_value(json(&report(&file, &Profile::ALL, &["/z"]))).unwrap();
         assert_eq!(
             many["profiles"],
-            serde_json::json!(["google", "rfc9309", "legacy", "bing"])
+            serde_json::json!(["google", "rfc9309", "legacy", "bing", "yandex"])
         );
         assert_eq!(many["results"][0]["agree"], true);
         assert_eq!(many["results"][0]["verdicts"][2]["profile"], "legacy");
@@ -642,7 +683,7 @@ mod tests {
             urls: Vec::new(),
             agent: "bot".into(),
             one_token: false,
-            profile: Profile::GOOGLE,
+            profile: Some(Profile::GOOGLE),
             json: false,
         };
         let page = query("https://example.com/private");

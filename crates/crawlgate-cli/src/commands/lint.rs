@@ -79,7 +79,8 @@ pub struct Args {
     #[arg(long, value_enum, default_value = "human")]
     pub format: Format,
 
-    /// How to read robots.txt: google (default), rfc9309, legacy or bing.
+    /// How to read robots.txt: google (default), rfc9309, legacy, bing or
+    /// yandex.
     #[arg(long, default_value = "google")]
     pub profile: Profile,
 
@@ -104,7 +105,8 @@ pub struct Args {
     #[arg(long, conflicts_with = "no_profile_comparison")]
     pub legacy: bool,
 
-    /// Do not compare Google's reading with RFC 9309's (R401).
+    /// Do not compare Google's reading with RFC 9309's, Bing's and Yandex's (R401,
+    /// R403, R404).
     #[arg(long)]
     pub no_profile_comparison: bool,
 

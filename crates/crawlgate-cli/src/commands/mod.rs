@@ -1,5 +1,6 @@
 //! One module per subcommand, and the dispatcher that runs the chosen one.
 
+pub mod audit;
 pub mod batch;
 pub mod check;
 pub mod completions;
@@ -7,6 +8,7 @@ pub mod explain;
 pub mod fetch;
 pub mod lint;
 pub mod man;
+pub mod policy;
 pub mod report;
 pub mod serve;
 pub mod survey;
@@ -27,9 +29,11 @@ pub fn run(cli: Cli) -> anyhow::Result<Status> {
         Command::Explain(args) => explain::run(args, ui),
         Command::Lint(args) => lint::run(args, ui),
         Command::Report(args) => report::run(args, ui),
+        Command::Policy(args) => policy::run(args),
         Command::Test(args) => test::run(args, ui),
         Command::Fetch(args) => fetch::run(args, ui),
         Command::Batch(args) => batch::run(args),
+        Command::Audit(args) => audit::run(args),
         // A survey that answers has succeeded (its problems are errors).
         Command::Survey(args) => survey::run(args).map(|_| Status::Success),
         Command::Serve(args) => serve::run(args),

@@ -103,9 +103,11 @@ pub struct Args {
     #[arg(long)]
     pub all_crawlers: bool,
 
-    /// How to read robots.txt: google (default), rfc9309, legacy or bing.
-    #[arg(long, default_value = "google")]
-    pub profile: Profile,
+    /// How to read robots.txt: google, rfc9309, legacy, bing or yandex, for
+    /// every crawler. By default google, and each crawler whose operator's
+    /// reading crawlgate reproduces (Bing's crawlers, Yandex's robots) by that reading.
+    #[arg(long, value_name = "NAME")]
+    pub profile: Option<Profile>,
 
     /// Continue the stopped survey of these outputs from its last checkpoint (same inputs, crawlers, paths and profile).
     #[arg(long)]
@@ -199,9 +201,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         resume: args.resume,
         checkpoint: args.checkpoint,
     };
-    let survey = Survey::new(crawlers)
-        .with_profile(args.profile)
-        .with_paths(&args.paths)?;
+    let survey = match args.profile {
+        Some(profile) => Survey::new(crawlers).with_profile(profile),
+        None => Survey::new(crawlers),
+    }
+    .with_paths(&args.paths)?;
     let bar = (!args.no_progress && std::io::stderr().is_terminal()).then(|| progress_bar(&inputs));
     let started = Instant::now();
     let summary = crawlgate_survey::run(&survey, &inputs, &plan, &|done: Progress| {

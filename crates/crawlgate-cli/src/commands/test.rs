@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use anyhow::{bail, Context as _};
 use crawlgate::{Profile, Who};
-use crawlgate_answers::{ExplainedVerdict, Origin};
+use crawlgate_answers::{ExplainedVerdict, Origin, Robots};
 use serde::Serialize;
 
 use crate::load::fetch::{fetch_summary, warn_fetch, FetchOptions};
@@ -62,9 +62,11 @@ pub struct Args {
     #[arg(value_name = "EXPECTATIONS")]
     pub expectations: String,
 
-    /// How to read robots.txt: google (default), rfc9309, legacy or bing.
-    #[arg(long, default_value = "google")]
-    pub profile: Profile,
+    /// How to read robots.txt: google, rfc9309, legacy, bing or yandex. By
+    /// default, each AGENT by its operator's own parser's reading (yandex
+    /// for Yandex's robots, bing for Bing's crawlers), else google.
+    #[arg(long, value_name = "NAME")]
+    pub profile: Option<Profile>,
 
     /// Read each AGENT as one product token, exactly as Google's library
     /// does (the one-token reading), not as the crawler a person names.
@@ -167,6 +169,8 @@ fn parse_expectations(text: &str, name: &str) -> Result<Vec<Expectation>, Vec<St
 /// One expectation, checked.
 struct Outcome {
     expectation: Expectation,
+    /// The profile the agent was read by.
+    profile: Profile,
     decided: ExplainedVerdict,
 }
 
@@ -244,7 +248,9 @@ fn render(
 struct JsonReport<'a> {
     robots: &'a str,
     expectations: &'a str,
-    profile: &'static str,
+    /// The profile every expectation was read by; `null` when agents were
+    /// read by different ones (each result says its own).
+    profile: Option<&'static str>,
     /// `crawler` or `one-token`.
     reading: &'static str,
     passed: usize,
@@ -258,6 +264,7 @@ struct JsonResult<'a> {
     expect: &'static str,
     agent: &'a str,
     url: &'a str,
+    profile: &'static str,
     pass: bool,
     #[serde(flatten)]
     decided: &'a ExplainedVerdict,
@@ -343,15 +350,31 @@ pub fn run(args: Args, ui: Ui) -> anyhow::Result<Status> {
             }
         }
     }
-    let reading = loaded.read(args.profile);
-    if let Some(robots) = reading.robots() {
+    // One reading per profile the agents are read by.
+    let mut readings: Vec<(Profile, Robots)> = Vec::new();
+    for e in &expectations {
+        let profile = how.profile_for(&e.agent, args.profile);
+        if !readings.iter().any(|(p, _)| *p == profile) {
+            readings.push((profile, loaded.read(profile)));
+        }
+    }
+    if let Some(robots) = readings.first().and_then(|(_, r)| r.robots()) {
         loaded.warnings(robots).iter().for_each(|w| warn(w));
     }
     let outcomes: Vec<Outcome> = expectations
         .into_iter()
-        .map(|expectation| Outcome {
-            decided: reading.decide(Who::read(&expectation.agent, how), &expectation.url),
-            expectation,
+        .map(|expectation| {
+            let profile = how.profile_for(&expectation.agent, args.profile);
+            let reading = readings
+                .iter()
+                .find(|(p, _)| *p == profile)
+                .map(|(_, r)| r)
+                .expect("a reading per profile");
+            Outcome {
+                decided: reading.decide(Who::read(&expectation.agent, how), &expectation.url),
+                profile,
+                expectation,
+            }
         })
         .collect();
     let failed = outcomes.iter().filter(|o| !o.passed()).count();
@@ -361,7 +384,10 @@ pub fn run(args: Args, ui: Ui) -> anyhow::Result<Status> {
         let report = JsonReport {
             robots: &loaded.name,
             expectations: &expectations_name,
-            profile: args.profile.name,
+            profile: match readings.as_slice() {
+                [(one, _)] => Some(one.name),
+                _ => None,
+            },
             reading: how.as_str(),
             passed: outcomes.len() - failed,
             failed,
@@ -372,6 +398,7 @@ pub fn run(args: Args, ui: Ui) -> anyhow::Result<Status> {
                     expect: o.expectation.keyword(),
                     agent: &o.expectation.agent,
                     url: &o.expectation.url,
+                    profile: o.profile.name,
                     pass: o.passed(),
                     decided: &o.decided,
                 })

@@ -46,9 +46,10 @@ pub struct Plan {
 }
 
 /// How much of a local robots.txt commands read: what every profile parses
-/// (the limit of RFC 9309 §2.5 as Google sets it, 500 KiB); one byte more
+/// (500 KiB, the limit of RFC 9309 §2.5 as Google sets it; the yandex
+/// profile reads more, as Yandex's parser reads whole files); one byte more
 /// is read to see a cut.
-pub const READ_LIMIT: usize = crawlgate::MAX_BYTES;
+pub const READ_LIMIT: usize = crawlgate::READ_LIMIT;
 
 /// Loads what `robots` names. A local file (or standard input) governs every
 /// URL as given; at most `read_limit` bytes of it are read (and one more, to

@@ -2,6 +2,7 @@
 //! wrong without stopping the run.
 
 use base64::Engine as _;
+use crawlgate::Who;
 use predicates::prelude::*;
 use serde_json::Value;
 
@@ -132,10 +133,10 @@ fn profile_option() {
         "{\"allowed\":true,\"line\":null,\"rule\":null}\n"
     );
     crawlgate()
-        .args(["batch", "--profile", "yandex"])
+        .args(["batch", "--profile", "baidu"])
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("unknown profile `yandex`"));
+        .stderr(predicate::str::contains("unknown profile `baidu`"));
 }
 
 #[test]
@@ -175,4 +176,74 @@ fn a_leading_bom_and_a_null_robots_txt_are_tolerated() {
         .as_str()
         .unwrap()
         .contains("one of robots_txt"));
+}
+
+/// A `crawler` is read by its operator's reading (Bing's crawlers by bing,
+/// Yandex's robots by yandex) and the answer says which; `--profile` reads
+/// every line by the one named; every answer equals the library's.
+#[test]
+fn crawlers_are_read_by_their_operators_reading_unless_a_profile_is_named() {
+    use crawlgate::{Profile, Reading, RobotsTxt};
+    let files = Files::new();
+    let body = "User-agent: bingbot\nCrawl-delay: 5\nUser-agent: *\nDisallow: /*.pdf$\n\n\
+                User-agent: Yandex\nDisallow: /*aab\nUser-agent: YandexDirect\n\nDisallow: /x\n";
+    files.write("robots.txt", body);
+    let questions = [
+        ("crawler", "bingbot", "/menu.pdf"),
+        ("crawler", "YandexBot", "/aaab"),
+        ("crawler", "YandexDirect", "/x"),
+        ("crawler", "Googlebot", "/menu.pdf"),
+        ("user_agent", "bingbot", "/menu.pdf"),
+        ("user_agent", "YandexBot", "/aaab"),
+    ];
+    let input: String = questions
+        .iter()
+        .map(|(field, name, url)| {
+            format!("{{\"robots_file\":\"robots.txt\",\"{field}\":\"{name}\",\"url\":\"{url}\"}}\n")
+        })
+        .collect();
+    for named in [None, Some(Profile::YANDEX), Some(Profile::GOOGLE)] {
+        let mut command = crawlgate();
+        command
+            .current_dir(files.path())
+            .arg("batch")
+            .arg("--quiet");
+        if let Some(profile) = named {
+            command.args(["--profile", profile.name]);
+        }
+        let output = command.write_stdin(input.clone()).output().unwrap();
+        assert_eq!(output.status.code(), Some(0));
+        let lines: Vec<Value> = stdout_of(&output)
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(lines.len(), questions.len());
+        for ((field, name, url), line) in questions.iter().zip(&lines) {
+            let how = match *field {
+                "crawler" => Reading::Crawler,
+                _ => Reading::OneToken,
+            };
+            let profile = how.profile_for(name, named);
+            let robots = RobotsTxt::parse_with(body.as_bytes(), profile);
+            let verdict = robots.view(Who::read(name, how)).decide(url);
+            assert_eq!(
+                line["allowed"],
+                verdict.is_allowed(),
+                "{name} {named:?}: {line}"
+            );
+            if how == Reading::Crawler {
+                assert_eq!(line["profile"], profile.name, "{name} {named:?}: {line}");
+            }
+        }
+        if named.is_none() {
+            // Yandex's reading where Google's would disallow.
+            assert_eq!(lines[0]["profile"], "bing");
+            assert_eq!(lines[0]["allowed"], true);
+            assert_eq!(lines[1]["profile"], "yandex");
+            assert_eq!(lines[1]["allowed"], true);
+            // One token: Google's reading, and no profile to say.
+            assert_eq!(lines[4]["allowed"], false);
+            assert!(lines[4].get("profile").is_none());
+        }
+    }
 }

@@ -133,9 +133,9 @@ fn all_profiles_side_by_side() {
     assert_eq!(
         stdout_of(&output),
         "\
-URL         google                       rfc9309                      legacy                       bing
-/index.php  disallowed  line 8           disallowed  line 8           allowed     no rule matched  disallowed  line 8           (profiles disagree)
-/a          allowed     no rule matched  allowed     no rule matched  allowed     no rule matched  allowed     no rule matched
+URL         google                       rfc9309                      legacy                       bing                         yandex
+/index.php  disallowed  line 8           disallowed  line 8           allowed     no rule matched  disallowed  line 8           disallowed  line 8           (profiles disagree)
+/a          allowed     no rule matched  allowed     no rule matched  allowed     no rule matched  allowed     no rule matched  allowed     no rule matched
 
 robots.txt:8  Disallow: /*.php$
 "
@@ -149,7 +149,7 @@ fn all_profiles_json_lists_each_verdict() {
     let json: Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(
         json["profiles"],
-        serde_json::json!(["google", "rfc9309", "legacy", "bing"])
+        serde_json::json!(["google", "rfc9309", "legacy", "bing", "yandex"])
     );
     let result = &json["results"][0];
     assert_eq!(result["agree"], false);
@@ -170,7 +170,8 @@ fn all_profiles_json_lists_each_verdict() {
             ("google".to_owned(), false),
             ("rfc9309".to_owned(), false),
             ("legacy".to_owned(), true),
-            ("bing".to_owned(), false)
+            ("bing".to_owned(), false),
+            ("yandex".to_owned(), false)
         ]
     );
 }
@@ -349,10 +350,11 @@ fn agent_that_is_not_a_product_token_warns_and_gets_the_star_group() {
 
 #[test]
 fn unknown_profile_is_a_usage_error() {
-    let output = check_sample(&["-a", "bot", "--profile", "yandex", "/"]);
+    let output = check_sample(&["-a", "bot", "--profile", "baidu", "/"]);
     assert_eq!(output.status.code(), Some(2));
-    assert!(stderr_of(&output)
-        .contains("unknown profile `yandex` (expected one of: google, rfc9309, legacy, bing)"));
+    assert!(stderr_of(&output).contains(
+        "unknown profile `baidu` (expected one of: google, rfc9309, legacy, bing, yandex)"
+    ));
 }
 
 /// The issue's example: Google merges Bingbot into the `*` group, Bing ends
@@ -380,11 +382,96 @@ fn bing_profile_reads_crawl_delay_as_a_group_member() {
          the 1 rule of `User-agent: *` does not apply to it)\n"
     );
     assert_eq!(output.status.code(), Some(0));
-    let output = check_bing_example(&["-a", "bingbot", "/page"]);
+    let output = check_bing_example(&["-a", "bingbot", "--profile", "google", "/page"]);
     assert_eq!(
         stdout_of(&output),
         "disallowed  /page  robots.txt:6  Disallow: /\n"
     );
+}
+
+/// Without `--profile`, Bing's crawlers are read by Bing's rules (the
+/// registry's `profile=bing`), and the answer says so; `--profile` still
+/// decides; one token is read by Google's rules.
+#[test]
+fn bings_crawlers_are_read_by_bing_without_a_profile() {
+    for agent in ["bingbot", "msnbot", "AdIdxBot", "BingPreview"] {
+        let own = check_bing_example(&["-a", agent, "/page"]);
+        let named = check_bing_example(&["-a", agent, "--profile", "bing", "/page"]);
+        let own_text = stdout_of(&own);
+        let (said, verdicts) = own_text.split_once('\n').unwrap();
+        assert_eq!(
+            said,
+            format!(
+                "read by the bing profile (Bing's rules), as its operator reads files for `{agent}` \
+                 (--profile google for Google's reading)"
+            )
+        );
+        assert_eq!(verdicts, stdout_of(&named), "{agent}");
+        assert_eq!(own.status.code(), named.status.code(), "{agent}");
+        let json = check_bing_example(&["-a", agent, "--json", "/page"]);
+        let json: Value = serde_json::from_slice(&json.stdout).unwrap();
+        assert_eq!(json["profile"], "bing", "{agent}");
+    }
+    let bingbot = check_bing_example(&["-a", "bingbot", "/page"]);
+    assert_eq!(bingbot.status.code(), Some(0));
+    let token = check_bing_example(&["-a", "bingbot", "--one-token", "/page"]);
+    assert_eq!(
+        stdout_of(&token),
+        "disallowed  /page  robots.txt:6  Disallow: /\n"
+    );
+    let json = check_bing_example(&["-a", "bingbot", "--one-token", "--json", "/page"]);
+    let json: Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(json["profile"], "google");
+}
+
+/// The example of docs/cli.md: `bingbot` without `--profile` answers as
+/// with `--profile bing`.
+#[test]
+fn the_docs_example_reads_bingbot_by_bing() {
+    let example = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/robots.txt");
+    let ask = |extra: &[&str]| {
+        crawlgate()
+            .args(["check", example, "--agent", "bingbot", "/files/menu.pdf"])
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let own = stdout_of(&ask(&[]));
+    let bing = stdout_of(&ask(&["--profile", "bing"]));
+    assert!(own.ends_with(&bing), "{own}\n{bing}");
+    assert!(bing.starts_with("allowed "), "{bing}");
+    assert!(stdout_of(&ask(&["--profile", "google"])).starts_with("disallowed "));
+}
+
+/// Yandex's robots are read by Yandex's parser without `--profile`.
+#[test]
+fn yandex_robots_are_read_by_yandex_without_a_profile() {
+    let files = Files::new();
+    // Yandex's `*` never goes back: `/*aab` does not match `/aaab` there.
+    files.write("robots.txt", "User-agent: Yandex\nDisallow: /*aab\n");
+    let ask = |extra: &[&str]| {
+        crawlgate()
+            .current_dir(files.path())
+            .args(["check", "robots.txt", "/aaab"])
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let own = stdout_of(&ask(&["-a", "YandexBot"]));
+    assert!(
+        own.contains("read by the yandex profile (Yandex's parser)"),
+        "{own}"
+    );
+    assert!(own.lines().last().unwrap().starts_with("allowed "), "{own}");
+    let google = stdout_of(&ask(&["-a", "YandexBot", "--profile", "google"]));
+    assert!(!google.contains("read by the"), "{google}");
+    assert!(
+        google.lines().last().unwrap().starts_with("disallowed "),
+        "{google}"
+    );
+    let json: Value = serde_json::from_slice(&ask(&["-a", "YandexBot", "--json"]).stdout).unwrap();
+    assert_eq!(json["profile"], "yandex");
+    assert_eq!(json["results"][0]["allowed"], true);
 }
 
 #[test]
@@ -392,10 +479,13 @@ fn all_profiles_show_bing_beside_google() {
     let output = check_bing_example(&["-a", "bingbot", "--all-profiles", "/page"]);
     let text = stdout_of(&output);
     let header = text.lines().next().unwrap();
-    assert!(header.ends_with("bing"), "{text}");
+    assert!(
+        header.ends_with("bing                         yandex"),
+        "{text}"
+    );
     let row = text.lines().nth(1).unwrap();
     assert!(row.starts_with("/page  disallowed  line 6"), "{text}");
-    let bing = row.rsplit("line 6").next().unwrap();
+    let bing = row.split("line 6").nth(2).unwrap();
     assert!(bing.contains("allowed     no rule matched"), "{text}");
     assert!(row.ends_with("(profiles disagree)"), "{text}");
     let json = check_bing_example(&["-a", "bingbot", "--all-profiles", "--json", "/page"]);

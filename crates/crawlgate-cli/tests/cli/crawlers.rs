@@ -283,7 +283,7 @@ fn test_and_batch_take_the_reading_too() {
     assert_eq!(
         stdout_of(&output),
         "{\"allowed\":false,\"line\":5,\"rule\":\"Disallow: /\"}\n\
-         {\"allowed\":true,\"line\":null,\"rule\":null,\"choice\":\"fallback\",\"token\":\"Googlebot\"}\n\
+         {\"allowed\":true,\"line\":null,\"rule\":null,\"choice\":\"fallback\",\"token\":\"Googlebot\",\"profile\":\"google\"}\n\
          {\"error\":\"input line 3: give user_agent (one product token) or crawler (a crawler's name)\"}\n\
          {\"error\":\"input line 4: give one of user_agent and crawler, not both\"}\n"
     );
@@ -317,6 +317,17 @@ fn compare(file: &Path, robots: &RobotsTxt, crawler: &str, urls: &[&str]) -> Vec
     .unwrap();
     let view = robots.view(Who::crawler(crawler));
     let choice = view.group_choice();
+    let profile = robots.profile().name;
+    for (what, said) in [
+        ("check", &check["profile"]),
+        ("explain", &explain["profile"]),
+    ] {
+        if said != profile {
+            problems.push(format!(
+                "{crawler}: {what} read it by {said}, not {profile}"
+            ));
+        }
+    }
     if explain["choice"]["kind"] != choice.kind().as_str()
         || explain["choice"]["token"].as_str() != choice.token()
     {
@@ -389,8 +400,11 @@ fn check_explain_and_the_library_agree_for_every_crawler() {
                 scope.spawn(move || {
                     let mut problems = Vec::new();
                     for (path, body) in paths.iter().zip(bodies) {
-                        let robots = RobotsTxt::parse(body.as_bytes());
                         for crawler in chunk {
+                            // Each crawler as its operator reads files (Bing's
+                            // by bing, Yandex's by yandex), else by google.
+                            let profile = crawlgate::Reading::Crawler.profile_for(crawler, None);
+                            let robots = RobotsTxt::parse_with(body.as_bytes(), profile);
                             problems.extend(compare(path, &robots, crawler, &urls));
                         }
                     }

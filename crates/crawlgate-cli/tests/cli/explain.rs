@@ -203,7 +203,7 @@ fn rules_extensions_and_sitemaps() {
         "usage preferences for /news/",
         "Host: example.com",
         "Sitemaps (for every crawler)\n  robots.txt:12  https://example.com/sitemap.xml\n",
-        "/news/today  allowed\n  no rule matches\n  content usage: train-ai=n, search=unknown  (robots.txt:9)\n  content signal: search=yes, ai-train=no  (robots.txt:10)\n",
+        "/news/today  allowed\n  no rule matches\n  content usage: train-ai=n, ai-use=unknown, search=unknown  (robots.txt:9)\n  content signal: search=yes, ai-train=no  (robots.txt:10)\n",
     ] {
         assert!(text.contains(expected), "missing {expected:?} in\n{text}");
     }
@@ -409,6 +409,14 @@ fn preferences_are_what_the_library_says() {
                 assert_eq!(shown, in_check, "{url}");
                 assert_eq!(shown["train_ai"], word(p.train_ai), "{url}");
                 assert_eq!(shown["search"], word(p.search), "{url}");
+                assert_eq!(shown["ai_use"], word(p.ai_use), "{url}");
+                let overridden: Vec<&str> =
+                    p.overridden_by_search().iter().map(|c| c.label()).collect();
+                assert_eq!(
+                    shown["search_overrides"],
+                    serde_json::json!(overridden),
+                    "{url}"
+                );
                 let lines: Vec<u64> = shown["content_usage"]
                     .as_array()
                     .unwrap()
@@ -436,10 +444,55 @@ fn preferences_are_what_the_library_says() {
     let text = stdout_of(&explain(PREFERENCES, &["-a", "bot", "/ai-ok/x"]));
     assert!(
         text.contains(
-            "content usage: train-ai=n, search=y; not in the vocabulary, ignored: bots  \
+            "content usage: train-ai=n, ai-use=unknown, search=y; inside a search application \
+             search=y decides train-ai and ai-use too; not in the vocabulary, ignored: bots  \
              (robots.txt:5, robots.txt:6: same path, the most restrictive of each)"
         ),
         "{text}"
     );
     assert!(text.contains("https://example.com/license.xml"), "{text}");
+}
+
+/// The vocabulary draft 08's examples (`testdata/ai-preferences/
+/// vocab-08-examples.tsv`), through `check --json` and `explain`: the
+/// three categories as the table says, in one run per example.
+#[test]
+fn the_vocabulary_08_examples_through_check_and_explain() {
+    let table = std::fs::read_to_string(
+        crawlgate_corpus::repository_root().join("testdata/ai-preferences/vocab-08-examples.tsv"),
+    )
+    .unwrap();
+    let long = |short: &str| match short {
+        "y" => "allowed",
+        "n" => "disallowed",
+        _ => "unknown",
+    };
+    let mut cases = 0;
+    for line in table
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+    {
+        let fields: Vec<&str> = line.split('\t').collect();
+        let file = format!("User-agent: *\nContent-Usage: {}\n", fields[0]);
+        let files = Files::new();
+        files.write("robots.txt", &file);
+        let output = crawlgate()
+            .current_dir(files.path())
+            .args(["check", "robots.txt", "-a", "bot", "/ai-ok/x", "--json"])
+            .output()
+            .unwrap();
+        let json: Value = serde_json::from_slice(&output.stdout).unwrap();
+        let shown = &json["results"][0]["preferences"];
+        for (key, field) in [("train_ai", 1), ("ai_use", 2), ("search", 3)] {
+            assert_eq!(shown[key], long(fields[field]), "{line}: {key}");
+        }
+        let text = stdout_of(&explain(&file, &["-a", "bot", "/ai-ok/x"]));
+        let said = format!(
+            "content usage: train-ai={}, ai-use={}, search={}",
+            fields[1], fields[2], fields[3]
+        );
+        assert!(text.contains(&said), "{line}: {said}\n{text}");
+        cases += 1;
+    }
+    assert!(cases >= 12);
 }

@@ -5,6 +5,7 @@
 //! shared corpus is compared with insta snapshots in `tests/snapshots/`.
 
 mod architecture;
+mod audit;
 mod batch;
 mod check;
 mod crawlers;
@@ -15,6 +16,7 @@ mod hostile;
 mod inputs;
 mod lint;
 mod pipes;
+mod policy;
 mod report;
 mod report_api;
 mod serve;

@@ -37,6 +37,7 @@ pub static RULES: &[&RuleInfo] = &[
     &grouping::agent_not_product_token::RULE,
     &grouping::empty_group::RULE,
     &grouping::drops_star_rules::RULE,
+    &grouping::yandex_split_group::RULE,
     &path_rules::duplicate_rule::RULE,
     &path_rules::shadowed_rule::RULE,
     &path_rules::contradictory_rules::RULE,
@@ -61,10 +62,14 @@ pub static RULES: &[&RuleInfo] = &[
     &extensions::repeated_preference_key::RULE,
     &extensions::moot_preference::RULE,
     &extensions::invalid_license::RULE,
+    &extensions::invalid_clean_param::RULE,
     &profiles::rfc9309_differs::RULE,
     &profiles::legacy_differs::RULE,
     &profiles::bing_differs::RULE,
+    &profiles::yandex_differs::RULE,
     &audit::agent_typo::RULE,
+    &audit::search_crawler_in_ai_group::RULE,
+    &audit::retired_crawler::RULE,
 ];
 
 /// The rule with this code.

@@ -8,8 +8,8 @@ from .reports import LicenseRecord, SearchConsoleReport, UsagePreferences
 _Text = Union[str, bytes]
 # The readings, as `crawlgate::Profile::ALL` names them (a Rust test checks
 # these two lists against it); `rfc` is accepted for `rfc9309`.
-_ProfileName = Literal["google", "rfc9309", "legacy", "bing"]
-_Profile = Literal["google", "rfc9309", "rfc", "legacy", "bing"]
+_ProfileName = Literal["google", "rfc9309", "legacy", "bing", "yandex"]
+_Profile = Literal["google", "rfc9309", "rfc", "legacy", "bing", "yandex"]
 
 # How a crawler's name is read: the registry's rules for the crawler named
 # (the default), or one product token as Google's library reads it.
@@ -71,6 +71,7 @@ class Verdict:
         "no_group",
         "robots_txt_itself",
         "ignores_robots_txt",
+        "rule_limit",
         "full_allow",
         "full_disallow",
     ]
@@ -152,7 +153,7 @@ class AgentView:
 class RobotsTxt:
     """A parsed robots.txt file."""
 
-    def __init__(self, body: Union[bytes, bytearray, str], profile: _Profile = "google") -> None: ...
+    def __init__(self, body: Union[bytes, bytearray, str], profile: Optional[_Profile] = None) -> None: ...
     @property
     def sitemaps(self) -> list[str]: ...
     @property
@@ -251,6 +252,33 @@ def identify_crawler(name: _Text) -> Optional[Crawler]: ...
 def search_console_report(body: Union[bytes, bytearray, str]) -> SearchConsoleReport: ...
 def decide_record_batch(batch: object, profile: _Profile = "google", *, reading: _Reading = "crawler") -> object: ...
 def decide_table(table: object, profile: _Profile = "google", *, reading: _Reading = "crawler") -> object: ...
+class Auditor:
+    def __init__(
+        self,
+        robots_txt: str,
+        *,
+        name: str = "<arrow>",
+        robots_name: str = "robots.txt",
+        log_format: Optional[str] = None,
+        custom: Optional[str] = None,
+        fields: Optional[str] = None,
+        profile: _Profile = "google",
+        honeypots: list[str] = ...,
+        trusted_proxies: list[str] = ...,
+        ip_ranges: Optional[str] = None,
+        feed_cache: Optional[str] = None,
+        resolver: Optional[str] = None,
+        dns_timeout: float = 5.0,
+        no_dns: bool = False,
+        dns_concurrency: int = 64,
+        allow_private: bool = False,
+        threads: int = 0,
+    ) -> None: ...
+    def audit(self, batch: object, column: str = "value", *, plain: bool = False) -> object: ...
+    def summary(self) -> dict[str, object]: ...
+    def deny_list(self) -> list[tuple[str, str]]: ...
+
+def audit_schema(*, plain: bool = False) -> object: ...
 def survey_schema(crawlers: Optional[list[str]] = None) -> object: ...
 def survey_record_batch(batch: object, crawlers: Optional[list[str]] = None) -> object: ...
 def survey_paths(paths: list[str], crawlers: Optional[list[str]] = None) -> object: ...

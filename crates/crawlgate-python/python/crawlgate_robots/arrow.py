@@ -35,6 +35,23 @@ reads WARC files (local, by ``s3://`` or ``https://`` URL, or listed in a
 ``robots_txt``, optionally ``status``, ``content_type``, ``source``);
 ``survey_schema()`` is the schema. ``crawlers`` is a list of product tokens
 (or ``*``), the command's default set when ``None``.
+
+Access logs (``crawlgate audit``): ``Auditor(robots_txt, ...)`` audits one
+log fed in record batches, in order: whole lines in a text column
+(``value``, as ``spark.read.text`` names it), or with
+``log_format="cloudflare"``/``"json"`` records in columns named like the
+JSON fields. Its rows are the command's table (``audit_schema()``), and
+``summary()``/``deny_list()`` what the command reports. With PySpark, one
+auditor per partition::
+
+    from crawlgate_robots.arrow import AUDIT_SPARK_SCHEMA, audit_batches
+    rows = spark.read.text("logs/").mapInArrow(
+        lambda batches: audit_batches(batches, robots_txt, ip_ranges="/mirror"),
+        AUDIT_SPARK_SCHEMA,
+    )
+
+(Crawl-delay breaches are measured within a partition: give one log's
+lines to one partition, in order, for the command's answer.)
 """
 
 from __future__ import annotations
@@ -47,8 +64,12 @@ if TYPE_CHECKING:
     from ._crawlgate import _Profile, _Reading
 
 __all__ = [
+    "AUDIT_SPARK_SCHEMA",
     "INPUT_SCHEMA",
     "SPARK_SCHEMA",
+    "Auditor",
+    "audit_batches",
+    "audit_schema",
     "decide",
     "decide_batches",
     "survey",
@@ -60,6 +81,34 @@ __all__ = [
 INPUT_SCHEMA = "robots_txt binary, user_agent string, url string"
 #: The appended columns, as a Spark DDL schema.
 SPARK_SCHEMA = "allowed boolean, line int, rule string"
+#: The audit's rows with plain types (``audit_schema(plain=True)``), as a
+#: Spark DDL schema.
+AUDIT_SPARK_SCHEMA = (
+    "file string, line bigint, time timestamp, ip string, user_agent string, "
+    "crawler string, identity string, identity_reason string, host string, url string, "
+    "status int, allowed boolean, basis string, rule_line bigint, robots_version string, "
+    "violation boolean, recent_change boolean, crawl_delay_breach boolean, "
+    "honeypot boolean, user_triggered boolean"
+)
+
+Auditor = _crawlgate.Auditor
+
+
+def audit_schema(plain: bool = False) -> Any:
+    """The ``pyarrow.Schema`` of the audit's rows; ``plain=True``: text for
+    the dictionary columns and signed integers (what Spark takes)."""
+    return _crawlgate.audit_schema(plain=plain)
+
+
+def audit_batches(batches: Iterable[Any], robots_txt: str, **options: Any) -> Iterator[Any]:
+    """Audits the record batches of one log in order with one ``Auditor``
+    (``options`` are its keyword arguments; ``column`` names the text
+    column of lines, ``value`` by default), yielding the rows with plain
+    types: the function to give PySpark's ``DataFrame.mapInArrow``."""
+    column = options.pop("column", "value")
+    auditor = _crawlgate.Auditor(robots_txt, **options)
+    for batch in batches:
+        yield auditor.audit(batch, column, plain=True)
 
 
 def _polars_frame(data: Any) -> bool:

@@ -73,7 +73,9 @@ class UsagePreferences(TypedDict):
     """The usage preferences that apply to one URL for one crawler."""
 
     train_ai: PreferenceWord
+    ai_use: PreferenceWord
     search: PreferenceWord
+    search_overrides: List[Literal["train-ai", "ai-use"]]
     content_usage: List[ContentUsageRecord]
     unknown_keys: List[str]
     content_signal: Optional[ContentSignalRecord]

@@ -6,7 +6,7 @@ use std::time::SystemTime;
 use axum::extract::State;
 use axum::Json;
 use crawlgate::{path_of, AgentView, Reading as NameReading, Who};
-use crawlgate_answers::{CacheEntry, ExplainedVerdict, Origin};
+use crawlgate_answers::{ExplainedVerdict, Origin, Outcome};
 use crawlgate_fetch::Pacing;
 use futures_util::future::join_all;
 use rustc_hash::FxHashMap;
@@ -112,6 +112,11 @@ pub struct Allowed {
     /// How the agent was read: `crawler` or `one-token`.
     #[schema(example = "crawler")]
     pub reading: &'static str,
+    /// The profile the file was read by: the crawler's operator's reading
+    /// (`bing` for Bing's crawlers, `yandex` for Yandex's robots), else
+    /// `google`.
+    #[schema(example = "google")]
+    pub profile: &'static str,
     /// The verdict: `allowed`, `basis`, `rule`, `fetch_outcome`, `choice`
     /// (which token's group decided and why), `groups`.
     #[serde(flatten)]
@@ -155,6 +160,9 @@ pub struct OriginAnswer {
 pub struct PairAnswer {
     /// Index of the pair's origin in `origins`.
     pub origin: usize,
+    /// The profile the file was read by for this pair's crawler (see
+    /// `GET /v1/allowed`).
+    pub profile: &'static str,
     /// The verdict: `allowed`, `basis`, `rule`, `fetch_outcome` (the
     /// groups are left out here).
     #[serde(flatten)]
@@ -341,6 +349,7 @@ pub async fn many(
             },
             Decided::Answer {
                 origin,
+                profile,
                 verdict,
                 crawl_delay,
                 pacing,
@@ -356,6 +365,7 @@ pub async fn many(
                 let shown = slot.map(|slot| SlotShown::of(slot, now));
                 BatchItem::Answer(PairAnswer {
                     origin,
+                    profile,
                     verdict,
                     crawl_delay,
                     next_allowed_at: shown.as_ref().and_then(|s| s.at.clone()),
@@ -412,6 +422,8 @@ enum Decided {
     Failed(ApiError),
     Answer {
         origin: usize,
+        /// The profile the crawler's file was read by.
+        profile: &'static str,
         verdict: ExplainedVerdict,
         crawl_delay: Option<f64>,
         pacing: Pacing,
@@ -425,6 +437,29 @@ fn decide_pairs(
     lookups: &[Result<Lookup, LookupError>],
     politeness: &crawlgate_fetch::PolitenessConfig,
 ) -> Vec<Decided> {
+    // A crawler whose operator's own parser crawlgate reproduces (Yandex's
+    // robots) reads the cached file under that profile: each origin's
+    // rules read again once per such profile, before any view borrows them.
+    let mut rereads: Vec<((usize, &'static str), Outcome)> = Vec::new();
+    for (pair, origin) in pairs.iter().zip(pair_origins) {
+        let (Ok(n), profile) = (origin, how.profile_for(&pair.agent, None)) else {
+            continue;
+        };
+        let Ok(lookup) = &lookups[*n] else {
+            continue;
+        };
+        let cached = lookup.entry.outcome.rules.robots().map(|r| r.profile());
+        if cached.is_some_and(|p| p != profile)
+            && !rereads
+                .iter()
+                .any(|((m, p), _)| *m == *n && *p == profile.name)
+        {
+            rereads.push((
+                (*n, profile.name),
+                lookup.entry.outcome.with_profile(profile),
+            ));
+        }
+    }
     let mut views: FxHashMap<(usize, &str), Crawler<'_>> = FxHashMap::default();
     pairs
         .iter()
@@ -446,12 +481,18 @@ fn decide_pairs(
                     return Decided::Failed(error.clone().into_api(&format!("pairs[{i}].url")))
                 }
             };
+            let profile = how.profile_for(&pair.agent, None).name;
+            let outcome = rereads
+                .iter()
+                .find(|((m, p), _)| *m == n && *p == profile)
+                .map_or(&lookup.entry.outcome, |(_, outcome)| outcome);
             let crawler = views
                 .entry((n, pair.agent.as_str()))
-                .or_insert_with(|| Crawler::new(politeness, &lookup.entry, &pair.agent, how));
+                .or_insert_with(|| Crawler::new(politeness, outcome, &pair.agent, how));
             Decided::Answer {
                 origin: n,
-                verdict: crawler.decide(&lookup.entry, (&pair.agent, how), &pair.url),
+                profile,
+                verdict: crawler.decide(outcome, (&pair.agent, how), &pair.url),
                 crawl_delay: crawler.crawl_delay,
                 pacing: crawler.pacing,
             }
@@ -512,12 +553,11 @@ struct Crawler<'a> {
 impl<'a> Crawler<'a> {
     fn new(
         politeness: &crawlgate_fetch::PolitenessConfig,
-        entry: &'a CacheEntry,
+        outcome: &'a Outcome,
         agent: &str,
         how: NameReading,
     ) -> Crawler<'a> {
-        let view = entry
-            .outcome
+        let view = outcome
             .rules
             .robots()
             .map(|robots| robots.view(Who::read(agent, how)));
@@ -539,7 +579,7 @@ impl<'a> Crawler<'a> {
     /// `/robots.txt` itself).
     fn decide(
         &self,
-        entry: &CacheEntry,
+        outcome: &Outcome,
         (agent, how): (&str, NameReading),
         url: &str,
     ) -> ExplainedVerdict {
@@ -547,7 +587,7 @@ impl<'a> Crawler<'a> {
             Some(view) if !robots_txt_itself(url) => {
                 ExplainedVerdict::named(&view.decide(url), agent)
             }
-            _ => entry.outcome.decide(Who::read(agent, how), url),
+            _ => outcome.decide(Who::read(agent, how), url),
         }
     }
 }
@@ -595,16 +635,19 @@ async fn answer(
 ) -> Result<Allowed, ApiError> {
     let service = state.service();
     let entry = &lookup.entry;
-    let verdict = entry.outcome.decide(Who::read(&agent, how), &url);
-    let crawl_delay = entry
-        .outcome
+    // The file as the crawler's operator reads it (Bing's crawlers by bing,
+    // Yandex's robots by yandex), else as cached (google).
+    let profile = how.profile_for(&agent, None);
+    let outcome = entry.outcome.with_profile(profile);
+    let verdict = outcome.decide(Who::read(&agent, how), &url);
+    let crawl_delay = outcome
         .rules
         .robots()
         .and_then(|robots| robots.view(Who::read(&agent, how)).crawl_delay())
         .map(|delay| delay.seconds);
     let now = SystemTime::now();
     let slot = if verdict.allowed {
-        let pacing = service.pacing(entry, &agent, how);
+        let pacing = service.pacing(&outcome, &agent, how);
         Some(
             service
                 .next_slot(&lookup.origin, &pacing, reserve, now)
@@ -618,6 +661,7 @@ async fn answer(
         url,
         agent,
         reading: how.as_str(),
+        profile: profile.name,
         verdict: Explained::from(verdict),
         robots_url: lookup.origin.robots_url().to_string(),
         fetch: FetchInfo::of(entry, lookup.from_cache),

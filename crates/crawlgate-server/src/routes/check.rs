@@ -20,7 +20,7 @@ use crate::state::AppState;
 use crate::verdict::{Explained, LicenseShown};
 
 /// The profiles shown side by side.
-const ALL_PROFILES: [Profile; 4] = Profile::ALL;
+const ALL_PROFILES: [Profile; 5] = Profile::ALL;
 
 /// What to check.
 #[derive(Debug, Deserialize, ToSchema)]
@@ -130,8 +130,10 @@ pub async fn check(
             bounded(&format!("urls[{i}]"), url, limits.max_url_chars)?;
         }
     }
-    let profile = parse_profile(request.profile.as_deref())?;
     let how = parse_reading(request.reading.as_deref())?;
+    // By default, the crawler's operator's own reading (Bing's crawlers: bing; Yandex's robots:
+    // yandex), else google.
+    let profile = how.profile_for(&request.agent, parse_profile(request.profile.as_deref())?);
     let given = Given {
         robots_txt: request.robots_txt,
         robots_txt_b64: request.robots_txt_b64,
@@ -257,18 +259,23 @@ pub const PROFILE_NAMES: [&str; Profile::ALL.len()] = {
     names
 };
 
-/// `profile`, checked: one of [`PROFILE_NAMES`], exactly.
-pub fn parse_profile(name: Option<&str>) -> Result<Profile, ApiError> {
+/// `profile`, checked: one of [`PROFILE_NAMES`], exactly; `None` when the
+/// request names none.
+pub fn parse_profile(name: Option<&str>) -> Result<Option<Profile>, ApiError> {
     match name {
-        None => Ok(Profile::GOOGLE),
+        None => Ok(None),
         Some(name) => ALL_PROFILES
             .into_iter()
             .find(|p| p.name == name)
+            .map(Some)
             .ok_or_else(|| {
                 let shown: String = name.chars().take(64).collect();
                 ApiError::invalid(
                     "profile",
-                    format!("{shown:?} is not a profile; use google, rfc9309, legacy or bing"),
+                    format!(
+                        "{shown:?} is not a profile; use one of {}",
+                        PROFILE_NAMES.join(", ")
+                    ),
                 )
             }),
     }

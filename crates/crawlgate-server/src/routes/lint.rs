@@ -88,7 +88,7 @@ pub async fn lint(
     Client(client): Client,
     ApiJson(request): ApiJson<LintRequest>,
 ) -> Result<Json<LintResponse>, ApiError> {
-    let profile = parse_profile(request.profile.as_deref())?;
+    let profile = parse_profile(request.profile.as_deref())?.unwrap_or_default();
     let given = Given {
         robots_txt: request.robots_txt,
         robots_txt_b64: request.robots_txt_b64,

@@ -6,11 +6,13 @@ pub mod check;
 pub mod health;
 pub mod lint;
 pub mod openapi;
+pub mod policy;
 pub mod report;
 pub mod robots;
 pub mod schedule;
 mod source;
 pub mod tester;
+pub mod verify;
 
 use std::time::Instant;
 
@@ -34,11 +36,13 @@ pub fn app(state: AppState) -> Router {
         .route("/v1/check", post(check::check))
         .route("/v1/lint", post(lint::lint))
         .route("/v1/report", post(report::report))
+        .route("/v1/policy", post(policy::policy))
         .route("/v1/robots", get(robots::cached))
         .route("/v1/robots/version", get(robots::version))
         .route("/v1/refresh", post(robots::refresh))
         .route("/v1/schedule", delete(schedule::reset))
         .route("/v1/crawlers", get(tester::crawlers))
+        .route("/v1/verify", post(verify::verify))
         .route("/healthz", get(health::healthz))
         .route("/metrics", get(health::metrics))
         .route("/openapi.json", get(openapi::document))

@@ -14,7 +14,7 @@ use utoipa::OpenApi;
 
 use super::check::PROFILE_NAMES;
 use super::source::{b64_max_chars, BASE64_PATTERN};
-use super::{allowed, check, health, lint, report, robots, schedule, tester};
+use super::{allowed, check, health, lint, policy, report, robots, schedule, tester, verify};
 use crate::config::Limits;
 use crate::error::{ErrorBody, ErrorDetail};
 use crate::reading::READING_NAMES;
@@ -36,11 +36,13 @@ use crawlgate_answers::{Preferences, ReportCounts, ReportLine, SignalShown, Usag
         check::check,
         lint::lint,
         report::report,
+        policy::policy,
         robots::cached,
         robots::version,
         robots::refresh,
         schedule::reset,
         tester::crawlers,
+        verify::verify,
         health::healthz,
         health::metrics,
     ),
@@ -63,6 +65,10 @@ use crawlgate_answers::{Preferences, ReportCounts, ReportLine, SignalShown, Usag
         lint::Counts,
         report::ReportRequest,
         report::ReportResponse,
+        policy::PolicyRequest,
+        policy::PolicyResponse,
+        policy::ProofShown,
+        policy::ServerRulesShown,
         ReportCounts,
         ReportLine,
         Preferences,
@@ -75,6 +81,9 @@ use crawlgate_answers::{Preferences, ReportCounts, ReportLine, SignalShown, Usag
         robots::VersionBody,
         schedule::ScheduleReset,
         tester::KnownCrawler,
+        verify::VerifyRequest,
+        verify::VerifyResponse,
+        verify::VerifiedCrawler,
         tester::CrawlerSource,
         health::Health,
     ))
@@ -115,7 +124,7 @@ fn url_schema(limits: &Limits) -> Value {
 fn exact_requests(doc: &mut Value, limits: &Limits) {
     let schemas = &mut doc["components"]["schemas"];
     let profile = json!({
-        "description": "The reading: google (the default), rfc9309, legacy or bing.",
+        "description": "The reading: google, rfc9309, legacy, bing or yandex. /v1/check reads a crawler by its operator's own parser's reading (bing for Bing's crawlers, yandex for Yandex's robots) unless one is named, else google; /v1/lint by google.",
         "type": ["string", "null"],
         "enum": PROFILE_NAMES.iter().map(|p| json!(p)).chain([Value::Null]).collect::<Vec<_>>(),
     });
@@ -168,11 +177,55 @@ fn exact_requests(doc: &mut Value, limits: &Limits) {
     check["urls"]["items"] = json!({"type": "string", "maxLength": limits.max_url_chars});
     check["all_profiles"] =
         json!({"type": "boolean", "description": "Also give the verdict under every profile."});
+    let verify = &mut schemas["VerifyRequest"];
+    verify["properties"]["ip"]["maxLength"] = json!(64);
+    verify["properties"]["ip"]["minLength"] = json!(1);
+    verify["properties"]["user_agent"]["maxLength"] = json!(limits.max_agent_chars);
+    verify["additionalProperties"] = json!(false);
     let lint = &mut schemas["LintRequest"]["properties"];
     lint["audit"] =
         json!({"type": "boolean", "description": "Also say what each known crawler gets."});
     lint["legacy"] =
         json!({"type": "boolean", "description": "Also compare with the legacy reading."});
+
+    // A policy: its purposes and accesses by name, its lists bounded, the
+    // file to merge into as long as any file.
+    let access = json!({"type": "string", "enum": ["allow", "deny"]});
+    let purposes: serde_json::Map<String, Value> = crawlgate_policy::Purpose::ALL
+        .iter()
+        .map(|p| (p.as_str().to_owned(), access.clone()))
+        .collect();
+    let policy = &mut schemas["PolicyRequest"];
+    policy["additionalProperties"] = json!(false);
+    let properties = &mut policy["properties"];
+    properties["purposes"]["properties"] = Value::Object(purposes);
+    properties["purposes"]["additionalProperties"] = json!(false);
+    properties["crawlers"]["additionalProperties"] = access.clone();
+    properties["crawlers"]["propertyNames"] = json!({
+        "enum": crawlgate::registry::crawlers().iter().map(|c| c.name).collect::<Vec<_>>(),
+    });
+    properties["crawlers"]["maxProperties"] = json!(policy::MAX_ITEMS);
+    // A path as robots.txt writes one: `/`, no spaces, quotes, backslash
+    // or `#`, `$` only at its end.
+    let path = json!({"type": "string", "pattern": "^/[^\\s#\"'`\\\\$]{0,1998}[$]?$"});
+    properties["private"]["items"] = path.clone();
+    properties["private"]["maxItems"] = json!(policy::MAX_ITEMS);
+    let mut honeypot = path;
+    honeypot["type"] = json!(["string", "null"]);
+    honeypot["pattern"] = json!("^/[^\\s#\"'`\\\\$*]{1,1998}$");
+    properties["honeypot"] = honeypot;
+    let absolute = json!({"type": "string", "pattern": "^https?://[A-Za-z0-9.-]+(/[^\\s#]*)?$", "maxLength": 2000});
+    properties["sitemaps"]["items"] = absolute.clone();
+    properties["sitemaps"]["maxItems"] = json!(policy::MAX_ITEMS);
+    let mut license = absolute;
+    license["type"] = json!(["string", "null"]);
+    properties["license"] = license;
+    properties["crawl_delay"] = json!({"type": ["number", "null"], "minimum": 1, "maximum": 30});
+    properties["robots_txt"] = json!({
+        "description": "The site's robots.txt to merge the policy into (at most this many bytes); absent: a new file.",
+        "type": ["string", "null"],
+        "maxLength": limits.max_robots_bytes,
+    });
 
     // In a batch, a URL that is not one is that pair's error, not the
     // request's: any non-empty string is accepted.
@@ -301,9 +354,23 @@ fn examples(doc: &mut Value) {
             }),
         ),
         (
+            "/v1/verify",
+            "post",
+            json!({"ip": "66.249.66.1", "user_agent": "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"}),
+        ),
+        (
             "/v1/lint",
             "post",
             json!({"robots_txt": "User-agent: *\nDisalow: /private\n", "profile": "google"}),
+        ),
+        (
+            "/v1/policy",
+            "post",
+            json!({
+                "purposes": {"search": "allow", "ai-train": "deny"},
+                "private": ["/admin/"],
+                "robots_txt": "User-agent: *\nDisallow: /tmp/\n"
+            }),
         ),
         (
             "/v1/report",

@@ -57,14 +57,39 @@ fn page_with(limits: &Limits) -> String {
         page = page.replace(slot, &value.to_string());
     }
     page.replace("{{profile_options}}", &profile_options())
+        .replace("{{policy_purposes}}", &policy_purposes())
+}
+
+/// The policy panel's select per purpose, from the policy crate's one
+/// list of purposes.
+fn policy_purposes() -> String {
+    crawlgate_policy::Purpose::ALL
+        .iter()
+        .map(|purpose| {
+            let name = purpose.as_str();
+            let mut words = purpose.describe().chars();
+            let label: String = words
+                .next()
+                .map(|c| c.to_uppercase().chain(words).collect())
+                .unwrap_or_default();
+            format!(
+                r#"<label for="policy-{name}">{label}</label><select id="policy-{name}" data-purpose="{name}"><option value="">keep the site's rules</option><option value="allow">allow</option><option value="deny">deny</option></select>"#
+            )
+        })
+        .collect()
 }
 
 /// The profile select's options, from the one list of profiles, so that a
-/// new profile appears in the page without touching it.
+/// new profile appears in the page without touching it; first the default,
+/// no profile: each crawler read as its operator's own parser reads files
+/// (Bing's crawlers by bing, Yandex's robots by yandex), any other by google.
 fn profile_options() -> String {
-    PROFILE_NAMES
-        .iter()
-        .map(|name| format!(r#"<option value="{name}">{name}</option>"#))
+    std::iter::once(r#"<option value="">crawler's own</option>"#.to_owned())
+        .chain(
+            PROFILE_NAMES
+                .iter()
+                .map(|name| format!(r#"<option value="{name}">{name}</option>"#)),
+        )
         .collect()
 }
 
@@ -217,7 +242,9 @@ mod tests {
             .skip(1)
             .map(|option| option.split('"').next().unwrap())
             .collect();
-        let all: Vec<&str> = crawlgate::Profile::ALL.iter().map(|p| p.name).collect();
+        let all: Vec<&str> = std::iter::once("")
+            .chain(crawlgate::Profile::ALL.iter().map(|p| p.name))
+            .collect();
         assert_eq!(offered, all);
     }
 

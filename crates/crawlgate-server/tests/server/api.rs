@@ -161,7 +161,7 @@ async fn batches_answer_in_order_with_per_pair_errors() {
     assert_eq!(results.len(), 6);
     assert_eq!(
         results[0],
-        json!({"origin": 0, "allowed": false, "basis": "rule", "crawl_delay": 2.0, "rule": {
+        json!({"origin": 0, "profile": "google", "allowed": false, "basis": "rule", "crawl_delay": 2.0, "rule": {
             "line": 2, "kind": "disallow", "value": "/private", "text": "Disallow: /private", "via_index_alias": false
         }, "choice": {
             "reading": "crawler", "kind": "*", "token": "*", "crawler": null, "source": null,
@@ -342,7 +342,7 @@ async fn bad_requests_name_the_field() {
             Some("profile"),
         ),
         (
-            br#"{"robots_txt":"","agent":"b","urls":[],"profile":"yandex"}"#.to_vec(),
+            br#"{"robots_txt":"","agent":"b","urls":[],"profile":"baidu"}"#.to_vec(),
             "invalid_field",
             Some("profile"),
         ),

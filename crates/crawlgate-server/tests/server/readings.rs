@@ -97,14 +97,22 @@ async fn check_reads_the_crawler_by_default_and_one_token_when_asked() {
         .as_str()
         .unwrap()
         .contains("ignores the * group"));
-    // Under every profile too.
+    // Under every profile too, as the library reads it there (Yandex's
+    // parser knows only Yandex's robots: any other obeys `*`).
     let all = check(
         &server,
         json!({"robots_txt": "User-agent: *\nDisallow: /\n", "agent": "AdsBot-Google", "urls": ["/landing"], "all_profiles": true}),
     )
     .await;
     for (profile, verdict) in all["results"][0]["profiles"].as_object().unwrap() {
-        assert_eq!(verdict["allowed"], true, "{profile}");
+        let library = RobotsTxt::parse_with(
+            b"User-agent: *\nDisallow: /\n",
+            crawlgate::Profile::named(profile).unwrap(),
+        )
+        .view(Who::read("AdsBot-Google", crawlgate::Reading::Crawler))
+        .is_allowed("/landing");
+        assert_eq!(verdict["allowed"], library, "{profile}");
+        assert_eq!(library, profile != "yandex", "{profile}");
     }
 
     // An unknown reading is a 400 naming the field.
@@ -434,4 +442,73 @@ async fn the_description_states_the_readings_and_the_report() {
         (400, json!("reading"))
     );
     assert!(body["error"]["problem"].as_str().unwrap().len() < 200);
+}
+
+/// Bing's crawlers and Yandex's robots are read by their operators' readings
+/// unless a profile is named: `/v1/check` and `/v1/allowed` (one and batch)
+/// say which, and answer as the library does under that profile.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn operators_readings_by_default_and_named_profiles_override() {
+    use crawlgate::{Profile, Reading};
+    let (_dir, server) = server().await;
+    // Bing ends bingbot's group at its Crawl-delay (no rules: allowed);
+    // Google merges it into `*`. Yandex's `*` never goes back: `/*aab`
+    // leaves `/aaab` allowed there.
+    let file = "User-agent: bingbot\nCrawl-delay: 5\nUser-agent: *\nDisallow: /*.pdf$\n\n\
+                User-agent: Yandex\nDisallow: /*aab\n";
+    let cases = [
+        ("bingbot", "/menu.pdf", "bing"),
+        ("msnbot", "/menu.pdf", "bing"),
+        ("YandexBot", "/aaab", "yandex"),
+        ("Googlebot", "/menu.pdf", "google"),
+    ];
+    let origin = serving(Reply::text(200, file));
+    for (agent, url, own) in cases {
+        let profile = Profile::named(own).unwrap();
+        assert_eq!(Reading::Crawler.profile_for(agent, None), profile);
+        let library = RobotsTxt::parse_with(file.as_bytes(), profile)
+            .view(Who::read(agent, Reading::Crawler))
+            .is_allowed(url);
+        let google = RobotsTxt::parse(file.as_bytes())
+            .view(Who::read(agent, Reading::Crawler))
+            .is_allowed(url);
+        // The two readings differ where the example is built to.
+        let differs = ["bingbot", "YandexBot"].contains(&agent);
+        assert_eq!(library != google, differs, "{agent}");
+        let body = check(
+            &server,
+            json!({"robots_txt": file, "agent": agent, "urls": [url]}),
+        )
+        .await;
+        assert_eq!(body["profile"], own, "{body}");
+        assert_eq!(body["results"][0]["allowed"], library, "{body}");
+        let body = check(
+            &server,
+            json!({"robots_txt": file, "agent": agent, "urls": [url], "profile": "google"}),
+        )
+        .await;
+        assert_eq!(body["profile"], "google", "{body}");
+        assert_eq!(body["results"][0]["allowed"], google, "{body}");
+        let asked = server.url(&format!(
+            "/v1/allowed?{}",
+            query(&[("url", origin.url(url).as_str()), ("agent", agent)])
+        ));
+        let (status, body) = get(&asked).await;
+        assert_eq!(status, 200, "{body}");
+        assert_eq!(body["profile"], own, "{body}");
+        assert_eq!(body["allowed"], library, "{body}");
+    }
+    let pairs: Vec<Value> = cases
+        .iter()
+        .map(|(agent, url, _)| json!({"url": origin.url(url), "agent": agent}))
+        .collect();
+    let (status, body) = post(&server.url("/v1/allowed"), &json!({ "pairs": pairs })).await;
+    assert_eq!(status, 200, "{body}");
+    for (i, (agent, url, own)) in cases.iter().enumerate() {
+        let library = RobotsTxt::parse_with(file.as_bytes(), Profile::named(own).unwrap())
+            .view(Who::read(agent, Reading::Crawler))
+            .is_allowed(url);
+        assert_eq!(body["results"][i]["profile"], *own, "{body}");
+        assert_eq!(body["results"][i]["allowed"], library, "{agent}: {body}");
+    }
 }

@@ -62,6 +62,12 @@ pub fn config(data_dir: &Path) -> ServerConfig {
     config.targets.allow_private = true;
     config.policy.min_ttl = Duration::ZERO;
     config.fetch_timeout = Duration::from_secs(10);
+    // Crawler verification never reaches the network in tests: an empty
+    // feed mirror and no DNS (the verify tests set their own).
+    let mirror = data_dir.join("ip-ranges");
+    std::fs::create_dir_all(&mirror).unwrap();
+    config.verify.feeds = crawlgate_audit::identity::feeds::FeedSource::Mirror(mirror);
+    config.verify.dns = None;
     config
 }
 

@@ -89,8 +89,10 @@ fn every_record_is_accounted_for_and_every_host_answered_once() {
             let (root, cause) = (verdict.root, verdict.cause.unwrap());
             match &expect.answer {
                 Answer::File(body) => {
-                    // The library's own answer for the file that answers.
-                    let robots = RobotsTxt::parse(body);
+                    // The library's own answer for the file that answers,
+                    // in the crawler's operator's reading (Bing's, Yandex's).
+                    let profile = crawlgate::Reading::Crawler.profile_for(&crawler.token, None);
+                    let robots = RobotsTxt::parse_with(body, profile);
                     // The crawler reading (`*`: the `*` group itself).
                     let view = if crawler.token == "*" {
                         robots.view("*")

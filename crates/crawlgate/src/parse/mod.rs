@@ -10,6 +10,7 @@ pub(crate) mod lines;
 pub(crate) mod normalize;
 mod reread;
 pub(crate) mod split;
+mod yandex;
 
 use std::sync::OnceLock;
 
@@ -52,6 +53,9 @@ pub(crate) fn trim_end(s: &[u8]) -> &[u8] {
 }
 
 pub(crate) fn parse(input: &[u8], profile: Profile) -> RobotsTxt {
+    if profile.yandex_records {
+        return Builder::new(input, profile).run_yandex();
+    }
     Builder::new(input, profile).run()
 }
 
@@ -604,7 +608,7 @@ impl<'a> Builder<'a> {
         shrink(&mut self.findings);
         let text = self.text;
         debug_assert!(
-            std::str::from_utf8(&text).is_ok(),
+            self.profile.yandex_records || std::str::from_utf8(&text).is_ok(),
             "the text arena holds UTF-8"
         );
         // Audiences: the groups naming each product token, case-insensitively.
@@ -667,6 +671,7 @@ impl<'a> Builder<'a> {
             audiences,
             audience_groups,
             global_groups,
+            robot_table: None,
             findings: self.findings,
             diagnostics: OnceLock::new(),
             stats,

@@ -18,12 +18,16 @@ pub(crate) enum Escapes {
     DecodeUnreserved,
     /// `urllib.robotparser`: see `crate::urllib::rule_path`.
     Requote,
+    /// Yandex: nothing changes; rules and URLs compare byte for byte.
+    Raw,
 }
 
 impl Escapes {
     pub(crate) fn of(profile: &crate::profile::Profile) -> Escapes {
         if profile.requote {
             Escapes::Requote
+        } else if !profile.normalize_escapes {
+            Escapes::Raw
         } else if profile.decode_unreserved {
             Escapes::DecodeUnreserved
         } else {
@@ -35,6 +39,7 @@ impl Escapes {
     pub(crate) fn may_change(self, value: &[u8]) -> bool {
         match self {
             Escapes::Requote => true,
+            Escapes::Raw => false,
             _ => may_need_normalizing(value),
         }
     }
@@ -48,6 +53,10 @@ impl Escapes {
                 let before = out.len();
                 out.extend_from_slice(crate::urllib::rule_path(value).as_bytes());
                 &out[before..] != value
+            }
+            Escapes::Raw => {
+                out.extend_from_slice(value);
+                false
             }
         }
     }

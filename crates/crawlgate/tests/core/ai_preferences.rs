@@ -1,12 +1,12 @@
 //! The AI-preference records read as their documents say, on the
 //! documents' own examples (`testdata/ai-preferences/`, see its README):
 //! IETF draft-ietf-aipref-attach-05 (`Content-Usage` in robots.txt),
-//! draft-ietf-aipref-vocab-07 (the vocabulary and its processing), the
+//! draft-ietf-aipref-vocab-08 (the vocabulary and its processing), the
 //! Content Signals Policy (`Content-Signal`) and RSL 1.0 (`License`).
 
 use std::path::Path;
 
-use crawlgate::{ContentUsage, Preference, RobotsTxt};
+use crawlgate::{ContentUsage, Preference, RobotsTxt, UsageCategory};
 
 fn example(name: &str) -> RobotsTxt {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -83,9 +83,104 @@ fn attach_05_paths_and_values() {
     );
 }
 
-/// vocab-07, sections 6 and 6.5: the serialisation's examples.
+/// vocab-08's examples and rules, as `testdata/ai-preferences/
+/// vocab-08-examples.tsv` lists them, each read in a robots.txt for every
+/// category.
 #[test]
-fn vocab_07_the_serialisation_examples() {
+fn vocab_08_the_examples_table() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../testdata/ai-preferences/vocab-08-examples.tsv");
+    let table = std::fs::read_to_string(&path).unwrap();
+    let word = |p: Option<Preference>| match p {
+        Some(Preference::Allowed) => "y",
+        Some(Preference::Disallowed) => "n",
+        None => "unknown",
+    };
+    let mut cases = 0;
+    for line in table
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+    {
+        let fields: Vec<&str> = line.split('\t').collect();
+        let [value, train_ai, ai_use, search, source] = fields[..] else {
+            panic!("{line:?}: five fields");
+        };
+        let robots =
+            RobotsTxt::parse(format!("User-agent: *\nContent-Usage: {value}\n").as_bytes());
+        let found = robots.view("bot").preferences("/ai-ok/x").unwrap();
+        let got = UsageCategory::ALL.map(|c| word(found.stated(c)));
+        assert_eq!(got, [train_ai, ai_use, search], "{value} ({source})");
+        // The line's own reading agrees with the file's.
+        let usage = ContentUsage::parse(value, 1);
+        for category in UsageCategory::ALL {
+            assert_eq!(
+                usage.get(category.label()),
+                found.stated(category),
+                "{value}"
+            );
+        }
+        cases += 1;
+    }
+    assert!(cases >= 12, "{cases} cases");
+}
+
+/// vocab-08, section 4.3: Search overrides AI Training and AI Use, for
+/// uses inside a search application; there is no other fallback between
+/// categories.
+#[test]
+fn vocab_08_search_overrides_the_other_categories() {
+    let read = |value: &str| {
+        RobotsTxt::parse(format!("User-agent: *\nContent-Usage: {value}\n").as_bytes())
+    };
+    let robots = read("train-ai=n, ai-use=n, search=y");
+    let found = robots.view("bot").preferences("/").unwrap();
+    for category in [UsageCategory::AiTraining, UsageCategory::AiUse] {
+        assert_eq!(found.effective(category, true), Some(Preference::Allowed));
+        assert_eq!(
+            found.effective(category, false),
+            Some(Preference::Disallowed)
+        );
+    }
+    assert_eq!(
+        found.overridden_by_search(),
+        [UsageCategory::AiTraining, UsageCategory::AiUse]
+    );
+    // search=n: a search engine may not train its ranking on it either.
+    let robots = read("train-ai=y, search=n");
+    let found = robots.view("bot").preferences("/").unwrap();
+    assert_eq!(
+        found.effective(UsageCategory::AiTraining, true),
+        Some(Preference::Disallowed)
+    );
+    assert_eq!(
+        found.effective(UsageCategory::AiTraining, false),
+        Some(Preference::Allowed)
+    );
+    // No search preference: nothing is overridden, and no category fills
+    // in another.
+    let robots = read("train-ai=n");
+    let found = robots.view("bot").preferences("/").unwrap();
+    assert!(found.overridden_by_search().is_empty());
+    assert_eq!(
+        found.effective(UsageCategory::AiTraining, true),
+        Some(Preference::Disallowed)
+    );
+    assert_eq!(found.effective(UsageCategory::AiUse, true), None);
+    assert_eq!(found.effective(UsageCategory::Search, false), None);
+    // Identical paths combine per category, most restrictive first, for
+    // ai-use as for the others.
+    let robots = RobotsTxt::parse(
+        b"User-agent: *\nContent-Usage: /p/ ai-use=y\nContent-Usage: /p/ ai-use=n, train-ai=y\n",
+    );
+    let found = robots.view("bot").preferences("/p/x").unwrap();
+    assert_eq!(found.ai_use, Some(Preference::Disallowed));
+    assert_eq!(found.train_ai, Some(Preference::Allowed));
+}
+
+/// vocab-08, sections 6 and 6.5: the serialisation's examples, through
+/// `ContentUsage::get`.
+#[test]
+fn vocab_08_the_serialisation_examples() {
     let get = |text: &str, key: &str| ContentUsage::parse(text, 1).get(key);
     // "train-ai=y, search=n": allow model training, disallow search.
     assert_eq!(
@@ -114,6 +209,8 @@ fn vocab_07_the_serialisation_examples() {
     // Values other than the tokens y and n leave the category unknown.
     assert_eq!(get("train-ai=no", "train-ai"), None);
     assert_eq!(get("train-ai=?0", "train-ai"), None);
+    // ai-use is a category of draft 08.
+    assert_eq!(get("ai-use=n", "ai-use"), Some(Preference::Disallowed));
     // Labels of earlier drafts are not in the vocabulary.
     let robots = RobotsTxt::parse(b"User-agent: *\nContent-Usage: train-genai=n, search=y\n");
     let preferences = robots.view("bot").preferences("/").unwrap();

@@ -164,7 +164,7 @@ fn the_profile_is_named_bing() {
     }
     assert!(!Profile::BING.reads_for("Googlebot"));
     assert!(!Profile::GOOGLE.reads_for("bingbot"));
-    let error = "yandex".parse::<Profile>().unwrap_err().to_string();
+    let error = "baidu".parse::<Profile>().unwrap_err().to_string();
     assert!(error.contains("bing"), "{error}");
 }
 
@@ -277,4 +277,23 @@ fn corpus_files_read_differently_by_bing() {
     );
     assert_eq!(files, 4231);
     assert_eq!((split, bingbot, global, either), (159, 31, 4, 32));
+}
+
+/// In the crawler reading, Bing's crawlers are read by Bing's rules unless
+/// a profile is named; as one token, by Google's.
+#[test]
+fn bings_crawlers_are_read_by_bing_by_default() {
+    use crawlgate::Reading;
+    let body = b"User-agent: bingbot\nCrawl-delay: 5\nUser-agent: *\nDisallow: /*.pdf$\n";
+    for name in ["bingbot", "msnbot", "AdIdxBot", "BingPreview"] {
+        let profile = Reading::Crawler.profile_for(name, None);
+        assert_eq!(profile, Profile::BING, "{name}");
+        let named = Reading::Crawler.profile_for(name, Some(Profile::GOOGLE));
+        assert_eq!(named, Profile::GOOGLE, "{name}");
+        assert_eq!(Reading::OneToken.profile_for(name, None), Profile::GOOGLE);
+    }
+    let own = RobotsTxt::parse_with(body, Reading::Crawler.profile_for("bingbot", None));
+    assert!(own.is_allowed("bingbot", "/files/menu.pdf"));
+    let google = RobotsTxt::parse_with(body, Profile::GOOGLE);
+    assert!(!google.is_allowed("bingbot", "/files/menu.pdf"));
 }

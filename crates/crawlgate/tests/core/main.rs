@@ -14,3 +14,4 @@ mod robustness;
 mod search_console;
 mod urllib;
 mod verdicts;
+mod yandex;

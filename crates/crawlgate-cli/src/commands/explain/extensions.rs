@@ -99,10 +99,27 @@ pub(crate) fn extension_note_with(
                 .unwrap_or_else(|| "content signals".to_owned()),
             None => String::new(),
         },
-        ExtensionKind::Host => "preferred mirror (Yandex)".to_owned(),
-        ExtensionKind::CleanParam => "parameters to ignore (Yandex)".to_owned(),
+        ExtensionKind::Host => "preferred mirror (Yandex, unused since 2018)".to_owned(),
+        ExtensionKind::CleanParam => match crawlgate::CleanParam::parse(ext.value(), ext.line()) {
+            Ok(record) => clean_param_note(&record),
+            Err(why) => format!("dropped by Yandex's parser: {why}"),
+        },
         ExtensionKind::License => "licence for the whole file (RSL), not for this group".to_owned(),
         _ => "unknown field".to_owned(),
+    }
+}
+
+/// What a valid `Clean-param` says: which parameters Yandex drops where.
+pub fn clean_param_note(record: &crawlgate::CleanParam<'_>) -> String {
+    let params: Vec<String> = record.params.iter().map(|p| format!("`{p}`")).collect();
+    let params = match params.as_slice() {
+        [] => "no parameter".to_owned(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    };
+    match record.path {
+        "" => format!("Yandex drops {params} from every URL (Clean-param)"),
+        path => format!("Yandex drops {params} from URLs under {path} (Clean-param)"),
     }
 }
 
@@ -238,7 +255,7 @@ mod tests {
             [
                 "at most 1 request(s) per 10 s, between 0800 and 1700 UTC",
                 "visit only between 0100 and 0600 UTC",
-                "preferred mirror (Yandex)",
+                "preferred mirror (Yandex, unused since 2018)",
                 "unknown field",
             ]
         );

@@ -47,9 +47,11 @@ pub fn render_groups(view: &AgentView<'_>, asked: &str, name: &str, p: Palette, 
     // the token its operator documents, said first, with its source.
     let choice = view.group_choice();
     let crawler = choice.crawler();
-    let notable = crawler.is_some_and(|c| {
-        choice.kind() != ChoiceKind::Own || !c.name.eq_ignore_ascii_case(asked.trim())
-    });
+    let robot_table = robots.profile().group_selection == GroupSelection::RobotPrefix;
+    let notable = robot_table
+        || crawler.is_some_and(|c| {
+            choice.kind() != ChoiceKind::Own || !c.name.eq_ignore_ascii_case(asked.trim())
+        });
     if notable {
         let _ = writeln!(out, "  {}.", choice.explain(asked));
     }
@@ -131,6 +133,9 @@ pub fn render_groups(view: &AgentView<'_>, asked: &str, name: &str, p: Palette, 
             let mut note = String::new();
             if names && ua.is_global() {
                 note = "every crawler".to_owned();
+            } else if names && robot_table {
+                let robot = choice.robot().map_or("", |r| r.full_name);
+                note = format!("names {robot}");
             } else if names && !ua.is_plain_token() && !legacy {
                 note = format!("names `{}` (only the product token counts)", ua.token());
             } else if names {

@@ -1,7 +1,7 @@
 //! The explanation as JSON: the same facts as the text, for machines.
 
 use crawlgate::{AgentView, Group, Reading as NameReading, RuleMatch, SelectionKind, Who};
-use crawlgate_answers::{ChoiceRef, Outcome, Preferences, RuleRef};
+use crawlgate_answers::{ChoiceRef, CleanParamsShown, Outcome, Preferences, RuleRef};
 use crawlgate_fetch::FetchReport;
 use serde::Serialize;
 use serde_json::{json, Value};
@@ -76,6 +76,10 @@ fn json_url(
                 view.preferences(url)
                     .map_or(Value::Null, |p| json!(Preferences::of(&p))),
             );
+            // Yandex's Clean-param, only when it drops something.
+            if let Some(dropped) = CleanParamsShown::of(view.robots(), url) {
+                map.insert("clean_params".into(), json!(dropped));
+            }
         }
     }
     value
@@ -167,6 +171,15 @@ pub fn to_json(
         .collect();
     if let (false, Value::Object(map)) = (licenses.is_empty(), &mut explained) {
         map.insert("licenses".into(), Value::Array(licenses));
+    }
+    // Yandex's Clean-param records, only when the file has some.
+    let clean: Vec<Value> = robots
+        .clean_params()
+        .iter()
+        .map(|c| json!({"line": c.line, "params": c.params, "path": c.path}))
+        .collect();
+    if let (false, Value::Object(map)) = (clean.is_empty(), &mut explained) {
+        map.insert("clean_params".into(), Value::Array(clean));
     }
     explained
 }

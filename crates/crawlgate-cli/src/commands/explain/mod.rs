@@ -64,7 +64,7 @@ pub fn run(args: Args, ui: Ui) -> anyhow::Result<Status> {
     let mut plan = load(&robots, &urls, Sites::One, &args.fetch, READ_LIMIT)?;
     let loaded = plan.sources.remove(0);
     let urls: Vec<String> = plan.targets.into_iter().map(|t| t.url).collect();
-    let reading = loaded.read(query.profile);
+    let reading = loaded.read(query.profile());
     if let Some(report) = loaded.fetch() {
         warn_fetch(report);
     }

@@ -18,6 +18,8 @@ fn rule_note(m: &RuleMatch<'_>) -> String {
             "as {} (Google's index.html alias: also allows the directory)",
             rule.index_alias().unwrap_or_default()
         )
+    } else if rule.is_empty() && rule.allows() {
+        "empty: Yandex reads it as `Allow: /`".to_owned()
     } else if rule.is_empty() {
         "empty: allows everything".to_owned()
     } else if rule.pattern() != rule.value() {
@@ -56,7 +58,7 @@ pub fn render_rule_rows(
             "{indent}{}  {}  {}",
             pad_left(&m.priority.to_string(), len_width),
             p.dim(&pad(reference, ref_width)),
-            p.verdict(m.rule.is_allow() || m.rule.is_empty(), &text)
+            p.verdict(m.rule.allows() || m.rule.is_empty(), &text)
         );
     }
 }
@@ -66,16 +68,12 @@ pub fn render_rule_rows(
 pub fn render_rules(view: &AgentView<'_>, name: &str, p: Palette, out: &mut String) {
     let robots = view.robots();
     let rules = view.rules_by_precedence();
-    let first_match = robots.profile().precedence == Precedence::FirstMatch;
-    let _ = writeln!(
-        out,
-        "{}",
-        p.heading(if first_match {
-            "Rules in file order (legacy: the first that matches decides)"
-        } else {
-            "Rules in precedence order (longest first, allow before disallow on a tie; the first that matches decides)"
-        })
-    );
+    let heading = match robots.profile().precedence {
+        Precedence::FirstMatch => "Rules in file order (legacy: the first that matches decides)",
+        Precedence::LongestLiteral => "Rules in precedence order (longest first, counting neither `*` nor a final `$`; allow before disallow on a tie; the first that matches decides)",
+        _ => "Rules in precedence order (longest first, allow before disallow on a tie; the first that matches decides)",
+    };
+    let _ = writeln!(out, "{}", p.heading(heading));
     if rules.is_empty() {
         let _ = writeln!(out, "  none: every URL is allowed");
     } else {
@@ -84,7 +82,13 @@ pub fn render_rules(view: &AgentView<'_>, name: &str, p: Palette, out: &mut Stri
     }
     let never = never_matching(view, &rules);
     if !never.is_empty() {
-        let _ = writeln!(out, "  Never match (a path must start with `/` or `*`):");
+        let why = if robots.profile().precedence == Precedence::LongestLiteral {
+            "Yandex's parser stores a pattern of stars alone as an empty rule, which matches \
+             nothing, and loses the rule stored right after one"
+        } else {
+            "a path must start with `/` or `*`"
+        };
+        let _ = writeln!(out, "  Never match ({why}):");
         for rule in never {
             let _ = writeln!(out, "    {}  {rule}", p.dim(&line_ref(name, rule.line())));
         }

@@ -23,6 +23,16 @@ pub fn names_agent(
                 let name = agent.split('/').next().unwrap_or("").to_lowercase();
                 !ua.is_global() && name.contains(&ua.value().to_lowercase())
             }
+            // Yandex: the value starts with the robot's required prefix and
+            // begins its full name.
+            GroupSelection::RobotPrefix => {
+                !ua.is_global()
+                    && robots
+                        .view(agent)
+                        .group_choice()
+                        .robot()
+                        .is_some_and(|robot| robot.named_by(ua.value()))
+            }
             _ => !ua.is_global() && ua.token().eq_ignore_ascii_case(agent),
         },
     }
@@ -33,6 +43,10 @@ pub fn names_agent(
 /// fallback), else the name asked.
 pub fn compared_name<'a>(view: &AgentView<'a>, asked: &'a str) -> &'a str {
     let choice = view.group_choice();
+    if view.robots().profile().group_selection == GroupSelection::RobotPrefix {
+        // Yandex's table matches values against the robot, not a token.
+        return asked;
+    }
     match (choice.crawler(), choice.token()) {
         (Some(_), Some(token)) if token != "*" => token,
         (Some(c), _) => c.token,

@@ -14,7 +14,7 @@ use crate::load::fetch::fetch_summary;
 use crawlgate_answers::Robots;
 
 use crate::load::source::Loaded;
-use crate::output::Palette;
+use crate::output::{line_ref, Palette};
 
 /// The whole explanation, for `agent` and each of `urls`.
 pub fn render(
@@ -105,6 +105,15 @@ fn render_url(
             let _ = writeln!(out, "  /robots.txt itself is always allowed");
             return;
         }
+        Basis::Rules(Reason::RuleLimit) => {
+            let why = verdict
+                .choice
+                .as_ref()
+                .map(|c| c.why.clone())
+                .unwrap_or_default();
+            let _ = writeln!(out, "  {why}");
+            return;
+        }
         Basis::Rules(Reason::NoGroup) | Basis::Rules(Reason::IgnoresRobotsTxt) => {
             let why = match verdict.choice.as_ref().filter(|c| c.crawler.is_some()) {
                 Some(choice) => choice.why.clone(),
@@ -135,6 +144,18 @@ fn render_url(
         for (said, from) in crate::preferences::text_lines(&preferences, name) {
             let _ = writeln!(out, "  {said}  {}", p.dim(&from));
         }
+    }
+    let dropped = view.robots().clean_params_for(url);
+    if !dropped.params.is_empty() {
+        let params: Vec<String> = dropped.params.iter().map(|p| format!("`{p}`")).collect();
+        let lines: Vec<String> = dropped.lines.iter().map(|&l| line_ref(name, l)).collect();
+        let _ = writeln!(
+            out,
+            "  Clean-param: Yandex drops {} and crawls {}  {}",
+            params.join(", "),
+            dropped.url,
+            p.dim(&lines.join(", "))
+        );
     }
 }
 
@@ -173,7 +194,7 @@ mod tests {
         assert_eq!(sections[4], "Sitemaps (for every crawler)\n  none");
         assert_eq!(
             sections[5],
-            "/p/q/1  allowed\n  2 matching rules, the first decides:\n    4  r:3  Allow: /p/q\n    2  r:2  Disallow: /p\n  content usage: train-ai=n, search=unknown  (r:4)"
+            "/p/q/1  allowed\n  2 matching rules, the first decides:\n    4  r:3  Allow: /p/q\n    2  r:2  Disallow: /p\n  content usage: train-ai=n, ai-use=unknown, search=unknown  (r:4)"
         );
         // Usage preferences are for URLs that may be fetched.
         assert_eq!(

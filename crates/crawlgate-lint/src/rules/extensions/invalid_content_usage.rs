@@ -12,12 +12,15 @@ pub(crate) static RULE: RuleInfo = RuleInfo::new(
 
 Reports `Content-Usage` lines whose preferences are not a Structured Fields
 dictionary (`train-ai=n, search=y`), whose values are not `y` or `n`, or whose
-path is not followed by preferences.
+path is not followed by preferences. An uppercase letter in a key is one
+such line: the dictionary is case-sensitive, so `Train-AI=n` does not parse.
 
 ## Why it matters
 
 A preference that does not parse expresses nothing: AI crawlers that read
-the IETF attachment fall back to their defaults.
+the IETF attachment fall back to their defaults. One bad member spoils the
+whole line: every category of it is unknown (vocabulary draft 08, section
+6.5.1), not only the bad one.
 
 ## Example
 
@@ -54,7 +57,26 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             );
             continue;
         }
+        let lowercase = usage.preferences.to_ascii_lowercase();
         match usage.entries() {
+            Err(_)
+                if lowercase != usage.preferences
+                    && crawlgate::extension::parse_dictionary(&lowercase).is_ok() =>
+            {
+                out.push(
+                    cx.diagnostic(
+                        Code::InvalidContentUsage,
+                        cx.value_part_span(ext.line(), offset, usage.preferences.len()),
+                        format!(
+                            "`{}` has uppercase letters: the preference keys are case-sensitive, \
+                             so the line does not parse and every category is unknown \
+                             (vocabulary draft 08, section 6.5.1)",
+                            usage.preferences
+                        ),
+                    )
+                    .with_fix(format!("write `{lowercase}`"), Some(lowercase.clone())),
+                );
+            }
             Err(error) => out.push(
                 cx.diagnostic(
                     Code::InvalidContentUsage,
@@ -96,6 +118,26 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{lint, Code, LintOptions};
+
+    #[test]
+    fn an_uppercase_key_spoils_the_whole_line() {
+        let file = "User-agent: *\nContent-Usage: train-ai=n, Search=y\nDisallow:\n";
+        let report = lint(file.as_bytes(), &LintOptions::default());
+        let found: Vec<_> = report.with_code(Code::InvalidContentUsage).collect();
+        assert_eq!(found.len(), 1);
+        assert!(
+            found[0].message.contains("every category is unknown"),
+            "{}",
+            found[0].message
+        );
+        let fix = found[0].fix.as_ref().unwrap();
+        assert_eq!(fix.message, "write `train-ai=n, search=y`");
     }
 }
 

@@ -6,6 +6,7 @@ pub(crate) mod crawl_delay_ignored;
 pub(crate) mod crawl_delay_range;
 pub(crate) mod extension_outside_group;
 pub(crate) mod host_line;
+pub(crate) mod invalid_clean_param;
 pub(crate) mod invalid_content_signal;
 pub(crate) mod invalid_content_usage;
 pub(crate) mod invalid_crawl_delay;

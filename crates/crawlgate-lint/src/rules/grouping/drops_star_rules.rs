@@ -83,7 +83,7 @@ const NEVER_OBEY_STAR: &[&str] = &[
 /// user act for that user, and retired crawlers fetch nothing any more.
 fn often_apart(label: &str) -> Option<&'static str> {
     let crawler = crate::audit::find(label)?;
-    if crawler.note.contains("retired") {
+    if !crawler.runs() {
         return Some("it no longer crawls, so this changes nothing today");
     }
     if crawler.kind == CrawlerKind::UserTriggered {
@@ -155,6 +155,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     // not with an allow rule), found on first use.
     let mut decides: Vec<Option<bool>> = vec![None; star_rules.len()];
     let mut naming: Option<FxHashMap<(usize, String), u32>> = None;
+    let mut by_groups: Option<FxHashMap<Vec<u32>, Vec<String>>> = None;
     for audience in cx.audiences() {
         if !specific(&audience.label) {
             continue;
@@ -230,12 +231,34 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             }
             map
         });
-        let line = naming
-            .get(&(group, audience.label.to_ascii_lowercase()))
-            .copied()
-            .or_else(|| robots.group(group).map(|g| g.first_line()))
-            .unwrap_or(1);
-        let label = &audience.label;
+        let by_groups = by_groups.get_or_insert_with(|| {
+            let mut map: FxHashMap<Vec<u32>, Vec<String>> = FxHashMap::default();
+            for (token, groups) in robots.tokens() {
+                map.entry(groups.to_vec())
+                    .or_default()
+                    .push(token.to_owned());
+            }
+            map
+        });
+        // Every token of the audience (crawlers that share exactly these
+        // groups), in the order the file names them: the same situation
+        // gets the same finding for each of them.
+        let line_of = |token: &str| {
+            naming
+                .get(&(group, token.to_ascii_lowercase()))
+                .copied()
+                .or_else(|| robots.group(group).map(|g| g.first_line()))
+                .unwrap_or(1)
+        };
+        let mut tokens: Vec<String> = by_groups
+            .get(&audience.groups)
+            .cloned()
+            .unwrap_or_else(|| vec![audience.label.clone()]);
+        tokens.retain(|t| specific(t));
+        tokens.sort_by_key(|t| line_of(t));
+        if tokens.is_empty() {
+            continue;
+        }
         let more = if dropped.len() > 1 {
             ", among other paths the `*` group disallows"
         } else {
@@ -258,73 +281,157 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             .iter()
             .filter(|pattern| star_patterns.contains(*pattern))
             .count();
-        let (message, severity) = if shares_star {
-            (
-                format!(
-                    "`{label}` shares a `*` group but obeys only that one, not the other `*` \
-                     groups: it may fetch {example}"
-                ),
-                Severity::Info,
-            )
-        } else if own.is_empty() && allows_some {
-            (
-                format!(
-                    "`{label}`'s group holds only allow lines, the documented way to give a \
-                     crawler more access: it replaces the `*` group, so `{label}` may fetch \
-                     {example}; is that meant?"
-                ),
-                Severity::Info,
-            )
-        } else if own.is_empty() {
-            (
-                format!(
-                    "`{label}`'s group allows everything, so it does not obey the `*` group: \
-                     it may fetch {example}"
-                ),
-                Severity::Info,
-            )
-        } else if let Some(why) = often_apart(label) {
-            (
-                format!(
-                    "`{label}` obeys only its own group, not the `*` group: it may fetch \
-                     {example} ({why})"
-                ),
-                Severity::Info,
-            )
-        } else if repeated > 0 {
-            (
-                format!(
-                    "`{label}`'s group repeats {repeated} of the `*` group's disallow rules but \
-                     not all: it obeys only its own group, so it may fetch {example}"
-                ),
-                Severity::Warning,
-            )
-        } else {
-            (
-                format!(
-                    "`{label}` obeys only its own group, not the `*` group: it may fetch \
-                     {example}"
-                ),
-                Severity::Warning,
-            )
-        };
         let repeat: Vec<String> = dropped
             .iter()
             .take(NAMED)
             .map(|d| format!("`{}`", d.rule))
             .collect();
         let etc = if dropped.len() > NAMED { " …" } else { "" };
-        let mut d = cx
-            .diagnostic(Code::DropsStarRules, cx.content_span(line), message)
-            .with_fix(
-                format!(
-                    "repeat in `{label}`'s group the `*` rules it should obey: {}{etc}",
-                    and_list(&repeat)
+        // What the group holds decides for all its crawlers; what each
+        // crawler is (an ad crawler, a retired one) for each.
+        let whole_group = if shares_star {
+            Some(WholeGroup::SharesStar)
+        } else if own.is_empty() && allows_some {
+            Some(WholeGroup::OnlyAllows)
+        } else if own.is_empty() {
+            Some(WholeGroup::AllowsEverything)
+        } else {
+            None
+        };
+        let mut findings: Vec<(Vec<String>, Severity, Option<&'static str>)> = Vec::new();
+        if whole_group.is_some() {
+            findings.push((tokens.clone(), Severity::Info, None));
+        } else {
+            let (apart, plain): (Vec<&String>, Vec<&String>) =
+                tokens.iter().partition(|t| often_apart(t).is_some());
+            if !plain.is_empty() {
+                findings.push((
+                    plain.into_iter().cloned().collect(),
+                    Severity::Warning,
+                    None,
+                ));
+            }
+            for token in apart {
+                findings.push((vec![token.clone()], Severity::Info, often_apart(token)));
+            }
+        }
+        for (names, severity, why) in findings {
+            let who = Named::new(&names);
+            let message = match (whole_group, why) {
+                (Some(case), _) => case.message(&who, &example),
+                (None, Some(why)) => format!(
+                    "{} obeys only its own group, not the `*` group: it may fetch {example} ({why})",
+                    who.names
                 ),
-                None,
-            );
-        d.severity = severity;
-        out.push(d);
+                (None, None) if repeated > 0 => format!(
+                    "the group of {} repeats {repeated} of the `*` group's disallow rules but not \
+                     all: {} only that group, so {} may fetch {example}",
+                    who.names,
+                    who.verb("it obeys", "they obey"),
+                    who.pronoun()
+                ),
+                (None, None) => format!(
+                    "{} {}, not the `*` group: {} may fetch {example}",
+                    who.names,
+                    who.verb("obeys only its own group", "obey only the group they share"),
+                    who.pronoun()
+                ),
+            };
+            let line = line_of(&names[0]);
+            let mut d = cx
+                .diagnostic(Code::DropsStarRules, cx.content_span(line), message)
+                .with_fix(
+                    format!(
+                        "repeat in the group of {} the `*` rules {} should obey: {}{etc}",
+                        who.names,
+                        who.pronoun(),
+                        and_list(&repeat)
+                    ),
+                    None,
+                );
+            d.severity = severity;
+            out.push(d);
+        }
+    }
+}
+
+/// What a group holds that decides the finding for all its crawlers.
+#[derive(Clone, Copy)]
+enum WholeGroup {
+    /// It also names `*`.
+    SharesStar,
+    /// Only allow lines: Google's way to give a crawler more access.
+    OnlyAllows,
+    /// It allows everything.
+    AllowsEverything,
+}
+
+impl WholeGroup {
+    fn message(self, who: &Named, example: &str) -> String {
+        match self {
+            WholeGroup::SharesStar => format!(
+                "{} {} a `*` group but {} only that one, not the other `*` groups: {} may fetch \
+                 {example}",
+                who.names,
+                who.verb("shares", "share"),
+                who.verb("obeys", "obey"),
+                who.pronoun()
+            ),
+            WholeGroup::OnlyAllows => format!(
+                "the group of {} holds only allow lines, the documented way to give a crawler \
+                 more access: it replaces the `*` group, so {} may fetch {example}; is that \
+                 meant?",
+                who.names,
+                who.pronoun()
+            ),
+            WholeGroup::AllowsEverything => format!(
+                "the group of {} allows everything, so {} {} not obey the `*` group: {} may \
+                 fetch {example}",
+                who.names,
+                who.pronoun(),
+                who.verb("does", "do"),
+                who.pronoun()
+            ),
+        }
+    }
+}
+
+/// The crawlers a finding names, for its sentences: "`Googlebot` and
+/// `Bingbot`", singular or plural.
+struct Named {
+    names: String,
+    plural: bool,
+}
+
+impl Named {
+    /// Names beyond this many are counted.
+    const LISTED: usize = 4;
+
+    fn new(tokens: &[String]) -> Named {
+        let mut quoted: Vec<String> = tokens
+            .iter()
+            .take(Named::LISTED)
+            .map(|t| format!("`{t}`"))
+            .collect();
+        if tokens.len() > Named::LISTED {
+            quoted.push(format!("{} others", tokens.len() - Named::LISTED));
+        }
+        Named {
+            names: and_list(&quoted),
+            plural: tokens.len() > 1,
+        }
+    }
+
+    fn verb(&self, one: &'static str, many: &'static str) -> &'static str {
+        if self.plural {
+            many
+        } else {
+            one
+        }
+    }
+
+    fn pronoun(&self) -> &'static str {
+        self.verb("it", "they")
     }
 }
 
@@ -374,7 +481,7 @@ mod tests {
         let d = report.with_code(Code::DropsStarRules).next().unwrap();
         assert!(
             d.message.starts_with(
-                "`Googlebot`'s group repeats 1 of the `*` group's disallow rules but not all"
+                "the group of `Googlebot` repeats 1 of the `*` group's disallow rules but not all"
             ),
             "{}",
             d.message
@@ -397,6 +504,66 @@ mod tests {
             let file = format!("{star}User-agent: {special}\nDisallow: /tmp/\n");
             assert_eq!(found(&file), [], "{special}");
         }
+    }
+
+    /// Crawlers that share a group are in the same situation: the finding
+    /// names each of them, with the confidence the evidence allows for
+    /// each (the issue's Googlebot/Bingbot example named only Bingbot).
+    #[test]
+    fn crawlers_sharing_a_group_get_the_same_finding() {
+        let star = "User-agent: *\nDisallow: /private/\n\n";
+        let both =
+            format!("{star}User-agent: Googlebot\nUser-agent: Bingbot\nDisallow: /cgi-bin/\n");
+        let report = lint(both.as_bytes(), &LintOptions::default());
+        let found: Vec<_> = report.with_code(Code::DropsStarRules).collect();
+        assert_eq!(found.len(), 1, "{found:#?}");
+        assert_eq!(found[0].severity, Severity::Warning);
+        assert_eq!(found[0].span.line, 4, "the first of them in the file");
+        assert!(
+            found[0]
+                .message
+                .starts_with("`Googlebot` and `Bingbot` obey only the group they share"),
+            "{}",
+            found[0].message
+        );
+        // Each alone: the same finding, in the singular.
+        for name in ["Googlebot", "Bingbot"] {
+            let alone = format!("{star}User-agent: {name}\nDisallow: /cgi-bin/\n");
+            let report = lint(alone.as_bytes(), &LintOptions::default());
+            let d = report.with_code(Code::DropsStarRules).next().unwrap();
+            assert_eq!(d.severity, Severity::Warning, "{name}");
+            assert!(
+                d.message
+                    .starts_with(&format!("`{name}` obeys only its own group")),
+                "{}",
+                d.message
+            );
+        }
+        // An ad crawler beside them is more likely meant: information, for
+        // it alone.
+        let mixed = format!(
+            "{star}User-agent: Googlebot\nUser-agent: AdIdxBot\nUser-agent: Bingbot\nDisallow: /cgi-bin/\n"
+        );
+        let report = lint(mixed.as_bytes(), &LintOptions::default());
+        let found: Vec<(Severity, String)> = report
+            .with_code(Code::DropsStarRules)
+            .map(|d| (d.severity, d.message.to_string()))
+            .collect();
+        assert_eq!(found.len(), 2, "{found:#?}");
+        assert_eq!(found[0].0, Severity::Warning);
+        assert!(
+            found[0].1.starts_with("`Googlebot` and `Bingbot` obey"),
+            "{}",
+            found[0].1
+        );
+        assert_eq!(found[1].0, Severity::Info);
+        assert!(
+            found[1]
+                .1
+                .starts_with("`AdIdxBot` obeys only its own group"),
+            "{}",
+            found[1].1
+        );
     }
 
     #[test]

@@ -5,3 +5,4 @@ pub(crate) mod drops_star_rules;
 pub(crate) mod empty_group;
 pub(crate) mod merged_groups;
 pub(crate) mod repeated_group;
+pub(crate) mod yandex_split_group;

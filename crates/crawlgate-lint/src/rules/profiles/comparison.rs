@@ -20,7 +20,10 @@
 //! decide alike. [`PrefixIndex`] answers "which kinds of plain rules match
 //! this path" in logarithmic time.
 
-use crawlgate::{AgentView, ExtensionKind, GroupSelection, Pattern, Profile, RobotsTxt, Rule};
+use crawlgate::Who;
+use crawlgate::{
+    AgentView, ExtensionKind, GroupSelection, Pattern, Profile, Reading, RobotsTxt, Rule,
+};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::budget::{Budget, LookupCost};
@@ -39,6 +42,8 @@ fn reader_name(profile: Profile) -> &'static str {
         "legacy parsers (no wildcards, first matching group and rule, as Python's robotparser)"
     } else if profile == Profile::BING {
         "Bing"
+    } else if profile == Profile::YANDEX {
+        "Yandex's parser"
     } else {
         "this reading"
     }
@@ -67,6 +72,28 @@ fn escapes_differ(value: &str) -> bool {
             let byte = u8::from_str_radix(&value[i + 1..i + 3], 16).unwrap_or(0);
             lower_hex || byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'.' | b'_' | b'~')
         })
+}
+
+/// [`sample_into`], with each `*` read as a character the pattern does not
+/// hold: with Yandex's `*`, which never goes back, a filler that repeats the
+/// text after it (`x` before `xx_`) makes a URL no real one resembles.
+fn sample_apart(pattern: &str, out: &mut String) -> bool {
+    let filler = ['x', 'q', 'z', 'j', '0', '~']
+        .into_iter()
+        .find(|c| !pattern.contains(*c))
+        .unwrap_or('x');
+    if !sample_into(pattern, out) {
+        return false;
+    }
+    if filler != 'x' {
+        let body = pattern.strip_suffix('$').unwrap_or(pattern);
+        out.clear();
+        if !body.starts_with('/') {
+            out.push('/');
+        }
+        out.extend(body.chars().map(|c| if c == '*' { filler } else { c }));
+    }
+    true
 }
 
 /// A path cut to a readable length.
@@ -265,6 +292,20 @@ fn crawl_delay_ending(view: &AgentView<'_>) -> Option<u32> {
     })
 }
 
+/// The crawlers a crawler family's reading is for: the profile's own list
+/// (Bing's), or the registry's crawlers whose operator's parser it is
+/// (`profile=yandex`); empty for a reading that is no family's.
+fn family(profile: Profile) -> Vec<&'static str> {
+    if !profile.crawlers.is_empty() {
+        return profile.crawlers.to_vec();
+    }
+    crawlgate::registry::crawlers()
+        .iter()
+        .filter(|c| c.profile == Some(profile))
+        .map(|c| c.token)
+        .collect()
+}
+
 fn key<'a>(rule: &Rule<'a>) -> RuleKey<'a> {
     (rule.line(), rule.is_allow(), rule.pattern())
 }
@@ -304,7 +345,41 @@ pub(crate) fn compare(cx: &Context<'_>, other: Profile, code: Code, out: &mut Ve
     }
     let google = cx.reading(Profile::GOOGLE);
     let theirs = cx.reading(other);
+    // Past its limit of stored rules, Yandex's parser allows everything:
+    // said once, where the file passes it, not at every rule.
+    if let Some(line) = theirs.stored_rules_limit() {
+        let line = match line {
+            0 => cx.lines().len().max(1) as u32,
+            line => line,
+        };
+        out.push(cx.diagnostic(
+            code,
+            cx.content_span(line),
+            format!(
+                "{} stores at most about 500 KB of rules (for one robot, or for all \
+                 together), and this file passes that {}: it allows Yandex's robots \
+                 everything, where Google reads the rules",
+                reader_name(other),
+                if line as usize >= cx.lines().len() {
+                    "in all".to_owned()
+                } else {
+                    format!("at line {line}")
+                }
+            ),
+        ));
+        return;
+    }
     let generic = generic_agent(google);
+    let family = family(other);
+    let reads_for = |agent: &str| family.iter().any(|c| c.eq_ignore_ascii_case(agent));
+    // A parser with its own table of robots (Yandex's) is compared on its
+    // robots as the crawler reading reads them in Google's reading too
+    // (YandexBot follows a `Yandex` group there as well): what differs is
+    // then the parsers, not the names.
+    let how = match other.group_selection {
+        GroupSelection::RobotPrefix => Reading::Crawler,
+        _ => Reading::OneToken,
+    };
     let mut agents: Vec<&str> = Vec::new();
     let mut names = FxHashSet::default();
     for robots in [google, theirs] {
@@ -317,7 +392,7 @@ pub(crate) fn compare(cx: &Context<'_>, other: Profile, code: Code, out: &mut Ve
             }
         }
     }
-    if other.crawlers.is_empty() {
+    if family.is_empty() {
         for extra in ["Googlebot", generic] {
             if names.insert(extra.to_ascii_lowercase()) {
                 agents.push(extra);
@@ -327,8 +402,8 @@ pub(crate) fn compare(cx: &Context<'_>, other: Profile, code: Code, out: &mut Ve
         // A crawler family's reading matters for its crawlers only: the
         // ones the file names, and its main crawler (which also stands for
         // the family when the `*` groups apply).
-        agents.retain(|a| other.reads_for(a));
-        if let Some(main) = other.crawlers.first()
+        agents.retain(|a| reads_for(a));
+        if let Some(main) = family.first()
             && names.insert(main.to_ascii_lowercase())
         {
             agents.push(main);
@@ -358,6 +433,19 @@ pub(crate) fn compare(cx: &Context<'_>, other: Profile, code: Code, out: &mut Ve
                 .rules()
                 .filter(|r| r.value().starts_with('*'))
                 .map(|r| r.line()),
+        )
+        // Yandex's groups split at a blank line: `R106` says so.
+        .chain(
+            (other == Profile::YANDEX)
+                .then(|| crate::rules::grouping::yandex_split_group::splits(cx))
+                .into_iter()
+                .flatten()
+                .flat_map(|s| {
+                    s.split
+                        .user_agents()
+                        .map(|ua| ua.line())
+                        .collect::<Vec<_>>()
+                }),
         )
         .collect();
     // With the same matching, the lines of rules that can make a difference:
@@ -408,6 +496,12 @@ pub(crate) fn compare(cx: &Context<'_>, other: Profile, code: Code, out: &mut Ve
         Some(_) => theirs.user_agents().len(),
         None => 0,
     };
+    // The first line Google's size limit leaves unread, if any.
+    let lost_from = google
+        .diagnostics()
+        .iter()
+        .find(|d| d.code == crawlgate::Code::FileTooLarge)
+        .map(|d| d.span.line);
     let mut seen_choices = FxHashSet::default();
     let mut seen_selections = FxHashSet::default();
     let mut reported = FxHashSet::default();
@@ -416,7 +510,14 @@ pub(crate) fn compare(cx: &Context<'_>, other: Profile, code: Code, out: &mut Ve
         // Skip crawlers whose groups were already compared, before building
         // (and compiling) their views.
         let group_indices = |robots: &RobotsTxt| -> Vec<u32> {
-            robots.groups_of(agent).map(|g| g.index() as u32).collect()
+            match how {
+                Reading::OneToken => robots.groups_of(agent).map(|g| g.index() as u32).collect(),
+                Reading::Crawler => robots
+                    .view(Who::read(agent, how))
+                    .groups()
+                    .map(|g| g.index() as u32)
+                    .collect(),
+            }
         };
         let our_groups = group_indices(google);
         let their_groups = match &legacy_choice {
@@ -463,8 +564,8 @@ pub(crate) fn compare(cx: &Context<'_>, other: Profile, code: Code, out: &mut Ve
                 continue;
             }
         }
-        let ours = google.view(agent);
-        let other_view = theirs.view(agent);
+        let ours = google.view(Who::read(agent, how));
+        let other_view = theirs.view(Who::read(agent, how));
         let selection = (group_lines(&ours), group_lines(&other_view));
         if selection.0.is_empty() && selection.1.is_empty()
             || !seen_selections.insert(selection.clone())
@@ -473,19 +574,59 @@ pub(crate) fn compare(cx: &Context<'_>, other: Profile, code: Code, out: &mut Ve
         }
         // When the readings pick different groups, the first URL they decide
         // differently is reported once, at the crawler's user-agent line.
-        let choice_line = (selection.0 != selection.1)
-            .then(|| agent_lines.get(&agent.to_ascii_lowercase()).copied())
+        // In the crawler reading (Yandex's robots), groups that start on one
+        // line but end on others differ too (a blank line splits a group for
+        // Yandex), and a robot named by another token (`Yandex` for
+        // YandexBot) is reported at its group's first line.
+        let differ = match how {
+            Reading::Crawler => {
+                let extent = |view: &AgentView<'_>| -> Vec<(u32, u32)> {
+                    view.groups()
+                        .map(|g| (g.first_line(), g.last_line()))
+                        .collect()
+                };
+                extent(&ours) != extent(&other_view)
+            }
+            Reading::OneToken => selection.0 != selection.1,
+        };
+        let choice_line = differ
+            .then(|| {
+                agent_lines
+                    .get(&agent.to_ascii_lowercase())
+                    .copied()
+                    .or_else(|| match how {
+                        Reading::Crawler => selection.1.first().or(selection.0.first()).copied(),
+                        Reading::OneToken => None,
+                    })
+            })
             .flatten();
         let describe_groups = |lines: &[u32]| match lines {
             [] => "no group".to_owned(),
             [one] => format!("the group at line {one}"),
             more => format!("the groups at {}", lines_phrase(more)),
         };
+        // Groups told apart by where they end, too (crawler reading).
+        let describe_extents = |view: &AgentView<'_>| -> String {
+            let spans: Vec<String> = view
+                .groups()
+                .map(|g| match (g.first_line(), g.last_line()) {
+                    (first, last) if first == last => format!("line {first}"),
+                    (first, last) => format!("lines {first}–{last}"),
+                })
+                .collect();
+            match spans.as_slice() {
+                [] => "no group".to_owned(),
+                [one] => format!("the group at {one}"),
+                more => format!("the groups at {}", more.join(", ")),
+            }
+        };
+        let (our_groups_said, their_groups_said) = match how {
+            Reading::Crawler => (describe_extents(&ours), describe_extents(&other_view)),
+            Reading::OneToken => (describe_groups(&selection.0), describe_groups(&selection.1)),
+        };
         let choice_note = format!(
-            " (Google gives it {}, {} {})",
-            describe_groups(&selection.0),
+            " (Google gives it {our_groups_said}, {} {their_groups_said})",
             reader_name(other).split(" (").next().unwrap_or(""),
-            describe_groups(&selection.1)
         );
         let mut choice_reported = false;
         let our_rules: Vec<Rule<'_>> = ours.groups().flat_map(|g| g.rules()).collect();
@@ -563,12 +704,30 @@ pub(crate) fn compare(cx: &Context<'_>, other: Profile, code: Code, out: &mut Ve
             if path == "/robots.txt" {
                 return; // always fetched; Google's library leaves it to its caller
             }
+            // Yandex compares escapes and other bytes as written, Google
+            // encodes the rules': how Yandex's crawler writes such URLs is
+            // not known, so they are left out rather than guessed.
+            if !other.normalize_escapes && (path.contains('%') || !path.is_ascii()) {
+                return;
+            }
             if !lookup_budget.spend(lookup_cost(path)) {
                 return;
             }
             let a = ours.decide_path(path);
             let b = other_view.decide_path(path);
             if a.is_allowed() == b.is_allowed() {
+                return;
+            }
+            // A difference a deciding line explains elsewhere (a line only
+            // one reading reads), or a rule past Google's size limit
+            // (`R014` says so), is not said again.
+            let past_google = |line: u32| lost_from.is_some_and(|lost| line >= lost);
+            if how == Reading::Crawler
+                && [a.line(), b.line()]
+                    .into_iter()
+                    .flatten()
+                    .any(|line| explained.contains(&line) || past_google(line))
+            {
                 return;
             }
             let (line, note) = match choice_line {
@@ -602,12 +761,14 @@ pub(crate) fn compare(cx: &Context<'_>, other: Profile, code: Code, out: &mut Ve
                     describe_verdict(&b, false),
                 )
             } else {
+                // `RFC 9309 parsers allow it`, `Yandex's parser allows it`.
+                let plural = other == Profile::RFC9309 || other == Profile::LEGACY;
                 format!(
                     "{who}{note} fetching `{}`: Google {}; {} {}",
                     shorten(path),
                     describe_verdict(&a, false),
                     reader_name(other),
-                    describe_verdict(&b, true),
+                    describe_verdict(&b, plural),
                 )
             };
             out.push(cx.diagnostic(code, cx.content_span(line), message));
@@ -630,7 +791,12 @@ pub(crate) fn compare(cx: &Context<'_>, other: Profile, code: Code, out: &mut Ve
                 rule.index_alias(),
             ];
             for source in sources.into_iter().flatten() {
-                if sample_into(source, &mut sample) && check.possible(&sample) {
+                let sampled = if other.restarting_star {
+                    sample_apart(source, &mut sample)
+                } else {
+                    sample_into(source, &mut sample)
+                };
+                if sampled && check.possible(&sample) {
                     decide(&sample, rule.line());
                 }
             }

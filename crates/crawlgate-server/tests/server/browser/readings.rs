@@ -215,5 +215,38 @@ return m.length >= 8 && [m.map(d => [Number(d.dataset.line), d.dataset.kind, d.d
     assert_eq!(prefs[2], from_api["content_signal"]["value"]);
     assert!(prefs[3].as_str().unwrap().contains("line 6"), "{prefs}");
     page.shot("tester-search-console.png").await;
+
+    // Vocabulary draft 08: ai-use, and Search deciding the others inside a
+    // search application, as the API gives them.
+    let file = "User-agent: *\nContent-Usage: train-ai=n, ai-use=n, search=y\n";
+    page.paste("robots", file).await;
+    page.rows(1).await;
+    let prefs = page
+        .wait_for(
+            "the draft 08 preferences",
+            "const p = document.getElementById('preferences');
+return !p.hidden && p.dataset.aiUse && [p.dataset.trainAi, p.dataset.aiUse, p.dataset.search, p.textContent];",
+            vec![],
+        )
+        .await;
+    let (_, api) = post(
+        &page.server.url("/v1/check"),
+        &json!({"robots_txt": file, "agent": "mybot", "urls": ["/page"]}),
+    )
+    .await;
+    let from_api = &api["results"][0]["preferences"];
+    assert_eq!(prefs[0], from_api["train_ai"]);
+    assert_eq!(prefs[1], from_api["ai_use"]);
+    assert_eq!(prefs[1], "disallowed");
+    assert_eq!(prefs[2], from_api["search"]);
+    assert_eq!(from_api["search_overrides"], json!(["train-ai", "ai-use"]));
+    let text = prefs[3].as_str().unwrap();
+    assert!(
+        text.contains("train-ai disallowed, ai-use disallowed, search allowed")
+            && text.contains(
+                "inside a search application search allowed decides train-ai and ai-use too"
+            ),
+        "{text}"
+    );
     page.close().await;
 }

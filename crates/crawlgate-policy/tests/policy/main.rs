@@ -1,0 +1,10 @@
+//! The policy crate's tests: one binary, a module per subject.
+
+mod architecture;
+mod bar;
+mod corpus;
+mod hostile;
+mod servers;
+mod support;
+mod sweep;
+mod toml;
