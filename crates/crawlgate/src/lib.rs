@@ -98,6 +98,7 @@
 
 mod agent;
 mod choice;
+mod code_table;
 mod compiled;
 mod decide;
 mod diagnostic;

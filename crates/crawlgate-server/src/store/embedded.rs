@@ -36,7 +36,8 @@ fn err(error: impl std::fmt::Display) -> StoreError {
 ///
 /// ```
 /// use std::time::SystemTime;
-/// use crawlgate_fetch::{CacheStore, FetchPolicy, FetchResult, HttpResponse, Origin};
+/// use crawlgate_answers::{FetchPolicy, FetchResult, HttpResponse, Origin};
+/// use crawlgate_fetch::CacheStore;
 /// use crawlgate_server::EmbeddedStore;
 ///
 /// let dir = tempfile::tempdir().unwrap();
