@@ -67,7 +67,7 @@ pub use headers::{parse_retry_after, CacheDirectives};
 pub use outcome::{is_robots_txt, Outcome, OutcomeKind, OutcomeReason, RobotsCopy, Rules};
 pub use policy::FetchPolicy;
 pub use preferences::{Preferences, SignalShown, UsageShown};
-pub use reading::Robots;
+pub use reading::{Robots, RobotsView};
 pub use result::{
     Attempt, FetchResult, HttpResponse, NetworkErrorKind, NetworkFailure, RedirectStop,
 };

@@ -2,7 +2,7 @@
 //! the verdicts it gives: the one type the command line, the service and
 //! the Python package answer from.
 
-use crawlgate::{CompiledRobotsTxt, RobotsTxt, Who};
+use crawlgate::{AgentView, CompiledRobotsTxt, RobotsTxt, Who};
 
 use crate::outcome::{is_robots_txt, Outcome, Rules};
 use crate::verdict::ExplainedVerdict;
@@ -30,17 +30,31 @@ impl Outcome {
     /// ```
     pub fn decide<'w>(&self, who: impl Into<Who<'w>>, url: &str) -> ExplainedVerdict {
         let who = who.into();
-        let ignoring = who.registered().filter(|c| c.ignores_robots_txt());
-        if is_robots_txt(url) && ignoring.is_none() {
-            return ExplainedVerdict::robots_txt_itself();
-        }
-        match (&self.rules, ignoring) {
-            (Rules::Conditional(copy), _) => {
-                ExplainedVerdict::named(&copy.compiled().decide(who, url), who.name())
-            }
-            (_, Some(crawler)) => ExplainedVerdict::ignoring(crawler),
-            (Rules::FullAllow, None) => ExplainedVerdict::by_outcome(true, self.reason),
-            (Rules::FullDisallow, None) => ExplainedVerdict::by_outcome(false, self.reason),
+        let view = match &self.rules {
+            Rules::Conditional(copy) => Some(copy.compiled().view(who)),
+            Rules::FullAllow | Rules::FullDisallow => None,
+        };
+        decide_fetched(self, who, view.as_ref(), url)
+    }
+}
+
+/// The verdict under a fetch outcome, with `who`'s view of the file when
+/// the outcome left one.
+fn decide_fetched(
+    outcome: &Outcome,
+    who: Who<'_>,
+    view: Option<&AgentView<'_>>,
+    url: &str,
+) -> ExplainedVerdict {
+    let ignoring = who.registered().filter(|c| c.ignores_robots_txt());
+    if is_robots_txt(url) && ignoring.is_none() {
+        return ExplainedVerdict::robots_txt_itself();
+    }
+    match (view, ignoring) {
+        (Some(view), _) => ExplainedVerdict::named(&view.decide(url), who.name()),
+        (None, Some(crawler)) => ExplainedVerdict::ignoring(crawler),
+        (None, None) => {
+            ExplainedVerdict::by_outcome(matches!(outcome.rules, Rules::FullAllow), outcome.reason)
         }
     }
 }
@@ -130,14 +144,67 @@ impl Robots {
     }
 
     /// May `who` (a product token, or a crawler a person names: [`Who`])
-    /// fetch `url`?
+    /// fetch `url`? One question: to ask many, take `who`'s
+    /// [`view`](Self::view) once.
     pub fn decide<'w>(&self, who: impl Into<Who<'w>>, url: &str) -> ExplainedVerdict {
-        let who = who.into();
-        match self {
-            Robots::Local(compiled) => {
-                ExplainedVerdict::named(&compiled.decide(who, url), who.name())
-            }
-            Robots::Fetched(outcome) => outcome.decide(who, url),
+        self.view(who).decide(url)
+    }
+
+    /// `who`'s view of this robots.txt (a product token, or a crawler a
+    /// person names: [`Who`]), built once for many questions: the
+    /// crawler's groups are chosen once, and its rules compiled once.
+    ///
+    /// ```
+    /// use crawlgate::{ChoiceKind, RobotsTxt, Who};
+    /// use crawlgate_answers::Robots;
+    ///
+    /// let robots = Robots::local(RobotsTxt::parse(b"User-agent: Googlebot\nDisallow: /g\n"));
+    /// let image = robots.view(Who::crawler("Googlebot-Image"));
+    /// assert!(!image.decide("/g/a.jpg").allowed);
+    /// assert!(image.decide("/a.jpg").allowed);
+    /// assert_eq!(image.rules().unwrap().group_choice().kind(), ChoiceKind::Fallback);
+    /// ```
+    pub fn view<'a, 'w: 'a>(&'a self, who: impl Into<Who<'w>>) -> RobotsView<'a> {
+        let who: Who<'w> = who.into();
+        RobotsView {
+            robots: self,
+            who,
+            rules: self.compiled().map(|compiled| compiled.view(who)),
         }
+    }
+}
+
+/// One crawler's view of a [`Robots`] ([`Robots::view`]): its groups
+/// chosen once, its rules compiled once, for many questions.
+#[derive(Clone, Debug)]
+pub struct RobotsView<'a> {
+    robots: &'a Robots,
+    who: Who<'a>,
+    rules: Option<AgentView<'a>>,
+}
+
+impl<'a> RobotsView<'a> {
+    /// May the crawler fetch `url`? What [`Robots::decide`] answers.
+    pub fn decide(&self, url: &str) -> ExplainedVerdict {
+        match (self.robots, &self.rules) {
+            (Robots::Fetched(outcome), rules) => {
+                decide_fetched(outcome, self.who, rules.as_ref(), url)
+            }
+            (_, Some(view)) => ExplainedVerdict::named(&view.decide(url), self.who.name()),
+            (Robots::Local(compiled), None) => {
+                ExplainedVerdict::named(&compiled.decide(self.who, url), self.who.name())
+            }
+        }
+    }
+
+    /// The crawler's view of the file's rules (its groups, their choice,
+    /// its preferences), unless the fetch outcome left no rules to read.
+    pub fn rules(&self) -> Option<&AgentView<'a>> {
+        self.rules.as_ref()
+    }
+
+    /// Who asks.
+    pub fn who(&self) -> Who<'a> {
+        self.who
     }
 }

@@ -189,23 +189,28 @@ fn lowercase_kind<S: Serializer>(kind: &RuleKind, s: S) -> Result<S::Ok, S::Erro
 /// `source` is `{"title", "url", "checked"}` or `null`.
 ///
 /// ```
-/// use crawlgate::{RobotsTxt, Who};
+/// use crawlgate::{ChoiceKind, Reading, RobotsTxt, Who};
 /// use crawlgate_answers::ChoiceRef;
 ///
 /// let robots = RobotsTxt::parse(b"User-agent: *\nDisallow: /\n");
 /// let choice = ChoiceRef::new(&robots.view(Who::crawler("AdsBot-Google")).group_choice(), "adsbot-google");
-/// assert_eq!((choice.reading, choice.kind, choice.token), ("crawler", "none", None));
+/// assert_eq!((choice.reading, choice.kind, choice.token), (Reading::Crawler, ChoiceKind::NoGroup, None));
+/// assert_eq!(serde_json::to_value(&choice).unwrap()["kind"], "none");
 /// assert_eq!(choice.crawler, Some("AdsBot-Google"));
 /// assert_eq!(choice.source.unwrap().title, "Google's crawler documentation");
 /// assert!(choice.why.contains("no group names AdsBot-Google, and it ignores the * group"));
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct ChoiceRef {
-    /// `crawler` (the crawler reading) or `one-token`.
-    pub reading: &'static str,
-    /// `own`, `fallback`, `*`, `none`, `ignores-robots-txt` or
-    /// `control-token`.
-    pub kind: &'static str,
+    /// The crawler reading or the one-token reading, serialised by its
+    /// name (`crawler`, `one-token`: [`Reading::as_str`]).
+    #[serde(serialize_with = "by_name")]
+    pub reading: Reading,
+    /// How the groups were chosen, serialised by its name (`own`,
+    /// `fallback`, `*`, `none`, `ignores-robots-txt`, `control-token`:
+    /// [`ChoiceKind::as_str`]).
+    #[serde(serialize_with = "by_name")]
+    pub kind: ChoiceKind,
     /// The token whose groups decided (`*` for the `*` groups), or `null`.
     pub token: Option<String>,
     /// The crawler of the registry the name was read as, or `null`.
@@ -239,18 +244,18 @@ impl ChoiceRef {
     /// that obeys robots.txt.
     ///
     /// ```
-    /// use crawlgate::registry;
+    /// use crawlgate::{registry, ChoiceKind};
     /// use crawlgate_answers::ChoiceRef;
     ///
     /// let reader = registry::find("Google-Read-Aloud").unwrap();
     /// let choice = ChoiceRef::ignoring(reader).unwrap();
-    /// assert_eq!((choice.kind, choice.token, choice.crawler), ("ignores-robots-txt", None, Some("Google-Read-Aloud")));
+    /// assert_eq!((choice.kind, choice.token, choice.crawler), (ChoiceKind::IgnoresRobotsTxt, None, Some("Google-Read-Aloud")));
     /// assert!(ChoiceRef::ignoring(registry::find("Googlebot").unwrap()).is_none());
     /// ```
     pub fn ignoring(crawler: &'static Crawler) -> Option<ChoiceRef> {
         Some(ChoiceRef {
-            reading: Reading::Crawler.as_str(),
-            kind: ChoiceKind::IgnoresRobotsTxt.as_str(),
+            reading: Reading::Crawler,
+            kind: ChoiceKind::IgnoresRobotsTxt,
             token: None,
             crawler: Some(crawler.name),
             why: crawler.ignores_robots_txt_why()?,
@@ -261,8 +266,8 @@ impl ChoiceRef {
     fn with_why(choice: &GroupChoice<'_>, why: String) -> ChoiceRef {
         let crawler = choice.crawler();
         ChoiceRef {
-            reading: choice.reading().as_str(),
-            kind: choice.kind().as_str(),
+            reading: choice.reading(),
+            kind: choice.kind(),
             token: choice.token().map(str::to_owned),
             crawler: crawler.map(|c| c.name),
             why,
@@ -371,7 +376,7 @@ impl ExplainedVerdict {
     /// let verdict = ExplainedVerdict::decide(&robots, Who::crawler("AdsBot-Google"), "/landing");
     /// assert!(verdict.allowed);
     /// assert_eq!(verdict.basis, Basis::Rules(Reason::NoGroup));
-    /// assert_eq!(verdict.choice.unwrap().kind, "none");
+    /// assert_eq!(verdict.choice.unwrap().kind, crawlgate::ChoiceKind::NoGroup);
     /// assert!(!ExplainedVerdict::decide(&robots, "AdsBot-Google", "/landing").allowed);
     /// ```
     pub fn decide<'w>(robots: &RobotsTxt, who: impl Into<Who<'w>>, url: &str) -> ExplainedVerdict {
@@ -666,4 +671,10 @@ Disallow: /more
         }
         assert!(serde_json::from_str::<Basis>("\"robots_txt\"").is_err());
     }
+}
+
+/// Serialises a word-named value (a [`Reading`], a [`ChoiceKind`]) by its
+/// name, as its `Display` writes it.
+fn by_name<T: fmt::Display, S: Serializer>(value: &T, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.collect_str(value)
 }

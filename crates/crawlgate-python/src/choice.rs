@@ -53,8 +53,8 @@ impl PyGroupChoice {
 impl From<ChoiceRef> for PyGroupChoice {
     fn from(choice: ChoiceRef) -> PyGroupChoice {
         PyGroupChoice {
-            reading: choice.reading,
-            kind: choice.kind,
+            reading: choice.reading.as_str(),
+            kind: choice.kind.as_str(),
             token: choice.token,
             crawler: choice.crawler,
             why: choice.why,

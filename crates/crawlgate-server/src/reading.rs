@@ -29,7 +29,7 @@ pub fn parse_reading(name: Option<&str>) -> Result<Reading, ApiError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crawlgate::{RobotsTxt, Who};
+    use crawlgate::{ChoiceKind, RobotsTxt, Who};
     use crawlgate_answers::Robots;
 
     #[test]
@@ -48,10 +48,10 @@ mod tests {
         let crawler = Robots::local(robots.clone())
             .decide(Who::read("Googlebot-Image", Reading::Crawler), "/a.jpg");
         assert!(crawler.allowed);
-        assert_eq!(crawler.choice.unwrap().kind, "fallback");
+        assert_eq!(crawler.choice.unwrap().kind, ChoiceKind::Fallback);
         let one = Robots::local(robots.clone())
             .decide(Who::read("Googlebot-Image", Reading::OneToken), "/a.jpg");
         assert!(!one.allowed);
-        assert_eq!(one.choice.unwrap().reading, "one-token");
+        assert_eq!(one.choice.unwrap().reading, Reading::OneToken);
     }
 }

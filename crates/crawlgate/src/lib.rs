@@ -99,6 +99,7 @@
 mod agent;
 mod choice;
 mod cleaning;
+mod code_table;
 mod compiled;
 mod decide;
 mod diagnostic;

@@ -13,7 +13,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use anyhow::{bail, Context as _};
-use crawlgate::{Profile, Who};
+use crawlgate::{ChoiceKind, Profile, Who};
 use crawlgate_answers::{ExplainedVerdict, Origin, Robots};
 use serde::Serialize;
 
@@ -222,7 +222,7 @@ fn render(
             if let Some(choice) = d
                 .choice
                 .as_ref()
-                .filter(|c| matches!(c.kind, "fallback" | "control-token"))
+                .filter(|c| matches!(c.kind, ChoiceKind::Fallback | ChoiceKind::ControlToken))
             {
                 let _ = writeln!(out, "      {}", p.dim(&choice.why));
             }
