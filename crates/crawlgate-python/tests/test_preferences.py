@@ -85,6 +85,10 @@ def test_the_drafts_reading() -> None:
     star = robots.preferences("/x", "Googlebot-Image", reading="one-token")
     assert star is not None and (star["train_ai"], star["search"]) == ("disallowed", "unknown")
     assert star["search_overrides"] == []
+    assert robots.licenses == [
+        {"line": 9, "url": "https://example.com/license.xml", "absolute": True},
+        {"line": 10, "url": "/relative.xml", "absolute": False},
+    ]
 
 
 def test_vocabulary_08_examples() -> None:
@@ -100,7 +104,3 @@ def test_vocabulary_08_examples() -> None:
         found = RobotsTxt(f"User-agent: *\nContent-Usage: {value}\n").preferences("/", "bot")
         assert found is not None
         assert (found["train_ai"], found["ai_use"], found["search"]) == expected, value
-    assert robots.licenses == [
-        {"line": 9, "url": "https://example.com/license.xml", "absolute": True},
-        {"line": 10, "url": "/relative.xml", "absolute": False},
-    ]

@@ -20,6 +20,7 @@ PACKAGE = pathlib.Path(crawlgate_robots.__file__).parent
 CALLS = {
     "RobotsTxt.__init__": 'crawlgate_robots.RobotsTxt(b"User-agent: *\\n", profile="bing")',
     "FetchPolicy.__init__": 'crawlgate_robots.FetchPolicy(profile="bing")',
+    "Auditor.__init__": 'crawlgate_robots.arrow.Auditor("User-agent: *\\n", profile="bing", no_dns=True)',
     "lint": 'crawlgate_robots.lint(b"User-agent: *\\n", profile="bing")',
     "decide_record_batch": 'crawlgate_robots._crawlgate.decide_record_batch(data, profile="bing")',
     "decide_table": 'crawlgate_robots._crawlgate.decide_table(data, profile="bing")',
