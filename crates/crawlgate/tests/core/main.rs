@@ -15,3 +15,4 @@ mod search_console;
 mod urllib;
 mod verdicts;
 mod yandex;
+mod workspace;
