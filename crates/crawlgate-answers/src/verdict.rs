@@ -500,6 +500,12 @@ impl fmt::Display for ExplainedVerdict {
     }
 }
 
+/// Serialises a word-named value (a [`Reading`], a [`ChoiceKind`]) by its
+/// name, as its `Display` writes it.
+fn by_name<T: fmt::Display, S: Serializer>(value: &T, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.collect_str(value)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -671,10 +677,4 @@ Disallow: /more
         }
         assert!(serde_json::from_str::<Basis>("\"robots_txt\"").is_err());
     }
-}
-
-/// Serialises a word-named value (a [`Reading`], a [`ChoiceKind`]) by its
-/// name, as its `Display` writes it.
-fn by_name<T: fmt::Display, S: Serializer>(value: &T, serializer: S) -> Result<S::Ok, S::Error> {
-    serializer.collect_str(value)
 }

@@ -14,5 +14,5 @@ mod robustness;
 mod search_console;
 mod urllib;
 mod verdicts;
-mod yandex;
 mod workspace;
+mod yandex;

@@ -28,8 +28,7 @@ fn root() -> PathBuf {
 }
 
 fn read_toml(path: &Path) -> Table {
-    let text = std::fs::read_to_string(path)
-        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     text.parse()
         .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
@@ -48,8 +47,7 @@ struct Member {
 impl Member {
     /// Every dependency table: normal, dev and build, and per target.
     fn dependency_tables(&self) -> Vec<(&'static str, &Table)> {
-        let mut tables = Vec::new();
-        let mut add = |table: &'_ Table| {
+        fn add<'a>(table: &'a Table, tables: &mut Vec<(&'static str, &'a Table)>) {
             for (key, kind) in [
                 ("dependencies", "normal"),
                 ("dev-dependencies", "dev"),
@@ -59,11 +57,12 @@ impl Member {
                     tables.push((kind, deps));
                 }
             }
-        };
-        add(&self.manifest);
+        }
+        let mut tables = Vec::new();
+        add(&self.manifest, &mut tables);
         if let Some(Value::Table(targets)) = self.manifest.get("target") {
             for target in targets.values() {
-                add(target.as_table().expect("a target table"));
+                add(target.as_table().expect("a target table"), &mut tables);
             }
         }
         tables
@@ -136,7 +135,11 @@ fn section<'a>(text: &'a str, heading: &str) -> &'a str {
         .map(|(i, _)| i + 1)
         .find(|&i| {
             let line = &body[i..];
-            line.starts_with('#') && line.split(' ').next().is_some_and(|h| h.len() <= level.len())
+            line.starts_with('#')
+                && line
+                    .split(' ')
+                    .next()
+                    .is_some_and(|h| h.len() <= level.len())
         })
         .unwrap_or(body.len());
     &body[..end]
@@ -206,7 +209,8 @@ fn documented_dependencies() -> BTreeMap<String, BTreeSet<String>> {
 }
 
 fn deps_say_none(item: &str) -> bool {
-    item.split_once(':').is_some_and(|(_, rest)| rest.trim() == "none")
+    item.split_once(':')
+        .is_some_and(|(_, rest)| rest.trim() == "none")
 }
 
 #[test]
@@ -305,7 +309,9 @@ fn shared_dependencies_are_declared_once_in_the_workspace() {
         let crates: BTreeSet<&str> = users.iter().map(|(c, _)| c.as_str()).collect();
         for (user, inherited) in users {
             if *inherited && !declared.contains_key(dep) {
-                wrong.push(format!("{user} inherits {dep}, which the workspace does not declare"));
+                wrong.push(format!(
+                    "{user} inherits {dep}, which the workspace does not declare"
+                ));
             }
             if crates.len() > 1 && !inherited {
                 wrong.push(format!(
@@ -316,7 +322,9 @@ fn shared_dependencies_are_declared_once_in_the_workspace() {
     }
     for dep in declared.keys() {
         if !uses.contains_key(dep) {
-            wrong.push(format!("[workspace.dependencies] declares {dep}, which no crate uses"));
+            wrong.push(format!(
+                "[workspace.dependencies] declares {dep}, which no crate uses"
+            ));
         }
     }
     assert!(uses.len() > 30, "{} dependencies read", uses.len());
@@ -341,18 +349,30 @@ fn the_fuzz_targets_are_the_documented_five() {
         .expect("fuzz_targets/")
         .map(|e| {
             let path = e.expect("an entry").path();
-            path.file_stem().expect("a name").to_string_lossy().into_owned()
+            path.file_stem()
+                .expect("a name")
+                .to_string_lossy()
+                .into_owned()
         })
         .collect();
-    assert_eq!(files, targets, "fuzz_targets/ holds exactly the [[bin]] targets");
+    assert_eq!(
+        files, targets,
+        "fuzz_targets/ holds exactly the [[bin]] targets"
+    );
 
     let text = architecture_md();
-    let fuzz = section(&text, "### `fuzz/` (`crawlgate-fuzz`, a member of the workspace)");
+    let fuzz = section(
+        &text,
+        "### `fuzz/` (`crawlgate-fuzz`, a member of the workspace)",
+    );
     let documented: BTreeSet<String> = bullets(fuzz)
         .iter()
         .map(|item| quoted(item)[0].to_owned())
         .collect();
-    assert_eq!(documented, targets, "the fuzz targets ARCHITECTURE.md lists");
+    assert_eq!(
+        documented, targets,
+        "the fuzz targets ARCHITECTURE.md lists"
+    );
     assert_eq!(targets.len(), 5, "{targets:?}");
     assert!(fuzz.starts_with("\n\nFive cargo-fuzz targets"), "{fuzz:?}");
 }
