@@ -326,8 +326,8 @@ pub struct GroupLines {
 /// outcome decided, `fetch_outcome`: the sentence that says why
 /// ([`OutcomeReason`]'s `Display`); `choice` ([`ChoiceRef`]) when rules
 /// were read. `groups` is not serialized, so the JSON
-/// form stays the one `crawlgate check --json` prints; a caller that wants
-/// it serializes it beside the verdict.
+/// form stays the one `crawlgate check --json` prints; the HTTP API shows
+/// it through [`ExplainedVerdict::with_groups`].
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[non_exhaustive]
 pub struct ExplainedVerdict {
@@ -355,6 +355,17 @@ pub struct ExplainedVerdict {
     pub groups: Vec<GroupLines>,
 }
 
+/// An [`ExplainedVerdict`] serialized with the lines of the groups that
+/// applied, `groups: [{first_line, last_line}]`, after its other fields: the
+/// verdict as the HTTP API shows it. A borrowed view for serialization
+/// alone (from [`ExplainedVerdict::with_groups`]), not another verdict.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct WithGroups<'a> {
+    #[serde(flatten)]
+    verdict: &'a ExplainedVerdict,
+    groups: &'a [GroupLines],
+}
+
 fn as_sentence<S: Serializer>(reason: &Option<OutcomeReason>, s: S) -> Result<S::Ok, S::Error> {
     match reason {
         Some(reason) => s.collect_str(reason),
@@ -363,6 +374,38 @@ fn as_sentence<S: Serializer>(reason: &Option<OutcomeReason>, s: S) -> Result<S:
 }
 
 impl ExplainedVerdict {
+    /// The verdict with its groups, for serialization: `groups` after the
+    /// fields the plain serialization gives.
+    ///
+    /// ```
+    /// use crawlgate::RobotsTxt;
+    /// use crawlgate_answers::ExplainedVerdict;
+    ///
+    /// let robots = RobotsTxt::parse(b"User-agent: *\nDisallow: /p\n");
+    /// let verdict = ExplainedVerdict::decide(&robots, "mybot", "/p");
+    /// let json = serde_json::to_value(verdict.with_groups()).unwrap();
+    /// assert_eq!(json["allowed"], false);
+    /// assert_eq!(json["groups"], serde_json::json!([{"first_line": 1, "last_line": 2}]));
+    /// assert!(serde_json::to_value(&verdict).unwrap().get("groups").is_none());
+    /// ```
+    pub fn with_groups(&self) -> WithGroups<'_> {
+        WithGroups {
+            verdict: self,
+            groups: &self.groups,
+        }
+    }
+
+    /// Serializes the verdict with its groups ([`with_groups`](Self::with_groups)),
+    /// for a field marked
+    /// `#[serde(serialize_with = "ExplainedVerdict::serialize_with_groups")]`.
+    ///
+    /// # Errors
+    ///
+    /// The serializer's.
+    pub fn serialize_with_groups<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.with_groups().serialize(serializer)
+    }
+
     /// May `who` (a product token, or a crawler a person names: [`Who`])
     /// fetch `url` under the rules of `robots`? The file's profile decides
     /// everything, `/robots.txt` included; use

@@ -1,45 +1,15 @@
-//! The answers routes give: the fetch crate's explained verdict (with the
-//! lines of the groups that applied), and what a fetch of robots.txt gave.
+//! What the routes give beside the answers crate's explained verdict
+//! (which they show with its groups, `ExplainedVerdict::with_groups`): the
+//! file's licences, and what a fetch of robots.txt gave.
 
 use std::time::SystemTime;
 
 use crawlgate::RobotsTxt;
 use crawlgate_answers::time::rfc3339;
 
-use crawlgate_answers::{
-    Attempt, CacheEntry, ExplainedVerdict, GroupLines, OutcomeKind, OutcomeReason,
-};
+use crawlgate_answers::{Attempt, CacheEntry, OutcomeKind, OutcomeReason};
 use serde::Serialize;
 use utoipa::ToSchema;
-
-/// A verdict as the API gives it: `crawlgate check --json`'s verdict
-/// (`allowed`, `basis`, `rule` and, when the fetch outcome decided,
-/// `fetch_outcome`) and the groups that applied.
-#[derive(Clone, Debug, Serialize, ToSchema)]
-pub struct Explained {
-    /// `{allowed, basis, rule: {line, kind, value, text, via_index_alias} |
-    /// null, fetch_outcome?}`. `basis` is what decided: `rule`,
-    /// `empty_rule`, `no_matching_rule`, `no_group`, `robots_txt_itself`,
-    /// `ignores_robots_txt`, `rule_limit`, `full_allow`, `full_disallow`.
-    #[serde(flatten)]
-    #[schema(value_type = Object)]
-    pub verdict: ExplainedVerdict,
-    /// The groups the crawler obeyed: `[{first_line, last_line}]` (moved
-    /// here from `verdict`, whose own list is then empty).
-    #[schema(value_type = Vec<Object>)]
-    pub groups: Vec<GroupLines>,
-}
-
-impl From<ExplainedVerdict> for Explained {
-    /// Moves the groups out of the verdict (which does not serialize
-    /// them) to beside it, where the API shows them: no copy.
-    fn from(mut verdict: ExplainedVerdict) -> Explained {
-        Explained {
-            groups: std::mem::take(&mut verdict.groups),
-            verdict,
-        }
-    }
-}
 
 /// A `License:` line (RSL 1.0): file-wide, wherever it is.
 #[derive(Clone, Debug, Serialize, ToSchema)]

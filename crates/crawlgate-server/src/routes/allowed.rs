@@ -21,7 +21,7 @@ use crate::reading::parse_reading;
 use crate::service::{Lookup, LookupError};
 use crate::state::AppState;
 use crate::store::Slot;
-use crate::verdict::{Explained, FetchInfo};
+use crate::verdict::FetchInfo;
 use crawlgate_answers::time::rfc3339;
 
 /// The question.
@@ -118,9 +118,11 @@ pub struct Allowed {
     #[schema(example = "google")]
     pub profile: &'static str,
     /// The verdict: `allowed`, `basis`, `rule`, `fetch_outcome`, `choice`
-    /// (which token's group decided and why), `groups`.
-    #[serde(flatten)]
-    pub verdict: Explained,
+    /// (which token's group decided and why), `groups`
+    /// (`[{first_line, last_line}]`, the groups the crawler obeyed).
+    #[serde(flatten, serialize_with = "ExplainedVerdict::serialize_with_groups")]
+    #[schema(value_type = Object)]
+    pub verdict: ExplainedVerdict,
     /// The robots.txt consulted.
     pub robots_url: String,
     /// What its fetch gave.
@@ -662,7 +664,7 @@ async fn answer(
         agent,
         reading: how.as_str(),
         profile: profile.name,
-        verdict: Explained::from(verdict),
+        verdict,
         robots_url: lookup.origin.robots_url().to_string(),
         fetch: FetchInfo::of(entry, lookup.from_cache),
         crawl_delay,

@@ -19,7 +19,7 @@ use crate::config::Limits;
 use crate::error::{ErrorBody, ErrorDetail};
 use crate::reading::READING_NAMES;
 use crate::state::AppState;
-use crate::verdict::{Explained, FetchInfo, LicenseShown};
+use crate::verdict::{FetchInfo, LicenseShown};
 use crawlgate_answers::{Preferences, ReportCounts, ReportLine, SignalShown, UsageShown};
 
 /// The API description, as derived from the code (see [`document`] for the
@@ -49,7 +49,6 @@ use crawlgate_answers::{Preferences, ReportCounts, ReportLine, SignalShown, Usag
     components(schemas(
         ErrorBody,
         ErrorDetail,
-        Explained,
         FetchInfo,
         allowed::Allowed,
         allowed::Reservation,
