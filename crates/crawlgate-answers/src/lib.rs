@@ -58,6 +58,7 @@ mod reading;
 mod result;
 mod scope;
 mod search_console;
+mod source;
 pub mod time;
 mod verdict;
 
@@ -73,6 +74,7 @@ pub use result::{
 };
 pub use scope::{robots_url_for, Origin, Scheme, ScopeError};
 pub use search_console::{ReportCounts, ReportLine};
+pub use source::RobotsSource;
 pub use verdict::{
     Basis, ChoiceRef, ExplainedVerdict, GroupLines, RuleRef, SourceRef, WithGroups,
 };

@@ -6,6 +6,7 @@
 //! (at the start of a line or after whitespace, so a URL's `#fragment`
 //! stays); blank lines are ignored.
 
+use std::borrow::Cow;
 use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::io::Write as _;
@@ -351,7 +352,7 @@ pub fn run(args: Args, ui: Ui) -> anyhow::Result<Status> {
         }
     }
     // One reading per profile the agents are read by.
-    let mut readings: Vec<(Profile, Robots)> = Vec::new();
+    let mut readings: Vec<(Profile, Cow<'_, Robots>)> = Vec::new();
     for e in &expectations {
         let profile = how.profile_for(&e.agent, args.profile);
         if !readings.iter().any(|(p, _)| *p == profile) {

@@ -5,8 +5,8 @@ use std::collections::BTreeMap;
 
 use axum::extract::State;
 use axum::Json;
-use crawlgate::{Profile, Reading as NameReading, RobotsTxt, Who};
-use crawlgate_answers::{ExplainedVerdict, Preferences, Robots};
+use crawlgate::{Profile, Reading as NameReading, Who};
+use crawlgate_answers::{ExplainedVerdict, Preferences};
 use serde::{Deserialize, Serialize, Serializer};
 use utoipa::ToSchema;
 
@@ -200,18 +200,8 @@ fn decide_all(
     } else {
         vec![profile]
     };
-    let readings: Vec<(Profile, Robots)> = profiles
-        .iter()
-        .map(|&p| (p, robots_of(source, p)))
-        .collect();
-    let own;
-    let main = match readings.iter().position(|(p, _)| *p == profile) {
-        Some(i) => &readings[i].1,
-        None => {
-            own = robots_of(source, profile);
-            &own
-        }
-    };
+    // Each profile's reading is made once, when first asked for.
+    let main = source.robots.read(profile);
     let view = main
         .robots()
         .map(|robots| robots.view(Who::read(agent, how)));
@@ -226,11 +216,9 @@ fn decide_all(
                 .filter(|p| !p.is_empty())
                 .map(|p| Preferences::of(&p));
             let (profiles, differ) = if all {
-                let each: BTreeMap<&'static str, ExplainedVerdict> = readings
+                let each: BTreeMap<&'static str, ExplainedVerdict> = profiles
                     .iter()
-                    .map(|(p, robots)| {
-                        (p.name, robots.decide(Who::read(agent, how), url))
-                    })
+                    .map(|&p| (p.name, source.robots.read(p).decide(Who::read(agent, how), url)))
                     .collect();
                 let differ = each
                     .values()
@@ -249,16 +237,6 @@ fn decide_all(
         })
         .collect();
     (results, licenses)
-}
-
-/// The source as one profile reads it: the fetched outcome (parsed again
-/// when the profile differs from the fetch's), or a parse of the pasted
-/// bytes.
-fn robots_of(source: &Source, profile: Profile) -> Robots {
-    match source {
-        Source::Pasted(body) => Robots::local(RobotsTxt::parse_with(body, profile)),
-        Source::Fetched { outcome, .. } => Robots::fetched(outcome.with_profile(profile)),
-    }
 }
 
 /// The profile names the API accepts, exactly as written: those of
