@@ -75,9 +75,7 @@ pub use result::{
 pub use scope::{robots_url_for, Origin, Scheme, ScopeError};
 pub use search_console::{ReportCounts, ReportLine};
 pub use source::RobotsSource;
-pub use verdict::{
-    Basis, ChoiceRef, ExplainedVerdict, GroupLines, RuleRef, SourceRef, WithGroups,
-};
+pub use verdict::{Basis, ChoiceRef, ExplainedVerdict, GroupLines, RuleRef, SourceRef, WithGroups};
 
 #[cfg(test)]
 mod send_sync {

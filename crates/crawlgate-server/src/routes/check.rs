@@ -218,11 +218,14 @@ fn decide_all(
             let (profiles, differ) = if all {
                 let each: BTreeMap<&'static str, ExplainedVerdict> = profiles
                     .iter()
-                    .map(|&p| (p.name, source.robots.read(p).decide(Who::read(agent, how), url)))
+                    .map(|&p| {
+                        (
+                            p.name,
+                            source.robots.read(p).decide(Who::read(agent, how), url),
+                        )
+                    })
                     .collect();
-                let differ = each
-                    .values()
-                    .any(|v| v.allowed != verdict.allowed);
+                let differ = each.values().any(|v| v.allowed != verdict.allowed);
                 (Some(each), Some(differ))
             } else {
                 (None, None)
