@@ -57,10 +57,10 @@ pub fn check(data: &[u8]) {
 
 fn agree(bytes: &[u8], profile: Profile, robots: &RobotsTxt, agent: &str, url: &str) {
     let one_question = Answer::from(&robots.decide(agent, url));
-    let first_of_view = Answer::from(&robots.for_agent(agent).decide(url));
+    let first_of_view = Answer::from(&robots.view(agent).decide(url));
     // Asking a view for its matching rules compiles them: its answers are
     // then looked up.
-    let view = robots.for_agent(agent);
+    let view = robots.view(agent);
     let matching = view.matching_rules(url);
     let verdict = view.decide(url);
     let compiled = Answer::from(&verdict);

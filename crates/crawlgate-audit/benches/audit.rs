@@ -13,6 +13,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use crawlgate::RobotsTxt;
+use crawlgate_answers::Robots;
 use crawlgate_audit::audit::{Audit, AuditOptions, NoRows};
 use crawlgate_audit::identity::dns::DnsConfig;
 use crawlgate_audit::identity::feeds::FeedSource;
@@ -21,7 +22,6 @@ use crawlgate_audit::input::LogSource;
 use crawlgate_audit::net::PrefixSet;
 use crawlgate_audit::output::table::{TableKind, TableWriter};
 use crawlgate_audit::robots::{RobotsInForce, Site};
-use crawlgate_fetch::Robots;
 use crawlgate_test_support::access_log::{Lab, HONEYPOT};
 use crawlgate_testserver::dns::{DnsServer, Zone};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};

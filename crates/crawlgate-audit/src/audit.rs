@@ -15,7 +15,7 @@ use std::sync::mpsc::{sync_channel, Receiver};
 use std::sync::Arc;
 
 use crawlgate::registry::{self, Crawler, CrawlerKind, Obeys};
-use crawlgate_fetch::Robots;
+use crawlgate_answers::Robots;
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 

@@ -9,11 +9,12 @@
 //! the version in force at its time ([`Site::versions`]); or one of either
 //! per host ([`RobotsInForce::PerHost`]).
 
+use crawlgate::Who;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use crawlgate::{AgentView, Profile, Reason, RobotsTxt};
-use crawlgate_fetch::{Basis, Robots, Rules};
+use crawlgate_answers::{Basis, Robots, Rules};
 
 use crate::time::{format_rfc3339, parse_epoch, parse_iso8601, Millis};
 
@@ -49,9 +50,9 @@ enum How<'r> {
 /// [`Robots::decide_for_crawler`] gives, with the agent's view built once.
 ///
 /// ```
-/// use crawlgate::RobotsTxt;
+/// use crawlgate::{RobotsTxt, Who};
 /// use crawlgate_audit::robots::Judge;
-/// use crawlgate_fetch::Robots;
+/// use crawlgate_answers::Robots;
 ///
 /// let robots = Robots::local(RobotsTxt::parse(b"User-agent: Googlebot\nDisallow: /private\n"));
 /// let ua = "Mozilla/5.0 (compatible; Googlebot-Image/1.0)";
@@ -60,7 +61,7 @@ enum How<'r> {
 /// assert!(!judged.allowed);
 /// assert_eq!(judged.rule_line, Some(2));
 /// // Exactly `crawlgate check`'s verdict.
-/// let check = robots.decide_for_crawler(ua, "/private/cat.jpg");
+/// let check = robots.decide(Who::crawler(ua), "/private/cat.jpg");
 /// assert_eq!((judged.allowed, judged.basis, judged.rule_line), (check.allowed, check.basis, check.line()));
 /// ```
 pub struct Judge<'r> {
@@ -72,15 +73,17 @@ impl<'r> Judge<'r> {
     /// header) under `robots`.
     pub fn new(robots: &'r Robots, agent: &str) -> Judge<'r> {
         let how = match robots {
-            Robots::Local(compiled) => How::View(compiled.for_crawler(agent)),
+            Robots::Local(compiled) => How::View(compiled.view(Who::crawler(agent))),
             Robots::Fetched(outcome) => {
                 let ignores =
                     crawlgate::registry::identify(agent).is_some_and(|c| c.ignores_robots_txt());
                 match &outcome.rules {
                     Rules::Conditional(copy) if !ignores => {
-                        How::FetchedView(copy.compiled().for_crawler(agent))
+                        How::FetchedView(copy.compiled().view(Who::crawler(agent)))
                     }
-                    Rules::Conditional(copy) => How::View(copy.compiled().for_crawler(agent)),
+                    Rules::Conditional(copy) => {
+                        How::View(copy.compiled().view(Who::crawler(agent)))
+                    }
                     _ if ignores => How::Fixed(Judged {
                         allowed: true,
                         basis: Basis::Rules(Reason::IgnoresRobotsTxt),
@@ -430,7 +433,7 @@ pub fn read_per_host(dir: &Path, profile: Profile) -> Result<RobotsInForce, Robo
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crawlgate_fetch::{FetchPolicy, FetchResult, HttpResponse};
+    use crawlgate_answers::{FetchPolicy, FetchResult, HttpResponse};
     use std::time::SystemTime;
 
     const FILE: &[u8] = b"User-agent: *\nDisallow: /private\nCrawl-delay: 5\n\nUser-agent: Googlebot\nDisallow: /nogoogle\nAllow: /\n\nUser-agent: msnbot\nDisallow: /nobing\n";
@@ -477,7 +480,7 @@ mod tests {
             for agent in agents {
                 let judge = Judge::new(robots, agent);
                 for url in urls {
-                    let check = robots.decide_for_crawler(agent, url);
+                    let check = robots.decide(Who::crawler(agent), url);
                     let judged = judge.judge(url);
                     assert_eq!(
                         (judged.allowed, judged.basis, judged.rule_line),

@@ -52,7 +52,7 @@ impl Audit {
     /// use crawlgate_audit::identity::VerifyOptions;
     /// use crawlgate_audit::output::table::Batches;
     /// use crawlgate_audit::robots::{RobotsInForce, Site};
-    /// use crawlgate_fetch::Robots;
+    /// use crawlgate_answers::Robots;
     /// let robots = Robots::local(RobotsTxt::parse(b"User-agent: *\nDisallow: /private/\n"));
     /// let audit = Audit::new(AuditOptions {
     ///     format: Some(LogFormat::combined()),

@@ -163,7 +163,7 @@ fn workload_parse_and_view(corpus: &Corpus) -> usize {
         .iter()
         .map(|e| {
             let robots = crawlgate::RobotsTxt::parse(&e.bytes);
-            let view = black_box(robots.for_agent(e.agent));
+            let view = black_box(robots.view(e.agent));
 
             view.groups().len()
         })
@@ -204,7 +204,7 @@ fn views<'a>(corpus: &Corpus, robots: &'a [crawlgate::RobotsTxt]) -> Vec<crawlga
     robots
         .iter()
         .zip(&corpus.entries)
-        .map(|(r, e)| r.for_agent(e.agent))
+        .map(|(r, e)| r.view(e.agent))
         .collect()
 }
 
@@ -227,9 +227,7 @@ fn workload_one_question(corpus: &Corpus) -> usize {
         .filter(|e| {
             let robots = crawlgate::RobotsTxt::parse(&e.bytes);
 
-            robots
-                .for_agent(e.agent)
-                .is_allowed(corpus.first_question(e))
+            robots.view(e.agent).is_allowed(corpus.first_question(e))
         })
         .count()
 }

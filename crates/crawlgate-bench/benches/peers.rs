@@ -4,7 +4,7 @@
 //! (see `corpus.rs`). Three paths a crawler takes:
 //!
 //! * `parse_and_view`: parse a file and build the crawler's view of it
-//!   (crawlgate: `RobotsTxt::parse` then `for_agent`);
+//!   (crawlgate: `RobotsTxt::parse` then `view`);
 //! * `answers`: ask every URL of every file of views built beforehand
 //!   (crawlgate: `AgentView::is_allowed`); extracting the path from the URL
 //!   is part of the answer, so crates that only take a path get it from
@@ -128,7 +128,7 @@ fn parse_and_view(c: &mut Criterion, corpus: &Corpus) {
         b.iter(|| {
             for e in entries {
                 let robots = crawlgate::RobotsTxt::parse(&e.bytes);
-                black_box(&robots.for_agent(e.agent));
+                black_box(&robots.view(e.agent));
             }
         })
     });
@@ -183,7 +183,7 @@ fn answers(c: &mut Criterion, corpus: &Corpus) {
     let views: Vec<_> = robots
         .iter()
         .zip(entries)
-        .map(|(r, e)| r.for_agent(e.agent))
+        .map(|(r, e)| r.view(e.agent))
         .collect();
     group.bench_function("crawlgate", |b| {
         b.iter(|| {
@@ -273,7 +273,7 @@ fn one_question(c: &mut Criterion, corpus: &Corpus) {
             for e in entries {
                 let url = corpus.first_question(e);
                 let robots = crawlgate::RobotsTxt::parse(&e.bytes);
-                black_box(robots.for_agent(e.agent).is_allowed(url));
+                black_box(robots.view(e.agent).is_allowed(url));
             }
         })
     });
@@ -356,7 +356,7 @@ fn adversarial(c: &mut Criterion) {
 
     let stars = format!("User-agent: *\nDisallow: /{}b\n", "*a".repeat(30));
     let robots = crawlgate::RobotsTxt::parse(stars.as_bytes());
-    let view = robots.for_agent("bot");
+    let view = robots.view("bot");
     let url = format!("https://example.com/{}", "a".repeat(100_000));
     group.bench_function(
         BenchmarkId::new("crawlgate", "30_star_rule_vs_100kb_url"),
@@ -376,7 +376,7 @@ fn adversarial(c: &mut Criterion) {
                 let robots = crawlgate::RobotsTxt::parse(rules.as_bytes());
                 black_box(
                     robots
-                        .for_agent("bot")
+                        .view("bot")
                         .is_allowed("https://example.com/dir999/x.php"),
                 )
             })
@@ -392,7 +392,7 @@ fn adversarial(c: &mut Criterion) {
         |b| {
             b.iter(|| {
                 let robots = crawlgate::RobotsTxt::parse(line.as_bytes());
-                black_box(robots.for_agent("bot").is_allowed(&url))
+                black_box(robots.view("bot").is_allowed(&url))
             })
         },
     );
@@ -423,7 +423,7 @@ fn adversarial(c: &mut Criterion) {
                 let robots = crawlgate::RobotsTxt::parse(groups.as_bytes());
                 black_box(
                     robots
-                        .for_agent(&last)
+                        .view(&last)
                         .is_allowed("https://example.com/private/4999/"),
                 )
             })

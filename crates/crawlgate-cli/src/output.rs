@@ -8,7 +8,7 @@ use anstyle::{AnsiColor, Effects, Style};
 use clap::ValueEnum;
 
 use crawlgate::Reason;
-use crawlgate_fetch::{Basis, ExplainedVerdict, RuleRef};
+use crawlgate_answers::{Basis, ExplainedVerdict, RuleRef};
 
 /// `--color`.
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -287,7 +287,8 @@ mod tests {
     #[test]
     fn reasons_name_the_fetch_outcome() {
         let plain = Palette::new(false);
-        let fetched = crate::load::source::Loaded::fetched(crawlgate_fetch::HttpResponse::new(404));
+        let fetched =
+            crate::load::source::Loaded::fetched(crawlgate_answers::HttpResponse::new(404));
         let reading = fetched.read(crawlgate::Profile::GOOGLE);
         assert_eq!(
             reason(&reading.decide("bot", "/x"), "r", 0, plain),

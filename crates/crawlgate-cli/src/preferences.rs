@@ -80,7 +80,7 @@ mod tests {
             b"User-agent: *\nContent-Usage: /p/ train-ai=y, bots=n\nContent-Usage: /p/ train-ai=n\n\
               Content-Signal: search=yes, ai-train=no\n",
         );
-        let preferences = robots.for_agent("bot").preferences("/p/x").unwrap();
+        let preferences = robots.view("bot").preferences("/p/x").unwrap();
         assert_eq!(
             text_lines(&preferences, "r"),
             [
@@ -95,7 +95,7 @@ mod tests {
                 ),
             ]
         );
-        let json = serde_json::to_value(crawlgate_fetch::Preferences::of(&preferences)).unwrap();
+        let json = serde_json::to_value(crawlgate_answers::Preferences::of(&preferences)).unwrap();
         assert_eq!(json["train_ai"], "disallowed");
         assert_eq!(json["search"], "unknown");
         assert_eq!(json["ai_use"], "unknown");
@@ -112,7 +112,7 @@ mod tests {
     fn search_overrides_the_other_categories_inside_search() {
         let robots =
             RobotsTxt::parse(b"User-agent: *\nContent-Usage: train-ai=n, ai-use=n, search=y\n");
-        let preferences = robots.for_agent("bot").preferences("/").unwrap();
+        let preferences = robots.view("bot").preferences("/").unwrap();
         assert_eq!(
             text_lines(&preferences, "r")[0].0,
             "content usage: train-ai=n, ai-use=n, search=y; inside a search application \

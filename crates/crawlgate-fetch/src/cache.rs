@@ -6,8 +6,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::sync::Mutex;
 
-use crate::entry::CacheEntry;
-use crate::scope::Origin;
+use crawlgate_answers::{CacheEntry, Origin};
 
 /// Storage for cache entries, keyed by origin. Expiry is the policy's
 /// business: a store returns whatever it holds, stale or not.
@@ -33,7 +32,8 @@ pub trait CacheStore: Send + Sync {
 ///
 /// ```
 /// use std::time::SystemTime;
-/// use crawlgate_fetch::{CacheStore, FetchPolicy, FetchResult, HttpResponse, MemoryCache, Origin};
+/// use crawlgate_answers::{FetchPolicy, FetchResult, HttpResponse, Origin};
+/// use crawlgate_fetch::{CacheStore, MemoryCache};
 ///
 /// let cache = MemoryCache::new(2, 1 << 20);
 /// let (_, entry) = FetchPolicy::default().apply(&FetchResult::Response(HttpResponse::new(404)), None, SystemTime::now());
@@ -170,8 +170,7 @@ impl CacheStore for MemoryCache {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::policy::FetchPolicy;
-    use crate::result::{FetchResult, HttpResponse};
+    use crawlgate_answers::{FetchPolicy, FetchResult, HttpResponse};
     use std::time::SystemTime;
 
     fn origin(n: usize) -> Origin {

@@ -16,7 +16,9 @@ use url::{Host, Url};
 
 use crate::address::{AddressPolicy, CheckedResolver, RefusedAddress, Resolver};
 use crate::error::FetchError;
-use crate::result::{FetchResult, HttpResponse, NetworkErrorKind, NetworkFailure, RedirectStop};
+use crawlgate_answers::{
+    FetchResult, HttpResponse, NetworkErrorKind, NetworkFailure, RedirectStop,
+};
 
 /// The client's settings.
 #[derive(Clone, Debug)]

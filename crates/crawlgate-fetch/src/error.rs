@@ -4,12 +4,13 @@
 use std::net::IpAddr;
 
 use crate::address::{AddressClass, RefusedAddress};
-use crate::scope::ScopeError;
+use crawlgate_answers::ScopeError;
 
 /// Why a robots.txt could not be consulted at all.
 ///
 /// ```
-/// use crawlgate_fetch::{FetchError, ScopeError};
+/// use crawlgate_answers::ScopeError;
+/// use crawlgate_fetch::FetchError;
 /// let err = FetchError::from(ScopeError::Relative { url: "/a".into() });
 /// assert!(err.to_string().contains("relative"));
 /// ```

@@ -12,15 +12,15 @@ use crate::address::{AddressPolicy, Resolver, SystemResolver};
 use crate::cache::{CacheStore, MemoryCache};
 use crate::client::{ClientConfig, RobotsClient};
 use crate::clock::{Clock, SystemClock};
-use crate::entry::CacheEntry;
 use crate::error::FetchError;
 use crate::flight::SingleFlight;
-use crate::outcome::{is_robots_txt, OutcomeKind, OutcomeReason, Rules};
-use crate::policy::FetchPolicy;
 use crate::politeness::{Pacing, PolitenessConfig, Schedule};
-use crate::report::{serialize_opt_time, FetchReport};
-use crate::scope::{parse_absolute, Origin};
-use crate::verdict::ExplainedVerdict;
+use crate::report::FetchReport;
+use crawlgate_answers::time::serialize_opt_rfc3339;
+use crawlgate_answers::{
+    is_robots_txt, CacheEntry, ExplainedVerdict, FetchPolicy, Origin, OutcomeKind, OutcomeReason,
+    Rules,
+};
 
 /// The answer to "may `agent` fetch `url`?", with the robots.txt consulted
 /// and how fresh it is.
@@ -49,10 +49,10 @@ pub struct Decision {
     /// Whether the answer came from the cache without a fetch.
     pub from_cache: bool,
     /// When the robots.txt in use was last fetched (RFC 3339).
-    #[serde(serialize_with = "serialize_opt_time")]
+    #[serde(serialize_with = "serialize_opt_rfc3339")]
     pub fetched_at: Option<SystemTime>,
     /// When it will be fetched again (RFC 3339).
-    #[serde(serialize_with = "serialize_opt_time")]
+    #[serde(serialize_with = "serialize_opt_rfc3339")]
     pub expires_at: Option<SystemTime>,
 }
 
@@ -91,7 +91,7 @@ impl RobotsLookup {
     /// The pace `agent` should keep on this origin.
     pub fn pacing(&self, agent: &str, config: &PolitenessConfig) -> Pacing {
         match self.rules().robots() {
-            Some(robots) => Pacing::from_view(&robots.for_agent(agent), config),
+            Some(robots) => Pacing::from_view(&robots.view(agent), config),
             None => Pacing::unrestricted(config),
         }
     }
@@ -173,7 +173,7 @@ impl Fetcher {
     /// failures are answers (RFC 9309 §2.3.1). Errors are not cached: a check that
     /// was refused is refused again, by a new attempt, next time.
     pub async fn check(&self, url: &str, agent: &str) -> Result<Decision, FetchError> {
-        let origin = Origin::from_parsed(&parse_absolute(url)?)?;
+        let origin = Origin::from_url(url)?;
         let robots_url = origin.robots_url().to_string();
         // Answered without a fetch: no outcome can change it.
         if is_robots_txt(url) {

@@ -11,8 +11,8 @@ use std::time::{Duration, SystemTime};
 
 use crawlgate::{AgentView, RequestRate, VisitTime};
 
-use crate::clock::later;
-use crate::scope::Origin;
+use crawlgate_answers::time::later;
+use crawlgate_answers::Origin;
 
 /// Politeness settings.
 #[derive(Clone, Debug)]
@@ -49,7 +49,7 @@ impl Default for PolitenessConfig {
 /// use crawlgate_fetch::{Pacing, PolitenessConfig};
 ///
 /// let robots = RobotsTxt::parse(b"User-agent: *\nCrawl-delay: 5\nRequest-rate: 1/10s\n");
-/// let pacing = Pacing::from_view(&robots.for_agent("bot"), &PolitenessConfig::default());
+/// let pacing = Pacing::from_view(&robots.view("bot"), &PolitenessConfig::default());
 /// let now = SystemTime::UNIX_EPOCH + Duration::from_secs(1_000_000);
 /// assert_eq!(pacing.delay_at(now), Duration::from_secs(10)); // the stricter of the two
 /// assert_eq!(pacing.next_permitted(Some(now), now), now + Duration::from_secs(10));
@@ -170,7 +170,8 @@ fn next_window_start(window: VisitTime, at: SystemTime) -> SystemTime {
 ///
 /// ```
 /// use std::time::{Duration, SystemTime};
-/// use crawlgate_fetch::{Origin, Pacing, PolitenessConfig, Schedule};
+/// use crawlgate_answers::Origin;
+/// use crawlgate_fetch::{Pacing, PolitenessConfig, Schedule};
 ///
 /// let schedule = Schedule::new(1000);
 /// let origin = Origin::from_url("https://example.com/").unwrap();
@@ -259,7 +260,7 @@ mod tests {
 
     fn pacing(body: &str, config: &PolitenessConfig) -> Pacing {
         let robots = RobotsTxt::parse(body.as_bytes());
-        Pacing::from_view(&robots.for_agent("bot"), config)
+        Pacing::from_view(&robots.view("bot"), config)
     }
 
     #[test]

@@ -5,15 +5,14 @@
 use std::fmt;
 use std::time::SystemTime;
 
-use serde::{Serialize, Serializer};
+use serde::Serialize;
 use url::Url;
 
 use crate::client::{FetchAttempt, Hop};
-use crate::entry::CacheEntry;
-use crate::headers::CacheDirectives;
-use crate::outcome::{OutcomeKind, OutcomeReason, Rules};
-use crate::result::{Attempt, FetchResult};
-use crate::scope::Origin;
+use crawlgate_answers::time::serialize_rfc3339;
+use crawlgate_answers::{
+    Attempt, CacheDirectives, CacheEntry, FetchResult, Origin, OutcomeKind, OutcomeReason, Rules,
+};
 
 /// What a warning is about.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -86,10 +85,10 @@ pub struct FetchReport {
     /// Why the fetch gave the outcome (RFC 9309 §2.3.1).
     pub reason: OutcomeReason,
     /// When the fetch finished (RFC 3339).
-    #[serde(serialize_with = "serialize_time")]
+    #[serde(serialize_with = "serialize_rfc3339")]
     pub fetched_at: SystemTime,
     /// When the answer expires and is fetched again (RFC 3339).
-    #[serde(serialize_with = "serialize_time")]
+    #[serde(serialize_with = "serialize_rfc3339")]
     pub expires_at: SystemTime,
     /// Seconds from `fetched_at` to `expires_at`.
     pub ttl_seconds: u64,
@@ -267,62 +266,5 @@ fn describe(result: &FetchResult) -> String {
         FetchResult::Response(r) => format!("HTTP {}", r.status),
         FetchResult::RedirectNotFollowed(stop) => stop.to_string(),
         FetchResult::Network(f) => format!("{} ({})", f.kind, f.message),
-    }
-}
-
-/// `YYYY-MM-DDTHH:MM:SSZ` (UTC); times before 1970 print as the epoch.
-pub fn format_time(time: SystemTime) -> String {
-    let secs = time
-        .duration_since(SystemTime::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    let (days, rem) = (secs / 86_400, secs % 86_400);
-    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
-    let z = days as i64 + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!(
-        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
-        rem / 3600,
-        rem % 3600 / 60,
-        rem % 60
-    )
-}
-
-pub(crate) fn serialize_time<S: Serializer>(time: &SystemTime, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_str(&format_time(*time))
-}
-
-pub(crate) fn serialize_opt_time<S: Serializer>(
-    time: &Option<SystemTime>,
-    s: S,
-) -> Result<S::Ok, S::Error> {
-    match time {
-        Some(t) => s.serialize_some(&format_time(*t)),
-        None => s.serialize_none(),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use std::time::Duration;
-
-    #[test]
-    fn formats_rfc3339() {
-        let at = |secs| SystemTime::UNIX_EPOCH + Duration::from_secs(secs);
-        assert_eq!(format_time(at(0)), "1970-01-01T00:00:00Z");
-        assert_eq!(format_time(at(951_782_400)), "2000-02-29T00:00:00Z");
-        assert_eq!(format_time(at(1_700_000_000)), "2023-11-14T22:13:20Z");
-        assert_eq!(format_time(at(4_102_444_799)), "2099-12-31T23:59:59Z");
-        assert_eq!(
-            format_time(SystemTime::UNIX_EPOCH - Duration::from_secs(5)),
-            "1970-01-01T00:00:00Z"
-        );
     }
 }

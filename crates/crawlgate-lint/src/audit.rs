@@ -2,7 +2,7 @@
 //! core's crawler registry ([`crawlgate::registry`]: search engines, AI
 //! training, AI search and assistants, SEO tools, link previews…), each
 //! read as its operator documents (the crawler reading,
-//! [`RobotsTxt::for_crawler`]).
+//! [`RobotsTxt::view`] of a [`Who::crawler`](crawlgate::Who::crawler)).
 //!
 //! The registry is the one table of known crawlers; this module re-exports
 //! it under the names the linter has always used.
@@ -29,7 +29,7 @@
 
 use std::sync::OnceLock;
 
-use crawlgate::{ChoiceKind, Reading, RobotsTxt, SelectionKind};
+use crawlgate::{ChoiceKind, Reading, RobotsTxt, SelectionKind, Who};
 
 pub use crawlgate::registry::{crawlers, Crawler, CrawlerKind, Obeys, Purpose};
 
@@ -100,8 +100,8 @@ pub fn audit(robots: &RobotsTxt) -> Vec<AuditEntry> {
 
 /// What the file says to every known crawler, in table order, under
 /// `reading`: [`Reading::Crawler`] reads each as its operator documents
-/// ([`RobotsTxt::for_crawler`]); [`Reading::OneToken`] reads its product
-/// token exactly as Google's library does ([`RobotsTxt::for_agent`]: no
+/// ([`Who::crawler`](crawlgate::Who::crawler)); [`Reading::OneToken`] reads its product
+/// token exactly as Google's library does ([`Who::token`](crawlgate::Who::token): no
 /// fallbacks, `*` always obeyed, robots.txt always applies).
 ///
 /// ```
@@ -123,8 +123,8 @@ pub fn audit_with(robots: &RobotsTxt, reading: Reading) -> Vec<AuditEntry> {
         .iter()
         .map(|crawler| {
             let view = match reading {
-                Reading::Crawler => robots.for_crawler(crawler.name),
-                Reading::OneToken => robots.for_agent(crawler.token),
+                Reading::Crawler => robots.view(Who::crawler(crawler.name)),
+                Reading::OneToken => robots.view(crawler.token),
             };
             let verdict = view.decide_path("/");
             let choice = view.group_choice();

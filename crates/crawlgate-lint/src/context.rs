@@ -451,7 +451,7 @@ pub(crate) fn audiences_of(robots: &RobotsTxt) -> Vec<Audience> {
             // that a group names, one audience per set of groups, then `*`.
             let mut seen: FxHashMap<Vec<u32>, ()> = FxHashMap::default();
             for robot in crawlgate::registry::robots(robots.profile().name) {
-                let view = robots.for_agent(robot.full_name);
+                let view = robots.view(robot.full_name);
                 if view.selection() != SelectionKind::Specific {
                     continue;
                 }
@@ -463,7 +463,7 @@ pub(crate) fn audiences_of(robots: &RobotsTxt) -> Vec<Audience> {
                     });
                 }
             }
-            let star = robots.for_agent("*");
+            let star = robots.view("*");
             if star.selection() != SelectionKind::Nothing {
                 out.push(Audience {
                     label: "*".to_owned(),
@@ -546,7 +546,7 @@ mod tests {
             let names: Vec<&str> = agents.iter().map(String::as_str).collect();
             let choice = LegacyChoice::new(&legacy, &names);
             for agent in &agents {
-                let expected = legacy.for_agent(agent).groups().next().map(|g| g.index());
+                let expected = legacy.view(agent).groups().next().map(|g| g.index());
                 assert_eq!(choice.group(agent), expected, "{agent}");
             }
         }

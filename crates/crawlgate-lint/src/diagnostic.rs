@@ -13,60 +13,15 @@ use std::fmt;
 
 use crawlgate::Severity;
 
-macro_rules! codes {
-    ($( $variant:ident = ($code:literal, $name:literal, $severity:ident, $summary:literal), )*) => {
-        /// A stable lint code. Codes are never reused; `R0xx` are syntax,
-        /// `R1xx` grouping, `R2xx` rules, `R3xx` extensions, `R4xx`
-        /// profiles, `R5xx` the crawler audit. Codes compare by number.
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-        #[non_exhaustive]
-        pub enum Code {
-            /// A finding of the parser's, passed on under its own code.
-            Parse(crawlgate::Code),
-            $( #[doc = $summary] $variant, )*
-        }
-
-        impl Code {
-            /// The linter's own codes, in numeric order.
-            const OWN: &'static [Code] = &[$(Code::$variant,)*];
-
-            /// The code as written in output (`R101`).
-            pub const fn as_str(self) -> &'static str {
-                match self {
-                    Code::Parse(code) => code.as_str(),
-                    $(Code::$variant => $code,)*
-                }
-            }
-
-            /// A short kebab-case name (`merged-groups`).
-            pub const fn name(self) -> &'static str {
-                match self {
-                    Code::Parse(code) => code.name(),
-                    $(Code::$variant => $name,)*
-                }
-            }
-
-            /// The severity the code is reported with unless a finding
-            /// matters less or more.
-            pub const fn default_severity(self) -> Severity {
-                match self {
-                    Code::Parse(code) => code.default_severity(),
-                    $(Code::$variant => Severity::$severity,)*
-                }
-            }
-
-            /// One line: what the rule finds.
-            pub const fn summary(self) -> &'static str {
-                match self {
-                    Code::Parse(code) => code.summary(),
-                    $(Code::$variant => $summary,)*
-                }
-            }
-        }
-    };
-}
-
-codes! {
+crawlgate::code_table! {
+    /// A stable lint code. Codes are never reused; `R0xx` are syntax,
+    /// `R1xx` grouping, `R2xx` rules, `R3xx` extensions, `R4xx`
+    /// profiles, `R5xx` the crawler audit. Codes compare by number.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    #[non_exhaustive]
+    pub enum Code {
+    /// A finding of the parser's, passed on under its own code.
+    Parse(crawlgate::Code),
     UnknownField = ("R001", "unknown-field", Warning,
         "a field name no crawler reads, with a did-you-mean for near misses"),
     DollarNotAtEnd = ("R007", "dollar-not-at-end", Warning,
@@ -155,12 +110,13 @@ codes! {
         "a search engine's crawler in a group of AI crawlers: the group keeps it out of search too"),
     RetiredCrawler = ("R503", "retired-crawler", Info,
         "a user-agent naming a crawler that no longer runs"),
+    }
 }
 
 /// The parser's codes and the linter's, merged in numeric order.
 const fn merged<const N: usize>() -> [Code; N] {
     let parse = crawlgate::Code::ALL;
-    let own = Code::OWN;
+    let own = Code::TABLE;
     let mut out = [Code::UnknownField; N];
     let (mut i, mut j, mut k) = (0, 0, 0);
     while k < N {
@@ -180,7 +136,8 @@ const fn merged<const N: usize>() -> [Code; N] {
 
 impl Code {
     /// Every code, the parser's and the linter's, in numeric order.
-    pub const ALL: &'static [Code] = &merged::<{ crawlgate::Code::ALL.len() + Code::OWN.len() }>();
+    pub const ALL: &'static [Code] =
+        &merged::<{ crawlgate::Code::ALL.len() + Code::TABLE.len() }>();
 
     /// The number of the code (`101` for `R101`).
     pub const fn number(self) -> u16 {

@@ -10,13 +10,13 @@ use crawlgate::{AgentView, ChoiceKind, RobotsTxt};
 /// A registry crawler's view of a file, as `crawlgate check --agent NAME`
 /// reads it.
 pub(crate) fn crawler_view<'a>(robots: &'a RobotsTxt, crawler: &'static Crawler) -> AgentView<'a> {
-    robots.for_registered(crawler)
+    robots.view(crawler)
 }
 
 /// A product token's view of a file, as `crawlgate check --one-token`
 /// reads it.
 pub(crate) fn token_view<'a>(robots: &'a RobotsTxt, token: &str) -> AgentView<'a> {
-    robots.for_agent(token)
+    robots.view(token)
 }
 
 /// Whether the file applies to the crawler at all (its operator says it

@@ -18,7 +18,7 @@
 //! Pure: no files, no network.
 //!
 //! ```
-//! use crawlgate::RobotsTxt;
+//! use crawlgate::{RobotsTxt, Who};
 //! use crawlgate_policy::{write, Access, Policy, Purpose};
 //!
 //! let policy = Policy::new()
@@ -27,9 +27,9 @@
 //! let written = write(&policy).unwrap();
 //! assert!(written.proof.holds());
 //! let robots = RobotsTxt::parse(&written.robots_txt);
-//! assert!(robots.for_crawler("Googlebot").is_allowed("/"));
-//! assert!(!robots.for_crawler("GPTBot").is_allowed("/"));
-//! assert!(!robots.for_crawler("Google-Extended").is_allowed("/"));
+//! assert!(robots.view(Who::crawler("Googlebot")).is_allowed("/"));
+//! assert!(!robots.view(Who::crawler("GPTBot")).is_allowed("/"));
+//! assert!(!robots.view(Who::crawler("Google-Extended")).is_allowed("/"));
 //! let text = written.text();
 //! assert!(text.contains("Content-Signal: search=yes, ai-train=no"));
 //! ```

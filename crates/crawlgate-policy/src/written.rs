@@ -99,17 +99,17 @@ pub fn write(policy: &Policy) -> Result<Written, PolicyError> {
 /// verdict changes for the crawlers it does not change.
 ///
 /// ```
-/// use crawlgate::RobotsTxt;
+/// use crawlgate::{RobotsTxt, Who};
 /// use crawlgate_policy::{merge, Access, Policy, Purpose};
 ///
 /// let site = b"User-agent: GPTBot\nUser-agent: Googlebot\nDisallow: /drafts/\n\nUser-agent: *\nDisallow: /tmp/\n";
 /// let policy = Policy::new().with(Purpose::AiTrain, Access::Deny);
 /// let merged = merge(&policy, site).unwrap();
 /// let robots = RobotsTxt::parse(&merged.robots_txt);
-/// assert!(!robots.for_crawler("GPTBot").is_allowed("/"));
+/// assert!(!robots.view(Who::crawler("GPTBot")).is_allowed("/"));
 /// // Googlebot keeps the group it shared with GPTBot.
-/// assert!(!robots.for_crawler("Googlebot").is_allowed("/drafts/x"));
-/// assert!(robots.for_crawler("Googlebot").is_allowed("/tmp/x"));
+/// assert!(!robots.view(Who::crawler("Googlebot")).is_allowed("/drafts/x"));
+/// assert!(robots.view(Who::crawler("Googlebot")).is_allowed("/tmp/x"));
 /// assert!(merged.diff.unwrap().contains("-User-agent: GPTBot"));
 /// ```
 pub fn merge(policy: &Policy, existing: &[u8]) -> Result<Written, PolicyError> {

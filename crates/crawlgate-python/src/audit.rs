@@ -11,6 +11,7 @@ use arrow_array::RecordBatch;
 use arrow_pyarrow::PyArrowType;
 use arrow_schema::{DataType, Field, Schema, TimeUnit};
 use crawlgate::RobotsTxt;
+use crawlgate_answers::Robots;
 use crawlgate_audit::audit::{Audit, AuditOptions};
 use crawlgate_audit::format::{JsonFields, LogFormat};
 use crawlgate_audit::identity::dns::DnsConfig;
@@ -21,7 +22,6 @@ use crawlgate_audit::output::table::{schema, Batches};
 use crawlgate_audit::records::{lines, Columns};
 use crawlgate_audit::robots::{RobotsInForce, Site};
 use crawlgate_audit::session::Session;
-use crawlgate_fetch::Robots;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 

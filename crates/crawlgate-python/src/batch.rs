@@ -7,7 +7,6 @@
 //! per crawler's groups and shared by every chunk. No Python here: the
 //! caller releases the GIL around [`decide_batch`].
 
-use std::fmt;
 use std::hash::Hasher;
 use std::io::Write as _;
 use std::sync::Arc;
@@ -16,7 +15,8 @@ use arrow_array::cast::AsArray;
 use arrow_array::{Array, ArrayRef, BooleanArray, Int32Array, RecordBatch, StringArray};
 use arrow_buffer::{Buffer, NullBuffer, OffsetBuffer, ScalarBuffer};
 use arrow_schema::{DataType, Field, Schema};
-use crawlgate::{CompiledRobotsTxt, Profile, Reading, RobotsTxt, Verdict};
+use crawlgate::{CompiledRobotsTxt, Profile, Reading, RobotsTxt, Verdict, Who};
+use crawlgate_survey::batch::BatchError;
 use rayon::prelude::*;
 use rustc_hash::{FxHashMap, FxHasher};
 
@@ -32,52 +32,13 @@ pub const OUTPUTS: [&str; 3] = ["allowed", "line", "rule"];
 /// Rows decided per parallel task.
 const CHUNK_ROWS: usize = 8192;
 
-/// Why a batch cannot be decided.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum BatchError {
-    /// A required input column is absent.
-    MissingColumn(&'static str),
-    /// An input column has a type that cannot hold its values.
-    WrongType {
-        /// The column.
-        column: &'static str,
-        /// Its type.
-        found: DataType,
-        /// What it may be.
-        expected: &'static str,
-    },
-    /// The batch already has an output column.
-    OutputExists(&'static str),
-    /// The rule texts of one batch exceed the 2 GiB an Arrow string column
-    /// holds.
-    TooLarge,
-}
+/// The columns a batch of questions holds, as a missing column's error
+/// names them.
+const COLUMNS: &str = "columns robots_txt: binary, user_agent: string, url: string";
 
-impl fmt::Display for BatchError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            BatchError::MissingColumn(name) => write!(
-                f,
-                "the batch has no `{name}` column (expected columns robots_txt: binary, user_agent: string, url: string)"
-            ),
-            BatchError::WrongType {
-                column,
-                found,
-                expected,
-            } => write!(f, "column `{column}` is {found}, expected {expected}"),
-            BatchError::OutputExists(name) => write!(
-                f,
-                "the batch already has a column named `{name}`; rename it first (allowed, line and rule are added)"
-            ),
-            BatchError::TooLarge => write!(
-                f,
-                "the rule texts of this batch exceed 2 GiB: split it into smaller batches"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for BatchError {}
+/// The columns a batch's answer adds, as the error of a batch that has one
+/// names them.
+const ADDED: &str = "allowed, line and rule";
 
 /// The values of a binary or string column (its dictionary's values for a
 /// dictionary column).
@@ -335,10 +296,10 @@ fn decide_rows(
         };
         match body {
             // Compiled once per body and crawler's groups, for all chunks.
-            Ok(robots) => answers.push(Some(&robots.view_as(agent, reading).decide(url))),
+            Ok(robots) => answers.push(Some(&robots.view(Who::read(agent, reading)).decide(url))),
             Err(bytes) => {
                 let robots = RobotsTxt::parse_with(bytes, profile);
-                answers.push(Some(&robots.decide_as(agent, reading, url)));
+                answers.push(Some(&robots.decide(Who::read(agent, reading), url)));
             }
         }
     }
@@ -352,7 +313,10 @@ fn input<'a>(
 ) -> Result<Column<'a>, BatchError> {
     let array = batch
         .column_by_name(name)
-        .ok_or(BatchError::MissingColumn(name))?;
+        .ok_or(BatchError::MissingColumn {
+            column: name,
+            expected: COLUMNS,
+        })?;
     Column::new(array, name, text_only)
 }
 
@@ -416,7 +380,10 @@ pub fn decide_batch_as(
 ) -> Result<RecordBatch, BatchError> {
     for name in OUTPUTS {
         if batch.column_by_name(name).is_some() {
-            return Err(BatchError::OutputExists(name));
+            return Err(BatchError::OutputExists {
+                column: name,
+                added: ADDED,
+            });
         }
     }
     let bodies = Bodies::parse(input(batch, ROBOTS_TXT, false)?, batch.num_rows(), profile);
@@ -714,9 +681,14 @@ mod tests {
         let robots: ArrayRef = Arc::new(BinaryArray::from(vec![SHOP]));
         let good = batch(robots.clone(), &[Some("a")], &[Some("/")]);
         let missing = good.project(&[0, 1]).unwrap();
+        let err = decide_batch(&missing, Profile::GOOGLE).unwrap_err();
+        assert!(matches!(
+            err,
+            BatchError::MissingColumn { column: "url", .. }
+        ));
         assert_eq!(
-            decide_batch(&missing, Profile::GOOGLE).unwrap_err(),
-            BatchError::MissingColumn("url")
+            err.to_string(),
+            "the batch has no `url` column (expected columns robots_txt: binary, user_agent: string, url: string)"
         );
         let numbers = RecordBatch::try_from_iter([
             ("robots_txt", robots.clone()),
@@ -734,9 +706,17 @@ mod tests {
             "{err}"
         );
         let twice = decide_batch(&good, Profile::GOOGLE).unwrap();
+        let err = decide_batch(&twice, Profile::GOOGLE).unwrap_err();
+        assert!(matches!(
+            err,
+            BatchError::OutputExists {
+                column: "allowed",
+                ..
+            }
+        ));
         assert_eq!(
-            decide_batch(&twice, Profile::GOOGLE).unwrap_err(),
-            BatchError::OutputExists("allowed")
+            err.to_string(),
+            "the batch already has a column named `allowed`; rename it first (allowed, line and rule are added)"
         );
     }
 }

@@ -4,7 +4,7 @@
 //! --json` and `explain --json`, field for field.
 
 use crawlgate::GroupChoice;
-use crawlgate_fetch::ChoiceRef;
+use crawlgate_answers::ChoiceRef;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
@@ -53,8 +53,8 @@ impl PyGroupChoice {
 impl From<ChoiceRef> for PyGroupChoice {
     fn from(choice: ChoiceRef) -> PyGroupChoice {
         PyGroupChoice {
-            reading: choice.reading,
-            kind: choice.kind,
+            reading: choice.reading.as_str(),
+            kind: choice.kind.as_str(),
             token: choice.token,
             crawler: choice.crawler,
             why: choice.why,

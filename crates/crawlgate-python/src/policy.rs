@@ -4,8 +4,8 @@
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use crawlgate::Reason;
-use crawlgate_fetch::{
+use crawlgate::{Reason, Who};
+use crawlgate_answers::{
     Basis, CacheEntry, FetchPolicy, FetchResult, HttpResponse, NetworkErrorKind, NetworkFailure,
     OutcomeKind, OutcomeReason, RedirectStop,
 };
@@ -266,7 +266,7 @@ impl PyFetchOutcome {
     #[getter]
     fn status(&self) -> Option<u16> {
         match self.entry.attempt {
-            crawlgate_fetch::Attempt::Status { status } => Some(status),
+            crawlgate_answers::Attempt::Status { status } => Some(status),
             _ => None,
         }
     }
@@ -329,11 +329,11 @@ impl PyFetchOutcome {
         let agent = text_arg(agent, "agent")?;
         let how = reading_named(reading)?;
         let outcome = &self.entry.outcome;
-        let verdict = outcome.decide_as(&agent, how, &url);
+        let verdict = outcome.decide(Who::read(&agent, how), &url);
         // The file's rules decided (not the outcome, nor the robots.txt URL).
         let by_file = matches!(verdict.basis, Basis::Rules(reason) if reason != Reason::RobotsTxt);
         let selection = match outcome.rules.robots() {
-            Some(robots) if by_file => Some(robots.view_as(&agent, how).selection()),
+            Some(robots) if by_file => Some(robots.view(Who::read(&agent, how)).selection()),
             _ => None,
         };
         Ok(PyVerdict::from_explained(verdict, selection))
@@ -355,7 +355,7 @@ impl PyFetchOutcome {
 #[pyfunction]
 pub fn robots_url(url: &Bound<'_, PyAny>) -> PyResult<String> {
     let url = text_arg(url, "url")?;
-    crawlgate_fetch::robots_url_for(&url)
+    crawlgate_answers::robots_url_for(&url)
         .map(|u| u.to_string())
         .map_err(|err| PyValueError::new_err(err.to_string()))
 }

@@ -4,8 +4,8 @@
 
 use std::sync::OnceLock;
 
-use crawlgate::{AgentView, CompiledRobotsTxt, Extension, Profile, Reading, RobotsTxt};
-use crawlgate_fetch::{Outcome, Robots};
+use crawlgate::{AgentView, CompiledRobotsTxt, Extension, Profile, Reading, RobotsTxt, Who};
+use crawlgate_answers::{Outcome, Robots};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
@@ -101,7 +101,7 @@ impl PyRobotsTxt {
     /// The view of `agent` under the reading named `reading`.
     fn view(&self, agent: &str, reading: &str) -> PyResult<AgentView<'_>> {
         let how = reading_named(reading)?;
-        Ok(self.compiled_for(agent, how).view_as(agent, how))
+        Ok(self.compiled_for(agent, how).view(Who::read(agent, how)))
     }
 
     /// The file as `agent` reads it, read `how`: this parse, or (when no
@@ -197,7 +197,7 @@ impl PyRobotsTxt {
         let how = reading_named(reading)?;
         let robots = self.compiled_for(&agent, how);
         Ok(py.detach(|| {
-            let view = robots.view_as(&agent, how);
+            let view = robots.view(Who::read(&agent, how));
             urls.iter().map(|url| view.is_allowed(url)).collect()
         }))
     }
@@ -376,7 +376,7 @@ impl PyAgentView {
         self.robots
             .get()
             .compiled_for(&self.agent, self.reading)
-            .view_as(&self.agent, self.reading)
+            .view(Who::read(&self.agent, self.reading))
     }
 }
 

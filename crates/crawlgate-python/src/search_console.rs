@@ -6,7 +6,7 @@
 //! the linter's findings: `lint()` gives those).
 
 use crawlgate::{RobotsTxt, SearchConsoleReport, MAX_BYTES};
-use crawlgate_fetch::{ReportCounts, ReportLine};
+use crawlgate_answers::{ReportCounts, ReportLine};
 use pyo3::prelude::*;
 use serde::Serialize;
 

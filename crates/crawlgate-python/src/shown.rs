@@ -1,5 +1,5 @@
 //! The answers the fetch crate serialises for every front end
-//! (`crawlgate_fetch::Preferences`, `ReportCounts`, `ReportLine`), as
+//! (`crawlgate_answers::Preferences`, `ReportCounts`, `ReportLine`), as
 //! Python objects: written once as JSON and read back with Python's `json`
 //! module, so that a dictionary here has exactly the fields and values of
 //! the command line's and the service's JSON.

@@ -4,7 +4,7 @@
 //! (`preferences`), and the file's `License` records (`licenses`).
 
 use crawlgate::{License, UsagePreferences};
-use crawlgate_fetch::Preferences;
+use crawlgate_answers::Preferences;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
@@ -12,7 +12,7 @@ use crate::shown::to_python;
 
 /// `{"content_signal": {"line", "signals", "value"} | None,
 /// "content_usage": [{"line", "path", "preferences"}], "search",
-/// "train_ai", "unknown_keys"}`: `crawlgate_fetch::Preferences`, as
+/// "train_ai", "unknown_keys"}`: `crawlgate_answers::Preferences`, as
 /// `crawlgate check --json` writes it.
 pub fn preferences_dict<'py>(
     py: Python<'py>,

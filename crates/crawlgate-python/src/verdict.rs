@@ -3,7 +3,7 @@
 //! front end shows, whether a file's rules or a fetch outcome decided.
 
 use crawlgate::{SelectionKind, Verdict};
-use crawlgate_fetch::ExplainedVerdict;
+use crawlgate_answers::ExplainedVerdict;
 use pyo3::prelude::*;
 
 use crate::choice::PyGroupChoice;

@@ -7,7 +7,8 @@ use std::time::Duration;
 
 use std::sync::Arc;
 
-use crawlgate_fetch::{AddressPolicy, FetchPolicy, PolitenessConfig, Resolver};
+use crawlgate_answers::FetchPolicy;
+use crawlgate_fetch::{AddressPolicy, PolitenessConfig, Resolver};
 
 /// Where cached robots.txt files, their history and the politeness
 /// schedule live.

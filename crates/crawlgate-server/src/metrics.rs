@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use crawlgate_fetch::OutcomeReason;
+use crawlgate_answers::OutcomeReason;
 use prometheus_client::encoding::EncodeLabelSet;
 use prometheus_client::metrics::counter::Counter;
 use prometheus_client::metrics::family::Family;

@@ -29,8 +29,8 @@ pub fn parse_reading(name: Option<&str>) -> Result<Reading, ApiError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crawlgate::RobotsTxt;
-    use crawlgate_fetch::Robots;
+    use crawlgate::{ChoiceKind, RobotsTxt, Who};
+    use crawlgate_answers::Robots;
 
     #[test]
     fn the_crawler_reading_is_the_default_and_one_token_is_asked_for() {
@@ -45,13 +45,13 @@ mod tests {
     fn googlebot_image_falls_back_to_googlebot_only_in_the_crawler_reading() {
         let robots =
             RobotsTxt::parse(b"User-agent: *\nDisallow: /\n\nUser-agent: Googlebot\nAllow: /\n");
-        let crawler =
-            Robots::local(robots.clone()).decide_as("Googlebot-Image", Reading::Crawler, "/a.jpg");
+        let crawler = Robots::local(robots.clone())
+            .decide(Who::read("Googlebot-Image", Reading::Crawler), "/a.jpg");
         assert!(crawler.allowed);
-        assert_eq!(crawler.choice.unwrap().kind, "fallback");
-        let one =
-            Robots::local(robots.clone()).decide_as("Googlebot-Image", Reading::OneToken, "/a.jpg");
+        assert_eq!(crawler.choice.unwrap().kind, ChoiceKind::Fallback);
+        let one = Robots::local(robots.clone())
+            .decide(Who::read("Googlebot-Image", Reading::OneToken), "/a.jpg");
         assert!(!one.allowed);
-        assert_eq!(one.choice.unwrap().reading, "one-token");
+        assert_eq!(one.choice.unwrap().reading, Reading::OneToken);
     }
 }

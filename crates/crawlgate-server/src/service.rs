@@ -11,10 +11,10 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
 
-use crawlgate::Reading;
+use crawlgate::{Reading, Who};
+use crawlgate_answers::{CacheEntry, FetchPolicy, Origin, Outcome};
 use crawlgate_fetch::{
-    CacheEntry, ClientConfig, FetchError, FetchPolicy, Origin, Outcome, Pacing, PolitenessConfig,
-    RobotsClient, SingleFlight, SystemResolver,
+    ClientConfig, FetchError, Pacing, PolitenessConfig, RobotsClient, SingleFlight, SystemResolver,
 };
 use tokio::sync::Semaphore;
 
@@ -283,7 +283,9 @@ impl RobotsService {
     /// The pace for `agent` under `entry`'s rules.
     pub fn pacing(&self, outcome: &Outcome, agent: &str, how: Reading) -> Pacing {
         match outcome.rules.robots() {
-            Some(robots) => Pacing::from_view(&robots.view_as(agent, how), &self.politeness),
+            Some(robots) => {
+                Pacing::from_view(&robots.view(Who::read(agent, how)), &self.politeness)
+            }
             None => Pacing::unrestricted(&self.politeness),
         }
     }

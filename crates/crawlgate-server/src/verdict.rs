@@ -1,44 +1,15 @@
-//! The answers routes give: the fetch crate's explained verdict (with the
-//! lines of the groups that applied), and what a fetch of robots.txt gave.
+//! What the routes give beside the answers crate's explained verdict
+//! (which they show with its groups, `ExplainedVerdict::with_groups`): the
+//! file's licences, and what a fetch of robots.txt gave.
 
-use std::time::{Duration, SystemTime};
+use std::time::SystemTime;
 
 use crawlgate::RobotsTxt;
+use crawlgate_answers::time::rfc3339;
 
-use crawlgate_fetch::{
-    Attempt, CacheEntry, ExplainedVerdict, GroupLines, OutcomeKind, OutcomeReason,
-};
+use crawlgate_answers::{Attempt, CacheEntry, OutcomeKind, OutcomeReason};
 use serde::Serialize;
 use utoipa::ToSchema;
-
-/// A verdict as the API gives it: `crawlgate check --json`'s verdict
-/// (`allowed`, `basis`, `rule` and, when the fetch outcome decided,
-/// `fetch_outcome`) and the groups that applied.
-#[derive(Clone, Debug, Serialize, ToSchema)]
-pub struct Explained {
-    /// `{allowed, basis, rule: {line, kind, value, text, via_index_alias} |
-    /// null, fetch_outcome?}`. `basis` is what decided: `rule`,
-    /// `empty_rule`, `no_matching_rule`, `no_group`, `robots_txt_itself`,
-    /// `ignores_robots_txt`, `rule_limit`, `full_allow`, `full_disallow`.
-    #[serde(flatten)]
-    #[schema(value_type = Object)]
-    pub verdict: ExplainedVerdict,
-    /// The groups the crawler obeyed: `[{first_line, last_line}]` (moved
-    /// here from `verdict`, whose own list is then empty).
-    #[schema(value_type = Vec<Object>)]
-    pub groups: Vec<GroupLines>,
-}
-
-impl From<ExplainedVerdict> for Explained {
-    /// Moves the groups out of the verdict (which does not serialize
-    /// them) to beside it, where the API shows them: no copy.
-    fn from(mut verdict: ExplainedVerdict) -> Explained {
-        Explained {
-            groups: std::mem::take(&mut verdict.groups),
-            verdict,
-        }
-    }
-}
 
 /// A `License:` line (RSL 1.0): file-wide, wherever it is.
 #[derive(Clone, Debug, Serialize, ToSchema)]
@@ -106,40 +77,5 @@ impl FetchInfo {
             from_cache,
             fresh: entry.is_fresh(SystemTime::now()),
         }
-    }
-}
-
-/// `2026-11-23T14:05:09Z`: what every time in the API looks like (the
-/// batch route formats one per pair, so a fast formatter).
-///
-/// Times are clamped to 1970–9999, which the format can hold.
-pub fn rfc3339(time: SystemTime) -> String {
-    let last = SystemTime::UNIX_EPOCH + Duration::from_secs(253_402_300_799);
-    let time = time.clamp(SystemTime::UNIX_EPOCH, last);
-    humantime::format_rfc3339_seconds(time).to_string()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn times_read_as_rfc3339_at_any_instant() {
-        let at = |secs| SystemTime::UNIX_EPOCH + Duration::from_secs(secs);
-        assert_eq!(rfc3339(at(1_700_000_000)), "2023-11-14T22:13:20Z");
-        assert_eq!(
-            rfc3339(at(1_700_000_000) + Duration::from_millis(999)),
-            "2023-11-14T22:13:20Z"
-        );
-        assert_eq!(
-            rfc3339(SystemTime::UNIX_EPOCH - Duration::from_secs(5)),
-            "1970-01-01T00:00:00Z"
-        );
-        assert_eq!(rfc3339(at(u64::MAX / 4)), "9999-12-31T23:59:59Z");
-        // The same text as the fetch crate's reports.
-        assert_eq!(
-            rfc3339(at(951_782_400)),
-            crawlgate_fetch::format_time(at(951_782_400))
-        );
     }
 }

@@ -26,7 +26,7 @@ use arrow_array::cast::AsArray;
 use arrow_array::types::{Int16Type, Int32Type, Int64Type};
 use arrow_array::{Array, ArrayRef, RecordBatch};
 use arrow_schema::{ArrowError, DataType};
-use crawlgate_fetch::HttpResponse;
+use crawlgate_answers::HttpResponse;
 use rayon::prelude::*;
 
 use crate::capture::{checked_host, Capture, Payload, BODY_LIMIT};
@@ -42,12 +42,23 @@ fn table_schema(survey: &Survey) -> arrow_schema::SchemaRef {
 }
 use crate::survey::Survey;
 
-/// Why a batch cannot be classified.
+/// The columns a survey's batch holds, as a missing column's error names
+/// them.
+const SURVEY_COLUMNS: &str =
+    "host: string, robots_txt: binary, and optionally status: int, content_type: string, source: string";
+
+/// Why an Arrow batch cannot be answered: a survey's
+/// ([`survey_batch`]) or the Python package's batch of questions.
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum BatchError {
     /// A required column is absent.
-    MissingColumn(&'static str),
+    MissingColumn {
+        /// The column.
+        column: &'static str,
+        /// The columns the batch should have, with their types.
+        expected: &'static str,
+    },
     /// A column has a type that cannot hold its values.
     WrongType {
         /// The column.
@@ -57,6 +68,16 @@ pub enum BatchError {
         /// What it may be.
         expected: &'static str,
     },
+    /// The batch already has a column the answer adds.
+    OutputExists {
+        /// The column.
+        column: &'static str,
+        /// The columns the answer adds (`allowed, line and rule`).
+        added: &'static str,
+    },
+    /// The texts of one output column exceed the 2 GiB an Arrow string
+    /// column holds.
+    TooLarge,
     /// The output could not be built.
     Arrow(ArrowError),
 }
@@ -64,15 +85,22 @@ pub enum BatchError {
 impl fmt::Display for BatchError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            BatchError::MissingColumn(name) => write!(
-                f,
-                "the batch has no `{name}` column (expected host: string, robots_txt: binary, and optionally status: int, content_type: string, source: string)"
-            ),
+            BatchError::MissingColumn { column, expected } => {
+                write!(f, "the batch has no `{column}` column (expected {expected})")
+            }
             BatchError::WrongType {
                 column,
                 found,
                 expected,
             } => write!(f, "column `{column}` is {found}, expected {expected}"),
+            BatchError::OutputExists { column, added } => write!(
+                f,
+                "the batch already has a column named `{column}`; rename it first ({added} are added)"
+            ),
+            BatchError::TooLarge => write!(
+                f,
+                "the rule texts of this batch exceed 2 GiB: split it into smaller batches"
+            ),
             BatchError::Arrow(e) => write!(f, "cannot build the rows: {e}"),
         }
     }
@@ -104,7 +132,10 @@ fn check_type(
 ) -> Result<Option<ArrayRef>, BatchError> {
     let Some(column) = batch.column_by_name(name) else {
         return if required {
-            Err(BatchError::MissingColumn(name))
+            Err(BatchError::MissingColumn {
+                column: name,
+                expected: SURVEY_COLUMNS,
+            })
         } else {
             Ok(None)
         };
@@ -418,9 +449,9 @@ mod tests {
         let mut calls = 0;
         let stopped = survey_inputs(&input, &survey(), &mut |_| {
             calls += 1;
-            Err(BatchError::MissingColumn("stop"))
+            Err(BatchError::TooLarge)
         });
-        assert!(matches!(stopped, Err(BatchError::MissingColumn("stop"))));
+        assert!(matches!(stopped, Err(BatchError::TooLarge)));
         assert_eq!(calls, 1);
     }
 
@@ -433,7 +464,10 @@ mod tests {
         .unwrap();
         assert!(matches!(
             survey_batch(&no_body, &survey()),
-            Err(BatchError::MissingColumn("robots_txt"))
+            Err(BatchError::MissingColumn {
+                column: "robots_txt",
+                ..
+            })
         ));
         let typed = RecordBatch::try_from_iter([
             ("host", Arc::new(StringArray::from(vec!["a"])) as ArrayRef),

@@ -1,7 +1,8 @@
 //! What one input gave for one site: a robots.txt file, a captured HTTP
 //! response, a live fetch, or the reason nothing could be had.
 
-use crawlgate_fetch::{FetchReport, HttpResponse, Origin};
+use crawlgate_answers::{HttpResponse, Origin};
+use crawlgate_fetch::FetchReport;
 
 /// The longest host name kept (RFC 1035: 253 characters); longer names make
 /// an error row.
@@ -98,7 +99,7 @@ impl Capture {
 /// `:port` when the port is not the scheme's default.
 ///
 /// ```
-/// use crawlgate_fetch::Origin;
+/// use crawlgate_answers::Origin;
 /// use crawlgate_survey::capture::host_of;
 /// assert_eq!(host_of(&Origin::from_url("https://WWW.Example.com/robots.txt").unwrap()), "www.example.com");
 /// assert_eq!(host_of(&Origin::from_url("http://example.com:8080/").unwrap()), "example.com:8080");

@@ -14,7 +14,7 @@
 //! ```
 //! use crawlgate_survey::{Capture, CrawlerSet, Payload, Survey};
 //! use crawlgate_survey::verdict::Cause;
-//! use crawlgate_fetch::HttpResponse;
+//! use crawlgate_answers::HttpResponse;
 //!
 //! let survey = Survey::new(CrawlerSet::default_set());
 //! let row = survey.observe(Capture::new(
@@ -37,7 +37,7 @@
 //!   file or by URL, live site list); each streams, turns what it cannot
 //!   read into an error capture and counts the records it passes over.
 //! * [`Survey::observe`]: a [`Capture`] → a [`SiteRow`]: the fetch outcome
-//!   (through `crawlgate_fetch::FetchPolicy`), size, HTML, lint counts,
+//!   (through `crawlgate_answers::FetchPolicy`), size, HTML, lint counts,
 //!   sitemaps, crawl-delay, content signals, Common Crawl's
 //!   [`taxonomy`], and a [`CrawlerVerdict`](verdict::CrawlerVerdict) per
 //!   crawler (see [`verdict`] for the exact definitions), with the AI-use

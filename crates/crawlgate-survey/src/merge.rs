@@ -15,7 +15,7 @@
 
 use std::collections::BinaryHeap;
 
-use crawlgate_fetch::{Origin, OutcomeKind, OutcomeReason};
+use crawlgate_answers::{Origin, OutcomeKind, OutcomeReason};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::capture::host_of;

@@ -13,11 +13,11 @@
 
 use crawlgate::extension::CONTENT_SIGNAL_KEYS;
 use crawlgate::UsagePreferences;
-use crawlgate_fetch::Preferences;
+use crawlgate_answers::Preferences;
 use serde_json::Value;
 
 /// The value of a `prefs_X` column: the preferences as every front end
-/// writes them ([`crawlgate_fetch::Preferences`], the object `crawlgate
+/// writes them ([`crawlgate_answers::Preferences`], the object `crawlgate
 /// check --json` gives), as compact text; or None when no preference applies (`preferences` is None: the crawler may not
 /// fetch the path; or it is empty), as `check --json` gives null.
 ///
@@ -25,10 +25,10 @@ use serde_json::Value;
 /// use crawlgate::RobotsTxt;
 /// use crawlgate_survey::preferences::column_value;
 /// let robots = RobotsTxt::parse(b"User-agent: *\nDisallow: /private/\nContent-Signal: ai-train=no\n");
-/// let view = robots.for_agent("GPTBot");
+/// let view = robots.view("GPTBot");
 /// assert!(column_value(view.preferences("/")).unwrap().contains(r#""signals":{"ai-train":false}"#));
 /// assert_eq!(column_value(view.preferences("/private/")), None);
-/// assert_eq!(column_value(RobotsTxt::parse(b"").for_agent("GPTBot").preferences("/")), None);
+/// assert_eq!(column_value(RobotsTxt::parse(b"").view("GPTBot").preferences("/")), None);
 /// ```
 pub fn column_value(preferences: Option<UsagePreferences<'_>>) -> Option<String> {
     preferences
@@ -46,9 +46,9 @@ pub fn column_value(preferences: Option<UsagePreferences<'_>>) -> Option<String>
 /// use crawlgate::RobotsTxt;
 /// use crawlgate_survey::preferences::{column_value, stated};
 /// let robots = RobotsTxt::parse(b"User-agent: *\nContent-Usage: /a/ train-ai=n, foo=y\nContent-Signal: search=yes, ai-train=no\n");
-/// let value = column_value(robots.for_agent("GPTBot").preferences("/a/x")).unwrap();
+/// let value = column_value(robots.view("GPTBot").preferences("/a/x")).unwrap();
 /// assert_eq!(stated(&value).as_deref(), Some("content-usage train-ai=n ai-use=unknown search=unknown; content-signal search=yes ai-train=no"));
-/// let value = column_value(robots.for_agent("GPTBot").preferences("/b")).unwrap();
+/// let value = column_value(robots.view("GPTBot").preferences("/b")).unwrap();
 /// assert_eq!(stated(&value).as_deref(), Some("content-signal search=yes ai-train=no"));
 /// ```
 pub fn stated(value: &str) -> Option<String> {
@@ -100,7 +100,7 @@ mod tests {
             b"User-agent: *\nContent-Usage: /p/ train-ai=y, bots=n\nContent-Usage: /p/ train-ai=n\n\
               Content-Signal: search=yes, ai-train=no, bogus=1\n",
         );
-        let value = column_value(robots.for_agent("bot").preferences("/p/x")).unwrap();
+        let value = column_value(robots.view("bot").preferences("/p/x")).unwrap();
         let json: Value = serde_json::from_str(&value).unwrap();
         assert_eq!(json["train_ai"], "disallowed");
         assert_eq!(json["content_usage"][1]["line"], 3);

@@ -1,7 +1,7 @@
 //! One row per site: what its robots.txt fetch gave and what the file says
 //! to each crawler.
 
-use crawlgate_fetch::{OutcomeKind, OutcomeReason};
+use crawlgate_answers::{OutcomeKind, OutcomeReason};
 use serde::{Deserialize, Serialize};
 
 use crate::findings::LintCounts;

@@ -188,7 +188,7 @@ pub fn run(
     progress: &(dyn Fn(Progress) + Sync),
 ) -> Result<Summary, SurveyError> {
     let started = Instant::now();
-    let generated = crawlgate_fetch::format_time(std::time::SystemTime::now());
+    let generated = crawlgate_answers::time::rfc3339(std::time::SystemTime::now());
     for path in &plan.outputs {
         if OutputFormat::of(path).is_none() {
             return Err(SurveyError::UnknownOutput(path.clone()));

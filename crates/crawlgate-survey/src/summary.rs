@@ -297,9 +297,9 @@ impl Summary {
         self.followed += u64::from(row.followed.is_some());
         if let Some(outcome) = row.outcome {
             self.outcomes[match outcome {
-                crawlgate_fetch::OutcomeKind::FullAllow => 0,
-                crawlgate_fetch::OutcomeKind::FullDisallow => 1,
-                crawlgate_fetch::OutcomeKind::Conditional => 2,
+                crawlgate_answers::OutcomeKind::FullAllow => 0,
+                crawlgate_answers::OutcomeKind::FullDisallow => 1,
+                crawlgate_answers::OutcomeKind::Conditional => 2,
             }] += 1;
         }
         self.statuses[match row.status {
@@ -383,7 +383,7 @@ mod tests {
         let set = CrawlerSet::from_tokens(["GPTBot", "Googlebot", "*"]).unwrap();
         let mut summary = Summary::new(&set, &[]);
         summary.add(&SiteRow {
-            outcome: Some(crawlgate_fetch::OutcomeKind::Conditional),
+            outcome: Some(crawlgate_answers::OutcomeKind::Conditional),
             status: Some(200),
             size: Some(150),
             html: Some(false),
@@ -397,7 +397,7 @@ mod tests {
             ..SiteRow::default()
         });
         summary.add(&SiteRow {
-            outcome: Some(crawlgate_fetch::OutcomeKind::FullDisallow),
+            outcome: Some(crawlgate_answers::OutcomeKind::FullDisallow),
             status: Some(503),
             captures: 1,
             crawlers: verdicts([Cause::Unreachable; 3]),

@@ -5,7 +5,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::SystemTime;
 
 use crawlgate::{LineKind, Profile, RobotsTxt, SearchConsoleReport};
-use crawlgate_fetch::{FetchPolicy, FetchResult, HttpResponse, Outcome, OutcomeReason, Rules};
+use crawlgate_answers::{FetchPolicy, FetchResult, HttpResponse, Outcome, OutcomeReason, Rules};
 
 use crate::capture::{Capture, Payload};
 use crate::crawlers::{CrawlerSet, ANY};
@@ -399,7 +399,7 @@ impl Survey {
         row.groups = Some(count(robots.groups().len()));
         row.rules = Some(count(robots.rules().len()));
         row.sitemaps = Some(count(robots.sitemaps().len()));
-        let any = robots.for_agent(ANY);
+        let any = robots.view(ANY);
         row.crawl_delay = any.crawl_delay().map(|d| d.seconds);
         let usage: Vec<String> = any
             .content_usage_records()
@@ -426,7 +426,7 @@ fn count(n: usize) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crawlgate_fetch::OutcomeKind;
+    use crawlgate_answers::OutcomeKind;
 
     fn survey() -> Survey {
         Survey::new(CrawlerSet::from_tokens(["GPTBot", "CCBot", "*"]).unwrap())

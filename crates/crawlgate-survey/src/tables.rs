@@ -110,7 +110,7 @@ pub fn report(tables: &[PathBuf], outputs: &[PathBuf]) -> Result<Vec<Snapshot>, 
         .unwrap_or_default();
     let info = ReportInfo {
         inputs: tables.iter().map(|t| t.display().to_string()).collect(),
-        generated: crawlgate_fetch::format_time(std::time::SystemTime::now()),
+        generated: crawlgate_answers::time::rfc3339(std::time::SystemTime::now()),
         profile,
         seconds: None,
     };

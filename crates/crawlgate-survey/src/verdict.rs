@@ -54,7 +54,7 @@ use std::cell::RefCell;
 use std::fmt;
 
 use crawlgate::registry::{self, Crawler};
-use crawlgate::{AgentView, ChoiceKind, RobotsTxt, SelectionKind};
+use crawlgate::{AgentView, ChoiceKind, RobotsTxt, SelectionKind, Who};
 use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 
@@ -282,7 +282,7 @@ fn identified_view<'r>(
 ) -> (AgentView<'r>, GroupKind) {
     if token == crate::crawlers::ANY {
         // `*` is no crawler: the `*` group itself, as one token.
-        let view = robots.for_agent(token);
+        let view = robots.view(token);
         let kind = match view.selection() {
             SelectionKind::Nothing => GroupKind::None,
             _ => GroupKind::Star,
@@ -290,8 +290,8 @@ fn identified_view<'r>(
         return (view, kind);
     }
     let view = match identity {
-        Some(crawler) => robots.for_registered(crawler),
-        None => robots.for_crawler(token),
+        Some(crawler) => robots.view(crawler),
+        None => robots.view(Who::crawler(token)),
     };
     let kind = match view.group_choice().kind() {
         ChoiceKind::Own => GroupKind::Named,

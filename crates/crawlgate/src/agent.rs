@@ -7,9 +7,10 @@
 use std::fmt;
 
 use crate::model::{Group, RobotsTxt};
-use crate::profile::{GroupSelection, Profile};
-use crate::registry::{self, Crawler, CrawlerKind};
+use crate::profile::GroupSelection;
+use crate::registry::{Crawler, CrawlerKind};
 use crate::token::cmp_ignore_case;
+use crate::who::{Reading, Who};
 
 /// How a crawler's groups were chosen.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -21,73 +22,6 @@ pub enum SelectionKind {
     /// No group names the crawler and there is no `*` group: everything is
     /// allowed.
     Nothing,
-}
-
-/// How a name was read: as one product token, exactly as Google's library
-/// reads it ([`RobotsTxt::for_agent`]), or as a crawler of the registry,
-/// with the fallbacks its operator documents ([`RobotsTxt::for_crawler`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Reading {
-    /// The one-token reading: the groups naming the token, else `*`.
-    OneToken,
-    /// The crawler reading: the registry's rules for a crawler it knows
-    /// (a name it does not know is read as one token).
-    Crawler,
-}
-
-impl Reading {
-    /// Both readings.
-    pub const ALL: [Reading; 2] = [Reading::OneToken, Reading::Crawler];
-
-    /// `one-token` or `crawler`, as the CLI's JSON and the API name it.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Reading::OneToken => "one-token",
-            Reading::Crawler => "crawler",
-        }
-    }
-
-    /// The reading [`as_str`](Self::as_str) names, or `None`: what every
-    /// front end's `reading` argument takes.
-    ///
-    /// ```
-    /// use crawlgate::Reading;
-    /// assert_eq!(Reading::from_name("one-token"), Some(Reading::OneToken));
-    /// assert_eq!(Reading::from_name("crawler"), Some(Reading::Crawler));
-    /// assert_eq!(Reading::from_name("Crawler"), None);
-    /// ```
-    pub fn from_name(name: &str) -> Option<Reading> {
-        Reading::ALL.into_iter().find(|r| r.as_str() == name)
-    }
-
-    /// The profile a file is read by when `name` is asked about this way:
-    /// `named`, when the user named one; else, in the crawler reading, the
-    /// profile of the parser the registry says the crawler's operator uses
-    /// ([`registry::profile_for`]: Bing's crawlers are read by `bing`,
-    /// Yandex's robots by `yandex`);
-    /// else the default, google. Every front end chooses its profile here.
-    ///
-    /// ```
-    /// use crawlgate::{Profile, Reading};
-    /// assert_eq!(Reading::Crawler.profile_for("YandexBot", None), Profile::YANDEX);
-    /// assert_eq!(Reading::Crawler.profile_for("YandexBot", Some(Profile::GOOGLE)), Profile::GOOGLE);
-    /// assert_eq!(Reading::Crawler.profile_for("bingbot", None), Profile::BING);
-    /// assert_eq!(Reading::Crawler.profile_for("Googlebot", None), Profile::GOOGLE);
-    /// assert_eq!(Reading::OneToken.profile_for("YandexBot", None), Profile::GOOGLE);
-    /// ```
-    pub fn profile_for(self, name: &str, named: Option<Profile>) -> Profile {
-        match (named, self) {
-            (Some(profile), _) => profile,
-            (None, Reading::Crawler) => registry::profile_for(name).unwrap_or_default(),
-            (None, Reading::OneToken) => Profile::default(),
-        }
-    }
-}
-
-impl fmt::Display for Reading {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
 }
 
 /// How a crawler's groups were chosen, in the crawler reading's words.
@@ -281,24 +215,25 @@ impl RobotsTxt {
         self.select_global().groups
     }
 
-    /// The crawler reading of `name`: a crawler of the registry
-    /// ([`registry::identify`]) by its rules, any other name as one token.
-    pub(crate) fn select_crawler(&self, name: &str) -> Selected<'_> {
-        match registry::identify(name) {
+    /// The groups `who` obeys: one token's, or by the crawler reading a
+    /// crawler of the registry's (any other name read as one token).
+    pub(crate) fn select_who(&self, who: Who<'_>) -> Selected<'_> {
+        match (who.reading(), who.registered()) {
+            (Reading::OneToken, _) => self.select(who.name()),
             // The robot a name means can hold more than the crawler does
             // (`YandexMetrika/2.0`, not the `YandexMetrika` it is read as).
-            Some(crawler)
+            (Reading::Crawler, Some(crawler))
                 if self.profile.group_selection == GroupSelection::RobotPrefix
                     && !crawler.ignores_robots_txt() =>
             {
-                let selected = self.select_robot_named(name);
+                let selected = self.select_robot_named(who.name());
                 let kind = ChoiceKind::from(selected.kind);
                 selected.picked(crawler, kind, None)
             }
-            Some(crawler) => self.select_registered(crawler),
-            None => Selected {
+            (Reading::Crawler, Some(crawler)) => self.select_registered(crawler),
+            (Reading::Crawler, None) => Selected {
                 reading: Reading::Crawler,
-                ..self.select(name)
+                ..self.select(who.name())
             },
         }
     }

@@ -3,10 +3,11 @@
 
 use std::fmt;
 
-use crate::agent::{group_iter, ChoiceKind, Reading, Selected, SelectionKind};
+use crate::agent::{group_iter, ChoiceKind, Selected, SelectionKind};
 use crate::model::{Group, RobotsTxt};
 use crate::profile::GroupSelection;
 use crate::registry::{Crawler, CrawlerKind, Source};
+use crate::who::Reading;
 
 /// How the groups a crawler obeys were chosen, and why: the token whose
 /// groups decided, the rule applied, the registry entry and its source.
@@ -15,7 +16,7 @@ use crate::registry::{Crawler, CrawlerKind, Source};
 /// [`Verdict::group_choice`](crate::Verdict::group_choice).
 ///
 /// ```
-/// use crawlgate::{ChoiceKind, RobotsTxt};
+/// use crawlgate::{ChoiceKind, RobotsTxt, Who};
 ///
 /// let robots = RobotsTxt::parse(b"\
 /// user-agent: googlebot-news
@@ -27,7 +28,7 @@ use crate::registry::{Crawler, CrawlerKind, Source};
 /// user-agent: googlebot
 /// disallow: /shrimp
 /// ");
-/// let image = robots.for_crawler("Googlebot-Image");
+/// let image = robots.view(Who::crawler("Googlebot-Image"));
 /// let choice = image.group_choice();
 /// assert_eq!(choice.kind(), ChoiceKind::Fallback);
 /// assert_eq!(choice.token(), Some("Googlebot"));
@@ -37,7 +38,7 @@ use crate::registry::{Crawler, CrawlerKind, Source};
 ///      Googlebot-Image (Google's crawler documentation)"
 /// );
 /// // The one-token reading is Google's library's: `*`.
-/// assert_eq!(robots.for_agent("Googlebot-Image").group_choice().kind(), ChoiceKind::Star);
+/// assert_eq!(robots.view("Googlebot-Image").group_choice().kind(), ChoiceKind::Star);
 /// ```
 #[derive(Clone, Copy)]
 pub struct GroupChoice<'a> {
@@ -104,9 +105,9 @@ impl<'a> GroupChoice<'a> {
     /// ```
     /// use crawlgate::{Profile, RobotsTxt};
     /// let robots = RobotsTxt::parse_with(b"User-agent: Yandex\nDisallow: /\n", Profile::YANDEX);
-    /// let robot = robots.for_agent("YandexMetrika").group_choice().robot().unwrap();
+    /// let robot = robots.view("YandexMetrika").group_choice().robot().unwrap();
     /// assert_eq!((robot.prefix, robot.full_name), ("Yandex", "YandexMetrika/3.0"));
-    /// assert!(robots.for_agent("mybot").group_choice().robot().is_none());
+    /// assert!(robots.view("mybot").group_choice().robot().is_none());
     /// ```
     pub fn robot(&self) -> Option<&'static crate::registry::Robot> {
         let table = self.robots.robot_table.as_ref()?;
@@ -173,13 +174,10 @@ impl<'a> GroupChoice<'a> {
         };
         let obeyed = match (chosen, token) {
             (ChoiceKind::IgnoresRobotsTxt, _) => {
-                let what = match crawler.map(|c| c.kind) {
-                    Some(CrawlerKind::UserTriggered) => " is a user-triggered fetcher that",
-                    _ => "",
-                };
-                return format!(
-                    "{subject}{what} ignores robots.txt{source}: the file does not restrict it"
-                );
+                if let Some(why) = crawler.and_then(Crawler::ignores_robots_txt_why) {
+                    return why;
+                }
+                return format!("{subject} ignores robots.txt: the file does not restrict it");
             }
             (_, Some("*")) => {
                 format!("{subject} obeys the * group at {lines}: no group names {unnamed}")

@@ -5,9 +5,9 @@
 use std::fmt;
 use std::sync::Arc;
 
-use crate::agent::Reading;
 use crate::decide::{AgentView, LazyMatcher, Verdict};
 use crate::model::RobotsTxt;
+use crate::who::Who;
 
 /// A parsed robots.txt that keeps the compiled rules of every crawler
 /// asked about, so that repeated questions about a kept file are fast
@@ -43,7 +43,7 @@ use crate::model::RobotsTxt;
 /// std::thread::spawn(move || assert!(other.is_allowed("otherbot", "/public"))).join().unwrap();
 ///
 /// // A view borrows the kept rules: many questions, no lookup of the crawler.
-/// let googlebot = kept.for_agent("Googlebot");
+/// let googlebot = kept.view("Googlebot");
 /// assert!(googlebot.is_allowed("/private"));
 /// assert_eq!(kept.robots().groups().len(), 2);
 /// ```
@@ -75,55 +75,32 @@ impl CompiledRobotsTxt {
         &self.robots
     }
 
-    /// The view of the crawler `agent` (its product token), sharing the
-    /// compiled rules kept here: what [`RobotsTxt::for_agent`] gives, with
-    /// rules compiled once for all views of the same groups.
-    pub fn for_agent(&self, agent: &str) -> AgentView<'_> {
-        self.robots.for_agent_keeping(agent, &self.rules)
-    }
-
-    /// The view of the crawler a person names, by the crawler reading (see
-    /// [`RobotsTxt::for_crawler`]), sharing the compiled rules kept here
-    /// with every view of the same groups, whichever reading chose them.
+    /// The view of `who` (a product token, or a crawler a person names:
+    /// see [`RobotsTxt::view`]), sharing the compiled rules kept here with
+    /// every view of the same groups, whichever reading chose them.
     ///
     /// ```
-    /// use crawlgate::{CompiledRobotsTxt, RobotsTxt};
+    /// use crawlgate::{CompiledRobotsTxt, RobotsTxt, Who};
     /// let kept = CompiledRobotsTxt::new(RobotsTxt::parse(b"User-agent: Googlebot\nDisallow: /g\n\nUser-agent: *\nDisallow: /\n"));
-    /// assert!(!kept.for_crawler("Googlebot-Image").is_allowed("/g/photo.jpg"));
-    /// assert!(kept.for_crawler("Googlebot-Image").is_allowed("/photo.jpg"));
-    /// assert!(!kept.for_agent("Googlebot-Image").is_allowed("/photo.jpg"));
+    /// let image = Who::crawler("Googlebot-Image");
+    /// assert!(!kept.view(image).is_allowed("/g/photo.jpg"));
+    /// assert!(kept.view(image).is_allowed("/photo.jpg"));
+    /// assert!(!kept.view("Googlebot-Image").is_allowed("/photo.jpg"));
     /// ```
-    pub fn for_crawler(&self, name: &str) -> AgentView<'_> {
-        self.robots.for_crawler_keeping(name, &self.rules)
+    pub fn view<'w>(&self, who: impl Into<Who<'w>>) -> AgentView<'_> {
+        self.robots.view_keeping(who.into(), &self.rules)
     }
 
-    /// The view of `name` under either reading, sharing the compiled rules
-    /// kept here: [`for_agent`](Self::for_agent) or
-    /// [`for_crawler`](Self::for_crawler).
-    pub fn view_as(&self, name: &str, how: Reading) -> AgentView<'_> {
-        match how {
-            Reading::OneToken => self.for_agent(name),
-            Reading::Crawler => self.for_crawler(name),
-        }
-    }
-
-    /// Decides whether the crawler a person names may fetch `url`, by the
-    /// crawler reading: the verdict of [`RobotsTxt::decide_for_crawler`],
-    /// from rules compiled once.
-    pub fn decide_for_crawler(&self, name: &str, url: &str) -> Verdict<'_> {
-        self.for_crawler(name).decide(url)
-    }
-
-    /// Decides whether `agent` may fetch `url` and says which rule decided:
+    /// Decides whether `who` may fetch `url` and says which rule decided:
     /// the same verdict as [`RobotsTxt::decide`], from rules compiled once
     /// the crawler's groups have answered a few questions.
-    pub fn decide(&self, agent: &str, url: &str) -> Verdict<'_> {
-        self.for_agent(agent).decide(url)
+    pub fn decide<'w>(&self, who: impl Into<Who<'w>>, url: &str) -> Verdict<'_> {
+        self.view(who).decide(url)
     }
 
-    /// Whether `agent` may fetch `url`: [`decide`](Self::decide)'s answer.
-    pub fn is_allowed(&self, agent: &str, url: &str) -> bool {
-        self.for_agent(agent).is_allowed(url)
+    /// Whether `who` may fetch `url`: [`decide`](Self::decide)'s answer.
+    pub fn is_allowed<'w>(&self, who: impl Into<Who<'w>>, url: &str) -> bool {
+        self.view(who).is_allowed(url)
     }
 
     /// The heap bytes held: the file's ([`RobotsTxt::heap_size`]) and the
@@ -211,7 +188,7 @@ mod tests {
     fn views_share_the_kept_rules() {
         let kept = CompiledRobotsTxt::new(RobotsTxt::parse(BODY));
         for _ in 0..10 {
-            assert!(!kept.for_agent("a").is_allowed("/a"));
+            assert!(!kept.view("a").is_allowed("/a"));
         }
         // `A` names the same group as `a`: compiled already.
         let slot = kept.robots().select("A").slot.unwrap() as usize;

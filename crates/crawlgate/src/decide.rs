@@ -5,14 +5,14 @@ use std::fmt;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::OnceLock;
 
-use crate::agent::{group_iter, ChoiceKind, Reading, Selected, SelectionKind};
+use crate::agent::{group_iter, ChoiceKind, Selected, SelectionKind};
 use crate::choice::GroupChoice;
 use crate::extension::{ContentSignal, ContentUsage, CrawlDelay, RequestRate, VisitTime};
 use crate::matcher::{Entry, Matcher};
 use crate::model::{Group, RobotsTxt, Rule, Sitemap};
 use crate::parse::normalize;
-use crate::registry::Crawler;
 use crate::url_path::{self, path_of};
+use crate::who::Who;
 
 /// The path as the profile compares it: as given (Google), or with its
 /// escapes normalised like the rules' (rfc9309, legacy).
@@ -163,10 +163,10 @@ pub struct RuleMatch<'a> {
 /// use crawlgate::RobotsTxt;
 ///
 /// let robots = RobotsTxt::parse(b"User-agent: Googlebot\nDisallow: /nogoogle\n\nUser-agent: *\nDisallow: /\n");
-/// let googlebot = robots.for_agent("Googlebot");
+/// let googlebot = robots.view("Googlebot");
 /// assert!(googlebot.is_allowed("https://example.com/page"));
 /// assert!(!googlebot.is_allowed("https://example.com/nogoogle/x"));
-/// let other = robots.for_agent("otherbot");
+/// let other = robots.view("otherbot");
 /// assert!(!other.is_allowed("/page"));
 /// ```
 #[derive(Clone)]
@@ -243,109 +243,47 @@ impl fmt::Debug for AgentView<'_> {
 }
 
 impl RobotsTxt {
-    /// The view of one crawler, for asking it many questions: `agent` is
-    /// its product token (`Googlebot`), compared case-insensitively and as
-    /// given. Building it only chooses the crawler's groups; see
-    /// [`AgentView`] for when its rules are compiled.
-    pub fn for_agent(&self, agent: &str) -> AgentView<'_> {
-        self.view(self.select(agent), &[])
-    }
-
-    /// The view of the crawler a person names, for asking it many
-    /// questions: the *crawler reading*. A crawler of the registry
-    /// ([`registry::identify`](crate::registry::identify): a name, an alias
-    /// or a full `User-Agent` header) obeys the groups of its own token,
-    /// else of its first fallback a group names, else `*` if it obeys `*`,
-    /// else none; the file does not apply to one whose operator says it
-    /// ignores robots.txt. Any other name is read as one token, exactly as
-    /// [`for_agent`](Self::for_agent) reads it.
+    /// The view of one crawler, for asking it many questions: `who` is a
+    /// product token (`"Googlebot"`, compared case-insensitively and as
+    /// given) or a crawler a person names ([`Who::crawler`], read by the
+    /// registry's rules). Building it only chooses the crawler's groups;
+    /// see [`AgentView`] for when its rules are compiled.
     ///
     /// ```
-    /// use crawlgate::{ChoiceKind, RobotsTxt};
+    /// use crawlgate::{registry, ChoiceKind, RobotsTxt, Who};
     ///
     /// let robots = RobotsTxt::parse(b"User-agent: *\nDisallow: /\n\nUser-agent: Googlebot\nAllow: /\n");
     /// // Googlebot-Image has no group: it follows Googlebot's (Google's crawler documentation).
-    /// assert!(robots.for_crawler("Googlebot-Image").is_allowed("/photo.jpg"));
-    /// assert!(!robots.for_agent("Googlebot-Image").is_allowed("/photo.jpg"));
+    /// assert!(robots.view(Who::crawler("Googlebot-Image")).is_allowed("/photo.jpg"));
+    /// assert!(!robots.view("Googlebot-Image").is_allowed("/photo.jpg"));
     /// // Applebot follows Googlebot's group too (Apple's documentation).
-    /// assert_eq!(robots.for_crawler("Applebot").group_choice().kind(), ChoiceKind::Fallback);
+    /// assert_eq!(robots.view(Who::crawler("Applebot")).group_choice().kind(), ChoiceKind::Fallback);
     /// // AdsBot-Google ignores `*`.
     /// let ads = RobotsTxt::parse(b"User-agent: *\nDisallow: /\n");
-    /// assert!(ads.for_crawler("AdsBot-Google").is_allowed("/landing"));
+    /// assert!(ads.view(Who::crawler("AdsBot-Google")).is_allowed("/landing"));
     /// // A name the registry does not know is one token.
-    /// assert!(!robots.for_crawler("mybot").is_allowed("/"));
-    /// ```
-    pub fn for_crawler(&self, name: &str) -> AgentView<'_> {
-        self.view(self.select_crawler(name), &[])
-    }
-
-    /// [`for_crawler`](Self::for_crawler) for a crawler already found in
-    /// the registry: the same view, without looking its name up again (a
-    /// survey asks thousands of files about the same crawlers).
-    ///
-    /// ```
-    /// use crawlgate::{registry, RobotsTxt};
-    ///
+    /// assert!(!robots.view(Who::crawler("mybot")).is_allowed("/"));
+    /// // A crawler found once in the registry, for many files.
     /// let image = registry::find("Googlebot-Image").unwrap();
-    /// let robots = RobotsTxt::parse(b"User-agent: *\nDisallow: /\n\nUser-agent: Googlebot\nAllow: /\n");
-    /// assert!(robots.for_registered(image).is_allowed("/photo.jpg"));
-    /// assert_eq!(
-    ///     robots.for_registered(image).group_choice().kind(),
-    ///     robots.for_crawler("Googlebot-Image").group_choice().kind(),
-    /// );
+    /// assert!(robots.view(image).is_allowed("/photo.jpg"));
     /// ```
-    pub fn for_registered(&self, crawler: &'static Crawler) -> AgentView<'_> {
-        self.view(self.select_registered(crawler), &[])
+    pub fn view<'w>(&self, who: impl Into<Who<'w>>) -> AgentView<'_> {
+        self.view_of(self.select_who(who.into()), &[])
     }
 
-    /// The view of `name` under either reading: [`for_agent`](Self::for_agent)
-    /// or [`for_crawler`](Self::for_crawler).
-    ///
-    /// ```
-    /// use crawlgate::{Reading, RobotsTxt};
-    /// let robots = RobotsTxt::parse(b"User-agent: *\nDisallow: /\n\nUser-agent: Googlebot\nAllow: /\n");
-    /// assert!(robots.view_as("Googlebot-Image", Reading::Crawler).is_allowed("/a.jpg"));
-    /// assert!(!robots.view_as("Googlebot-Image", Reading::OneToken).is_allowed("/a.jpg"));
-    /// ```
-    pub fn view_as(&self, name: &str, how: Reading) -> AgentView<'_> {
-        match how {
-            Reading::OneToken => self.for_agent(name),
-            Reading::Crawler => self.for_crawler(name),
-        }
-    }
-
-    /// One question under either reading: [`decide`](Self::decide) or
-    /// [`decide_for_crawler`](Self::decide_for_crawler).
-    pub fn decide_as(&self, name: &str, how: Reading, url: &str) -> Verdict<'_> {
-        match how {
-            Reading::OneToken => self.decide(name, url),
-            Reading::Crawler => self.decide_for_crawler(name, url),
-        }
-    }
-
-    /// The view of `agent`, compiling into (or using) `kept`, one slot per
+    /// The view of `who`, compiling into (or using) `kept`, one slot per
     /// set of groups (see [`selections`](Self::selections)).
-    pub(crate) fn for_agent_keeping<'a>(
+    pub(crate) fn view_keeping<'a>(
         &'a self,
-        agent: &str,
+        who: Who<'_>,
         kept: &'a [LazyMatcher],
     ) -> AgentView<'a> {
-        self.view(self.select(agent), kept)
-    }
-
-    /// The crawler reading of `name` (see [`for_crawler`](Self::for_crawler)),
-    /// compiling into (or using) `kept`.
-    pub(crate) fn for_crawler_keeping<'a>(
-        &'a self,
-        name: &str,
-        kept: &'a [LazyMatcher],
-    ) -> AgentView<'a> {
-        self.view(self.select_crawler(name), kept)
+        self.view_of(self.select_who(who), kept)
     }
 
     /// The view of a selection, with the compiled rules of its slot in
     /// `kept` (its own when `kept` has none).
-    fn view<'a>(&'a self, selection: Selected<'a>, kept: &'a [LazyMatcher]) -> AgentView<'a> {
+    fn view_of<'a>(&'a self, selection: Selected<'a>, kept: &'a [LazyMatcher]) -> AgentView<'a> {
         let rules = match selection.slot.and_then(|slot| kept.get(slot as usize)) {
             Some(rules) => ViewRules::Kept(rules),
             None => ViewRules::Own(LazyMatcher::default()),
@@ -357,32 +295,26 @@ impl RobotsTxt {
         }
     }
 
-    /// Decides whether `agent` may fetch `url` (absolute, `https://h/p?q#f`,
-    /// or path-only, `/p?q`) and says which rule decided: one question.
+    /// Decides whether `who` (a product token, or a crawler a person names:
+    /// see [`view`](Self::view)) may fetch `url` (absolute,
+    /// `https://h/p?q#f`, or path-only, `/p?q`) and says which rule
+    /// decided: one question.
     ///
     /// Every call tries the crawler's rules once, without compiling or
     /// keeping anything, so every call costs the same and answers the
     /// same. To ask many questions, build the crawler's view once with
-    /// [`for_agent`](Self::for_agent).
-    pub fn decide(&self, agent: &str, url: &str) -> Verdict<'_> {
-        let view = self.for_agent(agent);
-        view.decide_by(url, |path| view.scan(path))
-    }
-
-    /// Decides whether the crawler a person names may fetch `url`, by the
-    /// crawler reading (see [`for_crawler`](Self::for_crawler)): one
-    /// question, as [`decide`](Self::decide) answers one.
+    /// [`view`](Self::view).
     ///
     /// ```
-    /// use crawlgate::{ChoiceKind, RobotsTxt};
+    /// use crawlgate::{ChoiceKind, RobotsTxt, Who};
     /// let robots = RobotsTxt::parse(b"User-agent: msnbot\nDisallow: /m\n\nUser-agent: *\nDisallow: /\n");
-    /// let verdict = robots.decide_for_crawler("bingbot", "/public");
+    /// let verdict = robots.decide(Who::crawler("bingbot"), "/public");
     /// assert!(verdict.is_allowed()); // Bingbot follows the msnbot group
     /// assert_eq!(verdict.group_choice().kind(), ChoiceKind::Fallback);
     /// assert!(!robots.decide("bingbot", "/public").is_allowed()); // one token: `*`
     /// ```
-    pub fn decide_for_crawler(&self, name: &str, url: &str) -> Verdict<'_> {
-        let view = self.for_crawler(name);
+    pub fn decide<'w>(&self, who: impl Into<Who<'w>>, url: &str) -> Verdict<'_> {
+        let view = self.view(who);
         view.decide_by(url, |path| view.scan(path))
     }
 
@@ -399,12 +331,12 @@ impl RobotsTxt {
     /// assert!(!robots.decide_path_uncompiled("bot", "/a/c").is_allowed());
     /// ```
     pub fn decide_path_uncompiled(&self, agent: &str, path: &str) -> Verdict<'_> {
-        let view = self.for_agent(agent);
+        let view = self.view(agent);
         view.decide_path_by(path, |path| view.scan(path))
     }
 
-    /// The groups `agent` obeys under this file's profile (those of
-    /// [`RobotsTxt::for_agent`]), in file order, found without compiling
+    /// The groups `agent` (one product token) obeys under this file's
+    /// profile (those of its [`view`](Self::view)), in file order, found without compiling
     /// anything.
     ///
     /// ```
@@ -432,7 +364,7 @@ impl RobotsTxt {
         self.select(agent).kind
     }
 
-    /// Whether `agent` may fetch `url`: [`decide`](Self::decide)'s answer.
+    /// Whether `who` may fetch `url`: [`decide`](Self::decide)'s answer.
     ///
     /// ```
     /// use crawlgate::RobotsTxt;
@@ -440,8 +372,8 @@ impl RobotsTxt {
     /// assert!(!robots.is_allowed("FooBot", "https://foo.com/"));
     /// assert!(robots.is_allowed("BarBot", "https://foo.com/"));
     /// ```
-    pub fn is_allowed(&self, agent: &str, url: &str) -> bool {
-        self.decide(agent, url).is_allowed()
+    pub fn is_allowed<'w>(&self, who: impl Into<Who<'w>>, url: &str) -> bool {
+        self.decide(who, url).is_allowed()
     }
 }
 
@@ -757,15 +689,15 @@ impl<'a> AgentView<'a> {
     /// `None` when its own groups set a delay or the rule does not apply.
     ///
     /// ```
-    /// use crawlgate::{Profile, RobotsTxt};
+    /// use crawlgate::{Profile, RobotsTxt, Who};
     /// let body = b"User-agent: *\nCrawl-delay: 10\nDisallow: /private\n\nUser-agent: bingbot\nDisallow: /bing\n";
     /// let bing = RobotsTxt::parse_with(body, Profile::BING);
-    /// let view = bing.for_crawler("Bingbot");
+    /// let view = bing.view(Who::crawler("Bingbot"));
     /// assert_eq!(view.crawl_delay().unwrap().line, 2);
     /// assert!(view.star_crawl_delay().is_some());
     /// assert!(view.is_allowed("/private")); // its own group replaces `*`'s rules
     /// // Google's reading: no such rule.
-    /// assert!(RobotsTxt::parse(body).for_crawler("Bingbot").crawl_delay().is_none());
+    /// assert!(RobotsTxt::parse(body).view(Who::crawler("Bingbot")).crawl_delay().is_none());
     /// ```
     pub fn star_crawl_delay(&self) -> Option<(CrawlDelay, &'static crate::registry::Source)> {
         let pick = self.selection.pick?;
@@ -811,7 +743,7 @@ impl<'a> AgentView<'a> {
     /// ```
     /// use crawlgate::{Preference, RobotsTxt};
     /// let robots = RobotsTxt::parse(b"User-agent: *\nContent-Usage: train-ai=y\nContent-Usage: /news/ train-ai=n\nDisallow: /private\n");
-    /// let view = robots.for_agent("anybot");
+    /// let view = robots.view("anybot");
     /// assert_eq!(view.content_usage("/news/today").unwrap().get("train-ai"), Some(Preference::Disallowed));
     /// assert_eq!(view.content_usage("/about").unwrap().get("train-ai"), Some(Preference::Allowed));
     /// assert!(view.content_usage("/private/x").is_none());

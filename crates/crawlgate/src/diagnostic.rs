@@ -37,46 +37,14 @@ impl fmt::Display for Severity {
     }
 }
 
-macro_rules! codes {
-    ($( $variant:ident = ($code:literal, $name:literal, $severity:ident, $summary:literal), )*) => {
-        /// A stable code of a parse finding (`R0xx`, how lines are read).
-        /// Codes are never reused. The linter (`crawlgate-lint`) reports
-        /// these findings under the same codes, names, severities and
-        /// summaries, beside codes of its own.
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-        #[non_exhaustive]
-        pub enum Code {
-            $( #[doc = $summary] $variant, )*
-        }
-
-        impl Code {
-            /// Every code, in numeric order.
-            pub const ALL: &'static [Code] = &[$(Code::$variant,)*];
-
-            /// The code as written in output (`R002`).
-            pub const fn as_str(self) -> &'static str {
-                match self { $(Code::$variant => $code,)* }
-            }
-
-            /// A short kebab-case name (`missing-colon`).
-            pub const fn name(self) -> &'static str {
-                match self { $(Code::$variant => $name,)* }
-            }
-
-            /// The severity the code is reported with unless configured otherwise.
-            pub const fn default_severity(self) -> Severity {
-                match self { $(Code::$variant => Severity::$severity,)* }
-            }
-
-            /// One line: what the finding is (`a line without a colon, …`).
-            pub const fn summary(self) -> &'static str {
-                match self { $(Code::$variant => $summary,)* }
-            }
-        }
-    };
-}
-
-codes! {
+crate::code_table! {
+    /// A stable code of a parse finding (`R0xx`, how lines are read).
+    /// Codes are never reused. The linter (`crawlgate-lint`) reports
+    /// these findings under the same codes, names, severities and
+    /// summaries, beside codes of its own.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+    #[non_exhaustive]
+    pub enum Code {
     MissingColon = ("R002", "missing-colon", Warning,
         "a line without a colon, read as `field value` by Google only"),
     MisspelledField = ("R003", "misspelled-field", Warning,
@@ -101,9 +69,13 @@ codes! {
         "a line that is neither empty, a comment, nor `field: value`"),
     NulByte = ("R016", "nul-byte", Warning,
         "a NUL byte, which ends the content of its line"),
+    }
 }
 
 impl Code {
+    /// Every code, in numeric order.
+    pub const ALL: &'static [Code] = Code::TABLE;
+
     /// The number of the code (`2` for `R002`): codes of the parser and of
     /// the linter share one numbering.
     ///

@@ -87,7 +87,7 @@ fn parse_decimal(text: &str) -> Option<f64> {
 /// ```
 /// use crawlgate::RobotsTxt;
 /// let robots = RobotsTxt::parse(b"User-agent: bingbot\nCrawl-delay: 2.5\n");
-/// let delay = robots.for_agent("bingbot").crawl_delay().unwrap();
+/// let delay = robots.view("bingbot").crawl_delay().unwrap();
 /// assert_eq!(delay.seconds, 2.5);
 /// assert_eq!(delay.line, 2);
 /// ```
@@ -664,7 +664,7 @@ impl License<'_> {
 /// ```
 /// use crawlgate::RobotsTxt;
 /// let robots = RobotsTxt::parse(b"User-agent: *\nContent-Signal: search=yes, ai-train=no\nAllow: /\n");
-/// let signal = robots.for_agent("anybot").content_signal().unwrap();
+/// let signal = robots.view("anybot").content_signal().unwrap();
 /// assert_eq!(signal.get("ai-train"), Some(false));
 /// assert_eq!(signal.get("ai-input"), None);
 /// ```

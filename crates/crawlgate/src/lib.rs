@@ -24,7 +24,7 @@
 //! assert!(!robots.is_allowed("mybot", "https://example.com/private/x"));
 //!
 //! // Many questions: the crawler's view, built once, asked many times.
-//! let mybot = robots.for_agent("mybot");
+//! let mybot = robots.view("mybot");
 //! let verdict = mybot.decide("https://example.com/private/press/release.html");
 //! assert!(verdict.is_allowed());
 //! let rule = verdict.rule().unwrap();
@@ -39,7 +39,7 @@
 //!   the crawler's rules once and keeps nothing: every call costs the same
 //!   and answers the same. Without needing the parsed file at all,
 //!   [`decide_once`] answers straight from the bytes, faster still.
-//! * **Many questions** for one crawler: [`RobotsTxt::for_agent`], then
+//! * **Many questions** for one crawler: [`RobotsTxt::view`], then
 //!   [`AgentView::decide`] or [`AgentView::is_allowed`] for each URL. The
 //!   view answers its first questions by trying the rules, then compiles
 //!   them once and looks answers up; it is `Send + Sync`.
@@ -99,6 +99,7 @@
 mod agent;
 mod choice;
 mod cleaning;
+mod code_table;
 mod compiled;
 mod decide;
 mod diagnostic;
@@ -121,9 +122,10 @@ mod token;
 mod url_path;
 mod urllib;
 mod usage;
+mod who;
 mod yandex;
 
-pub use agent::{ChoiceKind, Reading, SelectionKind};
+pub use agent::{ChoiceKind, SelectionKind};
 pub use choice::GroupChoice;
 pub use cleaning::DroppedParams;
 pub use compiled::CompiledRobotsTxt;
@@ -144,6 +146,7 @@ pub use search_console::{LineKind, ReportTag, ReportedLine, SearchConsoleReport,
 pub use token::{is_product_token, product_token};
 pub use url_path::path_of;
 pub use usage::UsagePreferences;
+pub use who::{Reading, Who};
 pub use yandex::clean_param::{CleanParam, CleanParamError};
 
 impl RobotsTxt {

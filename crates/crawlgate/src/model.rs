@@ -209,7 +209,7 @@ pub(crate) enum Misspelling {
 ///
 /// Built by [`RobotsTxt::parse`] (which never fails and never panics, whatever
 /// the bytes), queried through [`RobotsTxt::decide`] (one question) or a
-/// per-crawler [`AgentView`](crate::AgentView) from [`RobotsTxt::for_agent`]
+/// per-crawler [`AgentView`](crate::AgentView) from [`RobotsTxt::view`]
 /// (many). It is plain data, the file's records and nothing built by
 /// queries, and `Send + Sync`: share one parse among threads.
 ///

@@ -73,7 +73,7 @@ impl<'a> OnceVerdict<'a> {
 
 /// Decides one URL for one crawler straight from robots.txt bytes, with the
 /// default (google) profile. Use [`RobotsTxt::parse`] and
-/// [`RobotsTxt::for_agent`] instead to ask more than once.
+/// [`RobotsTxt::view`] instead to ask more than once.
 pub fn decide_once<'a>(robots_txt: &'a [u8], agent: &str, url: &str) -> OnceVerdict<'a> {
     decide_once_with(robots_txt, Profile::GOOGLE, agent, url)
 }

@@ -284,7 +284,7 @@ impl Profile {
     /// let bing = RobotsTxt::parse_with(body, Profile::BING);
     /// assert!(!google.is_allowed("bingbot", "/page"));
     /// assert!(bing.is_allowed("bingbot", "/page"));
-    /// let delay = bing.for_agent("bingbot").crawl_delay().unwrap();
+    /// let delay = bing.view("bingbot").crawl_delay().unwrap();
     /// assert_eq!((delay.seconds, delay.line), (1.0, 3));
     /// ```
     pub const BING: Profile = Profile {

@@ -3,9 +3,9 @@
 //!
 //! The registry is data: `src/registry.txt`, embedded at build time and read
 //! on first use, one crawler per line with a source and a date (its header
-//! explains the fields). [`RobotsTxt::for_crawler`](crate::RobotsTxt::for_crawler)
+//! explains the fields). [`Who::crawler`](crate::Who::crawler)
 //! reads a file for a crawler of the registry (the *crawler reading*);
-//! [`RobotsTxt::for_agent`](crate::RobotsTxt::for_agent) reads it for one
+//! [`Who::token`](crate::Who::token) reads it for one
 //! product token, exactly as Google's library does (the *one-token
 //! reading*).
 //!
@@ -314,6 +314,30 @@ impl Crawler {
     /// its operator says it ignores robots.txt.
     pub fn ignores_robots_txt(&self) -> bool {
         self.obeys == Obeys::No
+    }
+
+    /// Why a file does not restrict it, in one sentence, when its operator
+    /// says it ignores robots.txt (`None` otherwise): what its verdicts
+    /// say whatever a file holds, or when no file was read at all.
+    ///
+    /// ```
+    /// use crawlgate::registry;
+    /// let fetcher = registry::find("Google-Read-Aloud").unwrap();
+    /// assert!(fetcher.ignores_robots_txt_why().unwrap().ends_with("ignores robots.txt (Google's crawler documentation): the file does not restrict it"));
+    /// assert_eq!(registry::find("Googlebot").unwrap().ignores_robots_txt_why(), None);
+    /// ```
+    pub fn ignores_robots_txt_why(&self) -> Option<String> {
+        if !self.ignores_robots_txt() {
+            return None;
+        }
+        let what = match self.kind {
+            CrawlerKind::UserTriggered => " is a user-triggered fetcher that",
+            _ => "",
+        };
+        Some(format!(
+            "{}{what} ignores robots.txt ({}): the file does not restrict it",
+            self.name, self.source.title
+        ))
     }
 
     /// The address of its source: the source's own, or the entry's

@@ -39,11 +39,11 @@ use crate::url_path::path_of;
 /// let robots = RobotsTxt::parse(b"User-Agent: *\nAllow: /\nDisallow: /never/\n\
 ///     Content-Usage: train-ai=n\nContent-Usage: /ai-ok/ train-ai=y\n\n\
 ///     User-Agent: ExampleBot\nAllow: /\nContent-Usage: train-ai=y\n");
-/// let others = robots.for_agent("SomeBot");
+/// let others = robots.view("SomeBot");
 /// assert_eq!(others.preferences("/test").unwrap().train_ai, Some(Preference::Disallowed));
 /// assert_eq!(others.preferences("/ai-ok/test").unwrap().train_ai, Some(Preference::Allowed));
 /// assert!(others.preferences("/never/test").is_none());
-/// let example = robots.for_agent("ExampleBot");
+/// let example = robots.view("ExampleBot");
 /// assert_eq!(example.preferences("/never/test").unwrap().train_ai, Some(Preference::Allowed));
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -91,7 +91,7 @@ impl UsagePreferences<'_> {
     /// ```
     /// use crawlgate::{Preference, RobotsTxt, UsageCategory};
     /// let robots = RobotsTxt::parse(b"User-agent: *\nContent-Usage: train-ai=n, search=y\n");
-    /// let found = robots.for_agent("bot").preferences("/").unwrap();
+    /// let found = robots.view("bot").preferences("/").unwrap();
     /// // A search engine training its ranking model for search: allowed.
     /// assert_eq!(found.effective(UsageCategory::AiTraining, true), Some(Preference::Allowed));
     /// // Training a model for anything else: not allowed.
@@ -114,7 +114,7 @@ impl UsagePreferences<'_> {
     /// ```
     /// use crawlgate::{RobotsTxt, UsageCategory};
     /// let robots = RobotsTxt::parse(b"User-agent: *\nContent-Usage: train-ai=n, ai-use=y, search=y\n");
-    /// let found = robots.for_agent("bot").preferences("/").unwrap();
+    /// let found = robots.view("bot").preferences("/").unwrap();
     /// assert_eq!(found.overridden_by_search(), [UsageCategory::AiTraining]);
     /// ```
     pub fn overridden_by_search(&self) -> Vec<UsageCategory> {
@@ -177,7 +177,7 @@ impl<'a> AgentView<'a> {
     /// use crawlgate::{Preference, RobotsTxt};
     /// let robots = RobotsTxt::parse(b"User-agent: *\nContent-Usage: /news/ train-ai=y\n\
     ///     Content-Usage: /news/ train-ai=n, search=y\nContent-Signal: ai-train=no\n");
-    /// let view = robots.for_agent("bot");
+    /// let view = robots.view("bot");
     /// let here = view.preferences("https://example.com/news/today").unwrap();
     /// // Two records for the same path disagree: the most restrictive wins.
     /// assert_eq!(here.train_ai, Some(Preference::Disallowed));
@@ -268,7 +268,7 @@ mod tests {
               Content-Usage: /ai-ok/ train-ai=y\n\nUser-Agent: ExampleBot\nAllow: /\n\
               Content-Usage: train-ai=y\n",
         );
-        let view = robots.for_agent("OtherBot");
+        let view = robots.view("OtherBot");
         let table = [
             ("/test", Some(Some(Preference::Disallowed))),
             ("/never/test", None),
@@ -281,7 +281,7 @@ mod tests {
                 "{path}"
             );
         }
-        let example = robots.for_agent("ExampleBot");
+        let example = robots.view("ExampleBot");
         for path in ["/test", "/never/test", "/ai-ok/test"] {
             let p = example.preferences(path).unwrap();
             assert_eq!(p.train_ai, Some(Preference::Allowed), "{path}");
@@ -295,7 +295,7 @@ mod tests {
             b"User-agent: *\nContent-Usage: train-ai=y, search=y\nContent-Usage: / train-ai=n\n\
               Content-Usage: /a/ train-genai=n, search=n\n",
         );
-        let view = robots.for_agent("bot");
+        let view = robots.view("bot");
         let root = view.preferences("/x").unwrap();
         assert_eq!(root.records.len(), 2);
         assert_eq!(root.train_ai, Some(Preference::Disallowed));
@@ -313,7 +313,7 @@ mod tests {
             "User-agent: *\nContent-Usage: /*.pdf$ train-ai=n\nContent-Usage: /caf\u{e9}/ search=n\n"
                 .as_bytes(),
         );
-        let view = robots.for_agent("bot");
+        let view = robots.view("bot");
         assert_eq!(
             view.preferences("/docs/a.pdf").unwrap().train_ai,
             Some(Preference::Disallowed)
@@ -329,6 +329,6 @@ mod tests {
         );
         // No record, no signal: nothing is said.
         let plain = RobotsTxt::parse(b"User-agent: *\nDisallow: /x\n");
-        assert!(plain.for_agent("bot").preferences("/y").unwrap().is_empty());
+        assert!(plain.view("bot").preferences("/y").unwrap().is_empty());
     }
 }

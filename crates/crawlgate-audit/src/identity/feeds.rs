@@ -11,7 +11,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
-use crawlgate_fetch::{AddressPolicy, ClientConfig, FetchResult, RobotsClient, SystemResolver};
+use crawlgate_answers::FetchResult;
+use crawlgate_fetch::{AddressPolicy, ClientConfig, RobotsClient, SystemResolver};
 use serde_json::Value;
 
 use crate::net::{Prefix, PrefixSet};

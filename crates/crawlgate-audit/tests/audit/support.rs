@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crawlgate::RobotsTxt;
+use crawlgate_answers::Robots;
 use crawlgate_audit::audit::{Audit, AuditOptions, RowSink};
 use crawlgate_audit::findings::{Row, Summary};
 use crawlgate_audit::format::LogFormat;
@@ -16,7 +17,6 @@ use crawlgate_audit::identity::VerifyOptions;
 use crawlgate_audit::input::LogSource;
 use crawlgate_audit::net::PrefixSet;
 use crawlgate_audit::robots::{RobotsInForce, Site};
-use crawlgate_fetch::Robots;
 use crawlgate_test_support::access_log::{Lab, HONEYPOT};
 use crawlgate_testserver::dns::{DnsServer, Zone};
 

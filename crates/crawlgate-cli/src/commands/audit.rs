@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use anyhow::{bail, Context as _};
 use crawlgate::Profile;
+use crawlgate_answers::Robots;
 use crawlgate_audit::audit::{Audit, AuditOptions, NoRows, RowSink};
 use crawlgate_audit::format::{LogFormat, FORMAT_NAMES};
 use crawlgate_audit::identity::dns::DnsConfig;
@@ -20,7 +21,6 @@ use crawlgate_audit::output::deny::{self, DenyFormat};
 use crawlgate_audit::output::table::{TableKind, TableWriter, Tables};
 use crawlgate_audit::output::{html, text};
 use crawlgate_audit::robots::{self, RobotsInForce, Site};
-use crawlgate_fetch::Robots;
 
 use crate::load::fetch::{fetch_all, parse_seconds, warn_fetch, FetchOptions};
 use crate::output::{shown, warn};

@@ -26,7 +26,7 @@ use std::time::Duration;
 
 use anyhow::Context as _;
 use base64::Engine as _;
-use crawlgate::{CompiledRobotsTxt, Profile, Reading, RobotsTxt};
+use crawlgate::{CompiledRobotsTxt, Profile, Reading, RobotsTxt, Who};
 use crawlgate_survey::input::lines::read_line;
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -536,7 +536,7 @@ fn write_answer(
 ) -> io::Result<bool> {
     let verdict = match asked {
         Asked::Token(agent) => robots.decide(agent, url),
-        Asked::Crawler(name) => robots.decide_for_crawler(name, url),
+        Asked::Crawler(name) => robots.decide(Who::crawler(name), url),
     };
     out.write_all(b"{")?;
     if let Some(id) = id {

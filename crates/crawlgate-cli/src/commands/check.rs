@@ -4,10 +4,13 @@
 use std::io::Write as _;
 
 use anyhow::bail;
-use crawlgate::{ChoiceKind, Profile, Reading as NameReading, Reason, RobotsTxt, SelectionKind};
-use crawlgate_fetch::{
-    Basis, ChoiceRef, CleanParamsShown, ExplainedVerdict, FetchReport, GroupLines, Preferences,
+use crawlgate::{
+    AgentView, ChoiceKind, Profile, Reading as NameReading, Reason, RobotsTxt, SelectionKind, Who,
 };
+use crawlgate_answers::{
+    Basis, ChoiceRef, CleanParamsShown, ExplainedVerdict, GroupLines, Preferences, RobotsView,
+};
+use crawlgate_fetch::FetchReport;
 use serde::Serialize;
 
 use crate::load::fetch::{fetch_summary, warn_fetch, FetchOptions};
@@ -88,10 +91,9 @@ struct PassedOver {
 }
 
 impl PassedOver {
-    /// What `agent` passes over in `robots`, when it has groups of its
-    /// own and some `*` group with rules is not among them.
-    fn find(robots: &RobotsTxt, agent: &str, how: NameReading) -> Option<PassedOver> {
-        let view = robots.view_as(agent, how);
+    /// What the crawler of `view` passes over in `robots`, when it has
+    /// groups of its own and some `*` group with rules is not among them.
+    fn find(robots: &RobotsTxt, view: &AgentView<'_>) -> Option<PassedOver> {
         if view.selection() != SelectionKind::Specific {
             return None;
         }
@@ -212,21 +214,30 @@ pub fn run(args: Args, ui: Ui) -> anyhow::Result<Status> {
             source.warnings(robots).iter().for_each(|w| warn(w));
         }
     }
+    // The crawler, looked up once, and its view of each reading, built
+    // once for every question.
+    let how = query.reading();
+    let who = Who::read(&query.agent, how);
+    let views: Vec<Vec<RobotsView<'_>>> = readings
+        .iter()
+        .map(|readings| readings.iter().map(|reading| reading.view(who)).collect())
+        .collect();
     // Per file, what the crawler passes over (one profile only: the
     // side-by-side table has no room for it).
-    let how = query.reading();
     let passed_over: Vec<Option<PassedOver>> = readings
         .iter()
-        .map(|readings| match readings.as_slice() {
-            [one] => PassedOver::find(one.robots()?, &query.agent, how),
-            _ => None,
-        })
+        .zip(&views)
+        .map(
+            |(readings, views)| match (readings.as_slice(), views.as_slice()) {
+                ([one], [view]) => PassedOver::find(one.robots()?, view.rules()?),
+                _ => None,
+            },
+        )
         .collect();
-    let choices: Vec<Option<ChoiceRef>> = readings
+    let choices: Vec<Option<ChoiceRef>> = views
         .iter()
-        .map(|readings| {
-            let robots = readings[0].robots()?;
-            let choice = robots.view_as(&query.agent, how).group_choice();
+        .map(|views| {
+            let choice = views[0].rules()?.group_choice();
             worth_a_line(&choice, &query.agent).then(|| ChoiceRef::new(&choice, &query.agent))
         })
         .collect();
@@ -234,16 +245,15 @@ pub fn run(args: Args, ui: Ui) -> anyhow::Result<Status> {
         .targets
         .iter()
         .map(|target| {
-            let verdicts: Vec<ExplainedVerdict> = readings[target.source]
-                .iter()
-                .map(|reading| reading.decide_as(&query.agent, how, &target.url))
-                .collect();
+            let views = &views[target.source];
+            let verdicts: Vec<ExplainedVerdict> =
+                views.iter().map(|view| view.decide(&target.url)).collect();
             let no_match = verdicts[0].basis == Basis::Rules(Reason::NoMatchingRule);
             let preferences = query
                 .json
-                .then(|| readings[target.source][0].robots())
+                .then(|| views[0].rules())
                 .flatten()
-                .and_then(|robots| robots.view_as(&query.agent, how).preferences(&target.url))
+                .and_then(|view| view.preferences(&target.url))
                 .filter(|p| !p.is_empty())
                 .map(|p| Preferences::of(&p));
             let clean_params = query
@@ -360,7 +370,10 @@ fn render(report: &Report<'_>, palette: Palette) -> String {
     }));
     for row in &report.rows {
         let decided = &row.verdicts[0];
-        let token = decided.choice.as_ref().filter(|c| c.kind == "fallback");
+        let token = decided
+            .choice
+            .as_ref()
+            .filter(|c| c.kind == ChoiceKind::Fallback);
         // A full User-Agent header is named by the crawler it was read as;
         // a product token as it was given.
         let named = decided
@@ -704,7 +717,11 @@ mod tests {
         let file =
             "User-agent: *\nDisallow: /a\nDisallow: /b\n\nUser-agent: Googlebot\nDisallow: /g\n";
         let robots = RobotsTxt::parse(file.as_bytes());
-        let found = PassedOver::find(&robots, "Googlebot", NameReading::Crawler).unwrap();
+        let found = PassedOver::find(
+            &robots,
+            &robots.view(Who::read("Googlebot", NameReading::Crawler)),
+        )
+        .unwrap();
         assert_eq!(found.rules, 2);
         assert_eq!(
             found.sentence("Googlebot", None),
@@ -712,22 +729,35 @@ mod tests {
         );
         // A crawler without a group of its own obeys `*`: nothing passed over.
         assert_eq!(
-            PassedOver::find(&robots, "mybot", NameReading::Crawler),
+            PassedOver::find(
+                &robots,
+                &robots.view(Who::read("mybot", NameReading::Crawler))
+            ),
             None
         );
         // Applebot obeys Googlebot's group, and passes over `*` too.
-        let applebot = PassedOver::find(&robots, "Applebot", NameReading::Crawler).unwrap();
+        let applebot = PassedOver::find(
+            &robots,
+            &robots.view(Who::read("Applebot", NameReading::Crawler)),
+        )
+        .unwrap();
         assert!(applebot
             .sentence("Applebot", Some("Googlebot"))
             .contains("`Applebot` obeys the `Googlebot` group at lines 5–6"));
         assert_eq!(
-            PassedOver::find(&robots, "Applebot", NameReading::OneToken),
+            PassedOver::find(
+                &robots,
+                &robots.view(Who::read("Applebot", NameReading::OneToken))
+            ),
             None
         );
         // A `*` line in the crawler's own group is not passed over.
         let shared = RobotsTxt::parse(b"User-agent: Googlebot\nUser-agent: *\nDisallow: /a\n");
         assert_eq!(
-            PassedOver::find(&shared, "Googlebot", NameReading::OneToken),
+            PassedOver::find(
+                &shared,
+                &shared.view(Who::read("Googlebot", NameReading::OneToken))
+            ),
             None
         );
         let many = PassedOver {

@@ -6,7 +6,8 @@ use std::fmt::Write as _;
 use std::io::Write as _;
 
 use anyhow::bail;
-use crawlgate_fetch::{format_time, FetchReport, OutcomeKind, Rules};
+use crawlgate_answers::{time::rfc3339, OutcomeKind, Rules};
+use crawlgate_fetch::FetchReport;
 
 use crate::load::fetch::{fetch_all, FetchOptions};
 use crate::output::{pad, Palette, Ui};
@@ -170,14 +171,14 @@ fn render(report: &FetchReport, p: Palette) -> String {
         out,
         "{}{}, took {} ms",
         label("fetched"),
-        format_time(report.fetched_at),
+        rfc3339(report.fetched_at),
         report.elapsed_ms
     );
     let _ = writeln!(
         out,
         "{}{}, kept for {}",
         label("expires"),
-        format_time(report.expires_at),
+        rfc3339(report.expires_at),
         duration_text(report.ttl_seconds)
     );
     if report.outcome == OutcomeKind::Conditional {

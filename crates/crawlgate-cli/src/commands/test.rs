@@ -6,6 +6,7 @@
 //! (at the start of a line or after whitespace, so a URL's `#fragment`
 //! stays); blank lines are ignored.
 
+use std::borrow::Cow;
 use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::io::Write as _;
@@ -13,8 +14,8 @@ use std::path::Path;
 use std::time::Duration;
 
 use anyhow::{bail, Context as _};
-use crawlgate::Profile;
-use crawlgate_fetch::{ExplainedVerdict, Origin, Robots};
+use crawlgate::{ChoiceKind, Profile, Who};
+use crawlgate_answers::{ExplainedVerdict, Origin, Robots};
 use serde::Serialize;
 
 use crate::load::fetch::{fetch_summary, warn_fetch, FetchOptions};
@@ -222,7 +223,7 @@ fn render(
             if let Some(choice) = d
                 .choice
                 .as_ref()
-                .filter(|c| matches!(c.kind, "fallback" | "control-token"))
+                .filter(|c| matches!(c.kind, ChoiceKind::Fallback | ChoiceKind::ControlToken))
             {
                 let _ = writeln!(out, "      {}", p.dim(&choice.why));
             }
@@ -351,7 +352,7 @@ pub fn run(args: Args, ui: Ui) -> anyhow::Result<Status> {
         }
     }
     // One reading per profile the agents are read by.
-    let mut readings: Vec<(Profile, Robots)> = Vec::new();
+    let mut readings: Vec<(Profile, Cow<'_, Robots>)> = Vec::new();
     for e in &expectations {
         let profile = how.profile_for(&e.agent, args.profile);
         if !readings.iter().any(|(p, _)| *p == profile) {
@@ -371,7 +372,7 @@ pub fn run(args: Args, ui: Ui) -> anyhow::Result<Status> {
                 .map(|(_, r)| r)
                 .expect("a reading per profile");
             Outcome {
-                decided: reading.decide_as(&expectation.agent, how, &expectation.url),
+                decided: reading.decide(Who::read(&expectation.agent, how), &expectation.url),
                 profile,
                 expectation,
             }

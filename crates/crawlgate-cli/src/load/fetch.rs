@@ -5,7 +5,8 @@
 use std::time::Duration;
 
 use anyhow::Context as _;
-use crawlgate_fetch::{AddressClass, Attempt, FetchError, FetchReport, Fetcher};
+use crawlgate_answers::Attempt;
+use crawlgate_fetch::{AddressClass, FetchError, FetchReport, Fetcher};
 
 /// `--allow-private`, `--allow-link-local`, `--user-agent`, `--timeout`:
 /// how robots.txt files are fetched.
@@ -108,13 +109,14 @@ mod tests {
     #[test]
     fn a_fetch_in_one_line() {
         let ok = crate::load::source::Loaded::fetched(
-            crawlgate_fetch::HttpResponse::new(200).with_body("User-agent: *\n"),
+            crawlgate_answers::HttpResponse::new(200).with_body("User-agent: *\n"),
         );
         assert_eq!(
             fetch_summary(ok.fetch().unwrap()),
             "https://example.com/robots.txt: HTTP 200, 14 bytes: conditional (robots.txt fetched and parsed)"
         );
-        let failed = crate::load::source::Loaded::fetched(crawlgate_fetch::HttpResponse::new(500));
+        let failed =
+            crate::load::source::Loaded::fetched(crawlgate_answers::HttpResponse::new(500));
         assert!(fetch_summary(failed.fetch().unwrap()).ends_with(
             ": HTTP 500, 0 bytes: full disallow (server error or network failure: everything disallowed until a retry succeeds)"
         ));

@@ -11,7 +11,7 @@ pub mod input;
 pub mod source;
 
 use anyhow::bail;
-use crawlgate_fetch::Origin;
+use crawlgate_answers::Origin;
 
 use self::fetch::{fetch_all, FetchOptions};
 use self::source::{Loaded, RobotsArg};

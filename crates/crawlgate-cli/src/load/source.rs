@@ -1,12 +1,14 @@
 //! Where a robots.txt comes from (a file, standard input, or a site it is
 //! fetched from), and what it says about one URL when read under a profile.
 
+use std::borrow::Cow;
 use std::path::Path;
 use std::time::Duration;
 
 use anyhow::{bail, Context as _};
 use crawlgate::{Profile, RobotsTxt};
-use crawlgate_fetch::{FetchReport, Robots, Rules};
+use crawlgate_answers::{Robots, RobotsSource};
+use crawlgate_fetch::FetchReport;
 
 use crate::load::input::{read_path, read_stdin, Input, Special};
 
@@ -39,29 +41,20 @@ impl RobotsArg {
     }
 }
 
-/// What a loaded robots.txt holds.
-#[derive(Debug)]
-pub enum Content {
-    /// The bytes of a file or of standard input: at most the read limit
-    /// plus one byte.
-    Local {
-        /// The bytes read.
-        bytes: Vec<u8>,
-        /// The size of the whole file, when it is known (a regular file).
-        size: Option<u64>,
-    },
-    /// What fetching it gave (the outcome, and the body when it is read).
-    Fetched(Box<FetchReport>),
-}
-
-/// A robots.txt, loaded.
+/// A robots.txt, loaded: the one robots.txt type of the answers crate
+/// ([`RobotsSource`], read under any profile once asked for it) with what
+/// is about the command line's input (its name, a file's size, the fetch).
 #[derive(Debug)]
 pub struct Loaded {
     /// How line references name it: the file as given, `<stdin>`, or the
     /// robots.txt URL.
     pub name: String,
-    /// What it holds.
-    pub content: Content,
+    /// The robots.txt.
+    pub robots: RobotsSource,
+    /// The size of the whole file, when it is known (a regular file).
+    size: Option<u64>,
+    /// What fetching it gave, when it came from a site.
+    fetch: Option<Box<FetchReport>>,
 }
 
 impl Loaded {
@@ -83,10 +76,9 @@ impl Loaded {
         };
         Ok(Some(Loaded {
             name,
-            content: Content::Local {
-                bytes: input.bytes,
-                size: input.size,
-            },
+            robots: RobotsSource::from_bytes(input.bytes),
+            size: input.size,
+            fetch: None,
         }))
     }
 
@@ -94,37 +86,27 @@ impl Loaded {
     pub fn from_report(report: FetchReport) -> Loaded {
         Loaded {
             name: report.robots_url.clone(),
-            content: Content::Fetched(Box::new(report)),
+            robots: RobotsSource::fetched(report.entry.outcome.clone()),
+            size: None,
+            fetch: Some(Box::new(report)),
         }
     }
 
     /// The fetch, when it came from a site.
     pub fn fetch(&self) -> Option<&FetchReport> {
-        match &self.content {
-            Content::Fetched(report) => Some(report),
-            Content::Local { .. } => None,
-        }
+        self.fetch.as_deref()
     }
 
     /// The bytes to read: the file's, or the fetched body (none when the
     /// fetch outcome left no rules to read).
     pub fn bytes(&self) -> Option<&[u8]> {
-        match &self.content {
-            Content::Local { bytes, .. } => Some(bytes),
-            Content::Fetched(report) => match report.rules() {
-                Rules::Conditional(copy) => Some(copy.body()),
-                _ => None,
-            },
-        }
+        self.robots.body()
     }
 
-    /// Reads it under `profile`: a file by its rules alone, a fetched one
-    /// under its fetch outcome.
-    pub fn read(&self, profile: Profile) -> Robots {
-        match &self.content {
-            Content::Local { bytes, .. } => Robots::local(RobotsTxt::parse_with(bytes, profile)),
-            Content::Fetched(report) => Robots::fetched(report.entry.outcome.with_profile(profile)),
-        }
+    /// Reads it under `profile` (once per profile): a file by its rules
+    /// alone, a fetched one under its fetch outcome.
+    pub fn read(&self, profile: Profile) -> Cow<'_, Robots> {
+        self.robots.read(profile)
     }
 
     /// Warnings about the input as a whole: nothing valid in it, or cut at
@@ -143,11 +125,9 @@ impl Loaded {
         }
         if stats.truncated() {
             let limit = robots.profile().max_bytes;
-            let size = match &self.content {
-                Content::Local {
-                    size: Some(size), ..
-                } => format!("{size} bytes"),
-                _ => "more than that".to_owned(),
+            let size = match self.size {
+                Some(size) => format!("{size} bytes"),
+                None => "more than that".to_owned(),
             };
             warnings.push(format!(
                 "{}: only the first {limit} bytes are read ({size}): the rest is ignored",
@@ -181,20 +161,19 @@ impl Loaded {
     pub fn local(name: &str, text: &str) -> Loaded {
         Loaded {
             name: name.to_owned(),
-            content: Content::Local {
-                bytes: text.as_bytes().to_vec(),
-                size: Some(text.len() as u64),
-            },
+            robots: RobotsSource::from_bytes(text.as_bytes().to_vec()),
+            size: Some(text.len() as u64),
+            fetch: None,
         }
     }
 
     /// What fetching `https://example.com/robots.txt` gives when the server
     /// answers `response`, for unit tests (the real fetches are tested end
     /// to end in `tests/cli/fetch.rs`).
-    pub fn fetched(response: crawlgate_fetch::HttpResponse) -> Loaded {
+    pub fn fetched(response: crawlgate_answers::HttpResponse) -> Loaded {
         use std::time::{Duration, SystemTime};
 
-        use crawlgate_fetch::{FetchPolicy, FetchResult, Origin};
+        use crawlgate_answers::{FetchPolicy, FetchResult, Origin};
 
         let (status, bytes_read) = (response.status, response.body.len() as u64);
         let result = FetchResult::Response(response);
@@ -231,7 +210,7 @@ impl Loaded {
 mod tests {
     use super::*;
     use crawlgate::Reason;
-    use crawlgate_fetch::{Basis, HttpResponse, OutcomeKind, OutcomeReason};
+    use crawlgate_answers::{Basis, HttpResponse, OutcomeKind, OutcomeReason};
 
     fn local(text: &str) -> Loaded {
         Loaded::local("robots.txt", text)

@@ -2,6 +2,7 @@
 //! wrong without stopping the run.
 
 use base64::Engine as _;
+use crawlgate::Who;
 use predicates::prelude::*;
 use serde_json::Value;
 
@@ -224,7 +225,7 @@ fn crawlers_are_read_by_their_operators_reading_unless_a_profile_is_named() {
             };
             let profile = how.profile_for(name, named);
             let robots = RobotsTxt::parse_with(body.as_bytes(), profile);
-            let verdict = robots.view_as(name, how).decide(url);
+            let verdict = robots.view(Who::read(name, how)).decide(url);
             assert_eq!(
                 line["allowed"],
                 verdict.is_allowed(),

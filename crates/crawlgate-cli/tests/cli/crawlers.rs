@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crawlgate::{registry, RobotsTxt};
+use crawlgate::{registry, RobotsTxt, Who};
 use serde_json::Value;
 
 use crate::{crawlgate, stderr_of, stdout_of, Files};
@@ -105,7 +105,7 @@ fn check_json_gives_the_preferences_of_the_group_the_crawler_obeys() {
     // so do its preferences, as the library says.
     let robots = RobotsTxt::parse(&std::fs::read(&file).unwrap());
     let library = robots
-        .for_crawler("Googlebot-Image")
+        .view(Who::crawler("Googlebot-Image"))
         .preferences("/page")
         .unwrap();
     let crawler = json(&[]);
@@ -315,7 +315,7 @@ fn compare(file: &Path, robots: &RobotsTxt, crawler: &str, urls: &[&str]) -> Vec
             .stdout,
     )
     .unwrap();
-    let view = robots.for_crawler(crawler);
+    let view = robots.view(Who::crawler(crawler));
     let choice = view.group_choice();
     let profile = robots.profile().name;
     for (what, said) in [

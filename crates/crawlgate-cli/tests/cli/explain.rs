@@ -375,7 +375,7 @@ fn preferences_are_what_the_library_says() {
     use crawlgate::{Preference, RobotsTxt};
     let urls = ["/page", "/ai-ok/x", "/open/y", "/private/z"];
     let robots = RobotsTxt::parse(PREFERENCES.as_bytes());
-    let view = robots.for_agent("bot");
+    let view = robots.view("bot");
     let word = |p: Option<Preference>| match p {
         Some(Preference::Allowed) => "allowed",
         Some(Preference::Disallowed) => "disallowed",

@@ -1,5 +1,6 @@
 //! `crawlgate lint`: output formats, exit status, audit, rule docs.
 
+use crawlgate::Who;
 use std::path::PathBuf;
 
 use assert_cmd::Command;
@@ -231,7 +232,7 @@ fn audit_reads_crawlers_as_their_operators_document_unless_one_token() {
     assert_eq!(rows.len(), crawlgate::registry::crawlers().len());
     for row in rows {
         let name = row["name"].as_str().unwrap();
-        let view = robots.for_crawler(name);
+        let view = robots.view(Who::crawler(name));
         let verdict = view.decide("/");
         assert_eq!(row["root_allowed"], verdict.is_allowed(), "{name}");
         assert_eq!(

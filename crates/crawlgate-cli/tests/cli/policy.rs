@@ -15,7 +15,7 @@ use crawlgate_policy::{write, Access, Policy, Purpose};
 fn reference_allowed(file: &[u8], token: &str, path: &str) -> bool {
     let robots = crawlgate::RobotsTxt::parse(file);
     let mut best: Option<(usize, bool)> = None;
-    for rule in robots.for_agent(token).groups().flat_map(|g| g.rules()) {
+    for rule in robots.view(token).groups().flat_map(|g| g.rules()) {
         let pattern = rule.pattern();
         if pattern.is_empty()
             || !crawlgate_test_support::reference_matches(pattern.as_bytes(), path.as_bytes())

@@ -7,10 +7,10 @@ use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
 
 use crawlgate::Reason;
-use crawlgate_fetch::{
-    Attempt, Basis, Clock, FetchError, ManualClock, NetworkErrorKind, OutcomeKind, OutcomeReason,
-    RedirectStop, ScopeError, StaticResolver, WarningCode,
+use crawlgate_answers::{
+    Attempt, Basis, NetworkErrorKind, OutcomeKind, OutcomeReason, RedirectStop, ScopeError,
 };
+use crawlgate_fetch::{Clock, FetchError, ManualClock, StaticResolver, WarningCode};
 use crawlgate_testserver::{Reply, TestServer};
 
 use crate::{builder, clocked, fetcher, USER_AGENT};

@@ -4,6 +4,7 @@
 //! other crawler `train-ai=n, search=y`, and says `ai-train=no` in a
 //! `Content-Signal` line.
 
+use crawlgate::Who;
 use crawlgate::{Preference, RobotsTxt, UsageCategory};
 use crawlgate_policy::{write, Access, Policy, Purpose};
 
@@ -45,17 +46,23 @@ fn search_in_ai_training_out() {
     );
     let robots = RobotsTxt::parse(file);
     for name in SEARCH {
-        assert!(robots.for_crawler(name).is_allowed("/"), "{name}");
-        assert!(robots.for_crawler(name).is_allowed("/any/page"), "{name}");
+        assert!(robots.view(Who::crawler(name)).is_allowed("/"), "{name}");
+        assert!(
+            robots.view(Who::crawler(name)).is_allowed("/any/page"),
+            "{name}"
+        );
         assert!(
             reference_allowed(file, name, "/"),
             "{name} by Google's matcher"
         );
     }
     for name in AI_TRAINING {
-        assert!(!robots.for_crawler(name).is_allowed("/"), "{name}");
-        assert!(!robots.for_crawler(name).is_allowed("/any/page"), "{name}");
-        assert!(!robots.for_agent(name).is_allowed("/"), "{name}, one token");
+        assert!(!robots.view(Who::crawler(name)).is_allowed("/"), "{name}");
+        assert!(
+            !robots.view(Who::crawler(name)).is_allowed("/any/page"),
+            "{name}"
+        );
+        assert!(!robots.view(name).is_allowed("/"), "{name}, one token");
         assert!(
             !reference_allowed(file, name, "/"),
             "{name} by Google's matcher"
@@ -66,7 +73,7 @@ fn search_in_ai_training_out() {
         );
     }
     // Any other crawler: the `*` group, train-ai=n and search=y.
-    let other = robots.for_agent("SomeNewBot");
+    let other = robots.view("SomeNewBot");
     assert!(other.is_allowed("/"));
     let preferences = other.preferences("/").unwrap();
     assert_eq!(
@@ -106,7 +113,7 @@ fn every_token_the_file_names_reads_as_its_group_says() {
             .any(|r| !r.is_allow() && r.pattern() == "/");
         for path in ["/", "/page.html", "/a/b?c=d"] {
             assert_eq!(
-                robots.for_agent(token).is_allowed(path),
+                robots.view(token).is_allowed(path),
                 !closed,
                 "{token} {path}"
             );
@@ -128,7 +135,7 @@ fn every_registry_crawler_gets_the_verdict_the_policy_means() {
         if !crawler.runs() || crawler.ignores_robots_txt() {
             continue;
         }
-        let allowed = robots.for_registered(crawler).is_allowed("/");
+        let allowed = robots.view(crawler).is_allowed("/");
         assert_eq!(allowed, !intent.denied(), "{}", crawler.name);
     }
     assert_eq!(

@@ -62,10 +62,7 @@ fn merging_into_real_files_changes_only_what_the_policy_says() {
             if !crawler.runs() || crawler.ignores_robots_txt() {
                 continue;
             }
-            let (old, new) = (
-                before.for_registered(crawler),
-                after.for_registered(crawler),
-            );
+            let (old, new) = (before.view(crawler), after.view(crawler));
             if intent.denied() {
                 assert!(!new.is_allowed("/"), "{name}: {} may fetch /", crawler.name);
             } else {
@@ -82,8 +79,8 @@ fn merging_into_real_files_changes_only_what_the_policy_says() {
         // A crawler no group names, before and after.
         for path in &paths {
             assert_eq!(
-                before.for_agent("SomeNewBot").is_allowed(path),
-                after.for_agent("SomeNewBot").is_allowed(path),
+                before.view("SomeNewBot").is_allowed(path),
+                after.view("SomeNewBot").is_allowed(path),
                 "{name}: another crawler on {path}"
             );
         }

@@ -2,6 +2,7 @@
 //! file to merge into, bytes that are no text. A clear error or a proven
 //! file, never a panic.
 
+use crawlgate::Who;
 use crawlgate_policy::{merge, write, Access, Policy, PolicyError, Purpose};
 
 #[test]
@@ -48,8 +49,10 @@ fn a_file_of_100000_lines_merges() {
     let policy = Policy::new().with(Purpose::AiTrain, Access::Deny);
     let written = merge(&policy, site.as_bytes()).unwrap();
     let robots = crawlgate::RobotsTxt::parse(&written.robots_txt);
-    assert!(!robots.for_crawler("GPTBot").is_allowed("/"));
-    assert!(!robots.for_crawler("Googlebot").is_allowed("/private/x"));
+    assert!(!robots.view(Who::crawler("GPTBot")).is_allowed("/"));
+    assert!(!robots
+        .view(Who::crawler("Googlebot"))
+        .is_allowed("/private/x"));
     // Past Google's 500 KiB, the groups added would be lost: said.
     let big = "User-agent: *\nDisallow: /x\n".repeat(25_000);
     let error = merge(&policy, big.as_bytes()).unwrap_err().to_string();
@@ -76,7 +79,10 @@ fn what_is_no_robots_txt_is_refused_and_odd_files_merge() {
     ] {
         let written = merge(&policy, site).unwrap_or_else(|e| panic!("{site:?}: {e}"));
         let robots = crawlgate::RobotsTxt::parse(&written.robots_txt);
-        assert!(!robots.for_crawler("GPTBot").is_allowed("/"), "{site:?}");
+        assert!(
+            !robots.view(Who::crawler("GPTBot")).is_allowed("/"),
+            "{site:?}"
+        );
     }
     // A section of a previous merge without its end is said.
     let broken = b"User-agent: *\nDisallow:\n# BEGIN crawlgate policy: old\nUser-agent: GPTBot\n";
@@ -104,7 +110,7 @@ fn merging_twice_replaces_the_first_section() {
     let robots = crawlgate::RobotsTxt::parse(&second.robots_txt);
     // The second policy says nothing of AI training: GPTBot is back to the
     // site's own rules; AI answers are shut out.
-    assert!(robots.for_crawler("GPTBot").is_allowed("/"));
-    assert!(!robots.for_crawler("PerplexityBot").is_allowed("/"));
-    assert!(!robots.for_crawler("GPTBot").is_allowed("/tmp/x"));
+    assert!(robots.view(Who::crawler("GPTBot")).is_allowed("/"));
+    assert!(!robots.view(Who::crawler("PerplexityBot")).is_allowed("/"));
+    assert!(!robots.view(Who::crawler("GPTBot")).is_allowed("/tmp/x"));
 }

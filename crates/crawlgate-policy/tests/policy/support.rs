@@ -15,7 +15,7 @@ pub fn reference_allowed(file: &[u8], token: &str, path: &str) -> bool {
 /// [`reference_allowed`] on a file parsed once.
 pub fn reference_allowed_in(robots: &RobotsTxt, token: &str, path: &str) -> bool {
     let mut best: Option<(usize, bool)> = None;
-    for group in robots.for_agent(token).groups() {
+    for group in robots.view(token).groups() {
         for rule in group.rules() {
             let pattern = rule.pattern();
             if pattern.is_empty() || !reference_matches(pattern.as_bytes(), path.as_bytes()) {

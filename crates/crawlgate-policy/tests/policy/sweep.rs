@@ -84,7 +84,7 @@ fn check(policy: &Policy, tokens: &HashMap<String, Vec<&'static Crawler>>) -> bo
         let denied = tokens[&crawler.token.to_ascii_lowercase()]
             .iter()
             .any(|c| stated(policy, c) == Some(Access::Deny));
-        let view = robots.for_registered(crawler);
+        let view = robots.view(crawler);
         assert_eq!(view.is_allowed("/"), !denied, "{label}: {}", crawler.name);
         assert_eq!(
             reference_allowed_in(&robots, crawler.token, "/page.html"),
@@ -197,13 +197,13 @@ fn each_purpose_against_all_the_others_merged_into_a_site_file() {
                 let denied = tokens[&crawler.token.to_ascii_lowercase()]
                     .iter()
                     .any(|c| stated(&policy, c) == Some(Access::Deny));
-                let view = robots.for_registered(crawler);
+                let view = robots.view(crawler);
                 if denied {
                     assert!(!view.is_allowed("/"), "{label}: {}", crawler.name);
                     continue;
                 }
                 // Let in: every verdict the site's file gave it.
-                let before = site.for_registered(crawler);
+                let before = site.view(crawler);
                 for path in ["/", "/private/x", "/cgi-bin/x", "/yandex-only/x"] {
                     assert_eq!(
                         view.is_allowed(path),

@@ -1,5 +1,6 @@
 //! POLICY.toml: every field read, round trips, and clear errors.
 
+use crawlgate::Who;
 use crawlgate_policy::{write, Access, Policy, PolicyError, Purpose};
 
 const FULL: &str = r#"
@@ -54,15 +55,24 @@ fn every_field_reads_and_round_trips() {
     // AhrefsBot is named allowed: it keeps the rules for everyone (and
     // reads the crawl delay); its sibling audit crawler is shut out.
     let robots = crawlgate::RobotsTxt::parse(&written.robots_txt);
-    assert!(robots.for_crawler("AhrefsBot").is_allowed("/"));
-    assert!(!robots.for_crawler("AhrefsBot").is_allowed("/admin/x"));
-    assert!(!robots.for_crawler("AhrefsSiteAudit").is_allowed("/"));
+    assert!(robots.view(Who::crawler("AhrefsBot")).is_allowed("/"));
+    assert!(!robots
+        .view(Who::crawler("AhrefsBot"))
+        .is_allowed("/admin/x"));
+    assert!(!robots.view(Who::crawler("AhrefsSiteAudit")).is_allowed("/"));
     // Bing reads the crawl delay; Google is told nothing it ignores.
     assert_eq!(
-        robots.for_crawler("bingbot").crawl_delay().unwrap().seconds,
+        robots
+            .view(Who::crawler("bingbot"))
+            .crawl_delay()
+            .unwrap()
+            .seconds,
         5.0
     );
-    assert!(robots.for_crawler("Googlebot").crawl_delay().is_none());
+    assert!(robots
+        .view(Who::crawler("Googlebot"))
+        .crawl_delay()
+        .is_none());
 }
 
 #[test]
@@ -115,9 +125,9 @@ fn a_token_two_crawlers_share_cannot_be_both_allowed_and_denied() {
     let written = write(&policy).unwrap();
     let robots = crawlgate::RobotsTxt::parse(&written.robots_txt);
     assert!(!robots
-        .for_crawler("AI2Bot-DeepResearchEval")
+        .view(Who::crawler("AI2Bot-DeepResearchEval"))
         .is_allowed("/"));
-    assert!(robots.for_crawler("ChatGPT-User").is_allowed("/"));
+    assert!(robots.view(Who::crawler("ChatGPT-User")).is_allowed("/"));
     // Unstated, it shares the denial, and a note says so.
     let written = write(&Policy::new().with(Purpose::AiTrain, Access::Deny)).unwrap();
     assert!(

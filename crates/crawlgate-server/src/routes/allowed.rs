@@ -5,8 +5,9 @@ use std::time::SystemTime;
 
 use axum::extract::State;
 use axum::Json;
-use crawlgate::{path_of, AgentView, Reading as NameReading};
-use crawlgate_fetch::{ExplainedVerdict, Origin, Outcome, Pacing};
+use crawlgate::{path_of, AgentView, Reading as NameReading, Who};
+use crawlgate_answers::{ExplainedVerdict, Origin, Outcome};
+use crawlgate_fetch::Pacing;
 use futures_util::future::join_all;
 use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
@@ -20,7 +21,8 @@ use crate::reading::parse_reading;
 use crate::service::{Lookup, LookupError};
 use crate::state::AppState;
 use crate::store::Slot;
-use crate::verdict::{rfc3339, Explained, FetchInfo};
+use crate::verdict::FetchInfo;
+use crawlgate_answers::time::rfc3339;
 
 /// The question.
 #[derive(Debug, Deserialize, IntoParams)]
@@ -116,9 +118,11 @@ pub struct Allowed {
     #[schema(example = "google")]
     pub profile: &'static str,
     /// The verdict: `allowed`, `basis`, `rule`, `fetch_outcome`, `choice`
-    /// (which token's group decided and why), `groups`.
-    #[serde(flatten)]
-    pub verdict: Explained,
+    /// (which token's group decided and why), `groups`
+    /// (`[{first_line, last_line}]`, the groups the crawler obeyed).
+    #[serde(flatten, serialize_with = "ExplainedVerdict::serialize_with_groups")]
+    #[schema(value_type = Object)]
+    pub verdict: ExplainedVerdict,
     /// The robots.txt consulted.
     pub robots_url: String,
     /// What its fetch gave.
@@ -558,7 +562,7 @@ impl<'a> Crawler<'a> {
         let view = outcome
             .rules
             .robots()
-            .map(|robots| robots.view_as(agent, how));
+            .map(|robots| robots.view(Who::read(agent, how)));
         Crawler {
             crawl_delay: view
                 .as_ref()
@@ -585,7 +589,7 @@ impl<'a> Crawler<'a> {
             Some(view) if !robots_txt_itself(url) => {
                 ExplainedVerdict::named(&view.decide(url), agent)
             }
-            _ => outcome.decide_as(agent, how, url),
+            _ => outcome.decide(Who::read(agent, how), url),
         }
     }
 }
@@ -637,11 +641,11 @@ async fn answer(
     // Yandex's robots by yandex), else as cached (google).
     let profile = how.profile_for(&agent, None);
     let outcome = entry.outcome.with_profile(profile);
-    let verdict = outcome.decide_as(&agent, how, &url);
+    let verdict = outcome.decide(Who::read(&agent, how), &url);
     let crawl_delay = outcome
         .rules
         .robots()
-        .and_then(|robots| robots.view_as(&agent, how).crawl_delay())
+        .and_then(|robots| robots.view(Who::read(&agent, how)).crawl_delay())
         .map(|delay| delay.seconds);
     let now = SystemTime::now();
     let slot = if verdict.allowed {
@@ -660,7 +664,7 @@ async fn answer(
         agent,
         reading: how.as_str(),
         profile: profile.name,
-        verdict: Explained::from(verdict),
+        verdict,
         robots_url: lookup.origin.robots_url().to_string(),
         fetch: FetchInfo::of(entry, lookup.from_cache),
         crawl_delay,

@@ -5,9 +5,9 @@ use std::collections::BTreeMap;
 
 use axum::extract::State;
 use axum::Json;
-use crawlgate::{Profile, Reading as NameReading, RobotsTxt};
-use crawlgate_fetch::{Preferences, Robots};
-use serde::{Deserialize, Serialize};
+use crawlgate::{Profile, Reading as NameReading, Who};
+use crawlgate_answers::{ExplainedVerdict, Preferences};
+use serde::{Deserialize, Serialize, Serializer};
 use utoipa::ToSchema;
 
 use super::source::{Given, Source, SourceInfo};
@@ -17,7 +17,7 @@ use crate::error::{ApiError, ErrorBody};
 use crate::input::{bounded, ApiJson};
 use crate::reading::parse_reading;
 use crate::state::AppState;
-use crate::verdict::{Explained, LicenseShown};
+use crate::verdict::LicenseShown;
 
 /// The profiles shown side by side.
 const ALL_PROFILES: [Profile; 5] = Profile::ALL;
@@ -56,6 +56,17 @@ pub struct CheckRequest {
     pub all_profiles: bool,
 }
 
+/// Each profile's verdict with its groups, as `verdict` is shown.
+fn each_with_groups<S: Serializer>(
+    each: &Option<BTreeMap<&'static str, ExplainedVerdict>>,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    match each {
+        Some(each) => serializer.collect_map(each.iter().map(|(p, v)| (p, v.with_groups()))),
+        None => serializer.serialize_none(),
+    }
+}
+
 /// The verdict for one URL.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct CheckResult {
@@ -63,17 +74,23 @@ pub struct CheckResult {
     pub url: String,
     /// The verdict under the requested profile: `allowed`, `basis`,
     /// `rule`, `fetch_outcome`, `choice` (which token's group decided, the
-    /// kind of choice and the sentence why), `groups`.
-    #[serde(flatten)]
-    pub verdict: Explained,
+    /// kind of choice and the sentence why), `groups`
+    /// (`[{first_line, last_line}]`, the groups the crawler obeyed).
+    #[serde(flatten, serialize_with = "ExplainedVerdict::serialize_with_groups")]
+    #[schema(value_type = Object)]
+    pub verdict: ExplainedVerdict,
     /// The usage preferences (`Content-Usage`, `Content-Signal`) that apply
     /// to the URL for the crawler, under the requested profile; absent when
     /// the file states none for it there.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub preferences: Option<Preferences>,
     /// With `all_profiles`: the verdict under each profile.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub profiles: Option<BTreeMap<&'static str, Explained>>,
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "each_with_groups"
+    )]
+    #[schema(value_type = Option<BTreeMap<String, Object>>)]
+    pub profiles: Option<BTreeMap<&'static str, ExplainedVerdict>>,
     /// With `all_profiles`: whether the profiles disagree on `allowed`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub profiles_differ: Option<bool>,
@@ -183,37 +200,32 @@ fn decide_all(
     } else {
         vec![profile]
     };
-    let readings: Vec<(Profile, Robots)> = profiles
-        .iter()
-        .map(|&p| (p, robots_of(source, p)))
-        .collect();
-    let own;
-    let main = match readings.iter().position(|(p, _)| *p == profile) {
-        Some(i) => &readings[i].1,
-        None => {
-            own = robots_of(source, profile);
-            &own
-        }
-    };
-    let view = main.robots().map(|robots| robots.view_as(agent, how));
+    // Each profile's reading is made once, when first asked for.
+    let main = source.robots.read(profile);
+    let view = main
+        .robots()
+        .map(|robots| robots.view(Who::read(agent, how)));
     let licenses = main.robots().map(LicenseShown::all).unwrap_or_default();
     let results = urls
         .iter()
         .map(|url| {
-            let verdict = Explained::from(main.decide_as(agent, how, url));
+            let verdict = main.decide(Who::read(agent, how), url);
             let preferences = view
                 .as_ref()
                 .and_then(|v| v.preferences(url))
                 .filter(|p| !p.is_empty())
                 .map(|p| Preferences::of(&p));
             let (profiles, differ) = if all {
-                let each: BTreeMap<&'static str, Explained> = readings
+                let each: BTreeMap<&'static str, ExplainedVerdict> = profiles
                     .iter()
-                    .map(|(p, robots)| (p.name, Explained::from(robots.decide_as(agent, how, url))))
+                    .map(|&p| {
+                        (
+                            p.name,
+                            source.robots.read(p).decide(Who::read(agent, how), url),
+                        )
+                    })
                     .collect();
-                let differ = each
-                    .values()
-                    .any(|v| v.verdict.allowed != verdict.verdict.allowed);
+                let differ = each.values().any(|v| v.allowed != verdict.allowed);
                 (Some(each), Some(differ))
             } else {
                 (None, None)
@@ -228,16 +240,6 @@ fn decide_all(
         })
         .collect();
     (results, licenses)
-}
-
-/// The source as one profile reads it: the fetched outcome (parsed again
-/// when the profile differs from the fetch's), or a parse of the pasted
-/// bytes.
-fn robots_of(source: &Source, profile: Profile) -> Robots {
-    match source {
-        Source::Pasted(body) => Robots::local(RobotsTxt::parse_with(body, profile)),
-        Source::Fetched { outcome, .. } => Robots::fetched(outcome.with_profile(profile)),
-    }
 }
 
 /// The profile names the API accepts, exactly as written: those of

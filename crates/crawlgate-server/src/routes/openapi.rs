@@ -19,8 +19,8 @@ use crate::config::Limits;
 use crate::error::{ErrorBody, ErrorDetail};
 use crate::reading::READING_NAMES;
 use crate::state::AppState;
-use crate::verdict::{Explained, FetchInfo, LicenseShown};
-use crawlgate_fetch::{Preferences, ReportCounts, ReportLine, SignalShown, UsageShown};
+use crate::verdict::{FetchInfo, LicenseShown};
+use crawlgate_answers::{Preferences, ReportCounts, ReportLine, SignalShown, UsageShown};
 
 /// The API description, as derived from the code (see [`document`] for the
 /// one served).
@@ -49,7 +49,6 @@ use crawlgate_fetch::{Preferences, ReportCounts, ReportLine, SignalShown, UsageS
     components(schemas(
         ErrorBody,
         ErrorDetail,
-        Explained,
         FetchInfo,
         allowed::Allowed,
         allowed::Reservation,

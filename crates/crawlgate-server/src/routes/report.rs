@@ -6,7 +6,7 @@
 use axum::extract::State;
 use axum::Json;
 use crawlgate::{RobotsTxt, SearchConsoleReport};
-use crawlgate_fetch::{ReportCounts, ReportLine};
+use crawlgate_answers::{ReportCounts, ReportLine};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 

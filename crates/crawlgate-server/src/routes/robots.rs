@@ -3,7 +3,7 @@
 
 use axum::extract::State;
 use axum::Json;
-use crawlgate_fetch::{Attempt, CacheEntry, Origin, OutcomeKind, OutcomeReason};
+use crawlgate_answers::{Attempt, CacheEntry, Origin, OutcomeKind, OutcomeReason};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
@@ -12,7 +12,8 @@ use crate::error::{ApiError, ErrorBody};
 use crate::input::{required, ApiQuery, QueryParameters};
 use crate::state::AppState;
 use crate::store::{from_micros, VersionSummary};
-use crate::verdict::{rfc3339, FetchInfo};
+use crate::verdict::FetchInfo;
+use crawlgate_answers::time::rfc3339;
 
 /// Which origin.
 #[derive(Debug, Deserialize, IntoParams)]
@@ -161,7 +162,7 @@ async fn describe(
 ) -> Result<RobotsState, ApiError> {
     let history = state.service().store().history(origin).await?;
     let copy = match &entry.outcome.rules {
-        crawlgate_fetch::Rules::Conditional(copy) => Some(copy.clone()),
+        crawlgate_answers::Rules::Conditional(copy) => Some(copy.clone()),
         _ => None,
     };
     let robots = copy.as_ref().map(|c| c.robots());

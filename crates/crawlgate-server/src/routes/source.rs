@@ -4,7 +4,7 @@
 use base64::engine::general_purpose::{GeneralPurpose, GeneralPurposeConfig};
 use base64::engine::DecodePaddingMode;
 use base64::Engine;
-use crawlgate_fetch::{Origin, Outcome, Rules};
+use crawlgate_answers::{Origin, RobotsSource};
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -75,17 +75,13 @@ fn decode_b64(encoded: &str, max: usize) -> Result<Vec<u8>, ApiError> {
     })
 }
 
-/// The file to work on.
-pub enum Source {
-    /// Pasted bytes.
-    Pasted(Vec<u8>),
-    /// Fetched (or cached) by URL: its outcome and where it came from.
-    Fetched {
-        /// Full allow, full disallow, or the parsed copy, and why.
-        outcome: Outcome,
-        /// Origin, robots.txt URL and fetch facts.
-        info: SourceInfo,
-    },
+/// The file to work on: the answers crate's one robots.txt type (read
+/// under each profile once, when asked), and where a fetched one came from.
+pub struct Source {
+    /// The pasted bytes, or the fetched outcome.
+    pub robots: RobotsSource,
+    /// Origin, robots.txt URL and fetch facts, when it was fetched.
+    pub info: Option<SourceInfo>,
 }
 
 impl Source {
@@ -100,9 +96,9 @@ impl Source {
         match (given.robots_txt, given.robots_txt_b64, given.url) {
             (Some(body), None, None) => {
                 bounded("robots_txt", &body, limits.max_robots_bytes)?;
-                Ok(Source::Pasted(body.into_bytes()))
+                Ok(Source::pasted(body.into_bytes()))
             }
-            (None, Some(encoded), None) => decode_b64(&encoded, limits.max_robots_bytes).map(Source::Pasted),
+            (None, Some(encoded), None) => decode_b64(&encoded, limits.max_robots_bytes).map(Source::pasted),
             (None, None, Some(url)) => {
                 required("url", &url, limits.max_url_chars)?;
                 let origin = Origin::from_url(&url).map_err(|e| ApiError::invalid("url", e.to_string()))?;
@@ -111,13 +107,13 @@ impl Source {
                     .lookup(&origin, allowance)
                     .await
                     .map_err(|e| e.into_api("url"))?;
-                Ok(Source::Fetched {
-                    outcome: lookup.entry.outcome.clone(),
-                    info: SourceInfo {
+                Ok(Source {
+                    robots: RobotsSource::fetched(lookup.entry.outcome.clone()),
+                    info: Some(SourceInfo {
                         origin: origin.to_string(),
                         robots_url: origin.robots_url().to_string(),
                         fetch: FetchInfo::of(&lookup.entry, lookup.from_cache),
-                    },
+                    }),
                 })
             }
             (None, None, None) => Err(ApiError::missing(
@@ -144,29 +140,27 @@ impl Source {
         }
     }
 
+    fn pasted(bytes: Vec<u8>) -> Source {
+        Source {
+            robots: RobotsSource::from_bytes(bytes),
+            info: None,
+        }
+    }
+
     /// The bytes to parse, if there are any (a fetched full allow or full
     /// disallow has none).
     pub fn body(&self) -> Option<&[u8]> {
-        match self {
-            Source::Pasted(body) => Some(body),
-            Source::Fetched { outcome, .. } => match &outcome.rules {
-                Rules::Conditional(copy) => Some(copy.body()),
-                _ => None,
-            },
-        }
+        self.robots.body()
     }
 
     /// Bytes of the file (0 for a fetched full allow or disallow).
     pub fn len(&self) -> usize {
-        self.body().map_or(0, <[u8]>::len)
+        self.robots.len()
     }
 
     /// The fetch facts, for a fetched file.
     pub fn info(&self) -> Option<&SourceInfo> {
-        match self {
-            Source::Pasted(_) => None,
-            Source::Fetched { info, .. } => Some(info),
-        }
+        self.info.as_ref()
     }
 }
 

@@ -11,7 +11,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::{Duration, Instant, SystemTime};
 
-use crawlgate_fetch::{CacheEntry, CacheStore, MemoryCache, Origin};
+use crawlgate_answers::{CacheEntry, Origin};
+use crawlgate_fetch::{CacheStore, MemoryCache};
 use redb::{Database, Durability, ReadableTable, TableDefinition};
 
 use super::history::{oldest_kept, Version, VersionSummary};
@@ -35,7 +36,8 @@ fn err(error: impl std::fmt::Display) -> StoreError {
 ///
 /// ```
 /// use std::time::SystemTime;
-/// use crawlgate_fetch::{CacheStore, FetchPolicy, FetchResult, HttpResponse, Origin};
+/// use crawlgate_answers::{FetchPolicy, FetchResult, HttpResponse, Origin};
+/// use crawlgate_fetch::CacheStore;
 /// use crawlgate_server::EmbeddedStore;
 ///
 /// let dir = tempfile::tempdir().unwrap();
@@ -461,7 +463,7 @@ impl CacheStore for EmbeddedStore {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crawlgate_fetch::{FetchPolicy, FetchResult, HttpResponse};
+    use crawlgate_answers::{FetchPolicy, FetchResult, HttpResponse};
 
     fn entry(body: &str, at: SystemTime) -> CacheEntry {
         let result = FetchResult::Response(HttpResponse::new(200).with_body(body));

@@ -4,7 +4,7 @@
 
 use std::time::{Duration, SystemTime};
 
-use crawlgate_fetch::{Attempt, CacheEntry, OutcomeKind, OutcomeReason, Rules};
+use crawlgate_answers::{Attempt, CacheEntry, OutcomeKind, OutcomeReason, Rules};
 use serde::{Deserialize, Serialize};
 
 use super::micros;
@@ -97,7 +97,7 @@ pub(crate) fn oldest_kept(now: SystemTime) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crawlgate_fetch::{FetchPolicy, FetchResult, HttpResponse};
+    use crawlgate_answers::{FetchPolicy, FetchResult, HttpResponse};
 
     fn entry(status: u16, body: &str, at: u64) -> CacheEntry {
         let result = FetchResult::Response(HttpResponse::new(status).with_body(body));

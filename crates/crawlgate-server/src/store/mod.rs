@@ -11,7 +11,8 @@ mod schedule;
 
 use std::time::{Duration, SystemTime};
 
-use crawlgate_fetch::{CacheEntry, Origin, Pacing};
+use crawlgate_answers::{CacheEntry, Origin};
+use crawlgate_fetch::Pacing;
 
 pub use embedded::EmbeddedStore;
 pub use history::{Version, VersionSummary};

@@ -23,7 +23,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime};
 
-use crawlgate_fetch::{CacheEntry, CacheStore, MemoryCache, Origin, Pacing};
+use crawlgate_answers::{CacheEntry, Origin};
+use crawlgate_fetch::{CacheStore, MemoryCache, Pacing};
 use redis::aio::{ConnectionManager, ConnectionManagerConfig};
 use redis::AsyncCommands;
 

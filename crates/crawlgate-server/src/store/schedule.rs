@@ -11,7 +11,8 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::{Duration, SystemTime};
 
-use crawlgate_fetch::{Origin, Pacing};
+use crawlgate_answers::Origin;
+use crawlgate_fetch::Pacing;
 
 /// What a reservation (or a look at the schedule) gave.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -143,7 +144,7 @@ mod tests {
 
     fn pacing(body: &str) -> Pacing {
         let robots = RobotsTxt::parse(body.as_bytes());
-        Pacing::from_view(&robots.for_agent("bot"), &PolitenessConfig::default())
+        Pacing::from_view(&robots.view("bot"), &PolitenessConfig::default())
     }
 
     #[test]

@@ -540,6 +540,10 @@ async fn check_gives_deciding_lines_under_every_profile() {
     assert_eq!(r["profiles"]["google"]["allowed"], false, "{body}");
     assert_eq!(r["profiles"]["bing"]["allowed"], true, "{body}");
     assert_eq!(r["profiles_differ"], true);
+    // Each profile's verdict shows its groups, as the main verdict does.
+    let groups = |first, last| json!([{"first_line": first, "last_line": last}]);
+    assert_eq!(r["profiles"]["google"]["groups"], groups(1, 6), "{body}");
+    assert_eq!(r["profiles"]["bing"]["groups"], groups(1, 3), "{body}");
 
     // By URL: fetched once, reused afterwards.
     let origin = serving(Reply::text(200, ROBOTS));

@@ -5,7 +5,8 @@
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
-use crawlgate_fetch::{Origin, Pacing, PolitenessConfig};
+use crawlgate_answers::Origin;
+use crawlgate_fetch::{Pacing, PolitenessConfig};
 use crawlgate_server::{EmbeddedStore, RedisStore, Slot, Store};
 use serde_json::Value;
 

@@ -2,7 +2,7 @@
 //! preferences (#27) and of each line as Search Console reports it (#25),
 //! compared with what the library says.
 
-use crawlgate::{RobotsTxt, SearchConsoleReport};
+use crawlgate::{RobotsTxt, SearchConsoleReport, Who};
 use serde_json::{json, Value};
 
 use crate::support::{config, get, post, query, serving, start, Reply};
@@ -39,7 +39,7 @@ async fn check_reads_the_crawler_by_default_and_one_token_when_asked() {
         .enumerate()
     {
         let result = &body["results"][i];
-        let library = robots.decide_for_crawler("Googlebot-Image", url);
+        let library = robots.decide(Who::crawler("Googlebot-Image"), url);
         assert_eq!(result["allowed"], library.is_allowed(), "{url}");
         assert_eq!(
             result["choice"]["why"],
@@ -109,7 +109,7 @@ async fn check_reads_the_crawler_by_default_and_one_token_when_asked() {
             b"User-agent: *\nDisallow: /\n",
             crawlgate::Profile::named(profile).unwrap(),
         )
-        .view_as("AdsBot-Google", crawlgate::Reading::Crawler)
+        .view(Who::read("AdsBot-Google", crawlgate::Reading::Crawler))
         .is_allowed("/landing");
         assert_eq!(verdict["allowed"], library, "{profile}");
         assert_eq!(library, profile != "yandex", "{profile}");
@@ -210,7 +210,7 @@ async fn check_carries_the_usage_preferences_and_licences_as_the_library_reads_t
     )
     .await;
     let robots = RobotsTxt::parse(file.as_bytes());
-    let view = robots.for_crawler("mybot");
+    let view = robots.view(Who::crawler("mybot"));
     let word = |p: Option<crawlgate::Preference>| match p {
         Some(crawlgate::Preference::Allowed) => "allowed",
         Some(crawlgate::Preference::Disallowed) => "disallowed",
@@ -467,10 +467,10 @@ async fn operators_readings_by_default_and_named_profiles_override() {
         let profile = Profile::named(own).unwrap();
         assert_eq!(Reading::Crawler.profile_for(agent, None), profile);
         let library = RobotsTxt::parse_with(file.as_bytes(), profile)
-            .view_as(agent, Reading::Crawler)
+            .view(Who::read(agent, Reading::Crawler))
             .is_allowed(url);
         let google = RobotsTxt::parse(file.as_bytes())
-            .view_as(agent, Reading::Crawler)
+            .view(Who::read(agent, Reading::Crawler))
             .is_allowed(url);
         // The two readings differ where the example is built to.
         let differs = ["bingbot", "YandexBot"].contains(&agent);
@@ -506,7 +506,7 @@ async fn operators_readings_by_default_and_named_profiles_override() {
     assert_eq!(status, 200, "{body}");
     for (i, (agent, url, own)) in cases.iter().enumerate() {
         let library = RobotsTxt::parse_with(file.as_bytes(), Profile::named(own).unwrap())
-            .view_as(agent, Reading::Crawler)
+            .view(Who::read(agent, Reading::Crawler))
             .is_allowed(url);
         assert_eq!(body["results"][i]["profile"], *own, "{body}");
         assert_eq!(body["results"][i]["allowed"], library, "{agent}: {body}");

@@ -10,7 +10,8 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
-use crawlgate_fetch::{Fetcher, MemoryCache, Origin, Pacing, PolitenessConfig, Schedule};
+use crawlgate_answers::Origin;
+use crawlgate_fetch::{Fetcher, MemoryCache, Pacing, PolitenessConfig, Schedule};
 use futures_util::stream::{self, StreamExt};
 
 use crate::capture::{host_of, shown, Capture, Payload};
@@ -217,7 +218,7 @@ async fn fetch_site(
                 Payload::Fetched(Box::new(report)),
             );
             capture.url = Some(origin.robots_url().to_string());
-            capture.date = Some(crawlgate_fetch::format_time(now));
+            capture.date = Some(crawlgate_answers::time::rfc3339(now));
             capture
         }
         Err(e) => Capture::error(Some(host), origin.robots_url().to_string(), e.to_string()),

@@ -9,7 +9,7 @@ use std::path::Path;
 use std::rc::Rc;
 
 use base64::Engine as _;
-use crawlgate_fetch::HttpResponse;
+use crawlgate_answers::HttpResponse;
 use serde::Deserialize;
 
 use crate::capture::{checked_host, shown, Capture, Payload, BODY_LIMIT};

@@ -28,7 +28,7 @@
 
 use std::io::{self, BufRead, BufReader, Read};
 
-use crawlgate_fetch::{HttpResponse, Origin};
+use crawlgate_answers::{HttpResponse, Origin};
 use flate2::bufread::GzDecoder;
 
 use crate::capture::{host_of, shown, Capture, Payload, BODY_LIMIT, MAX_HOST_LEN};

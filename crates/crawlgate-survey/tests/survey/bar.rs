@@ -7,7 +7,7 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
 
-use crawlgate::RobotsTxt;
+use crawlgate::{RobotsTxt, Who};
 use crawlgate_survey::input::Input;
 use crawlgate_survey::output::TableSource;
 use crawlgate_survey::preferences::column_value;
@@ -95,9 +95,9 @@ fn every_record_is_accounted_for_and_every_host_answered_once() {
                     let robots = RobotsTxt::parse_with(body, profile);
                     // The crawler reading (`*`: the `*` group itself).
                     let view = if crawler.token == "*" {
-                        robots.for_agent("*")
+                        robots.view("*")
                     } else {
-                        robots.for_crawler(&crawler.token)
+                        robots.view(Who::crawler(&crawler.token))
                     };
                     assert_eq!(
                         root,

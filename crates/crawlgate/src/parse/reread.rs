@@ -198,7 +198,7 @@ mod tests {
                 let fresh = RobotsTxt::parse_with(&body, profile);
                 compared += 1;
                 for agent in &agents {
-                    let (a, b) = (copy.for_agent(agent), fresh.for_agent(agent));
+                    let (a, b) = (copy.view(agent), fresh.view(agent));
                     for path in &paths {
                         assert_eq!(
                             a.decide_path(path).is_allowed(),

@@ -20,7 +20,7 @@ fn example(name: &str) -> RobotsTxt {
 #[test]
 fn attach_05_the_example_and_its_table() {
     let robots = example("attach-05-example.robots.txt");
-    let others = robots.for_agent("SomeOtherBot");
+    let others = robots.view("SomeOtherBot");
     // | Path | Crawl | Usage Preference |
     let table = [
         ("/test", true, Some(Preference::Disallowed)),
@@ -35,7 +35,7 @@ fn attach_05_the_example_and_its_table() {
     }
     // "A crawler that identifies as ExampleBot uses the second group":
     // everything may be fetched, with train-ai=y.
-    let example_bot = robots.for_agent("ExampleBot");
+    let example_bot = robots.view("ExampleBot");
     for path in ["/test", "/never/test", "/ai-ok/test"] {
         let preferences = example_bot.preferences(path).expect("crawlable");
         assert_eq!(preferences.train_ai, Some(Preference::Allowed), "{path}");
@@ -47,7 +47,7 @@ fn attach_05_the_example_and_its_table() {
 #[test]
 fn attach_05_the_introduction() {
     let robots = example("attach-05-introduction.robots.txt");
-    let preferences = robots.for_agent("bot").preferences("/any/thing").unwrap();
+    let preferences = robots.view("bot").preferences("/any/thing").unwrap();
     assert_eq!(preferences.train_ai, Some(Preference::Disallowed));
     assert_eq!(preferences.search, None);
 }
@@ -66,7 +66,7 @@ fn attach_05_paths_and_values() {
     // A comment ends the value (the parser cuts it before the record).
     let robots = RobotsTxt::parse(b"User-agent: *\nContent-Usage: train-ai=n # no training\n");
     assert_eq!(
-        robots.for_agent("bot").preferences("/").unwrap().train_ai,
+        robots.view("bot").preferences("/").unwrap().train_ai,
         Some(Preference::Disallowed)
     );
     // Identical paths that conflict: each applies, the most restrictive
@@ -75,7 +75,7 @@ fn attach_05_paths_and_values() {
         b"User-agent: *\nContent-Usage: /p/ train-ai=y\nContent-Usage: /p/ train-ai=n\n\
           Allow: /p/\nDisallow: /p/\n",
     );
-    let view = robots.for_agent("bot");
+    let view = robots.view("bot");
     assert!(view.is_allowed("/p/x"));
     assert_eq!(
         view.preferences("/p/x").unwrap().train_ai,
@@ -107,7 +107,7 @@ fn vocab_08_the_examples_table() {
         };
         let robots =
             RobotsTxt::parse(format!("User-agent: *\nContent-Usage: {value}\n").as_bytes());
-        let found = robots.for_agent("bot").preferences("/ai-ok/x").unwrap();
+        let found = robots.view("bot").preferences("/ai-ok/x").unwrap();
         let got = UsageCategory::ALL.map(|c| word(found.stated(c)));
         assert_eq!(got, [train_ai, ai_use, search], "{value} ({source})");
         // The line's own reading agrees with the file's.
@@ -133,7 +133,7 @@ fn vocab_08_search_overrides_the_other_categories() {
         RobotsTxt::parse(format!("User-agent: *\nContent-Usage: {value}\n").as_bytes())
     };
     let robots = read("train-ai=n, ai-use=n, search=y");
-    let found = robots.for_agent("bot").preferences("/").unwrap();
+    let found = robots.view("bot").preferences("/").unwrap();
     for category in [UsageCategory::AiTraining, UsageCategory::AiUse] {
         assert_eq!(found.effective(category, true), Some(Preference::Allowed));
         assert_eq!(
@@ -147,7 +147,7 @@ fn vocab_08_search_overrides_the_other_categories() {
     );
     // search=n: a search engine may not train its ranking on it either.
     let robots = read("train-ai=y, search=n");
-    let found = robots.for_agent("bot").preferences("/").unwrap();
+    let found = robots.view("bot").preferences("/").unwrap();
     assert_eq!(
         found.effective(UsageCategory::AiTraining, true),
         Some(Preference::Disallowed)
@@ -159,7 +159,7 @@ fn vocab_08_search_overrides_the_other_categories() {
     // No search preference: nothing is overridden, and no category fills
     // in another.
     let robots = read("train-ai=n");
-    let found = robots.for_agent("bot").preferences("/").unwrap();
+    let found = robots.view("bot").preferences("/").unwrap();
     assert!(found.overridden_by_search().is_empty());
     assert_eq!(
         found.effective(UsageCategory::AiTraining, true),
@@ -172,7 +172,7 @@ fn vocab_08_search_overrides_the_other_categories() {
     let robots = RobotsTxt::parse(
         b"User-agent: *\nContent-Usage: /p/ ai-use=y\nContent-Usage: /p/ ai-use=n, train-ai=y\n",
     );
-    let found = robots.for_agent("bot").preferences("/p/x").unwrap();
+    let found = robots.view("bot").preferences("/p/x").unwrap();
     assert_eq!(found.ai_use, Some(Preference::Disallowed));
     assert_eq!(found.train_ai, Some(Preference::Allowed));
 }
@@ -213,7 +213,7 @@ fn vocab_08_the_serialisation_examples() {
     assert_eq!(get("ai-use=n", "ai-use"), Some(Preference::Disallowed));
     // Labels of earlier drafts are not in the vocabulary.
     let robots = RobotsTxt::parse(b"User-agent: *\nContent-Usage: train-genai=n, search=y\n");
-    let preferences = robots.for_agent("bot").preferences("/").unwrap();
+    let preferences = robots.view("bot").preferences("/").unwrap();
     assert_eq!(preferences.train_ai, None);
     assert_eq!(preferences.search, Some(Preference::Allowed));
     assert_eq!(preferences.unknown_keys, ["train-genai"]);
@@ -223,7 +223,7 @@ fn vocab_08_the_serialisation_examples() {
 #[test]
 fn content_signals_examples() {
     let robots = example("content-signals-policy.robots.txt");
-    let preferences = robots.for_agent("AnyBot").preferences("/page").unwrap();
+    let preferences = robots.view("AnyBot").preferences("/page").unwrap();
     let signal = preferences.content_signal.expect("a content signal");
     assert_eq!(signal.line, 8);
     assert_eq!(signal.get("ai-train"), Some(false));
@@ -232,7 +232,7 @@ fn content_signals_examples() {
     // No Content-Usage: the IETF categories stay unknown.
     assert_eq!(preferences.train_ai, None);
     let managed = example("content-signals-managed.robots.txt");
-    let signal = managed.for_agent("bot").content_signal().unwrap();
+    let signal = managed.view("bot").content_signal().unwrap();
     assert_eq!(
         (
             signal.get("search"),

@@ -30,11 +30,11 @@ fn the_example_reads_differently() {
     // A crawler without a group of its own gets `*` in both readings.
     assert!(!bing.is_allowed("otherbot", "/page"));
     assert_eq!(group_lines(&bing, "otherbot"), [4]);
-    let delay = bing.for_agent("bingbot").crawl_delay().unwrap();
+    let delay = bing.view("bingbot").crawl_delay().unwrap();
     assert_eq!((delay.seconds, delay.line), (1.0, 3));
-    assert_eq!(bing.for_agent("otherbot").crawl_delay().unwrap().line, 5);
+    assert_eq!(bing.view("otherbot").crawl_delay().unwrap().line, 5);
     // Google's reading: one group, the first delay for everyone.
-    assert_eq!(google.for_agent("bingbot").crawl_delay().unwrap().line, 3);
+    assert_eq!(google.view("bingbot").crawl_delay().unwrap().line, 3);
 }
 
 #[test]
@@ -115,7 +115,7 @@ fn a_crawl_delay_after_rules_or_at_the_end_changes_nothing() {
     let bing = RobotsTxt::parse_with(before, Profile::BING);
     assert_eq!(bing.groups().len(), 1);
     assert!(!bing.is_allowed("bingbot", "/"));
-    assert_eq!(bing.for_agent("bingbot").crawl_delay(), None);
+    assert_eq!(bing.view("bingbot").crawl_delay(), None);
 }
 
 #[test]
@@ -123,7 +123,7 @@ fn a_group_that_only_sets_a_delay_has_no_rules() {
     // Bingbot has a group (its own), with a delay and no rules: it may
     // fetch everything, and does not fall back to `*`.
     let bing = RobotsTxt::parse_with(EXAMPLE, Profile::BING);
-    let view = bing.for_agent("bingbot");
+    let view = bing.view("bingbot");
     assert_eq!(view.selection(), SelectionKind::Specific);
     assert_eq!(view.groups().map(|g| g.rules().len()).sum::<usize>(), 0);
 }
@@ -143,7 +143,7 @@ fn crawl_delays_outside_one_to_thirty_seconds_are_no_delay() {
         let body = format!("User-agent: bingbot\nCrawl-delay: {value}\nDisallow: /x\n");
         let bing = RobotsTxt::parse_with(body.as_bytes(), Profile::BING);
         let google = RobotsTxt::parse_with(body.as_bytes(), Profile::GOOGLE);
-        let seconds = |r: &RobotsTxt| r.for_agent("bingbot").crawl_delay().map(|d| d.seconds);
+        let seconds = |r: &RobotsTxt| r.view("bingbot").crawl_delay().map(|d| d.seconds);
         assert_eq!(seconds(&bing), bing_reads, "{value}");
         // The record itself is kept as written in every reading.
         assert_eq!(bing.extensions().next().unwrap().value(), value);
@@ -260,7 +260,7 @@ fn corpus_files_read_differently_by_bing() {
         }
         split += 1;
         let differs = |agent: &str| {
-            let (a, b) = (google.for_agent(agent), bing.for_agent(agent));
+            let (a, b) = (google.view(agent), bing.view(agent));
             sample_paths([&a, &b])
                 .iter()
                 .any(|p| a.decide_path(p).is_allowed() != b.decide_path(p).is_allowed())

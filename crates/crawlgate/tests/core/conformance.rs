@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use base64::Engine as _;
-use crawlgate::{AgentView, CompiledRobotsTxt, Profile, RobotsTxt, Verdict};
+use crawlgate::{AgentView, CompiledRobotsTxt, Profile, RobotsTxt, Verdict, Who};
 use serde::Deserialize;
 
 #[derive(Deserialize)]
@@ -32,8 +32,8 @@ struct Case {
     line: Option<u32>,
     #[serde(default)]
     urls: Vec<(String, bool, Option<u32>)>,
-    /// `crawler` for the crawler reading (`for_crawler`); the one-token
-    /// reading (`for_agent`) by default.
+    /// `crawler` for the crawler reading (`Who::crawler`); the one-token
+    /// reading (a token) by default.
     #[serde(default)]
     reading: Option<String>,
     /// The documentation line a crawler-reading case follows.
@@ -107,9 +107,9 @@ fn conformance() {
             );
             fn view<'r>(robots: &'r RobotsTxt, agent: &str, crawler: bool) -> AgentView<'r> {
                 if crawler {
-                    robots.for_crawler(agent)
+                    robots.view(Who::crawler(agent))
                 } else {
-                    robots.for_agent(agent)
+                    robots.view(agent)
                 }
             }
             let mut expectations = vec![(case.url.clone(), case.allowed, case.line)];
@@ -151,8 +151,8 @@ fn conformance() {
                     let first = RobotsTxt::parse_with(&bytes, profile);
                     let (scanned, shared): (Verdict<'_>, Verdict<'_>) = if crawler_reading {
                         (
-                            first.decide_for_crawler(&case.agent, url),
-                            kept.decide_for_crawler(&case.agent, url),
+                            first.decide(Who::crawler(&case.agent), url),
+                            kept.decide(Who::crawler(&case.agent), url),
                         )
                     } else {
                         (

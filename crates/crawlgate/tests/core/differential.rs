@@ -37,7 +37,7 @@ fn oracle_matches(path: &str, pattern: &str) -> Option<bool> {
 fn ours(text: &str, agent: &str, url: &str) -> bool {
     let robots = RobotsTxt::parse(text.as_bytes());
     let scanned = robots.decide(agent, url);
-    let compiled = robots.for_agent(agent).decide(url);
+    let compiled = robots.view(agent).decide(url);
     let facts =
         |v: &crawlgate::Verdict<'_>| (v.is_allowed(), v.line(), v.reason(), v.via_index_alias());
     assert_eq!(

@@ -14,4 +14,5 @@ mod robustness;
 mod search_console;
 mod urllib;
 mod verdicts;
+mod workspace;
 mod yandex;

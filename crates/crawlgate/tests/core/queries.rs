@@ -69,8 +69,8 @@ fn a_view_answers_the_same_before_and_after_compiling_its_rules() {
             let robots = RobotsTxt::parse_with(&body, profile);
             // A view asked the same URLs twice over: the first answers come
             // from trying the rules, the later ones from the compiled rules.
-            let view = robots.for_agent(agent);
-            let eager = robots.for_agent(agent);
+            let view = robots.view(agent);
+            let eager = robots.view(agent);
             let compiled = eager.rules_by_precedence().len();
             for url in urls.iter().chain(&urls) {
                 let expected = facts(&robots.decide(agent, url));
@@ -118,7 +118,7 @@ fn a_kept_file_answers_every_crawler_as_the_file_does() {
                         String::from_utf8_lossy(&body)
                     );
                     assert_eq!(kept.is_allowed(agent, url), expected.0);
-                    assert_eq!(facts(&kept.for_agent(agent).decide(url)), expected);
+                    assert_eq!(facts(&kept.view(agent).decide(url)), expected);
                     compared += 1;
                 }
             }
@@ -133,7 +133,7 @@ fn views_of_the_corpus_agree_with_decide_and_decide_once() {
     for (name, bytes) in common::corpus_files().iter().step_by(3) {
         let robots = RobotsTxt::parse(bytes);
         let agent = rng.pick(&["googlebot", "bingbot", "crawlgatebot"]);
-        let view = robots.for_agent(agent);
+        let view = robots.view(agent);
         let mut urls = vec![format!("https://{name}/"), format!("https://{name}/x?y")];
         for rule in robots.rules().take(12) {
             let path = rule.pattern().replace('*', "q").replace('$', "");
@@ -169,7 +169,7 @@ fn absolute_urls_are_decided_by_their_path() {
         let (body, patterns) = gen_robots(&mut rng);
         let robots = RobotsTxt::parse(&body);
         let agent = rng.pick(AGENTS);
-        let view = robots.for_agent(agent);
+        let view = robots.view(agent);
         for _ in 0..6 {
             let url = gen_url(&mut rng, &patterns);
             let path = path_of(&url).into_owned();

@@ -23,7 +23,7 @@ fn sitemaps_any_number_anywhere_any_host() {
         ]
     );
     // Sitemaps are file-wide: every crawler sees all of them.
-    assert_eq!(robots.for_agent("b").sitemaps().len(), 3);
+    assert_eq!(robots.view("b").sitemaps().len(), 3);
     // And they do not end a group: `b` is still one group with `/y`.
     assert_eq!(robots.groups().len(), 2);
 }
@@ -34,11 +34,11 @@ fn crawl_delay_per_group_with_decimals() {
         b"User-agent: bingbot\nCrawl-delay: 0.5\nDisallow: /x\n\n\
           User-agent: *\nCrawl-delay: ten\nCrawl-delay: 10\nDisallow:\n",
     );
-    let bing = robots.for_agent("bingbot").crawl_delay().unwrap();
+    let bing = robots.view("bingbot").crawl_delay().unwrap();
     assert_eq!((bing.seconds, bing.line), (0.5, 2));
     assert_eq!(bing.duration().as_millis(), 500);
     // The invalid value is skipped; the first valid one counts.
-    let other = robots.for_agent("otherbot").crawl_delay().unwrap();
+    let other = robots.view("otherbot").crawl_delay().unwrap();
     assert_eq!((other.seconds, other.line), (10.0, 7));
     let records: Vec<_> = robots
         .extensions()
@@ -53,8 +53,8 @@ fn crawl_delay_of_merged_groups_is_the_first() {
     let robots = RobotsTxt::parse(
         b"User-agent: a\nCrawl-delay: 1\nUser-agent: *\nCrawl-delay: 30\nDisallow: /\n",
     );
-    assert_eq!(robots.for_agent("a").crawl_delay().unwrap().seconds, 1.0);
-    assert_eq!(robots.for_agent("z").crawl_delay().unwrap().seconds, 1.0);
+    assert_eq!(robots.view("a").crawl_delay().unwrap().seconds, 1.0);
+    assert_eq!(robots.view("z").crawl_delay().unwrap().seconds, 1.0);
     assert_eq!(robots.groups().next().unwrap().extensions().len(), 2);
 }
 
@@ -64,7 +64,7 @@ fn request_rate_and_visit_time() {
         b"User-agent: *\nRequest-rate: 1/10m 0800-1700\nVisit-time: 2300-0500\nDisallow:\n\
           User-agent: b\nRequest-rate: 0/5\nRequest-rate: 3/1h\nVisit-time: 25:00-01:00\nDisallow:\n",
     );
-    let star = robots.for_agent("any");
+    let star = robots.view("any");
     let rate = star.request_rate().unwrap();
     assert_eq!(
         (rate.requests, rate.period_seconds, rate.line),
@@ -75,7 +75,7 @@ fn request_rate_and_visit_time() {
     assert_eq!(rate.interval().as_secs(), 600);
     let visit = star.visit_time().unwrap();
     assert!(visit.contains(23 * 60 + 30) && visit.contains(60) && !visit.contains(12 * 60));
-    let b = robots.for_agent("b");
+    let b = robots.view("b");
     let rate = b.request_rate().unwrap();
     assert_eq!(
         (rate.requests, rate.period_seconds, rate.line),
@@ -121,7 +121,7 @@ fn content_usage_applies_by_longest_path_and_only_where_allowed() {
         b"User-agent: *\nContent-Usage: train-ai=n, search=y\nContent-Usage: /blog/ train-ai=y\n\
           Content-Usage: /blog/private/ train-ai=n\nDisallow: /admin\n",
     );
-    let view = robots.for_agent("anybot");
+    let view = robots.view("anybot");
     let at = |url| view.content_usage(url).map(|u| (u.line, u.get("train-ai")));
     assert_eq!(at("/"), Some((2, Some(Preference::Disallowed))));
     assert_eq!(at("/blog/post"), Some((3, Some(Preference::Allowed))));
@@ -142,7 +142,7 @@ fn content_usage_and_signal_syntax_errors_are_visible() {
     let robots = RobotsTxt::parse(
         b"User-agent: *\nContent-Usage: Train-AI=no\nContent-Signal: search=yes, ai-train=no,\nAllow: /\n",
     );
-    let view = robots.for_agent("x");
+    let view = robots.view("x");
     let usage = &view.content_usage_records()[0];
     assert!(usage.entries().is_err());
     assert_eq!(usage.get("train-ai"), None);

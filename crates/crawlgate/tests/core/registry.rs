@@ -6,7 +6,7 @@ use std::collections::HashSet;
 use std::path::Path;
 
 use crawlgate::registry::{self, CrawlerKind, Obeys, Purpose};
-use crawlgate::{is_product_token, ChoiceKind, Reading, RobotsTxt, SelectionKind};
+use crawlgate::{is_product_token, ChoiceKind, Reading, RobotsTxt, SelectionKind, Who};
 
 fn ai_robots_txt_names() -> Vec<String> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -108,7 +108,7 @@ fn every_name_of_the_ai_robots_txt_list_is_known() {
                 "{name}"
             );
             let robots = RobotsTxt::parse(format!("User-agent: {name}\nDisallow: /\n").as_bytes());
-            let named = robots.for_crawler(name).selection() == SelectionKind::Specific;
+            let named = robots.view(Who::crawler(name)).selection() == SelectionKind::Specific;
             assert_eq!(
                 named,
                 crawler
@@ -215,7 +215,7 @@ fn every_crawler_is_read_by_its_rules() {
                 body.push_str(&format!("\nUser-agent: {t}\nDisallow: /t{j}\n"));
             }
             let robots = RobotsTxt::parse(body.as_bytes());
-            let view = robots.for_crawler(c.name);
+            let view = robots.view(Who::crawler(c.name));
             let choice = view.group_choice();
             assert_eq!(choice.reading(), Reading::Crawler);
             if c.ignores_robots_txt() {
@@ -234,11 +234,11 @@ fn every_crawler_is_read_by_its_rules() {
         }
         // No group names any of its tokens: `*`, or nothing.
         let robots = RobotsTxt::parse(b"User-agent: *\nDisallow: /star\n");
-        let view = robots.for_crawler(c.name);
+        let view = robots.view(Who::crawler(c.name));
         let star_applies = c.obeys_star && !c.ignores_robots_txt();
         assert_eq!(!view.is_allowed("/star"), star_applies, "{}", c.name);
         // The one-token reading of its own token is Google's library's.
-        let one = robots.for_agent(c.token);
+        let one = robots.view(c.token);
         assert_eq!(one.selection(), SelectionKind::Global, "{}", c.name);
         assert_eq!(one.group_choice().reading(), Reading::OneToken);
     }

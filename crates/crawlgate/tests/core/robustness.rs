@@ -42,7 +42,7 @@ proptest! {
         for profile in Profile::ALL {
             let robots = RobotsTxt::parse_with(&bytes, profile);
             let _ = robots.decide(&agent, &url);
-            let view = robots.for_agent(&agent);
+            let view = robots.view(&agent);
             let _ = view.matching_rules(&url);
             let _ = view.content_usage(&url);
             let _ = view.crawl_delay();

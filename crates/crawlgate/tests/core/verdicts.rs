@@ -19,7 +19,7 @@ Disallow: /*.pdf$
 #[test]
 fn specific_groups_are_merged_and_listed() {
     let robots = RobotsTxt::parse(FILE);
-    let view = robots.for_agent("GoogleBot");
+    let view = robots.view("GoogleBot");
     assert_eq!(view.selection(), SelectionKind::Specific);
     let first_lines: Vec<u32> = view.groups().map(|g| g.first_line()).collect();
     assert_eq!(first_lines, vec![5, 10]);
@@ -83,7 +83,7 @@ fn empty_rule_decides_nothing_but_is_reported() {
 fn matching_rules_and_precedence_order() {
     let robots =
         RobotsTxt::parse(b"User-agent: *\nAllow: /a\nDisallow: /a*\nDisallow: /ab\nAllow: /abc$\n");
-    let view = robots.for_agent("x");
+    let view = robots.view("x");
     let order: Vec<(u32, u32)> = view
         .rules_by_precedence()
         .iter()
@@ -118,7 +118,7 @@ fn robots_txt_reason_in_rfc9309() {
 #[test]
 fn views_are_shared_across_threads() {
     let robots = RobotsTxt::parse(FILE);
-    let view = robots.for_agent("Googlebot");
+    let view = robots.view("Googlebot");
     std::thread::scope(|s| {
         for _ in 0..4 {
             s.spawn(|| {

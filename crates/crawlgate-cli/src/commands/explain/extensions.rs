@@ -215,7 +215,7 @@ mod tests {
 
     fn notes(file: &str) -> Vec<String> {
         let robots = RobotsTxt::parse(file.as_bytes());
-        let view = robots.for_agent("bot");
+        let view = robots.view("bot");
         view.groups()
             .flat_map(|g| g.extensions())
             .map(|e| extension_note(&e, &view))
@@ -240,7 +240,7 @@ mod tests {
             b"User-agent: *\nCrawl-delay: 60\n",
             crawlgate::Profile::BING,
         );
-        let view = robots.for_agent("bot");
+        let view = robots.view("bot");
         let ext = robots.extensions().next().unwrap();
         assert_eq!(
             extension_note(&ext, &view),
@@ -267,7 +267,7 @@ mod tests {
             b"User-agent: *\nCrawl-delay: 2\nSitemap: https://example.com/s.xml\n",
         );
         let mut out = String::new();
-        render_extensions(&robots.for_agent("bot"), "r", Palette::new(false), &mut out);
+        render_extensions(&robots.view("bot"), "r", Palette::new(false), &mut out);
         assert_eq!(
             out,
             "Extensions in these groups\n  r:2  Crawl-delay: 2  wait 2 s between requests (Bing reads it; Google ignores it)\n\n\
@@ -275,7 +275,7 @@ mod tests {
         );
         let empty = RobotsTxt::parse(b"");
         let mut out = String::new();
-        render_extensions(&empty.for_agent("bot"), "r", Palette::new(false), &mut out);
+        render_extensions(&empty.view("bot"), "r", Palette::new(false), &mut out);
         assert_eq!(
             out,
             "Extensions in these groups\n  none\n\nSitemaps (for every crawler)\n  none\n"

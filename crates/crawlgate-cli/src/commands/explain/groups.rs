@@ -267,7 +267,7 @@ mod tests {
         let robots = RobotsTxt::parse_with(file.as_bytes(), profile);
         let mut out = String::new();
         render_groups(
-            &robots.for_agent(agent),
+            &robots.view(agent),
             agent,
             "r",
             Palette::new(false),

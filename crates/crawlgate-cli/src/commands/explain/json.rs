@@ -1,14 +1,15 @@
 //! The explanation as JSON: the same facts as the text, for machines.
 
-use crawlgate::{AgentView, Group, Reading as NameReading, RuleMatch, SelectionKind};
-use crawlgate_fetch::{ChoiceRef, CleanParamsShown, FetchReport, Outcome, Preferences, RuleRef};
+use crawlgate::{AgentView, Group, Reading as NameReading, RuleMatch, SelectionKind, Who};
+use crawlgate_answers::{ChoiceRef, CleanParamsShown, Outcome, Preferences, RuleRef};
+use crawlgate_fetch::FetchReport;
 use serde::Serialize;
 use serde_json::{json, Value};
 
 use super::selection::{
     compared_name, names_agent, never_matching, records_between, unused_global_groups,
 };
-use crawlgate_fetch::Robots;
+use crawlgate_answers::Robots;
 
 use crate::load::source::Loaded;
 
@@ -50,7 +51,7 @@ fn json_url(
     (agent, how): (&str, NameReading),
     url: &str,
 ) -> Value {
-    let decided = reading.decide_as(agent, how, url);
+    let decided = reading.decide(Who::read(agent, how), url);
     let mut value = json!({ "url": url });
     if let (Value::Object(map), Value::Object(d)) = (
         &mut value,
@@ -96,7 +97,7 @@ pub fn to_json(
         (None, Some(robots)) => robots,
         (outcome, _) => return without_rules((loaded, reading), outcome, (agent, how), urls),
     };
-    let view = robots.view_as(agent, how);
+    let view = robots.view(Who::read(agent, how));
     let selection = view.selection();
     let asked = agent;
     let agent = compared_name(&view, asked);
@@ -211,7 +212,7 @@ mod tests {
     use super::*;
     use crate::load::source::Loaded;
     use crawlgate::Profile;
-    use crawlgate_fetch::HttpResponse;
+    use crawlgate_answers::HttpResponse;
 
     fn local(text: &str) -> Loaded {
         Loaded::local("r", text)

@@ -113,7 +113,7 @@ mod tests {
     fn rules_text(file: &str, agent: &str, profile: Profile) -> String {
         let robots = RobotsTxt::parse_with(file.as_bytes(), profile);
         let mut out = String::new();
-        render_rules(&robots.for_agent(agent), "r", Palette::new(false), &mut out);
+        render_rules(&robots.view(agent), "r", Palette::new(false), &mut out);
         out
     }
 
@@ -158,7 +158,7 @@ mod tests {
     #[test]
     fn the_alias_is_named_in_a_match() {
         let robots = RobotsTxt::parse(b"User-agent: *\nAllow: /d/index.html\n");
-        let matches = robots.for_agent("bot").matching_rules("/d/");
+        let matches = robots.view("bot").matching_rules("/d/");
         let mut out = String::new();
         render_rule_rows(&matches, "r", "  ", 0, Palette::new(false), &mut out);
         assert_eq!(

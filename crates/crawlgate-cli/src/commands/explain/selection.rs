@@ -28,7 +28,7 @@ pub fn names_agent(
             GroupSelection::RobotPrefix => {
                 !ua.is_global()
                     && robots
-                        .for_agent(agent)
+                        .view(agent)
                         .group_choice()
                         .robot()
                         .is_some_and(|robot| robot.named_by(ua.value()))
@@ -208,7 +208,7 @@ Allow: /
     #[test]
     fn unused_stars_and_rules_that_never_match() {
         let google = robots(Profile::GOOGLE);
-        let view = google.for_agent("b");
+        let view = google.view("b");
         let unused: Vec<u32> = unused_global_groups(&view)
             .iter()
             .map(|g| g.first_line())
@@ -220,6 +220,6 @@ Allow: /
             .map(|r| r.line())
             .collect();
         assert_eq!(never, [6]);
-        assert!(unused_global_groups(&google.for_agent("zz")).is_empty());
+        assert!(unused_global_groups(&google.view("zz")).is_empty());
     }
 }

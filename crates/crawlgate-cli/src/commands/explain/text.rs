@@ -4,14 +4,14 @@
 
 use std::fmt::Write as _;
 
-use crawlgate::{AgentView, Reading as NameReading, Reason};
-use crawlgate_fetch::{Basis, OutcomeKind};
+use crawlgate::{AgentView, Reading as NameReading, Reason, Who};
+use crawlgate_answers::{Basis, OutcomeKind};
 
 use super::extensions::render_extensions;
 use super::groups::render_groups;
 use super::rules::{render_rule_rows, render_rules};
 use crate::load::fetch::fetch_summary;
-use crawlgate_fetch::Robots;
+use crawlgate_answers::Robots;
 
 use crate::load::source::Loaded;
 use crate::output::{line_ref, Palette};
@@ -54,7 +54,7 @@ pub fn render(
         "How `{agent}` reads {name} ({} profile)\n",
         robots.profile()
     );
-    let view = robots.view_as(agent, how);
+    let view = robots.view(Who::read(agent, how));
     render_groups(&view, agent, name, p, &mut out);
     out.push('\n');
     render_rules(&view, name, p, &mut out);
@@ -84,7 +84,7 @@ fn render_url(
     p: Palette,
     out: &mut String,
 ) {
-    let verdict = reading.decide_as(agent, how, url);
+    let verdict = reading.decide(Who::read(agent, how), url);
     let name = &loaded.name;
     let _ = writeln!(
         out,
@@ -164,7 +164,7 @@ mod tests {
     use super::*;
     use crate::load::source::Loaded;
     use crawlgate::Profile;
-    use crawlgate_fetch::HttpResponse;
+    use crawlgate_answers::HttpResponse;
 
     fn local(text: &str) -> Loaded {
         Loaded::local("r", text)

@@ -4,7 +4,8 @@
 //! the command adds the fetch, Google's words, other crawlers' reading and
 //! the linter's findings.
 
-use crawlgate_fetch::{FetchReport, ReportCounts, ReportLine};
+use crawlgate_answers::{ReportCounts, ReportLine};
+use crawlgate_fetch::FetchReport;
 use serde::Serialize;
 
 use super::notes::{elsewhere_note, google_note, Findings};

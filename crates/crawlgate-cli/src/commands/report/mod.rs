@@ -12,7 +12,7 @@ mod text;
 use std::io::{IsTerminal as _, Write as _};
 
 use anyhow::bail;
-use crawlgate_fetch::OutcomeKind;
+use crawlgate_answers::OutcomeKind;
 
 use self::reported::Reported;
 use crate::commands::lint::LINT_READ_LIMIT;

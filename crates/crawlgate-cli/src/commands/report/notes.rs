@@ -35,7 +35,7 @@ impl Readings {
                 records.insert(e.line(), (e.kind(), true));
             }
         }
-        let view = bing.for_agent("bingbot");
+        let view = bing.view("bingbot");
         let firsts = FirstValid::of(&view);
         let bingbot = view
             .groups()

@@ -154,10 +154,7 @@ mod tests {
         assert_eq!(lines(opened), Vec::<u32>::new());
         // The core agrees: no preference for a closed path, one for an open one.
         let robots = crawlgate::RobotsTxt::parse(folder.as_bytes());
-        assert!(robots
-            .for_agent("bot")
-            .preferences("/private/x/1")
-            .is_none());
+        assert!(robots.view("bot").preferences("/private/x/1").is_none());
         // A group shared with crawlers that may fetch: not moot.
         let shared =
             "User-agent: GPTBot\nUser-agent: *\nDisallow: /a/\nContent-Usage: train-ai=n\n";

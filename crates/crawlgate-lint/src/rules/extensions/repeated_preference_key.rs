@@ -116,7 +116,7 @@ mod tests {
         // What the message claims, read by the core.
         let robots = crawlgate::RobotsTxt::parse(file.as_bytes());
         assert_eq!(
-            robots.for_agent("bot").preferences("/").unwrap().train_ai,
+            robots.view("bot").preferences("/").unwrap().train_ai,
             Some(crawlgate::Preference::Disallowed)
         );
     }

@@ -124,7 +124,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     if !cx.audiences().iter().any(|a| specific(&a.label)) {
         return;
     }
-    let star = robots.for_agent(generic_agent(robots));
+    let star = robots.view(generic_agent(robots));
     if !star.decide_path("/").is_allowed() {
         return; // everything is closed: the other groups are the exceptions
     }
@@ -181,7 +181,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             && !rules
                 .iter()
                 .any(|r| r.is_allow() && matches!(r.pattern(), "/" | "/*" | "*"));
-        let view = robots.for_agent(&audience.label);
+        let view = robots.view(&audience.label);
         let cost = LookupCost::new(rules.iter().map(|r| r.pattern()));
         let mut dropped: Vec<&StarRule<'_>> = Vec::new();
         for (i, star_rule) in star_rules.iter().enumerate() {

@@ -4,6 +4,7 @@ use crate::context::Context;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::rule::RuleInfo;
 use crate::wording::and_list;
+use crawlgate::Who;
 use crawlgate::{registry, Group, Profile, Reading, SelectionKind};
 use rustc_hash::FxHashMap;
 
@@ -88,10 +89,10 @@ pub(crate) fn splits<'a>(cx: &'a Context<'_>) -> Vec<Split<'a>> {
     let mut affected: FxHashMap<&'static str, bool> = FxHashMap::default();
     let mut is_affected = |name: &'static str| {
         *affected.entry(name).or_insert_with(|| {
-            let ours = yandex.for_agent(name);
+            let ours = yandex.view(name);
             let theirs = match name {
-                "*" => google.for_agent(name),
-                _ => google.view_as(name, Reading::Crawler),
+                "*" => google.view(name),
+                _ => google.view(Who::read(name, Reading::Crawler)),
             };
             ours.selection() != SelectionKind::Nothing
                 && ours.groups().all(|g| g.rules().len() == 0)

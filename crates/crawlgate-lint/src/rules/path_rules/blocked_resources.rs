@@ -191,7 +191,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     if !cx.robots.rules().any(|r| visible(&r)) {
         return; // nothing to compile a view for
     }
-    let view = cx.robots.for_agent("Googlebot");
+    let view = cx.robots.view("Googlebot");
     // One lookup per rule could be quadratic when thousands of rules share
     // their first bytes: lookups are paid from an allowance.
     let lookup = std::cell::OnceCell::new();

@@ -81,10 +81,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     let views: Vec<_> = if few {
         Vec::new()
     } else {
-        crawlers
-            .iter()
-            .map(|(_, name)| robots.for_agent(name))
-            .collect()
+        crawlers.iter().map(|(_, name)| robots.view(name)).collect()
     };
     let budget = Budget::for_file(cx.source.len(), 64);
     for sitemap in robots.sitemaps() {

@@ -20,6 +20,7 @@
 //! decide alike. [`PrefixIndex`] answers "which kinds of plain rules match
 //! this path" in logarithmic time.
 
+use crawlgate::Who;
 use crawlgate::{
     AgentView, ExtensionKind, GroupSelection, Pattern, Profile, Reading, RobotsTxt, Rule,
 };
@@ -512,7 +513,7 @@ pub(crate) fn compare(cx: &Context<'_>, other: Profile, code: Code, out: &mut Ve
             match how {
                 Reading::OneToken => robots.groups_of(agent).map(|g| g.index() as u32).collect(),
                 Reading::Crawler => robots
-                    .view_as(agent, how)
+                    .view(Who::read(agent, how))
                     .groups()
                     .map(|g| g.index() as u32)
                     .collect(),
@@ -563,8 +564,8 @@ pub(crate) fn compare(cx: &Context<'_>, other: Profile, code: Code, out: &mut Ve
                 continue;
             }
         }
-        let ours = google.view_as(agent, how);
-        let other_view = theirs.view_as(agent, how);
+        let ours = google.view(Who::read(agent, how));
+        let other_view = theirs.view(Who::read(agent, how));
         let selection = (group_lines(&ours), group_lines(&other_view));
         if selection.0.is_empty() && selection.1.is_empty()
             || !seen_selections.insert(selection.clone())

@@ -3,7 +3,7 @@
 //! values (lowercased) occurs in the crawler's name up to its first `/`
 //! (lowercased); else the first `*` group. Used only to skip crawlers whose
 //! choices were already compared (a test checks it agrees with
-//! [`RobotsTxt::for_agent`] on the corpus).
+//! [`RobotsTxt::view`] on the corpus).
 //!
 //! Every value is looked for in a name at once, with an Aho-Corasick
 //! automaton whose states know the first group of every value ending there:
@@ -229,7 +229,7 @@ mod tests {
         ];
         let choice = LegacyChoice::new(&robots, &agents);
         for agent in agents {
-            let expected = robots.for_agent(agent).groups().next().map(|g| g.index());
+            let expected = robots.view(agent).groups().next().map(|g| g.index());
             assert_eq!(choice.group(agent), expected, "{agent}");
         }
     }
@@ -241,11 +241,7 @@ mod tests {
             Profile::LEGACY,
         );
         let choice = LegacyChoice::new(&robots, &["anybot"]);
-        let expected = robots
-            .for_agent("anybot")
-            .groups()
-            .next()
-            .map(|g| g.index());
+        let expected = robots.view("anybot").groups().next().map(|g| g.index());
         assert_eq!(choice.group("anybot"), expected);
     }
 }

@@ -2,7 +2,7 @@
 //! marks and counts, and the AI preferences, as the page shows them against
 //! what the API and the library say.
 
-use crawlgate::{RobotsTxt, SearchConsoleReport};
+use crawlgate::{RobotsTxt, SearchConsoleReport, Who};
 use serde_json::{json, Value};
 
 use super::Tester;
@@ -32,7 +32,7 @@ async fn googlebot_image_obeys_the_googlebot_group_and_the_toggle_reads_one_toke
     assert_eq!(status, 200);
     let decided = &api["results"][0];
     let parsed = RobotsTxt::parse(DOCUMENTATION.as_bytes());
-    let library = parsed.decide_for_crawler("Googlebot-Image", "/googlebot-only/a.jpg");
+    let library = parsed.decide(Who::crawler("Googlebot-Image"), "/googlebot-only/a.jpg");
     assert!(!library.is_allowed());
     let why = library.group_choice().explain("Googlebot-Image");
     assert_eq!(decided["choice"]["why"], why);

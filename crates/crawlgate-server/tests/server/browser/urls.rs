@@ -2,7 +2,7 @@
 //! dropped), URLs on other sites than the file's flagged, and hostile
 //! lists (a 70,000-character URL, 100,000 lines) handled.
 
-use crawlgate_fetch::Origin;
+use crawlgate_answers::Origin;
 use serde_json::json;
 
 use super::{assert_rows_match_library, Tester};

@@ -46,7 +46,7 @@ fn every_corpus_answer_of_yandexs_parser() {
         let kept = CompiledRobotsTxt::new(RobotsTxt::parse_with(&bytes, Profile::YANDEX));
         for answer in answers {
             let once = robots.is_allowed(&answer.robot, &answer.url);
-            let view = robots.for_agent(&answer.robot);
+            let view = robots.view(&answer.robot);
             // Past its first questions a view compiles its rules.
             let compiled = (0..6).map(|_| view.is_allowed(&answer.url)).last().unwrap();
             let kept = kept.decide(&answer.robot, &answer.url).is_allowed();

@@ -4,6 +4,7 @@
 //! reading, and through a kept `CompiledRobotsTxt`.
 
 use base64::Engine;
+use crawlgate::Who;
 use crawlgate::{CompiledRobotsTxt, Profile, RobotsTxt};
 use serde::Deserialize;
 
@@ -48,8 +49,8 @@ fn hand_written_cases_of_each_behaviour() {
             asked += 1;
             let got = [
                 robots.decide(robot, url).is_allowed(),
-                robots.decide_for_crawler(robot, url).is_allowed(),
-                kept.for_agent(robot).is_allowed(url),
+                robots.decide(Who::crawler(robot), url).is_allowed(),
+                kept.view(robot).is_allowed(url),
             ];
             if got != [*allowed; 3] {
                 failures.push(format!(

@@ -35,7 +35,7 @@ fn generated_files_answer_as_yandexs_parser() {
         for (robot, url, allowed) in &file.answers {
             asked += 1;
             denied += usize::from(!allowed);
-            let view = robots.for_agent(robot);
+            let view = robots.view(robot);
             let got = [
                 robots.is_allowed(robot, url),
                 (0..6).map(|_| view.is_allowed(url)).last().unwrap(),

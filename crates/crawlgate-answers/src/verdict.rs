@@ -5,7 +5,10 @@
 
 use std::fmt;
 
-use crawlgate::{GroupChoice, Reason, RobotsTxt, Rule, RuleKind, Verdict};
+use crawlgate::registry::Crawler;
+use crawlgate::{
+    ChoiceKind, GroupChoice, Reading, Reason, RobotsTxt, Rule, RuleKind, Verdict, Who,
+};
 use serde::{Deserialize, Serialize, Serializer};
 
 use crate::outcome::OutcomeReason;
@@ -19,7 +22,7 @@ use crate::outcome::OutcomeReason;
 ///
 /// ```
 /// use crawlgate::Reason;
-/// use crawlgate_fetch::Basis;
+/// use crawlgate_answers::Basis;
 ///
 /// assert_eq!(Basis::from(Reason::NoGroup), Basis::Rules(Reason::NoGroup));
 /// assert_eq!(Basis::Rules(Reason::RobotsTxt).as_str(), "robots_txt_itself");
@@ -58,7 +61,7 @@ impl Basis {
     ///
     /// ```
     /// use crawlgate::Reason;
-    /// use crawlgate_fetch::Basis;
+    /// use crawlgate_answers::Basis;
     ///
     /// assert_eq!(Basis::Rules(Reason::RobotsTxt).as_str(), "robots_txt_itself");
     /// assert_eq!(serde_json::to_string(&Basis::FullDisallow).unwrap(), r#""full_disallow""#);
@@ -124,7 +127,7 @@ impl From<Reason> for Basis {
 ///
 /// ```
 /// use crawlgate::RobotsTxt;
-/// use crawlgate_fetch::RuleRef;
+/// use crawlgate_answers::RuleRef;
 ///
 /// let robots = RobotsTxt::parse(b"User-agent: *\ndisallow:   /private  # staff\n");
 /// let rule = RuleRef::new(robots.groups().next().unwrap().rules().next().unwrap(), false);
@@ -186,23 +189,28 @@ fn lowercase_kind<S: Serializer>(kind: &RuleKind, s: S) -> Result<S::Ok, S::Erro
 /// `source` is `{"title", "url", "checked"}` or `null`.
 ///
 /// ```
-/// use crawlgate::RobotsTxt;
-/// use crawlgate_fetch::ChoiceRef;
+/// use crawlgate::{ChoiceKind, Reading, RobotsTxt, Who};
+/// use crawlgate_answers::ChoiceRef;
 ///
 /// let robots = RobotsTxt::parse(b"User-agent: *\nDisallow: /\n");
-/// let choice = ChoiceRef::new(&robots.for_crawler("AdsBot-Google").group_choice(), "adsbot-google");
-/// assert_eq!((choice.reading, choice.kind, choice.token), ("crawler", "none", None));
+/// let choice = ChoiceRef::new(&robots.view(Who::crawler("AdsBot-Google")).group_choice(), "adsbot-google");
+/// assert_eq!((choice.reading, choice.kind, choice.token), (Reading::Crawler, ChoiceKind::NoGroup, None));
+/// assert_eq!(serde_json::to_value(&choice).unwrap()["kind"], "none");
 /// assert_eq!(choice.crawler, Some("AdsBot-Google"));
 /// assert_eq!(choice.source.unwrap().title, "Google's crawler documentation");
 /// assert!(choice.why.contains("no group names AdsBot-Google, and it ignores the * group"));
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct ChoiceRef {
-    /// `crawler` (the crawler reading) or `one-token`.
-    pub reading: &'static str,
-    /// `own`, `fallback`, `*`, `none`, `ignores-robots-txt` or
-    /// `control-token`.
-    pub kind: &'static str,
+    /// The crawler reading or the one-token reading, serialised by its
+    /// name (`crawler`, `one-token`: [`Reading::as_str`]).
+    #[serde(serialize_with = "by_name")]
+    pub reading: Reading,
+    /// How the groups were chosen, serialised by its name (`own`,
+    /// `fallback`, `*`, `none`, `ignores-robots-txt`, `control-token`:
+    /// [`ChoiceKind::as_str`]).
+    #[serde(serialize_with = "by_name")]
+    pub kind: ChoiceKind,
     /// The token whose groups decided (`*` for the `*` groups), or `null`.
     pub token: Option<String>,
     /// The crawler of the registry the name was read as, or `null`.
@@ -231,19 +239,50 @@ impl ChoiceRef {
         ChoiceRef::with_why(choice, choice.explain(name))
     }
 
+    /// The choice of a crawler whose operator says it ignores robots.txt:
+    /// no file is read for it, so no group is chosen. `None` for a crawler
+    /// that obeys robots.txt.
+    ///
+    /// ```
+    /// use crawlgate::{registry, ChoiceKind};
+    /// use crawlgate_answers::ChoiceRef;
+    ///
+    /// let reader = registry::find("Google-Read-Aloud").unwrap();
+    /// let choice = ChoiceRef::ignoring(reader).unwrap();
+    /// assert_eq!((choice.kind, choice.token, choice.crawler), (ChoiceKind::IgnoresRobotsTxt, None, Some("Google-Read-Aloud")));
+    /// assert!(ChoiceRef::ignoring(registry::find("Googlebot").unwrap()).is_none());
+    /// ```
+    pub fn ignoring(crawler: &'static Crawler) -> Option<ChoiceRef> {
+        Some(ChoiceRef {
+            reading: Reading::Crawler,
+            kind: ChoiceKind::IgnoresRobotsTxt,
+            token: None,
+            crawler: Some(crawler.name),
+            why: crawler.ignores_robots_txt_why()?,
+            source: Some(SourceRef::of(crawler)),
+        })
+    }
+
     fn with_why(choice: &GroupChoice<'_>, why: String) -> ChoiceRef {
         let crawler = choice.crawler();
         ChoiceRef {
-            reading: choice.reading().as_str(),
-            kind: choice.kind().as_str(),
+            reading: choice.reading(),
+            kind: choice.kind(),
             token: choice.token().map(str::to_owned),
             crawler: crawler.map(|c| c.name),
             why,
-            source: crawler.map(|c| SourceRef {
-                title: c.source.title,
-                url: c.source_url(),
-                checked: c.checked,
-            }),
+            source: crawler.map(SourceRef::of),
+        }
+    }
+}
+
+impl SourceRef {
+    /// The source of `crawler`'s registry entry.
+    fn of(crawler: &'static Crawler) -> SourceRef {
+        SourceRef {
+            title: crawler.source.title,
+            url: crawler.source_url(),
+            checked: crawler.checked,
         }
     }
 }
@@ -268,7 +307,7 @@ pub struct GroupLines {
 ///
 /// ```
 /// use crawlgate::{Reason, RobotsTxt};
-/// use crawlgate_fetch::{Basis, ExplainedVerdict, GroupLines};
+/// use crawlgate_answers::{Basis, ExplainedVerdict, GroupLines};
 ///
 /// let robots = RobotsTxt::parse(b"User-agent: *\nAllow: /p\nDisallow: /\n");
 /// let verdict = ExplainedVerdict::decide(&robots, "mybot", "https://example.com/page");
@@ -287,8 +326,8 @@ pub struct GroupLines {
 /// outcome decided, `fetch_outcome`: the sentence that says why
 /// ([`OutcomeReason`]'s `Display`); `choice` ([`ChoiceRef`]) when rules
 /// were read. `groups` is not serialized, so the JSON
-/// form stays the one `crawlgate check --json` prints; a caller that wants
-/// it serializes it beside the verdict.
+/// form stays the one `crawlgate check --json` prints; the HTTP API shows
+/// it through [`ExplainedVerdict::with_groups`].
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[non_exhaustive]
 pub struct ExplainedVerdict {
@@ -316,6 +355,17 @@ pub struct ExplainedVerdict {
     pub groups: Vec<GroupLines>,
 }
 
+/// An [`ExplainedVerdict`] serialized with the lines of the groups that
+/// applied, `groups: [{first_line, last_line}]`, after its other fields: the
+/// verdict as the HTTP API shows it. A borrowed view for serialization
+/// alone (from [`ExplainedVerdict::with_groups`]), not another verdict.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct WithGroups<'a> {
+    #[serde(flatten)]
+    verdict: &'a ExplainedVerdict,
+    groups: &'a [GroupLines],
+}
+
 fn as_sentence<S: Serializer>(reason: &Option<OutcomeReason>, s: S) -> Result<S::Ok, S::Error> {
     match reason {
         Some(reason) => s.collect_str(reason),
@@ -324,30 +374,71 @@ fn as_sentence<S: Serializer>(reason: &Option<OutcomeReason>, s: S) -> Result<S:
 }
 
 impl ExplainedVerdict {
-    /// May `agent` (a product token) fetch `url` under the rules of
-    /// `robots`? The file's profile decides everything, `/robots.txt`
-    /// included; use [`Outcome::decide`](crate::Outcome::decide) for a
-    /// fetched file.
-    pub fn decide(robots: &RobotsTxt, agent: &str, url: &str) -> ExplainedVerdict {
-        ExplainedVerdict::named(&robots.decide(agent, url), agent)
+    /// The verdict with its groups, for serialization: `groups` after the
+    /// fields the plain serialization gives.
+    ///
+    /// ```
+    /// use crawlgate::RobotsTxt;
+    /// use crawlgate_answers::ExplainedVerdict;
+    ///
+    /// let robots = RobotsTxt::parse(b"User-agent: *\nDisallow: /p\n");
+    /// let verdict = ExplainedVerdict::decide(&robots, "mybot", "/p");
+    /// let json = serde_json::to_value(verdict.with_groups()).unwrap();
+    /// assert_eq!(json["allowed"], false);
+    /// assert_eq!(json["groups"], serde_json::json!([{"first_line": 1, "last_line": 2}]));
+    /// assert!(serde_json::to_value(&verdict).unwrap().get("groups").is_none());
+    /// ```
+    pub fn with_groups(&self) -> WithGroups<'_> {
+        WithGroups {
+            verdict: self,
+            groups: &self.groups,
+        }
     }
 
-    /// May the crawler a person names fetch `url` under the rules of
-    /// `robots`, by the crawler reading
-    /// ([`RobotsTxt::for_crawler`](crawlgate::RobotsTxt::for_crawler))?
+    /// Serializes the verdict with its groups ([`with_groups`](Self::with_groups)),
+    /// for a field marked
+    /// `#[serde(serialize_with = "ExplainedVerdict::serialize_with_groups")]`.
+    ///
+    /// # Errors
+    ///
+    /// The serializer's.
+    pub fn serialize_with_groups<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.with_groups().serialize(serializer)
+    }
+
+    /// May `who` (a product token, or a crawler a person names: [`Who`])
+    /// fetch `url` under the rules of `robots`? The file's profile decides
+    /// everything, `/robots.txt` included; use
+    /// [`Outcome::decide`](crate::Outcome::decide) for a fetched file.
     ///
     /// ```
-    /// use crawlgate::{Reason, RobotsTxt};
-    /// use crawlgate_fetch::{Basis, ExplainedVerdict};
+    /// use crawlgate::{Reason, RobotsTxt, Who};
+    /// use crawlgate_answers::{Basis, ExplainedVerdict};
     ///
     /// let robots = RobotsTxt::parse(b"User-agent: *\nDisallow: /\n");
-    /// let verdict = ExplainedVerdict::decide_for_crawler(&robots, "AdsBot-Google", "/landing");
+    /// let verdict = ExplainedVerdict::decide(&robots, Who::crawler("AdsBot-Google"), "/landing");
     /// assert!(verdict.allowed);
     /// assert_eq!(verdict.basis, Basis::Rules(Reason::NoGroup));
-    /// assert_eq!(verdict.choice.unwrap().kind, "none");
+    /// assert_eq!(verdict.choice.unwrap().kind, crawlgate::ChoiceKind::NoGroup);
+    /// assert!(!ExplainedVerdict::decide(&robots, "AdsBot-Google", "/landing").allowed);
     /// ```
-    pub fn decide_for_crawler(robots: &RobotsTxt, name: &str, url: &str) -> ExplainedVerdict {
-        ExplainedVerdict::named(&robots.decide_for_crawler(name, url), name)
+    pub fn decide<'w>(robots: &RobotsTxt, who: impl Into<Who<'w>>, url: &str) -> ExplainedVerdict {
+        let who = who.into();
+        ExplainedVerdict::named(&robots.decide(who, url), who.name())
+    }
+
+    /// What a crawler whose operator says it ignores robots.txt is told
+    /// about any URL, whatever a file holds or a fetch gave: allowed, and
+    /// why. (A crawler that obeys robots.txt is given no such verdict.)
+    pub fn ignoring(crawler: &'static Crawler) -> ExplainedVerdict {
+        ExplainedVerdict {
+            allowed: true,
+            basis: Basis::Rules(Reason::IgnoresRobotsTxt),
+            rule: None,
+            fetch_outcome: None,
+            choice: ChoiceRef::ignoring(crawler).map(Box::new),
+            groups: Vec::new(),
+        }
     }
 
     /// The verdict of `verdict`, its choice explained naming the crawler
@@ -361,7 +452,7 @@ impl ExplainedVerdict {
 
     /// `/robots.txt` itself: always allowed, whatever the file says or the
     /// fetch gave (RFC 9309 §2.2.2).
-    pub(crate) fn robots_txt_itself() -> ExplainedVerdict {
+    pub fn robots_txt_itself() -> ExplainedVerdict {
         ExplainedVerdict {
             allowed: true,
             basis: Basis::Rules(Reason::RobotsTxt),
@@ -450,6 +541,12 @@ impl fmt::Display for ExplainedVerdict {
             _ => f.write_str(": no rule matches"),
         }
     }
+}
+
+/// Serialises a word-named value (a [`Reading`], a [`ChoiceKind`]) by its
+/// name, as its `Display` writes it.
+fn by_name<T: fmt::Display, S: Serializer>(value: &T, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.collect_str(value)
 }
 
 #[cfg(test)]

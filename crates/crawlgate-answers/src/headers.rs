@@ -7,7 +7,7 @@ use std::time::{Duration, SystemTime};
 /// The cache directives the policy honours.
 ///
 /// ```
-/// use crawlgate_fetch::CacheDirectives;
+/// use crawlgate_answers::CacheDirectives;
 /// let d = CacheDirectives::parse("public, Max-Age=\"3600\", no-transform");
 /// assert_eq!(d.max_age, Some(3600));
 /// assert!(!d.no_store && !d.no_cache);
@@ -58,7 +58,7 @@ fn parse_seconds(text: &str) -> Option<u64> {
 ///
 /// ```
 /// use std::time::{Duration, SystemTime};
-/// use crawlgate_fetch::parse_retry_after;
+/// use crawlgate_answers::parse_retry_after;
 /// let now = SystemTime::UNIX_EPOCH + Duration::from_secs(1_000_000_000);
 /// assert_eq!(parse_retry_after("120", now), Some(Duration::from_secs(120)));
 /// assert_eq!(parse_retry_after("Sun, 09 Sep 2001 01:46:41 GMT", now), Some(Duration::from_secs(1)));

@@ -17,10 +17,10 @@ use serde::Serialize;
 ///
 /// ```
 /// use crawlgate::RobotsTxt;
-/// use crawlgate_fetch::Preferences;
+/// use crawlgate_answers::Preferences;
 ///
 /// let robots = RobotsTxt::parse(b"User-agent: *\nContent-Usage: train-ai=n\nContent-Signal: search=yes\n");
-/// let found = robots.for_agent("bot").preferences("/page").unwrap();
+/// let found = robots.view("bot").preferences("/page").unwrap();
 /// let shown = Preferences::of(&found);
 /// assert_eq!((shown.train_ai, shown.ai_use, shown.search), ("disallowed", "unknown", "unknown"));
 /// assert_eq!(
@@ -31,7 +31,7 @@ use serde::Serialize;
 /// // Search overrides AI Training and AI Use inside a search application
 /// // (vocabulary draft 08, section 4.3).
 /// let robots = RobotsTxt::parse(b"User-agent: *\nContent-Usage: train-ai=n, search=y\n");
-/// let shown = Preferences::of(&robots.for_agent("bot").preferences("/").unwrap());
+/// let shown = Preferences::of(&robots.view("bot").preferences("/").unwrap());
 /// assert_eq!(shown.search_overrides, ["train-ai", "ai-use"]);
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]

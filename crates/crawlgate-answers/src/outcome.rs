@@ -224,8 +224,16 @@ impl Outcome {
     }
 }
 
-/// Whether `url` is the robots.txt of its own origin.
-pub(crate) fn is_robots_txt(url: &str) -> bool {
+/// Whether `url` (absolute or a path) is the robots.txt of its own origin:
+/// always allowed, whatever the file says or the fetch gave (RFC 9309
+/// §2.2.2).
+///
+/// ```
+/// use crawlgate_answers::is_robots_txt;
+/// assert!(is_robots_txt("https://example.com/robots.txt") && is_robots_txt("/robots.txt"));
+/// assert!(!is_robots_txt("/private/robots.txt"));
+/// ```
+pub fn is_robots_txt(url: &str) -> bool {
     crawlgate::path_of(url) == "/robots.txt"
 }
 

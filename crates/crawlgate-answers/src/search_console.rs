@@ -12,7 +12,7 @@ use serde::Serialize;
 ///
 /// ```
 /// use crawlgate::SearchConsoleReport;
-/// use crawlgate_fetch::ReportCounts;
+/// use crawlgate_answers::ReportCounts;
 ///
 /// let body = b"User-agent: *\nDisalow: /tmp\nCrawl-delay: 5\n";
 /// let counts = ReportCounts::of(&SearchConsoleReport::of(body), body.len());
@@ -61,7 +61,7 @@ impl ReportCounts {
 ///
 /// ```
 /// use crawlgate::SearchConsoleReport;
-/// use crawlgate_fetch::ReportLine;
+/// use crawlgate_answers::ReportLine;
 ///
 /// let body = b"Disallow /p\n";
 /// let report = SearchConsoleReport::of(body);

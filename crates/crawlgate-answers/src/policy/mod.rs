@@ -24,11 +24,11 @@ use std::time::{Duration, SystemTime};
 
 use crawlgate::Profile;
 
-use crate::clock::{later, DAY};
 use crate::entry::{CacheEntry, ErrorStreak, GoodCopy};
 use crate::headers::{parse_retry_after, CacheDirectives};
 use crate::outcome::{Outcome, OutcomeReason, RobotsCopy, Rules};
 use crate::result::{Attempt, FetchResult, HttpResponse};
+use crate::time::{later, DAY};
 
 #[cfg(test)]
 mod tests;
@@ -90,7 +90,7 @@ impl FetchPolicy {
     ///
     /// ```
     /// use std::time::{Duration, SystemTime};
-    /// use crawlgate_fetch::{FetchPolicy, FetchResult, HttpResponse, OutcomeKind};
+    /// use crawlgate_answers::{FetchPolicy, FetchResult, HttpResponse, OutcomeKind};
     ///
     /// let policy = FetchPolicy::default();
     /// let now = SystemTime::UNIX_EPOCH + Duration::from_secs(1_700_000_000);

@@ -96,7 +96,7 @@ pub enum ScopeError {
 /// `Origin` is the key of the robots.txt cache.
 ///
 /// ```
-/// use crawlgate_fetch::Origin;
+/// use crawlgate_answers::Origin;
 ///
 /// let a = Origin::from_url("https://Example.COM:443/a?b").unwrap();
 /// let b = Origin::from_url("https://example.com/").unwrap();
@@ -124,7 +124,7 @@ impl Origin {
     /// The origin of an absolute URL.
     ///
     /// ```
-    /// use crawlgate_fetch::{Origin, ScopeError};
+    /// use crawlgate_answers::{Origin, ScopeError};
     /// assert!(matches!(Origin::from_url("/just/a/path"), Err(ScopeError::Relative { .. })));
     /// assert!(matches!(Origin::from_url("mailto:me@example.com"), Err(ScopeError::NoRobotsTxt { .. })));
     /// assert!(matches!(Origin::from_url("http://[::1"), Err(ScopeError::Invalid { .. })));
@@ -241,7 +241,7 @@ pub(crate) fn parse_absolute(url: &str) -> Result<Url, ScopeError> {
 /// The URL of the robots.txt that governs `url`.
 ///
 /// ```
-/// use crawlgate_fetch::robots_url_for;
+/// use crawlgate_answers::robots_url_for;
 ///
 /// assert_eq!(robots_url_for("https://example.com/a/b?c#d").unwrap().as_str(),
 ///            "https://example.com/robots.txt");

@@ -35,7 +35,7 @@ impl FetchResult {
 /// The parts of an HTTP response the policy reads.
 ///
 /// ```
-/// use crawlgate_fetch::HttpResponse;
+/// use crawlgate_answers::HttpResponse;
 /// let r = HttpResponse::new(200).with_body("User-agent: *\nDisallow: /x\n").with_cache_control("max-age=60");
 /// assert_eq!(r.status, 200);
 /// ```
