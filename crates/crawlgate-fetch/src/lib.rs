@@ -48,7 +48,6 @@
 
 mod address;
 mod cache;
-mod clean_params;
 mod client;
 mod clock;
 mod error;
@@ -62,7 +61,6 @@ pub use address::{
     StaticResolver, SystemResolver,
 };
 pub use cache::{CacheStore, MemoryCache};
-pub use clean_params::CleanParamsShown;
 pub use client::{ClientConfig, FetchAttempt, Hop, RobotsClient, DEFAULT_USER_AGENT};
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use error::FetchError;

@@ -249,7 +249,7 @@ fn a_broad_yandex_line_ends_its_run_so_yandex_reads_the_policy() {
 
     let robots = RobotsTxt::parse_with(&written.robots_txt, Profile::YANDEX);
     for denied in ["YandexBot", "YandexImages"] {
-        assert!(!robots.for_agent(denied).is_allowed("/page"), "{denied}");
+        assert!(!robots.view(denied).is_allowed("/page"), "{denied}");
     }
     for kept in [
         "YandexPagechecker",
@@ -257,7 +257,7 @@ fn a_broad_yandex_line_ends_its_run_so_yandex_reads_the_policy() {
         "YandexWebmaster",
         "YandexImageResizer",
     ] {
-        let view = robots.for_agent(kept);
+        let view = robots.view(kept);
         assert!(view.is_allowed("/page"), "{kept}\n{text}");
         assert!(!view.is_allowed("/private/x"), "{kept}");
     }

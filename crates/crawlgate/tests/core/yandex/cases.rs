@@ -75,7 +75,7 @@ fn a_disallow_all_robot_is_refused_strings_without_a_slash_by_that_rule() {
     let robots = RobotsTxt::parse_with(body, Profile::YANDEX);
     for url in ["", "abc"] {
         for agent in ["a", "mybot"] {
-            let view = robots.for_agent(agent);
+            let view = robots.view(agent);
             let verdict = view.decide(url);
             assert!(!verdict.is_allowed(), "{agent} {url:?}");
             assert_eq!(verdict.line(), Some(5), "{agent} {url:?}");
@@ -90,7 +90,7 @@ fn a_disallow_all_robot_is_refused_strings_without_a_slash_by_that_rule() {
 
     let body = b"User-agent: *\nAllow: /a\nDisallow: /\n";
     let robots = RobotsTxt::parse_with(body, Profile::YANDEX);
-    let view = robots.for_agent("mybot");
+    let view = robots.view("mybot");
     assert!(view.decide("").is_allowed());
     assert!(view.matching_rules("").is_empty());
     assert!(!view.decide("/").is_allowed());
