@@ -92,7 +92,7 @@ impl Preferences {
     ///
     /// ```
     /// use crawlgate::Preference;
-    /// use crawlgate_fetch::Preferences;
+    /// use crawlgate_answers::Preferences;
     /// assert_eq!(Preferences::word(Some(Preference::Disallowed)), "disallowed");
     /// assert_eq!(Preferences::word(None), "unknown");
     /// ```

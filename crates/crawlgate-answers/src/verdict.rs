@@ -194,7 +194,7 @@ fn lowercase_kind<S: Serializer>(kind: &RuleKind, s: S) -> Result<S::Ok, S::Erro
 ///
 /// let robots = RobotsTxt::parse(b"User-agent: *\nDisallow: /\n");
 /// let choice = ChoiceRef::new(&robots.view(Who::crawler("AdsBot-Google")).group_choice(), "adsbot-google");
-/// assert_eq!((choice.reading, choice.kind, choice.token), (Reading::Crawler, ChoiceKind::NoGroup, None));
+/// assert_eq!((choice.reading, choice.kind, choice.token.as_deref()), (Reading::Crawler, ChoiceKind::NoGroup, None));
 /// assert_eq!(serde_json::to_value(&choice).unwrap()["kind"], "none");
 /// assert_eq!(choice.crawler, Some("AdsBot-Google"));
 /// assert_eq!(choice.source.unwrap().title, "Google's crawler documentation");
