@@ -15,16 +15,20 @@ use crate::reading::reading_named;
 /// `user_agent` and `url`; returns it with `allowed`, `line` and `rule`
 /// appended. `reading="crawler"` (the default) reads `user_agent` as the
 /// crawler a person names (the registry's rules), `"one-token"` as one
-/// product token, exactly as Google's library does.
+/// product token, exactly as Google's library does. Without a `profile`,
+/// each row's file is read as its crawler's operator reads files (Bing's
+/// crawlers by Bing's rules, Yandex's robots by Yandex's; the rest, and
+/// every row in the one-token reading, by Google's), as `crawlgate check`
+/// does; a named profile reads every row.
 #[pyfunction]
-#[pyo3(signature = (batch, profile = "google", *, reading = "crawler"))]
+#[pyo3(signature = (batch, profile = None, *, reading = "crawler"))]
 pub fn decide_record_batch(
     py: Python<'_>,
     batch: PyArrowType<RecordBatch>,
-    profile: &str,
+    profile: Option<&str>,
     reading: &str,
 ) -> PyResult<PyArrowType<RecordBatch>> {
-    let profile = profile_named(profile)?;
+    let profile = profile.map(profile_named).transpose()?;
     let reading = reading_named(reading)?;
     let out = py
         .detach(|| decide_batch_as(&batch.0, profile, reading))
@@ -35,14 +39,14 @@ pub fn decide_record_batch(
 /// Decides every row of a `pyarrow.Table` (or any object with
 /// `__arrow_c_stream__`), batch by batch.
 #[pyfunction]
-#[pyo3(signature = (table, profile = "google", *, reading = "crawler"))]
+#[pyo3(signature = (table, profile = None, *, reading = "crawler"))]
 pub fn decide_table(
     py: Python<'_>,
     table: PyArrowType<Table>,
-    profile: &str,
+    profile: Option<&str>,
     reading: &str,
 ) -> PyResult<PyArrowType<Table>> {
-    let profile = profile_named(profile)?;
+    let profile = profile.map(profile_named).transpose()?;
     let reading = reading_named(reading)?;
     let (batches, schema) = table.0.into_inner();
     let out = py.detach(|| {

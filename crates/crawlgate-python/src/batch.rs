@@ -9,7 +9,7 @@
 
 use std::hash::Hasher;
 use std::io::Write as _;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use arrow_array::cast::AsArray;
 use arrow_array::{Array, ArrayRef, BooleanArray, Int32Array, RecordBatch, StringArray};
@@ -165,16 +165,26 @@ struct Bodies<'a> {
     distinct_of_row: Vec<usize>,
     /// The value each distinct body was first seen at.
     first_unit: Vec<usize>,
+    /// The profile every body is parsed by up front: the one the caller
+    /// named, else Google's.
+    base: Profile,
     /// Kept with the rules compiled for their crawlers, which every chunk
-    /// shares.
+    /// shares: each distinct body read by `base`.
     parsed: Vec<CompiledRobotsTxt>,
+    /// Each distinct body read by another profile, made when a row's
+    /// crawler is first read by it (Bing's crawlers by Bing's rules when no
+    /// profile was named); one slot per [`Profile::ALL`] entry.
+    others: Vec<[OnceLock<CompiledRobotsTxt>; PROFILES]>,
 }
+
+/// How many profiles there are (the slots of [`Bodies::others`]).
+const PROFILES: usize = Profile::ALL.len();
 
 /// No distinct body: the row is null.
 const NONE: usize = usize::MAX;
 
 impl<'a> Bodies<'a> {
-    fn parse(column: Column<'a>, rows: usize, profile: Profile) -> Bodies<'a> {
+    fn parse(column: Column<'a>, rows: usize, base: Profile, lazy: bool) -> Bodies<'a> {
         let values = column.values;
         // The values the rows use, each once, and which of them each row
         // uses: every row of a plain column is a value of its own; the rows
@@ -216,22 +226,29 @@ impl<'a> Bodies<'a> {
             .into_iter()
             .map(|slot| distinct_of_used.get(slot).copied().unwrap_or(NONE))
             .collect();
-        let parsed = first_unit
+        let parsed: Vec<CompiledRobotsTxt> = first_unit
             .par_iter()
-            .map(|&unit| CompiledRobotsTxt::new(RobotsTxt::parse_with(values.bytes(unit), profile)))
+            .map(|&unit| CompiledRobotsTxt::new(RobotsTxt::parse_with(values.bytes(unit), base)))
             .collect();
+        let others = if lazy {
+            parsed.iter().map(|_| Default::default()).collect()
+        } else {
+            Vec::new()
+        };
         Bodies {
             column,
             distinct_of_row,
             first_unit,
+            base,
             parsed,
+            others,
         }
     }
 
     /// The parsed body of a row: the shared one, or its bytes when they
     /// only share a hash with it (then the caller parses them); `None` for
     /// a null row.
-    fn of_row(&self, row: usize) -> Option<Result<&CompiledRobotsTxt, &'a [u8]>> {
+    fn of_row(&self, row: usize, profile: Profile) -> Option<Result<&CompiledRobotsTxt, &'a [u8]>> {
         let distinct = *self.distinct_of_row.get(row).filter(|&&d| d != NONE)?;
         let unit = self.column.unit(row)?;
         let first = self.first_unit[distinct];
@@ -239,7 +256,17 @@ impl<'a> Bodies<'a> {
         if first != unit && values.bytes(first) != values.bytes(unit) {
             return Some(Err(values.bytes(unit)));
         }
-        Some(Ok(&self.parsed[distinct]))
+        if profile == self.base {
+            return Some(Ok(&self.parsed[distinct]));
+        }
+        let slot = Profile::ALL.iter().position(|p| *p == profile);
+        match slot.and_then(|slot| self.others.get(distinct).map(|o| &o[slot])) {
+            Some(cell) => Some(Ok(cell.get_or_init(|| {
+                CompiledRobotsTxt::new(RobotsTxt::parse_with(values.bytes(first), profile))
+            }))),
+            // Not a listed profile (or none asked lazily): parsed by the caller.
+            None => Some(Err(values.bytes(unit))),
+        }
     }
 }
 
@@ -283,14 +310,19 @@ fn decide_rows(
     bodies: &Bodies<'_>,
     agents: &Column<'_>,
     urls: &Column<'_>,
-    (profile, reading): (Profile, Reading),
+    (named, reading): (Option<Profile>, Reading),
     range: std::ops::Range<usize>,
 ) -> Answers {
     let mut answers = Answers::with_capacity(range.len());
     for row in range {
-        let (Some(body), Some(agent), Some(url)) =
-            (bodies.of_row(row), agents.text(row), urls.text(row))
-        else {
+        let (Some(agent), Some(url)) = (agents.text(row), urls.text(row)) else {
+            answers.push(None);
+            continue;
+        };
+        // The crawler's own parser's profile unless the caller named one,
+        // as `crawlgate check` and `crawlgate batch` choose it.
+        let profile = reading.profile_for(agent, named);
+        let Some(body) = bodies.of_row(row, profile) else {
             answers.push(None);
             continue;
         };
@@ -345,12 +377,16 @@ fn input<'a>(
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn decide_batch(batch: &RecordBatch, profile: Profile) -> Result<RecordBatch, BatchError> {
-    decide_batch_as(batch, profile, Reading::OneToken)
+    decide_batch_as(batch, Some(profile), Reading::OneToken)
 }
 
 /// [`decide_batch`], with the `user_agent` column read as `reading` says:
 /// one product token (Google's library's reading, what `decide_batch`
-/// does), or the crawler a person names (the registry's rules).
+/// does), or the crawler a person names (the registry's rules). With no
+/// `profile`, each row's file is read by the profile
+/// [`Reading::profile_for`] gives its crawler: in the crawler reading,
+/// Bing's crawlers by Bing's rules and Yandex's robots by Yandex's, as
+/// `crawlgate check` reads them; every other row by Google's.
 ///
 /// ```
 /// use std::sync::Arc;
@@ -366,16 +402,30 @@ pub fn decide_batch(batch: &RecordBatch, profile: Profile) -> Result<RecordBatch
 ///     ("url", Arc::new(StringArray::from(vec!["/photo.jpg"])) as ArrayRef),
 /// ])?;
 /// // Googlebot-Image follows the Googlebot group (Google's crawler documentation).
-/// let out = decide_batch_as(&batch, Profile::GOOGLE, Reading::Crawler)?;
+/// let out = decide_batch_as(&batch, Some(Profile::GOOGLE), Reading::Crawler)?;
 /// assert!(out.column_by_name("allowed").unwrap().as_boolean().value(0));
 /// // One token, as Google's library reads it: the `*` group.
-/// let out = decide_batch_as(&batch, Profile::GOOGLE, Reading::OneToken)?;
+/// let out = decide_batch_as(&batch, Some(Profile::GOOGLE), Reading::OneToken)?;
+/// assert!(!out.column_by_name("allowed").unwrap().as_boolean().value(0));
+///
+/// // No profile named: Bingbot is read by Bing's rules, where its group
+/// // ends at the Crawl-delay line (Google's runs on to `Disallow: /`).
+/// let body: &[u8] = b"User-agent: bingbot\nCrawl-delay: 5\nUser-agent: Googlebot\nDisallow: /\n";
+/// let batch = RecordBatch::try_from_iter([
+///     ("robots_txt", Arc::new(BinaryArray::from(vec![body, body])) as ArrayRef),
+///     ("user_agent", Arc::new(StringArray::from(vec!["bingbot", "Googlebot"])) as ArrayRef),
+///     ("url", Arc::new(StringArray::from(vec!["/page", "/page"])) as ArrayRef),
+/// ])?;
+/// let out = decide_batch_as(&batch, None, Reading::Crawler)?;
+/// let allowed = out.column_by_name("allowed").unwrap().as_boolean();
+/// assert_eq!((allowed.value(0), allowed.value(1)), (true, false));
+/// let out = decide_batch_as(&batch, Some(Profile::GOOGLE), Reading::Crawler)?;
 /// assert!(!out.column_by_name("allowed").unwrap().as_boolean().value(0));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn decide_batch_as(
     batch: &RecordBatch,
-    profile: Profile,
+    profile: Option<Profile>,
     reading: Reading,
 ) -> Result<RecordBatch, BatchError> {
     for name in OUTPUTS {
@@ -386,7 +436,14 @@ pub fn decide_batch_as(
             });
         }
     }
-    let bodies = Bodies::parse(input(batch, ROBOTS_TXT, false)?, batch.num_rows(), profile);
+    // Other profiles are read lazily only when the crawlers choose them.
+    let lazy = profile.is_none() && reading == Reading::Crawler;
+    let bodies = Bodies::parse(
+        input(batch, ROBOTS_TXT, false)?,
+        batch.num_rows(),
+        profile.unwrap_or_default(),
+        lazy,
+    );
     let agents = input(batch, USER_AGENT, true)?;
     let urls = input(batch, URL, true)?;
     let rows = batch.num_rows();
@@ -591,7 +648,12 @@ mod tests {
         let keys = Int32Array::from(vec![Some(7), Some(900), Some(7), None]);
         let robots: ArrayRef = Arc::new(DictionaryArray::new(keys, values));
         let column = Column::new(&robots, ROBOTS_TXT, false).unwrap();
-        assert_eq!(Bodies::parse(column, 4, Profile::GOOGLE).parsed.len(), 2);
+        assert_eq!(
+            Bodies::parse(column, 4, Profile::GOOGLE, false)
+                .parsed
+                .len(),
+            2
+        );
 
         let agents = [Some("a"); 4];
         let urls = [Some("/7/x"), Some("/7/x"), Some("/7/x"), Some("/7/x")];
@@ -618,6 +680,62 @@ mod tests {
         )
         .unwrap();
         assert_eq!(answers(&out), vec![(None, None, None); 3]);
+    }
+
+    #[test]
+    fn without_a_profile_each_crawler_is_read_by_its_operators_rules() {
+        // Bing's group ends at Crawl-delay; Yandex counts no `*` in a rule's
+        // length; Google neither.
+        let body: &[u8] = b"User-agent: bingbot\nCrawl-delay: 5\nUser-agent: *\nDisallow: /****x\nAllow: /ab\nDisallow: /private/\n";
+        let agents = [
+            Some("bingbot"),
+            Some("YandexBot"),
+            Some("Googlebot"),
+            Some("bingbot"),
+            Some("YandexBot"),
+            Some("Googlebot"),
+        ];
+        let urls = [
+            Some("/abx"),
+            Some("/abx"),
+            Some("/abx"),
+            Some("/private/a"),
+            Some("/private/a"),
+            Some("/private/a"),
+        ];
+        let mut dictionary = BinaryDictionaryBuilder::<Int32Type>::new();
+        for _ in agents {
+            dictionary.append_value(body);
+        }
+        let input = batch(Arc::new(dictionary.finish()), &agents, &urls);
+        let out = answers(&decide_batch_as(&input, None, Reading::Crawler).unwrap());
+        let expected: Vec<_> = agents
+            .iter()
+            .zip(urls)
+            .map(|(agent, url)| {
+                let (agent, url) = (agent.unwrap(), url.unwrap());
+                let profile = Reading::Crawler.profile_for(agent, None);
+                let robots = RobotsTxt::parse_with(body, profile);
+                let verdict = robots.decide(Who::read(agent, Reading::Crawler), url);
+                (
+                    Some(verdict.is_allowed()),
+                    verdict.rule().map(|r| r.line() as i32),
+                    verdict.rule().map(|r| r.to_string()),
+                )
+            })
+            .collect();
+        assert_eq!(out, expected);
+        // The three readings differ on these rows, so the test tells them apart.
+        let allowed: Vec<_> = out.iter().map(|a| a.0).collect();
+        assert_eq!(
+            allowed,
+            [true, true, false, true, false, false].map(Some).to_vec()
+        );
+        // A named profile reads every row by it.
+        let google =
+            answers(&decide_batch_as(&input, Some(Profile::GOOGLE), Reading::Crawler).unwrap());
+        assert_eq!(google[0].0, Some(false));
+        assert_eq!(google[3].0, Some(false));
     }
 
     #[test]

@@ -87,7 +87,9 @@ def test_agent_names_are_compared_as_given(shop: RobotsTxt) -> None:
 
 
 def test_for_agent_view(shop: RobotsTxt) -> None:
-    view = shop.for_agent("bingbot")
+    # One product token, read as Google's library reads it: bingbot's group
+    # runs on to line 16 (Crawl-delay does not end a group there).
+    view = shop.for_agent("bingbot", reading="one-token")
     assert view.agent == "bingbot"
     assert view.selection == "specific"
     assert view.groups == [(6, 16)]
@@ -97,9 +99,24 @@ def test_for_agent_view(shop: RobotsTxt) -> None:
     urls = ["/", "/private/x", "/private/press/", "/a.pdf", "/a.pdf?x"]
     assert view.is_allowed_many(urls) == [True, False, True, False, True]
     assert view.is_allowed_many(iter(urls)) == [view.is_allowed(u) for u in urls]
-    assert shop.is_allowed_many(urls, "bingbot") == view.is_allowed_many(urls)
+    assert shop.is_allowed_many(urls, "bingbot", reading="one-token") == view.is_allowed_many(urls)
     assert [v.line for v in view.decide_many(urls)] == [None, 11, 12, 13, None]
     assert "bingbot" in repr(view)
+
+
+def test_for_agent_view_reads_bingbot_by_bings_rules(shop: RobotsTxt) -> None:
+    # The crawler Bingbot, read as Bing reads files: its group ends where
+    # the next User-agent line starts one, so none of `*`'s rules apply.
+    view = shop.for_agent("bingbot")
+    assert view.selection == "specific"
+    assert view.groups == [(6, 9)]
+    urls = ["/", "/private/x", "/private/press/", "/a.pdf", "/a.pdf?x"]
+    assert view.is_allowed_many(urls) == [True] * len(urls)
+    assert [v.line for v in view.decide_many(urls)] == [None] * len(urls)
+    assert shop.is_allowed_many(urls, "bingbot") == view.is_allowed_many(urls)
+    assert view.crawl_delay() == 5.0
+    # A crawler Google's rules read is unchanged by it.
+    assert shop.for_agent("mybot").groups == [(6, 16)]
 
 
 def test_extensions(shop: RobotsTxt) -> None:

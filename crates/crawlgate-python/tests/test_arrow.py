@@ -136,8 +136,17 @@ def test_bad_input_is_a_clear_error(data, error, message) -> None:
 
 
 def test_unknown_profile() -> None:
-    with pytest.raises(ValueError, match="unknown profile `yandex`"):
-        decide(table_of(ROWS), profile="yandex")
+    with pytest.raises(ValueError, match=r"unknown profile `baidu` \(expected one of: google, rfc9309, legacy, bing, yandex\)"):
+        decide(table_of(ROWS), profile="baidu")
+
+
+def test_the_yandex_reading_is_a_profile() -> None:
+    # Yandex's longest rule counts no `*`: `/ab` (3) beats `/****x` (2 literal
+    # characters); Google counts every character of the pattern (6 beats 3).
+    body = b"User-agent: *\nDisallow: /****x\nAllow: /ab\n"
+    rows = [(body, "YandexBot", "https://example.com/abx")]
+    assert decide(table_of(rows), profile="google").column("allowed").to_pylist() == [False]
+    assert decide(table_of(rows), profile="yandex").column("allowed").to_pylist() == [True]
 
 
 def test_the_bing_reading_is_a_profile() -> None:

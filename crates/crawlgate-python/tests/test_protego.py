@@ -21,7 +21,11 @@ cause is gone and checking that it then gives crawlgate's answer:
 * `index alias`: Google's reference reads `Allow: /dir/index.htm` (as
   well as `index.html`) as also allowing `/dir/`; Protego only
   `index.html` (the verdict says the alias decided);
-* `robots.txt`: Protego always allows `/robots.txt`.
+* `robots.txt`: Protego always allows `/robots.txt`;
+* `operator`: the crawler's operator reads files by its own rules, and the
+  drop-in reads the file for it that way (Yandex's robots by Yandex's
+  parser, Bing's crawlers by Bing's): read by Google's rules, crawlgate
+  gives Protego's answer.
 
 The agreement figure and the count per class are printed (and written to
 protego-agreement.json in Cargo's target directory, for docs/python.md).
@@ -49,7 +53,7 @@ AGENTS = [
     "Mozilla/5.0 (compatible; YandexBot/3.0; +http://yandex.com/bots)",
 ]
 RULE_LINE = re.compile(r"^[ \t]*(?:dis)?allow[ \t]*:[ \t]*([^\s#]+)", re.IGNORECASE | re.MULTILINE)
-CLASSES = ("reading", "escapes", "agent", "index alias", "robots.txt")
+CLASSES = ("reading", "escapes", "agent", "index alias", "robots.txt", "operator")
 
 
 def urls_for(text: str) -> list[str]:
@@ -87,6 +91,11 @@ def normalised(canonical: str) -> str:
 def classify(text: str, ours: DropIn, url: str, agent: str, theirs: bool) -> str | None:
     if _quote_path(url) == "/robots.txt" and theirs:
         return "robots.txt"
+    name = crawlgate_robots.crawler_name(agent)
+    if crawlgate_robots.RobotsTxt(text, profile="google").is_allowed(url, name) == theirs:
+        # Only a crawler read by another profile can differ from its own
+        # answer under Google's rules.
+        return "operator"
     token = crawlgate_robots.crawler_token(agent)
     if ours.robots.decide(url, token).via_index_alias and not theirs:
         return "index alias"

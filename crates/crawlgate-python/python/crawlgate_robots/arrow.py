@@ -1,6 +1,6 @@
 """Batch decisions over Arrow data, for PySpark, Polars, DuckDB and pyarrow.
 
-``decide(data, profile="google", reading="crawler")`` takes a ``pyarrow.RecordBatch``, a
+``decide(data, profile=None, reading="crawler")`` takes a ``pyarrow.RecordBatch``, a
 ``pyarrow.Table``, a Polars ``DataFrame`` (a ``DataFrame`` back) or any
 object with ``__arrow_c_stream__``, such as a DuckDB relation (a
 ``pyarrow.Table`` back), with the columns
@@ -13,7 +13,11 @@ object with ``__arrow_c_stream__``, such as a DuckDB relation (a
   ``crawlgate batch`` does with ``user_agent``);
 * ``url``: string: absolute or path-only;
 
-and returns the same rows with ``allowed`` (bool), ``line`` (int32, null
+and, without a ``profile``, reads each row's file as its crawler's operator
+reads files (Bing's crawlers by Bing's rules, Yandex's robots by Yandex's,
+every other row and the one-token reading by Google's), as ``crawlgate
+check`` does; a named ``profile`` reads every row by it. It
+returns the same rows with ``allowed`` (bool), ``line`` (int32, null
 when no rule decided) and ``rule`` (string, the deciding rule as written)
 appended. A row with a null input has null answers. Files repeated across
 rows are parsed once (of a dictionary-encoded column, only the entries the
@@ -56,7 +60,7 @@ lines to one partition, in order, for the command's answer.)
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Optional
 
 from . import _crawlgate
 
@@ -123,7 +127,7 @@ def _polars_frame(data: Any) -> bool:
     return isinstance(data, pl.DataFrame)
 
 
-def decide(data: Any, profile: _Profile = "google", reading: _Reading = "crawler") -> Any:
+def decide(data: Any, profile: Optional[_Profile] = None, reading: _Reading = "crawler") -> Any:
     """Decides every row; returns a ``pyarrow.RecordBatch`` for a record
     batch, a Polars ``DataFrame`` for a Polars ``DataFrame``, a
     ``pyarrow.Table`` otherwise."""
@@ -146,7 +150,7 @@ def decide(data: Any, profile: _Profile = "google", reading: _Reading = "crawler
 
 
 def decide_batches(
-    batches: Iterable[Any], profile: _Profile = "google", reading: _Reading = "crawler"
+    batches: Iterable[Any], profile: Optional[_Profile] = None, reading: _Reading = "crawler"
 ) -> Iterator[Any]:
     """``decide`` over an iterator of record batches: the function to give
     PySpark's ``DataFrame.mapInArrow``."""

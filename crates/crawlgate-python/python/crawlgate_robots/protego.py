@@ -30,7 +30,10 @@ a real-world corpus, by class, are listed in the project README:
   first valid one counts, and ``preferred_host`` is the first ``Host``
   line (Yandex's reading); Protego keeps the last;
 * ``/robots.txt`` itself is decided by the rules like any URL (a crawler
-  fetches it without asking).
+  fetches it without asking);
+* in the crawler reading, a file is read for Bing's crawlers by Bing's
+  rules and for Yandex's robots by Yandex's parser's (crawlgate's ``bing``
+  and ``yandex`` profiles), as their operators read it.
 """
 
 from __future__ import annotations
