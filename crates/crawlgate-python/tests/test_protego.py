@@ -25,7 +25,8 @@ cause is gone and checking that it then gives crawlgate's answer:
 * `operator`: the crawler's operator reads files by its own rules, and the
   drop-in reads the file for it that way (Yandex's robots by Yandex's
   parser, Bing's crawlers by Bing's): read by Google's rules, crawlgate
-  gives Protego's answer.
+  gives Protego's answer. (The other classes are proven with the file read
+  by Google's rules, whose answer is then the drop-in's.)
 
 The agreement figure and the count per class are printed (and written to
 protego-agreement.json in Cargo's target directory, for docs/python.md).
@@ -91,19 +92,21 @@ def normalised(canonical: str) -> str:
 def classify(text: str, ours: DropIn, url: str, agent: str, theirs: bool) -> str | None:
     if _quote_path(url) == "/robots.txt" and theirs:
         return "robots.txt"
+    # The classes below are Google's reading: they are proven with the file
+    # read by Google's rules. A crawler read by its operator's rules (Bing's,
+    # Yandex's) can answer otherwise: then Google's answer is Protego's.
     name = crawlgate_robots.crawler_name(agent)
-    if crawlgate_robots.RobotsTxt(text, profile="google").is_allowed(url, name) == theirs:
-        # Only a crawler read by another profile can differ from its own
-        # answer under Google's rules.
+    google = crawlgate_robots.RobotsTxt(text, profile="google")
+    if google.is_allowed(url, name) == theirs:
         return "operator"
     token = crawlgate_robots.crawler_token(agent)
-    if ours.robots.decide(url, token).via_index_alias and not theirs:
+    if google.decide(url, token).via_index_alias and not theirs:
         return "index alias"
-    canonical = ours.robots.render()
+    canonical = google.render()
     reread = protego.Protego.parse(canonical)
     if reread.can_fetch(url, agent) != theirs and reread.can_fetch(url, agent) == (not theirs):
         return "reading"
-    model = crawlgate_robots.RobotsTxt(canonical)
+    model = crawlgate_robots.RobotsTxt(canonical, profile="google")
     verdict = model.decide(url, token)
     chosen = reread._get_matching_rule_set(agent)
     protego_group = chosen.user_agent if chosen else None
@@ -116,7 +119,7 @@ def classify(text: str, ours: DropIn, url: str, agent: str, theirs: bool) -> str
         return "agent"
     fixed_text = normalised(canonical)
     fixed_url = _quote_path(url)
-    if crawlgate_robots.RobotsTxt(fixed_text).is_allowed(fixed_url, token) == protego.Protego.parse(fixed_text).can_fetch(fixed_url, agent):
+    if crawlgate_robots.RobotsTxt(fixed_text, profile="google").is_allowed(fixed_url, token) == protego.Protego.parse(fixed_text).can_fetch(fixed_url, agent):
         return "escapes"
     return None
 
