@@ -48,23 +48,61 @@ pub fn rfc3339(time: SystemTime) -> String {
         .map_or(0, |d| d.as_secs())
         .min(LAST_SECOND);
     let (days, rem) = (secs / 86_400, secs % 86_400);
-    // The civil date of a day count since 1970-01-01 (Howard Hinnant's
-    // `civil_from_days`).
-    let z = days as i64 + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
+    // At most 2,932,896 days: the cast cannot wrap.
+    let (year, month, day) = civil_from_days(days as i64);
     format!(
         "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
         rem / 3600,
         rem % 3600 / 60,
         rem % 60
     )
+}
+
+/// The proleptic Gregorian date `(year, month, day)` of a count of days
+/// since 1970-01-01 (Howard Hinnant's `civil_from_days`): the one calendar
+/// every front end's times go through (the audit's log timestamps too).
+///
+/// ```
+/// use crawlgate_answers::time::{civil_from_days, days_from_civil};
+///
+/// assert_eq!(civil_from_days(0), (1970, 1, 1));
+/// assert_eq!(civil_from_days(11_016), (2000, 2, 29));
+/// assert_eq!(civil_from_days(-1), (1969, 12, 31));
+/// assert_eq!(days_from_civil(2000, 2, 29), 11_016);
+/// ```
+pub fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    // In 1..=31 and 1..=12: the casts cannot wrap.
+    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    (year, month, day)
+}
+
+/// The days from 1970-01-01 to a proleptic Gregorian date: the inverse of
+/// [`civil_from_days`].
+///
+/// ```
+/// use crawlgate_answers::time::{civil_from_days, days_from_civil};
+///
+/// for days in [-800_000, -1, 0, 59, 20_000, 2_932_896] {
+///     let (year, month, day) = civil_from_days(days);
+///     assert_eq!(days_from_civil(year, month, day), days);
+/// }
+/// ```
+pub fn days_from_civil(year: i64, month: u32, day: u32) -> i64 {
+    let year = if month <= 2 { year - 1 } else { year };
+    let era = year.div_euclid(400);
+    let yoe = year - era * 400;
+    let m = i64::from(month);
+    let doy = (153 * (if m > 2 { m - 3 } else { m + 9 }) + 2) / 5 + i64::from(day) - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
 }
 
 /// Serialises a time as [`rfc3339`] writes it (`#[serde(serialize_with)]`).
