@@ -181,17 +181,40 @@ if [ -n "${RUSTFLAGS+set}" ]; then python_env+=("RUSTFLAGS=$RUSTFLAGS"); fi
 export RUSTC_WORKSPACE_WRAPPER=$clippy_driver
 export RUSTFLAGS="${RUSTFLAGS:+$RUSTFLAGS }-D warnings"
 
-# The Python package's wheel (a release build from its sdist, in a build
-# folder of its own) and environments, prepared in the background at the
-# lowest CPU priority: while the workspace builds it mostly downloads, and
-# while the Rust tests run it takes the CPU they leave idle.
-python_log="$target_dir/python-prepare.log"
-"${python_env[@]}" nice -n 19 bash scripts/test-python.sh prepare >"$python_log" 2>&1 &
+# The Python package's suites, in the background beside the Rust ones:
+# the wheel (a release build from its sdist, in a build folder of its own)
+# and environments are prepared at the lowest CPU priority (while the
+# workspace builds it mostly downloads; then it takes the CPU the tests
+# leave idle), and its tests start as soon as both the wheel and the
+# workspace's build are there (they run the crawlgate binary the build
+# makes), beside the Rust tests: they wait on crawls, Spark and servers
+# more than they compute. Their log is shown when they end.
+python_log="$target_dir/python-suites.log"
+build_done="$target_dir/.test-all-build-done"
+rm -f "$build_done"
+python_suites() {
+  "${python_env[@]}" nice -n 19 bash scripts/test-python.sh prepare || {
+    echo "test-all: the Python package could not be built or installed (see above)"
+    return 1
+  }
+  # ($$ is this script: when it has stopped early, so does the wait.)
+  until [ -e "$build_done" ]; do
+    kill -0 $$ 2>/dev/null || return 1
+    sleep 2
+  done
+  if [ ! -x "$target_dir/debug/crawlgate" ]; then
+    echo "test-all: the workspace's build made no crawlgate binary, which the Python suites run (see the build's errors)"
+    return 1
+  fi
+  CRAWLGATE_BIN="$target_dir/debug/crawlgate" "${python_env[@]}" bash scripts/test-python.sh run
+}
+python_suites >"$python_log" 2>&1 &
 python_pid=$!
 
 suite "cargo fmt --check" cargo fmt --all --check
 suite "build every target, linted by clippy (warnings are errors; like cargo clippy --workspace --all-targets -- -D warnings)" \
   cargo test --workspace --all-targets --locked --no-run
+touch "$build_done"
 step "waiting for the programs the tests need"
 wait_for_system
 suite "cargo test (the server's tests start Redis and Chromium themselves and install schemathesis from PyPI into the build folder, the survey's tests moto)" cargo test --workspace --locked --no-fail-fast
@@ -204,16 +227,13 @@ if [ -x "$target_dir/debug/crawlgate" ]; then
 fi
 suite "the examples of the documentation against the crawlgate binary" python3 scripts/doc-examples.py docs/behaviour.md docs/cli.md docs/policy.md docs/audit.md
 python_run() {
-  step "waiting for the Python package's wheel and environments (log: $python_log)"
-  if ! wait "$python_pid"; then
-    cat "$python_log" >&2
-    echo "test-all: the Python package could not be built or installed (its log is above)" >&2
-    return 1
-  fi
+  step "waiting for the Python package's suites, which ran beside the Rust tests (log: $python_log)"
+  local status=0
+  wait "$python_pid" || status=$?
   cat "$python_log"
-  "${python_env[@]}" bash scripts/test-python.sh run
+  return "$status"
 }
-suite "the Python package (scripts/test-python.sh)" python_run
+suite "the Python package (scripts/test-python.sh prepare, then run)" python_run
 if [ "${#failed[@]}" -gt 0 ]; then
   step "FAILED: ${#failed[@]} suite(s):"
   printf '  %s\n' "${failed[@]}" >&2
