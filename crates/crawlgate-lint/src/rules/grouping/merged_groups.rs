@@ -219,15 +219,22 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                     &budget,
                 ),
             };
-            out.push(cx.diagnostic(Code::MergedGroups, span, message).with_fix(
-                format!(
+            out.push(
+                cx.diagnostic(Code::MergedGroups, span, message)
+                    .with_fix(
+                        format!(
                     "if {} should not obey these rules, end its group with a rule line before \
                          line {} (`Disallow:` allows everything)",
                     names(&agents[..i], &budget),
                     agents[i].line()
                 ),
-                Some(fixed),
-            ));
+                        Some(fixed),
+                    )
+                    .with_verdict_change(split_change(
+                        &names(&agents[..i], &budget),
+                        agents[i].line(),
+                    )),
+            );
         }
     }
 }
@@ -297,11 +304,21 @@ fn gap_finding(
                 agents[at].line()
             ),
             Some(fixed),
-        );
+        )
+        .with_verdict_change(split_change(&names(before, budget), agents[at].line()));
     if !star {
         d.severity = crawlgate::Severity::Info;
     }
     Some(d)
+}
+
+/// How the fix that ends a group with `Disallow:` changes verdicts: the
+/// crawlers named before `line` stop obeying the rules after it.
+fn split_change(before: &str, line: u32) -> String {
+    format!(
+        "{before} no longer obey the rules that follow line {line}: their group's only rule, \
+         `Disallow:`, allows every URL"
+    )
 }
 
 /// The message when Bing's reading ends the group at a `Crawl-delay`
