@@ -219,21 +219,18 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                     &budget,
                 ),
             };
+            let before = names(&agents[..i], &budget);
             out.push(
                 cx.diagnostic(Code::MergedGroups, span, message)
                     .with_fix(
                         format!(
-                    "if {} should not obey these rules, end its group with a rule line before \
-                         line {} (`Disallow:` allows everything)",
-                    names(&agents[..i], &budget),
-                    agents[i].line()
-                ),
+                            "if {before} should not obey these rules, end its group with a rule \
+                             line before line {} (`Disallow:` allows everything)",
+                            agents[i].line()
+                        ),
                         Some(fixed),
                     )
-                    .with_verdict_change(split_change(
-                        &names(&agents[..i], &budget),
-                        agents[i].line(),
-                    )),
+                    .with_verdict_change(split_change(&before, agents[i].line())),
             );
         }
     }
@@ -287,6 +284,7 @@ fn gap_finding(
         "Disallow:\n{}",
         String::from_utf8_lossy(&cx.source[span.bytes.clone()])
     );
+    let before_names = names(before, budget);
     let mut d = cx
         .diagnostic(
             Code::MergedGroups,
@@ -298,14 +296,13 @@ fn gap_finding(
         )
         .with_fix(
             format!(
-                "if {} should have a group of its own, end it with a rule line before line {} \
-                 (`Disallow:` allows everything)",
-                names(before, budget),
+                "if {before_names} should have a group of its own, end it with a rule line \
+                 before line {} (`Disallow:` allows everything)",
                 agents[at].line()
             ),
             Some(fixed),
         )
-        .with_verdict_change(split_change(&names(before, budget), agents[at].line()));
+        .with_verdict_change(split_change(&before_names, agents[at].line()));
     if !star {
         d.severity = crawlgate::Severity::Info;
     }
@@ -315,8 +312,13 @@ fn gap_finding(
 /// How the fix that ends a group with `Disallow:` changes verdicts: the
 /// crawlers named before `line` stop obeying the rules after it.
 fn split_change(before: &str, line: u32) -> String {
+    let (verb, whose) = if before.contains(" and ") {
+        ("obey", "their")
+    } else {
+        ("obeys", "its")
+    };
     format!(
-        "{before} no longer obey the rules that follow line {line}: their group's only rule, \
+        "{before} no longer {verb} the rules that follow line {line}: {whose} group's only rule, \
          `Disallow:`, allows every URL"
     )
 }

@@ -172,16 +172,19 @@ fn verdict_change<'a>(
         return None;
     }
     let rival = rivals.within(rule, low..=high)?;
+    let rewritten = rewrite.lines.join("` and `");
+    let weights: Vec<String> = weights.iter().map(usize::to_string).collect();
+    let weigh = if weights.len() == 1 {
+        "weighs"
+    } else {
+        "weigh"
+    };
     Some(format!(
-        "`{}` weighs {} where `{rule}` weighed {old}, and {} weighs in between: where both \
-         match, the verdict may change",
-        rewrite.lines.join("` and `"),
-        weights
-            .iter()
-            .map(usize::to_string)
-            .collect::<Vec<_>>()
-            .join(" and "),
+        "`{rewritten}` {weigh} {} where `{rule}` weighed {old}, and {} weighs {}: where both \
+         match, the heavier rule wins (allow on a tie), so the verdict may change",
+        weights.join(" and "),
         quote_rule(&rival),
+        fix_effect::priority(&profile, rival.pattern()),
     ))
 }
 

@@ -154,7 +154,7 @@ fn read_change(cx: &Context<'_>, field: &str) -> Option<String> {
     let is = |name: &str| field.eq_ignore_ascii_case(name);
     if is("allow") || is("disallow") || is("user-agent") {
         return Some(format!(
-            "as written every crawler ignores the line; fixed, it is read as a `{field}` line"
+            "as written every crawler ignores the line; fixed, crawlers read it as `{field}`"
         ));
     }
     let groups = (profile.crawl_delay_in_group && is("crawl-delay"))
