@@ -234,6 +234,23 @@ fn fixes_keep_every_verdict_unless_they_say_so() {
             println!("  {b}");
         }
         failures.extend(t.broken.iter().cloned());
+        if t.flagged > 0 && t.flagged_changing == 0 {
+            failures.push(format!(
+                "{code}: {} fixes say they change verdicts, none does on the corpus",
+                t.flagged
+            ));
+        }
+    }
+    // The codes whose fixes change verdicts by design do so here.
+    for code in [
+        Code::Parse(crawlgate::Code::PathNotAbsolute),
+        Code::MergedGroups,
+        Code::NotUrlText,
+    ] {
+        assert!(
+            total.get(&code).is_some_and(|t| t.flagged_changing > 0),
+            "{code}"
+        );
     }
     assert!(
         failures.is_empty(),

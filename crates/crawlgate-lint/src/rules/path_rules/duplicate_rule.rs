@@ -151,3 +151,39 @@ fn joins_harmlessly(cx: &Context<'_>, group: &crawlgate::Group<'_>) -> bool {
 
 #[cfg(test)]
 crate::testing::fixture_tests!(DuplicateRule);
+
+#[cfg(test)]
+mod removal_tests {
+    use crate::{lint, Code, LintOptions};
+
+    fn fix_of(file: &[u8]) -> crawlgate::Fix {
+        let report = lint(file, &LintOptions::default());
+        let d = report.with_code(Code::DuplicateRule).next().unwrap();
+        d.fix.clone().unwrap()
+    }
+
+    #[test]
+    fn a_repeat_in_one_group_is_removed() {
+        let fix = fix_of(b"User-agent: *\nDisallow: /a\nDisallow: /a\n");
+        assert_eq!(fix.replacement.as_deref(), Some(""));
+    }
+
+    /// Emptied, line 7 would leave `User-agent: *` (line 6) to join
+    /// Googlebot's group: `*` would obey `Disallow: /search/`.
+    #[test]
+    fn a_group_left_without_rules_is_not_merged() {
+        let file = b"User-agent: *\nDisallow: /wp-admin/\n\n\n\nUser-agent: *\nDisallow: /wp-admin/\n\nUser-agent: Googlebot\nDisallow: /search/\n";
+        let fix = fix_of(file);
+        assert_eq!(fix.replacement, None);
+        assert!(fix.message.contains("line 6"), "{}", fix.message);
+    }
+
+    /// Line 6 repeats line 2 for Googlebot, but `*` has only line 6.
+    #[test]
+    fn a_line_another_crawler_needs_is_kept() {
+        let file = b"User-agent: Googlebot\nDisallow: /a\n\nUser-agent: *\nUser-agent: Googlebot\nDisallow: /a\nDisallow: /b\n";
+        let fix = fix_of(file);
+        assert_eq!(fix.replacement, None);
+        assert!(fix.message.contains("`*`"), "{}", fix.message);
+    }
+}

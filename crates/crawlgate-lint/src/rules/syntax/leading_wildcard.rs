@@ -200,3 +200,94 @@ fn only_google_or_bing(group: &crawlgate::Group<'_>) -> bool {
 
 #[cfg(test)]
 crate::testing::fixture_tests!(LeadingWildcard);
+
+#[cfg(test)]
+mod rewrite_tests {
+    use super::Rewrite;
+    use crate::{lint, Code, LintOptions};
+    use crawlgate::{Pattern, Profile};
+
+    /// In Google's reading, `*X` and its rewrite match the same paths.
+    #[test]
+    fn rewrites_match_the_same_paths() {
+        let paths = [
+            "/",
+            "/.tab-",
+            "/.tab-x",
+            "/a/.tab-x",
+            "/a.tab-",
+            "//.tab-",
+            "/x.pdf",
+            "/a/b.pdf",
+            "/pdf",
+            "/a/",
+            "/a",
+            "/search.html?q=1",
+            "/a/search.html?q=1",
+            "/a/category/b-test",
+        ];
+        for value in [
+            "*/.tab-",
+            "*.pdf",
+            "**.pdf",
+            "*/*.pdf",
+            "*/",
+            "*/$",
+            "*",
+            "*$",
+            "*.pdf$",
+            "*/search.html?*q=*$",
+            "*/category/*test",
+            "*a/",
+        ] {
+            let rewrite = Rewrite::of(value);
+            for path in paths {
+                let old = Pattern::for_profile(value, &Profile::GOOGLE).matches(path);
+                let new = rewrite
+                    .lines
+                    .iter()
+                    .any(|l| Pattern::for_profile(l, &Profile::GOOGLE).matches(path));
+                assert_eq!(old, new, "{value} -> {:?} on {path}", rewrite.lines);
+            }
+        }
+        assert_eq!(Rewrite::of("*/.tab-").lines, ["/.tab-", "/*/.tab-"]);
+        assert_eq!(Rewrite::of("*.pdf").lines, ["/*.pdf"]);
+        assert_eq!(Rewrite::of("*/*.pdf").lines, ["/*.pdf"]);
+    }
+
+    /// The issue's case: `/*/.tab-` alone would let crawlers fetch
+    /// `/.tab-x`; the fix writes both rules, on the file's line ending.
+    #[test]
+    fn a_slash_after_the_star_gets_two_rules() {
+        let report = lint(
+            b"User-agent: *\r\nDisallow: */.tab-\r\n",
+            &LintOptions::default(),
+        );
+        let d = report.with_code(Code::LeadingWildcard).next().unwrap();
+        let fix = d.fix.as_ref().unwrap();
+        assert_eq!(
+            fix.replacement.as_deref(),
+            Some("/.tab-\r\nDisallow: /*/.tab-")
+        );
+        assert!(!fix.changes_verdicts(), "{fix:?}");
+    }
+
+    /// A rewrite one byte longer can now beat an allow of the old length.
+    #[test]
+    fn a_weight_tie_is_said() {
+        let file = b"User-agent: *\nDisallow: *.pdf\nAllow: /news\n";
+        let report = lint(file, &LintOptions::default());
+        let fix = report
+            .with_code(Code::LeadingWildcard)
+            .next()
+            .unwrap()
+            .fix
+            .clone()
+            .unwrap();
+        let how = fix.verdict_change.unwrap();
+        assert!(how.contains("`Allow: /news` (line 3) weighs 5"), "{how}");
+        let robots = |b: &[u8]| crawlgate::RobotsTxt::parse(b).is_allowed("bot", "/news/a.pdf");
+        assert!(robots(file));
+        assert!(!robots(b"User-agent: *\nDisallow: /*.pdf\nAllow: /news\n"));
+    }
+}
