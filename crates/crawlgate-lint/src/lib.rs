@@ -38,6 +38,7 @@ pub mod audit;
 mod budget;
 mod context;
 mod diagnostic;
+mod fix_effect;
 mod inclusion;
 mod lines;
 mod linter;

@@ -12,7 +12,9 @@ use crate::input::{body_bytes, profile_named};
 /// `code` (`R101`), `name` (`merged-groups`), `severity` (`info`,
 /// `warning`, `error`), `line` and `column` (1-based), `span` (byte offsets
 /// `(start, end)` into the input), `message` (what crawlers will do),
-/// `fix` and `replacement` when there is a suggested fix.
+/// `fix` and `replacement` when there is a suggested fix;
+/// `changes_verdicts` (a bool) and `verdict_change` (how, or `None`) say
+/// whether applying the fix changes what crawlers may fetch.
 #[pyclass(
     frozen,
     skip_from_py_object,
@@ -40,6 +42,10 @@ pub struct PyDiagnostic {
     pub fix: Option<String>,
     /// Replacement text for the span, when the fix is mechanical.
     pub replacement: Option<String>,
+    /// Whether applying the fix changes a verdict (false without a fix).
+    pub changes_verdicts: bool,
+    /// How applying the fix changes verdicts, when it does.
+    pub verdict_change: Option<String>,
 }
 
 impl From<&Diagnostic> for PyDiagnostic {
@@ -54,6 +60,11 @@ impl From<&Diagnostic> for PyDiagnostic {
             message: d.message.to_string(),
             fix: d.fix.as_ref().map(|f| f.message.to_string()),
             replacement: d.fix.as_ref().and_then(|f| f.replacement.clone()),
+            changes_verdicts: d.fix.as_ref().is_some_and(|f| f.changes_verdicts()),
+            verdict_change: d
+                .fix
+                .as_ref()
+                .and_then(|f| f.verdict_change.as_ref().map(|h| h.to_string())),
         }
     }
 }

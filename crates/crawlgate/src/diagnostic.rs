@@ -136,14 +136,41 @@ pub struct Span {
     pub column: u32,
 }
 
-/// A suggested fix: what to do, and where possible the replacement text for
-/// the span.
+/// A suggested fix: what to do, where possible the replacement text for
+/// the span, and whether applying it changes what crawlers may fetch.
+///
+/// A fix keeps every verdict of the reading the file was checked with
+/// unless [`verdict_change`](Fix::verdict_change) says how it changes them
+/// (a rule that matched nothing made to match, a group split): a user who
+/// applies it gets the file they meant, not a quietly different one.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Fix {
     /// What the fix does, for a human.
     pub message: Cow<'static, str>,
     /// Text that replaces the diagnostic's span, when the fix is mechanical.
     pub replacement: Option<String>,
+    /// How applying the fix changes verdicts under the reading the file was
+    /// checked with (`/.tab-x becomes allowed`), or `None` when it keeps
+    /// every verdict.
+    pub verdict_change: Option<Cow<'static, str>>,
+}
+
+impl Fix {
+    /// Whether applying the fix can change a verdict: it says how in
+    /// [`verdict_change`](Fix::verdict_change).
+    ///
+    /// ```
+    /// use crawlgate::{Code, Diagnostic, Span};
+    ///
+    /// let span = Span { line: 2, bytes: 24..32, column: 11 };
+    /// let d = Diagnostic::new(Code::PathNotAbsolute, span, "matches nothing")
+    ///     .with_fix("write `Disallow: /private`", Some("/private".into()))
+    ///     .with_verdict_change("the rule matched nothing; now `/private` is disallowed");
+    /// assert!(d.fix.unwrap().changes_verdicts());
+    /// ```
+    pub fn changes_verdicts(&self) -> bool {
+        self.verdict_change.is_some()
+    }
 }
 
 /// What a [`Diagnostic`] needs of its code: the code as written (`R002`)
@@ -209,7 +236,18 @@ impl<C: DiagnosticCode> Diagnostic<C> {
         self.fix = Some(Fix {
             message: message.into(),
             replacement,
+            verdict_change: None,
         });
+        self
+    }
+
+    /// Says how applying the fix (added before with
+    /// [`with_fix`](Diagnostic::with_fix)) changes verdicts; without a fix
+    /// it does nothing.
+    pub fn with_verdict_change(mut self, how: impl Into<Cow<'static, str>>) -> Self {
+        if let Some(fix) = &mut self.fix {
+            fix.verdict_change = Some(how.into());
+        }
         self
     }
 

@@ -29,10 +29,12 @@ Examples:
   crawlgate lint --list-rules
 
 Each finding reads `file:line:column: severity[code]: message`, then the line
-with a caret under the span and, where there is one, `help:` with the fix.
-JSON is an array of {file, code, name, category, severity, line, column,
-end_column, message, fix: {message, replacement} | null} (byte columns,
-end_column exclusive). SARIF 2.1.0 is for code-scanning upload in CI.
+with a caret under the span and, where there is one, `help:` with the fix
+(and `note:` when applying it changes what crawlers may fetch). JSON is an
+array of {file, code, name, category, severity, line, column, end_column,
+message, fix: {message, replacement, changes_verdicts, verdict_change} |
+null} (byte columns, end_column exclusive). SARIF 2.1.0 is for
+code-scanning upload in CI.
 
 FILE is a file, `-` for standard input, or an http(s) URL of a site (its
 /robots.txt is fetched, as `crawlgate check` does); with no FILE, standard

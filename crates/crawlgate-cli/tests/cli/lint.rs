@@ -127,6 +127,40 @@ fn standard_input_and_json() {
     );
     assert_eq!(first["end_column"], 13);
     assert_eq!(first["fix"]["replacement"], "");
+    assert_eq!(first["fix"]["changes_verdicts"], false);
+    assert_eq!(first["fix"]["verdict_change"], Value::Null);
+}
+
+/// A fix that changes what crawlers may fetch says so, and how, in the
+/// JSON, the SARIF and the text, with the library's words.
+#[test]
+fn a_fix_that_changes_verdicts_says_so_everywhere() {
+    let file = "User-agent: *\nDisallow: private/\n";
+    let report = crawlgate_lint::lint(file.as_bytes(), &crawlgate_lint::LintOptions::default());
+    let how = report.diagnostics[0]
+        .fix
+        .as_ref()
+        .unwrap()
+        .verdict_change
+        .clone()
+        .unwrap();
+    assert!(how.contains("`/private/`"), "{how}");
+    let run = |format: &str| {
+        stdout_of(
+            crawlgate()
+                .args(["lint", "-", "--format", format])
+                .write_stdin(file),
+        )
+        .0
+    };
+    let json: Value = serde_json::from_str(&run("json")).expect("JSON");
+    assert_eq!(json[0]["fix"]["changes_verdicts"], true);
+    assert_eq!(json[0]["fix"]["verdict_change"], how.as_ref());
+    let sarif: Value = serde_json::from_str(&run("sarif")).expect("SARIF");
+    let fix = &sarif["runs"][0]["results"][0]["fixes"][0];
+    assert_eq!(fix["properties"]["changes_verdicts"], true);
+    assert_eq!(fix["properties"]["verdict_change"], how.as_ref());
+    assert!(run("human").contains(&format!("= note: this fix changes verdicts: {how}")));
 }
 
 #[test]

@@ -98,6 +98,13 @@ fn render_one(
     }
     if let Some(fix) = &d.fix {
         let _ = writeln!(out, "{pad} = {}: {}", paint.paint("1", "help"), fix.message);
+        if let Some(how) = &fix.verdict_change {
+            let _ = writeln!(
+                out,
+                "{pad} = {}: this fix changes verdicts: {how}",
+                paint.paint("1", "note")
+            );
+        }
     }
 }
 

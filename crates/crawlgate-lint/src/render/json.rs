@@ -26,12 +26,17 @@ struct Finding<'a> {
 struct Fix<'a> {
     message: &'a str,
     replacement: Option<&'a str>,
+    changes_verdicts: bool,
+    verdict_change: Option<&'a str>,
 }
 
 /// The findings of several files as one JSON array, one object per finding:
 /// `{"file", "code", "name", "category", "severity", "line", "column",
-/// "end_column", "message", "fix": {"message", "replacement"} | null}`.
-/// Columns are 1-based byte columns; `end_column` is exclusive.
+/// "end_column", "message", "fix": {"message", "replacement",
+/// "changes_verdicts", "verdict_change"} | null}`. Columns are 1-based byte
+/// columns; `end_column` is exclusive. A fix keeps every verdict of the
+/// profile the file was linted with unless `changes_verdicts` is `true`;
+/// then `verdict_change` says how (`"/.tab-x becomes allowed"`).
 ///
 /// ```
 /// use crawlgate_lint::{lint, render, LintOptions};
@@ -57,6 +62,8 @@ pub fn json(files: &[LintedFile<'_>]) -> String {
                 fix: d.fix.as_ref().map(|fix| Fix {
                     message: &fix.message,
                     replacement: fix.replacement.as_deref(),
+                    changes_verdicts: fix.changes_verdicts(),
+                    verdict_change: fix.verdict_change.as_deref(),
                 }),
             })
         })

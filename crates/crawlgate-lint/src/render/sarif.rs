@@ -121,8 +121,18 @@ struct Region {
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct SarifFix<'a> {
-    description: Text<'a>,
+    description: OwnedText,
     artifact_changes: [ArtifactChange<'a>; 1],
+    properties: FixProperties<'a>,
+}
+
+/// The fix's property bag: whether applying it changes verdicts, and how
+/// (the names of the JSON output's `fix`).
+#[derive(Serialize)]
+struct FixProperties<'a> {
+    changes_verdicts: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    verdict_change: Option<&'a str>,
 }
 
 #[derive(Serialize)]
@@ -185,7 +195,9 @@ fn descriptors() -> Vec<ReportingDescriptor> {
 
 /// The findings of several files as one SARIF 2.1.0 log: one run whose
 /// driver lists every rule of [`RULES`], one result per finding, and a fix
-/// where the replacement is mechanical. Columns are Unicode code points.
+/// where the replacement is mechanical, its property bag saying whether it
+/// changes verdicts (`changes_verdicts`, and how: `verdict_change`).
+/// Columns are Unicode code points.
 ///
 /// ```
 /// use crawlgate_lint::{lint, render, LintOptions};
@@ -216,7 +228,13 @@ pub fn sarif(files: &[LintedFile<'_>]) -> String {
                 end_column: end,
             };
             let text = match &d.fix {
-                Some(fix) => format!("{} (help: {})", d.message, fix.message),
+                Some(fix) => match &fix.verdict_change {
+                    Some(how) => format!(
+                        "{} (help: {}; this fix changes verdicts: {how})",
+                        d.message, fix.message
+                    ),
+                    None => format!("{} (help: {})", d.message, fix.message),
+                },
                 None => d.message.to_string(),
             };
             let fixes = d
@@ -224,8 +242,16 @@ pub fn sarif(files: &[LintedFile<'_>]) -> String {
                 .iter()
                 .filter_map(|fix| {
                     let replacement = fix.replacement.as_deref()?;
+                    let description = match &fix.verdict_change {
+                        Some(how) => format!("{} (this fix changes verdicts: {how})", fix.message),
+                        None => fix.message.to_string(),
+                    };
                     Some(SarifFix {
-                        description: Text { text: &fix.message },
+                        description: OwnedText { text: description },
+                        properties: FixProperties {
+                            changes_verdicts: fix.changes_verdicts(),
+                            verdict_change: fix.verdict_change.as_deref(),
+                        },
                         artifact_changes: [ArtifactChange {
                             artifact_location: ArtifactLocation { uri: location },
                             replacements: [Replacement {

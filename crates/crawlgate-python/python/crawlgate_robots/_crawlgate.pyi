@@ -126,6 +126,8 @@ class Diagnostic:
     message: str
     fix: Optional[str]
     replacement: Optional[str]
+    changes_verdicts: bool
+    verdict_change: Optional[str]
 
 class AgentView:
     """One crawler's compiled reading of a file."""

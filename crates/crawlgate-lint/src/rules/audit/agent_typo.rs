@@ -111,7 +111,10 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                     crawler.purpose.describe()
                 ),
             )
-            .with_fix(format!("write `{known}`"), Some(known.to_owned())),
+            .with_fix(format!("write `{known}`"), Some(known.to_owned()))
+            .with_verdict_change(format!(
+                "fixed, this group applies to {known}, which now obeys its rules"
+            )),
         );
     }
 }

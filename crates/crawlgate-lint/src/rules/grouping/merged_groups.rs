@@ -219,15 +219,19 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                     &budget,
                 ),
             };
-            out.push(cx.diagnostic(Code::MergedGroups, span, message).with_fix(
-                format!(
-                    "if {} should not obey these rules, end its group with a rule line before \
-                         line {} (`Disallow:` allows everything)",
-                    names(&agents[..i], &budget),
-                    agents[i].line()
-                ),
-                Some(fixed),
-            ));
+            let before = names(&agents[..i], &budget);
+            out.push(
+                cx.diagnostic(Code::MergedGroups, span, message)
+                    .with_fix(
+                        format!(
+                            "if {before} should not obey these rules, end its group with a rule \
+                             line before line {} (`Disallow:` allows everything)",
+                            agents[i].line()
+                        ),
+                        Some(fixed),
+                    )
+                    .with_verdict_change(split_change(&before, agents[i].line())),
+            );
         }
     }
 }
@@ -280,6 +284,7 @@ fn gap_finding(
         "Disallow:\n{}",
         String::from_utf8_lossy(&cx.source[span.bytes.clone()])
     );
+    let before_names = names(before, budget);
     let mut d = cx
         .diagnostic(
             Code::MergedGroups,
@@ -291,17 +296,31 @@ fn gap_finding(
         )
         .with_fix(
             format!(
-                "if {} should have a group of its own, end it with a rule line before line {} \
-                 (`Disallow:` allows everything)",
-                names(before, budget),
+                "if {before_names} should have a group of its own, end it with a rule line \
+                 before line {} (`Disallow:` allows everything)",
                 agents[at].line()
             ),
             Some(fixed),
-        );
+        )
+        .with_verdict_change(split_change(&before_names, agents[at].line()));
     if !star {
         d.severity = crawlgate::Severity::Info;
     }
     Some(d)
+}
+
+/// How the fix that ends a group with `Disallow:` changes verdicts: the
+/// crawlers named before `line` stop obeying the rules after it.
+fn split_change(before: &str, line: u32) -> String {
+    let (verb, whose) = if before.contains(" and ") {
+        ("obey", "their")
+    } else {
+        ("obeys", "its")
+    };
+    format!(
+        "{before} no longer {verb} the rules that follow line {line}: {whose} group's only rule, \
+         `Disallow:`, allows every URL"
+    )
 }
 
 /// The message when Bing's reading ends the group at a `Crawl-delay`

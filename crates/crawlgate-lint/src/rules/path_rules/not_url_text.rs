@@ -2,6 +2,7 @@
 
 use crate::context::Context;
 use crate::diagnostic::{Code, Diagnostic};
+use crate::fix_effect;
 use crate::rule::RuleInfo;
 
 /// The rule's registration.
@@ -98,10 +99,21 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                     None,
                 )
             };
-            out.push(
-                cx.diagnostic(Code::NotUrlText, span, message)
-                    .with_fix(fix, replacement),
-            );
+            let change = replacement.as_deref().map(|fixed| {
+                format!(
+                    "as written the rule matches only URLs holding a raw space, which crawlers \
+                     never request; fixed, it {} `{}`",
+                    fix_effect::verb(kind),
+                    sample(fixed)
+                )
+            });
+            let d = cx
+                .diagnostic(Code::NotUrlText, span, message)
+                .with_fix(fix, replacement);
+            out.push(match change {
+                Some(how) => d.with_verdict_change(how),
+                None => d,
+            });
             continue;
         }
         let Some(at) = entity else {
@@ -117,7 +129,12 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                      the rule matches only URLs that contain the text `&amp;`"
                 ),
             )
-            .with_fix(format!("write `{kind}: {fixed}`"), Some(fixed)),
+            .with_fix(format!("write `{kind}: {fixed}`"), Some(fixed.clone()))
+            .with_verdict_change(format!(
+                "fixed, the rule {} `{}` instead of URLs holding the text `&amp;`",
+                fix_effect::verb(kind),
+                sample(&fixed)
+            )),
         );
     }
 }

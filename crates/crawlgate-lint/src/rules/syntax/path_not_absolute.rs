@@ -1,9 +1,11 @@
 //! `R006` path-not-absolute: a rule path that does not start with `/`
 
 use crawlgate::Code::PathNotAbsolute;
+use crawlgate::RuleKind;
 
 use crate::context::Context;
 use crate::diagnostic::{Code, Diagnostic};
+use crate::fix_effect;
 use crate::rule::RuleInfo;
 
 /// The rule's registration.
@@ -72,6 +74,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 )
                 .into(),
                 replacement: None,
+                verdict_change: None,
             });
         } else if value.starts_with(['.', '*']) {
             // `.js` and `*.js` mean "any path with `.js`", not `/.js`.
@@ -79,7 +82,20 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             d.fix = Some(crawlgate::Fix {
                 message: format!("write `{kind}: {fixed}`").into(),
                 replacement: Some(fixed),
+                verdict_change: None,
             });
+        }
+        // The rule as written matches nothing (or is dropped): a fixed
+        // value that starts with `/` makes it match, by design.
+        let rule_kind = if kind.eq_ignore_ascii_case("allow") {
+            RuleKind::Allow
+        } else {
+            RuleKind::Disallow
+        };
+        if let Some(fix) = &mut d.fix
+            && let Some(fixed) = &fix.replacement
+        {
+            fix.verdict_change = Some(fix_effect::now_matches(rule_kind, fixed).into());
         }
     }
 }

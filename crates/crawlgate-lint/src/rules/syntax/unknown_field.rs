@@ -117,17 +117,22 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             _ => 3,
         };
         match crate::spelling::closest(key, FIELDS.iter().copied(), limit) {
-            Some(field) => out.push(
-                cx.diagnostic(
-                    Code::UnknownField,
-                    span,
-                    format!(
-                        "unknown field `{key}`: every crawler ignores this line; did you mean \
-                         `{field}`?"
-                    ),
-                )
-                .with_fix(format!("write `{field}`"), Some(field.to_owned())),
-            ),
+            Some(field) => {
+                let d = cx
+                    .diagnostic(
+                        Code::UnknownField,
+                        span,
+                        format!(
+                            "unknown field `{key}`: every crawler ignores this line; did you \
+                             mean `{field}`?"
+                        ),
+                    )
+                    .with_fix(format!("write `{field}`"), Some(field.to_owned()));
+                out.push(match read_change(cx, field) {
+                    Some(how) => d.with_verdict_change(how),
+                    None => d,
+                });
+            }
             None => {
                 let mut d = cx.diagnostic(
                     Code::UnknownField,
@@ -139,6 +144,28 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             }
         }
     }
+}
+
+/// How fixing the field name changes verdicts: a rule or user-agent line
+/// that was ignored is read, and in readings where a `Crawl-delay` (or
+/// `Request-rate`) line belongs to its group, such a line can end one.
+fn read_change(cx: &Context<'_>, field: &str) -> Option<String> {
+    let profile = cx.profile();
+    let is = |name: &str| field.eq_ignore_ascii_case(name);
+    if is("allow") || is("disallow") || is("user-agent") {
+        return Some(format!(
+            "as written every crawler ignores the line; fixed, crawlers read it as `{field}`"
+        ));
+    }
+    let groups = (profile.crawl_delay_in_group && is("crawl-delay"))
+        || (profile.urllib_records && (is("crawl-delay") || is("request-rate")));
+    groups.then(|| {
+        format!(
+            "as written the line is ignored; fixed, the {} reading counts this `{field}` line as \
+             a member of its group, which can change which group the crawlers below it obey",
+            profile.name
+        )
+    })
 }
 
 #[cfg(test)]
