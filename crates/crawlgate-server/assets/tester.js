@@ -668,7 +668,22 @@ function renderDiagnostics(counts) {
             { class: "fix" },
             `Fix: ${d.fix.message}`,
             d.fix.replacement !== null
-              ? el("button", { type: "button", onclick: () => applyFix(d) }, "Apply")
+              ? el(
+                  "button",
+                  {
+                    type: "button",
+                    onclick: () => applyFix(d),
+                    title: d.fix.changes_verdicts
+                      ? "Apply the fix (it changes verdicts: see below)"
+                      : "Apply the fix (every verdict stays the same)",
+                  },
+                  "Apply",
+                )
+              : null,
+            // A fix that changes what crawlers may fetch says so and how,
+            // with the linter's words.
+            d.fix.changes_verdicts
+              ? el("div", { class: "changes" }, `Changes verdicts: ${d.fix.verdict_change}`)
               : null,
           )
         : null,
