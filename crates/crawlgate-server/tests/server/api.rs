@@ -113,9 +113,24 @@ async fn allowed_follows_the_fetch_rules() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn concurrent_questions_share_one_fetch() {
     let (_dir, server) = server().await;
-    let origin = serving(Reply::text(200, ROBOTS).delayed(Duration::from_millis(300)));
+    let origin = serving(Reply::text(200, ROBOTS).delayed(Duration::from_secs(2)));
     let url = allowed_url(&server, &origin.url("/page"), "bot");
-    let answers = futures_util::future::join_all((0..50).map(|_| get(&url))).await;
+    // The first question starts the fetch; the other 49 are asked while the
+    // origin holds its answer (asked all at once, a loaded machine could
+    // connect them after the fetch had ended, and nothing would join it).
+    let first = tokio::spawn({
+        let url = url.clone();
+        async move { get(&url).await }
+    });
+    for _ in 0..2000 {
+        if origin.hits("/robots.txt") > 0 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    assert_eq!(origin.hits("/robots.txt"), 1, "the first question's fetch never reached the origin");
+    let mut answers = futures_util::future::join_all((0..49).map(|_| get(&url))).await;
+    answers.push(first.await.unwrap());
     for (status, body) in &answers {
         assert_eq!(*status, 200, "{body}");
         assert_eq!(body["allowed"], true);
