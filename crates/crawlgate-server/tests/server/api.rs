@@ -128,7 +128,11 @@ async fn concurrent_questions_share_one_fetch() {
         }
         tokio::time::sleep(Duration::from_millis(5)).await;
     }
-    assert_eq!(origin.hits("/robots.txt"), 1, "the first question's fetch never reached the origin");
+    assert_eq!(
+        origin.hits("/robots.txt"),
+        1,
+        "the first question's fetch never reached the origin"
+    );
     let mut answers = futures_util::future::join_all((0..49).map(|_| get(&url))).await;
     answers.push(first.await.unwrap());
     for (status, body) in &answers {
