@@ -25,6 +25,7 @@ Each `$ ` line of a `console` block is run with bash in a directory holding
 the document's files (all of them, declared anywhere in the document), with
 the `crawlgate` binary first on PATH; its standard output must equal the
 lines that follow, up to the next `$ ` line or the end of the block.
+The repository's `examples/` folder is there too, as `examples/`.
 Standard error is not compared unless the command redirects it (`2>&1`).
 
 The binary is debug/crawlgate in Cargo's target directory (as `cargo
@@ -140,6 +141,10 @@ def check(path, crawlgate, update):
         os.symlink(crawlgate, os.path.join(bindir, "crawlgate"))
         files = os.path.join(work, "files")
         os.mkdir(files)
+        # The repository's examples/ folder, as the README and the guides
+        # name it (`crawlgate check examples/robots.txt ...`), read-only in
+        # spirit: a command that writes goes to a file of its own.
+        os.symlink(os.path.join(ROOT, "examples"), os.path.join(files, "examples"))
         for _, _, _, body, decl in found:
             if decl:
                 name, escaped = decl

@@ -225,7 +225,7 @@ suite "fuzzing" fuzz_run
 if [ -x "$target_dir/debug/crawlgate" ]; then
   export CRAWLGATE_BIN="$target_dir/debug/crawlgate"
 fi
-suite "the examples of the documentation against the crawlgate binary" python3 scripts/doc-examples.py docs/behaviour.md docs/cli.md docs/policy.md docs/audit.md
+suite "the examples of the documentation against the crawlgate binary" python3 scripts/doc-examples.py README.md docs/behaviour.md docs/cli.md docs/lint.md docs/policy.md docs/audit.md docs/survey.md
 python_run() {
   step "waiting for the Python package's suites, which ran beside the Rust tests (log: $python_log)"
   local status=0
