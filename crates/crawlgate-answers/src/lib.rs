@@ -48,6 +48,7 @@
 
 #![deny(missing_docs)]
 
+mod agent;
 mod clean_params;
 mod entry;
 mod headers;
@@ -62,6 +63,7 @@ mod source;
 pub mod time;
 mod verdict;
 
+pub use agent::agent_warning;
 pub use clean_params::CleanParamsShown;
 pub use entry::{CacheEntry, ErrorStreak, GoodCopy};
 pub use headers::{parse_retry_after, CacheDirectives};

@@ -70,7 +70,7 @@ pub enum ScopeError {
         reason: String,
     },
     /// A relative URL (or a bare path) has no origin, so no robots.txt.
-    #[error("{url:?} is a relative URL: give an absolute http, https or ftp URL")]
+    #[error("{url:?} is a relative URL: give an absolute URL, such as https://example.com/page")]
     Relative {
         /// The text given.
         url: String,

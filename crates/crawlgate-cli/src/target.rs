@@ -1,7 +1,5 @@
 //! What a command is asked about: the crawler's name and the URLs.
 
-use std::borrow::Cow;
-
 use anyhow::bail;
 
 /// Why a URL argument cannot be checked, or `None` when it can: an absolute
@@ -41,29 +39,7 @@ pub fn check_urls<'a>(urls: impl IntoIterator<Item = &'a String>) -> anyhow::Res
     Ok(())
 }
 
-/// Why a crawler name given as is will not find its group (RFC 9309
-/// §2.2.1), or `None` for a product token, for `*` (which asks for the `*`
-/// group) and, in the crawler reading, for a name the crawler registry
-/// knows (a name such as `ChatGPT Agent`, or a full User-Agent header that
-/// names a crawler it knows).
-pub fn agent_warning(agent: &str, reading: crawlgate::Reading) -> Option<String> {
-    // `*` asks what the `*` group says, and that is the group it gets.
-    if crawlgate::is_product_token(agent) || agent == "*" {
-        return None;
-    }
-    if reading == crawlgate::Reading::Crawler && crawlgate::registry::identify(agent).is_some() {
-        return None;
-    }
-    let hint: Cow<'_, str> = match crawlgate::product_token(agent) {
-        Some(token) => format!("; its product token is `{token}`").into(),
-        None => "; a product token is made of letters, `-` and `_` only".into(),
-    };
-    Some(format!(
-        "`{agent}` is not a product token, so it matches no group of its own, only `*`: \
-         robots.txt names crawlers by product token (`Googlebot`, not `Googlebot/2.1`) \
-         and a crawler's name is compared as given (RFC 9309 §2.2.1){hint}"
-    ))
-}
+pub use crawlgate_answers::agent_warning;
 
 /// Checks the `--agent` value: empty is an error, a name that is not a
 /// product token (nor, in the crawler reading, a crawler the registry

@@ -152,7 +152,13 @@ impl<'a> GroupChoice<'a> {
             return self.explain_robot(name);
         }
         let crawler = self.crawler();
-        let subject = crawler.map_or(name, |c| c.name);
+        // An empty name is said in words: a sentence cannot show it.
+        let given = if name.trim().is_empty() {
+            "the empty name"
+        } else {
+            name
+        };
+        let subject = crawler.map_or(given, |c| c.name);
         let cite = |source: &Source| format!(" ({})", source.title);
         let source = self.source().map(cite).unwrap_or_default();
         let unnamed = match crawler {

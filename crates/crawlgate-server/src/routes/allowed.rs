@@ -139,6 +139,10 @@ pub struct Allowed {
     pub reservation: Reservation,
     /// With `full`: milliseconds until a reservation can succeed.
     pub retry_after_ms: Option<u64>,
+    /// Why `agent`, as given, finds no group of its own (empty, not a
+    /// product token, nor a crawler the registry knows); absent when it can.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub warning: Option<String>,
 }
 
 /// What a batch says about one origin, once for all its pairs.
@@ -660,6 +664,7 @@ async fn answer(
     };
     let shown = slot.map(|slot| SlotShown::of(slot, now));
     Ok(Allowed {
+        warning: crawlgate_answers::agent_warning(&agent, how),
         url,
         agent,
         reading: how.as_str(),

@@ -111,6 +111,10 @@ pub struct CheckResponse {
     pub licenses: Vec<LicenseShown>,
     /// For a fetched file: where it came from and what the fetch gave.
     pub source: Option<SourceInfo>,
+    /// Why `agent`, as given, finds no group of its own (empty, not a
+    /// product token, nor a crawler the registry knows); absent when it can.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub warning: Option<String>,
     /// One per URL, in order.
     pub results: Vec<CheckResult>,
 }
@@ -177,6 +181,7 @@ pub async fn check(
         .await?;
     state.metrics().decided(results.len() as u64);
     Ok(Json(CheckResponse {
+        warning: crawlgate_answers::agent_warning(&agent, how),
         agent,
         reading: how.as_str(),
         profile: profile.name,

@@ -284,42 +284,86 @@ fn exact_requests(doc: &mut Value, limits: &Limits) {
     }
 }
 
-/// The answers any operation may give besides its own: the admission
-/// middleware's (408, 413, 414, 503), the router's (405), the fetch
-/// allowance's (429), and the others an input can cause.
+/// The errors any operation may answer: the admission middleware's (a
+/// request target over the limit, a body over the limit, too slow or
+/// unreadable, no request slot in time), hyper's (headers too large), the
+/// router's (a method the route does not answer) and the cache backend's.
+const ANY_ROUTE: [(&str, &str); 7] = [
+    (
+        "400",
+        "A malformed request, an unreadable body or an invalid parameter",
+    ),
+    (
+        "405",
+        "A method this route does not answer (the Allow header lists those it does)",
+    ),
+    ("408", "The body did not arrive within the body timeout"),
+    ("413", "The body is over the limit"),
+    ("414", "The request target is over the limit"),
+    ("431", "The request headers are too large"),
+    (
+        "503",
+        "Busy (no slot, memory or worker within the queue timeout), or the cache backend failed",
+    ),
+];
+
+/// The errors of an operation that may fetch a robots.txt.
+const FETCHING: [(&str, &str); 3] = [
+    ("403", "The robots.txt host is a private, loopback or link-local address"),
+    ("422", "A URL whose scheme is not fetched (neither http nor https)"),
+    ("429", "Not fetched: the request's or the client's fetch allowance is spent, or refreshed too recently"),
+];
+
+/// The operations that may fetch a robots.txt (a URL given, or `fetch=true`).
+const FETCHING_OPERATIONS: [(&str, &str); 7] = [
+    ("/v1/allowed", "get"),
+    ("/v1/allowed", "post"),
+    ("/v1/check", "post"),
+    ("/v1/lint", "post"),
+    ("/v1/report", "post"),
+    ("/v1/robots", "get"),
+    ("/v1/refresh", "post"),
+];
+
+/// The error of an operation that looks something up by key.
+const LOOKUP: [(&str, &str); 1] = [("404", "Nothing known for this key")];
+
+/// The operations that look something up by key, and answer 404 when
+/// nothing is known for it.
+const LOOKUP_OPERATIONS: [(&str, &str); 2] = [("/v1/robots", "get"), ("/v1/robots/version", "get")];
+
+/// The errors each operation may answer besides its own annotations: every
+/// operation the middleware's; those that fetch, the fetch's (403, 422,
+/// 429); those that look up a key, 404. Nothing else, so a client reads
+/// per route what it must handle.
 fn every_error(doc: &mut Value) {
-    let common = [
-        ("400", "A malformed request or an invalid parameter"),
-        ("403", "The robots.txt host is a private, loopback or link-local address"),
-        ("404", "Nothing known for this key"),
-        ("405", "A method this route does not answer (the Allow header lists those it does)"),
-        ("408", "The body did not arrive within the body timeout"),
-        ("413", "The body is over the limit"),
-        ("414", "The request target is over the limit"),
-        ("422", "A URL whose scheme is not fetched (neither http nor https)"),
-        ("429", "Not fetched: the request's or the client's fetch allowance is spent, or refreshed too recently"),
-        ("431", "The request headers are too large"),
-        ("503", "Busy (no slot, memory or worker within the queue timeout), or the cache backend failed"),
-    ];
     let error = json!({
         "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorBody"}}}
     });
     let Some(paths) = doc["paths"].as_object_mut() else {
         return;
     };
-    for item in paths.values_mut() {
+    for (path, item) in paths.iter_mut() {
         let Some(operations) = item.as_object_mut() else {
             continue;
         };
-        for operation in operations.values_mut() {
+        for (method, operation) in operations.iter_mut() {
             let Some(responses) = operation
                 .get_mut("responses")
                 .and_then(Value::as_object_mut)
             else {
                 continue;
             };
-            for (status, description) in common {
-                responses.entry(status).or_insert_with(|| {
+            let this = (path.as_str(), method.as_str());
+            let fetching = FETCHING_OPERATIONS
+                .contains(&this)
+                .then_some(FETCHING.as_slice());
+            let lookup = LOOKUP_OPERATIONS
+                .contains(&this)
+                .then_some(LOOKUP.as_slice());
+            let own = [Some(ANY_ROUTE.as_slice()), fetching, lookup];
+            for (status, description) in own.into_iter().flatten().flatten() {
+                responses.entry(*status).or_insert_with(|| {
                     let mut answer = error.clone();
                     answer["description"] = json!(description);
                     answer

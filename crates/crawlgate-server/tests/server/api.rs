@@ -747,6 +747,48 @@ async fn health_metrics_openapi_and_the_page() {
     }
     assert!(doc["paths"]["/v1/allowed"]["post"].is_object());
     assert!(doc["components"]["schemas"]["Allowed"].is_object());
+    // Each route lists the statuses it can answer: the fetch's only where a
+    // robots.txt may be fetched, 404 only where a key is looked up.
+    let statuses = |path: &str, method: &str| -> Vec<String> {
+        doc["paths"][path][method]["responses"]
+            .as_object()
+            .unwrap_or_else(|| panic!("{method} {path}"))
+            .keys()
+            .cloned()
+            .collect()
+    };
+    let has =
+        |path: &str, method: &str, status: &str| statuses(path, method).iter().any(|s| s == status);
+    for (path, method) in [
+        ("/v1/allowed", "get"),
+        ("/v1/allowed", "post"),
+        ("/v1/check", "post"),
+        ("/v1/refresh", "post"),
+    ] {
+        for status in ["400", "403", "413", "422", "429", "503"] {
+            assert!(has(path, method, status), "{method} {path} lacks {status}");
+        }
+    }
+    for (path, method) in [
+        ("/healthz", "get"),
+        ("/metrics", "get"),
+        ("/v1/crawlers", "get"),
+        ("/v1/verify", "post"),
+        ("/v1/policy", "post"),
+    ] {
+        for status in ["403", "404", "422", "429"] {
+            assert!(
+                !has(path, method, status),
+                "{method} {path} cannot answer {status}: {:?}",
+                statuses(path, method)
+            );
+        }
+        assert!(
+            has(path, method, "503") && has(path, method, "405"),
+            "{method} {path}"
+        );
+    }
+    assert!(has("/v1/robots/version", "get", "404") && !has("/v1/robots/version", "get", "429"));
 
     let page = crate::support::client()
         .get(server.url("/"))
@@ -791,4 +833,58 @@ async fn health_metrics_openapi_and_the_page() {
         .find(|c| c["token"] == "Googlebot")
         .unwrap();
     assert_eq!(googlebot["ai"], false);
+}
+
+#[tokio::test]
+async fn the_agent_is_read_and_warned_about_as_the_command_line_does() {
+    let (_dir, server) = server().await;
+    let file = "User-agent: FooBot\nDisallow: /x\n";
+    // Empty: answered as Google's library answers it (only `*` applies),
+    // and the reason says so in words.
+    let (status, body) = post(
+        &server.url("/v1/check"),
+        &json!({"robots_txt": "User-agent: *\nDisallow: /x\n", "agent": "", "urls": ["/x"]}),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let why = body["results"][0]["choice"]["why"].as_str().unwrap();
+    assert_eq!(
+        why,
+        "the empty name obeys the * group at lines 1–2: no group names the empty name"
+    );
+    let expected = crawlgate_answers::agent_warning("", crawlgate::Reading::Crawler).unwrap();
+    assert_eq!(body["warning"], expected.as_str());
+    // A full User-Agent header of a crawler nobody knows: answered, with the
+    // command line's warning (it matches no group of its own).
+    let header = "FooBot/1.0 (+http://x)";
+    let (status, body) = post(
+        &server.url("/v1/check"),
+        &json!({"robots_txt": file, "agent": header, "urls": ["/x"]}),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let expected = crawlgate_answers::agent_warning(header, crawlgate::Reading::Crawler).unwrap();
+    assert_eq!(body["warning"], expected.as_str());
+    assert_eq!(body["results"][0]["allowed"], true);
+    // A product token, or a header the registry knows: no warning.
+    for agent in [
+        "FooBot",
+        "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)",
+    ] {
+        let (_, body) = post(
+            &server.url("/v1/check"),
+            &json!({"robots_txt": file, "agent": agent, "urls": ["/x"]}),
+        )
+        .await;
+        assert!(body.get("warning").is_none(), "{agent}: {body}");
+    }
+    // A relative URL is told to be absolute, without promising ftp (which
+    // is answered 422: not fetched).
+    let (status, body) = get(&server.url("/v1/allowed?url=/x&agent=a")).await;
+    assert_eq!(status, 400);
+    let problem = body["error"]["problem"].as_str().unwrap();
+    assert!(
+        problem.contains("give an absolute URL") && !problem.contains("ftp"),
+        "{problem}"
+    );
 }
