@@ -215,6 +215,23 @@ suite "cargo fmt --check" cargo fmt --all --check
 suite "build every target, linted by clippy (warnings are errors; like cargo clippy --workspace --all-targets -- -D warnings)" \
   cargo test --workspace --all-targets --locked --no-run
 touch "$build_done"
+# From here the wheel is on the way to the Python suites, which run beside
+# the Rust tests: it gets the same CPU priority as they do, so that it is
+# ready before they end (at the lowest it waited for them, and the Python
+# suites ran alone afterwards). Lowering a niceness needs root (as CI
+# runs); otherwise it stays at the lowest.
+descendants() {
+  # Every process's parent, from /proc (procps may not be installed).
+  local dir stat
+  for dir in /proc/[0-9]*; do
+    stat=$(cat "$dir/stat" 2>/dev/null) || continue
+    stat=${stat##*) }
+    echo "${dir#/proc/} ${stat#* }"
+  done | awk -v root="$1" '{ parent[$1] = $2 }
+    END { n = 1; queue[1] = root
+      for (i = 1; i <= n; i++) for (p in parent) if (parent[p] + 0 == queue[i] + 0) { queue[++n] = p; print p } }'
+}
+renice -n 0 -p "$python_pid" $(descendants "$python_pid") >/dev/null 2>&1 || true
 step "waiting for the programs the tests need"
 wait_for_system
 suite "cargo test (the server's tests start Redis and Chromium themselves and install schemathesis from PyPI into the build folder, the survey's tests moto)" cargo test --workspace --locked --no-fail-fast
