@@ -272,7 +272,13 @@ mod tests {
         );
         assert!(set.iter().all(|c| c.token == "*" || c.known.is_some()));
         // Crawlers are named whole: a researcher finds AI2Bot, not `AI`.
-        for name in ["AI2Bot", "Ai2Bot-Dolma", "img2dataset", "Crawl4AI", "Channel3Bot"] {
+        for name in [
+            "AI2Bot",
+            "Ai2Bot-Dolma",
+            "img2dataset",
+            "Crawl4AI",
+            "Channel3Bot",
+        ] {
             assert!(tokens.contains(&name), "{name} in {tokens:?}");
         }
         for cut in ["AI", "Ai", "img", "Crawl", "Channel"] {

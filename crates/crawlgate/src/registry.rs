@@ -834,7 +834,10 @@ mod tests {
         assert!(bad[4].why.contains("no profile `baidu`"), "{bad:?}");
         assert!(bad[0].why.contains("not a product token"), "{bad:?}");
         assert!(bad[1].why.contains("unknown purpose"), "{bad:?}");
-        assert!(bad[2].why.contains("`D` is its whole name, not `E`"), "{bad:?}");
+        assert!(
+            bad[2].why.contains("`D` is its whole name, not `E`"),
+            "{bad:?}"
+        );
         assert!(bad[3].why.contains("no @source `t`"), "{bad:?}");
     }
 

@@ -120,7 +120,9 @@ fn crawlers_whose_name_is_no_token_are_not_named_and_a_note_says_why() {
     // naming AI2Bot is read as `AI`), so none is written for them.
     for name in ["AI2Bot", "Ai2Bot-Dolma", "img2dataset", "Datenbank Crawler"] {
         assert!(
-            !text.lines().any(|l| l.starts_with(&format!("User-agent: {name}"))),
+            !text
+                .lines()
+                .any(|l| l.starts_with(&format!("User-agent: {name}"))),
             "{name} in\n{text}"
         );
         assert!(
@@ -132,12 +134,20 @@ fn crawlers_whose_name_is_no_token_are_not_named_and_a_note_says_why() {
             written.notes
         );
     }
-    assert!(written.notes.iter().any(|n| n.contains("reads a line naming it as `AI`")));
+    assert!(written
+        .notes
+        .iter()
+        .any(|n| n.contains("reads a line naming it as `AI`")));
     // They obey `*`, as Google's library reads them; named crawlers are
     // shut out.
     let robots = crawlgate::RobotsTxt::parse(&written.robots_txt);
     assert!(robots.view(Who::crawler("AI2Bot")).is_allowed("/"));
-    assert!(robots.view(Who::crawler("AI2Bot-DeepResearchEval")).is_allowed("/"));
+    assert!(robots
+        .view(Who::crawler("AI2Bot-DeepResearchEval"))
+        .is_allowed("/"));
     assert!(!robots.view(Who::crawler("GPTBot")).is_allowed("/"));
-    assert!(!written.notes.iter().any(|n| n.contains("denied with AI2Bot")));
+    assert!(!written
+        .notes
+        .iter()
+        .any(|n| n.contains("denied with AI2Bot")));
 }

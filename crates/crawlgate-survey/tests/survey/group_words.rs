@@ -13,13 +13,33 @@ fn a_control_token_under_its_fallbacks_group_says_fallback() {
     let robots = RobotsTxt::parse(b"User-agent: Yandex\nDisallow: /\n");
     let reader = Reader::new(&robots, &[]);
     for name in ["YandexAdditional", "YandexAdditionalBot"] {
-        assert_eq!(reader.verdict(name).group, Some(GroupKind::Fallback), "{name}");
+        assert_eq!(
+            reader.verdict(name).group,
+            Some(GroupKind::Fallback),
+            "{name}"
+        );
     }
     let cases: [(&[u8], &str, GroupKind); 4] = [
-        (b"User-agent: YandexAdditional\nDisallow: /\n", "YandexAdditional", GroupKind::Named),
-        (b"User-agent: *\nDisallow: /\n", "YandexAdditional", GroupKind::Star),
-        (b"User-agent: Google-Extended\nDisallow: /\n", "Google-Extended", GroupKind::Named),
-        (b"User-agent: Googlebot\nDisallow: /\n", "Google-Extended", GroupKind::None),
+        (
+            b"User-agent: YandexAdditional\nDisallow: /\n",
+            "YandexAdditional",
+            GroupKind::Named,
+        ),
+        (
+            b"User-agent: *\nDisallow: /\n",
+            "YandexAdditional",
+            GroupKind::Star,
+        ),
+        (
+            b"User-agent: Google-Extended\nDisallow: /\n",
+            "Google-Extended",
+            GroupKind::Named,
+        ),
+        (
+            b"User-agent: Googlebot\nDisallow: /\n",
+            "Google-Extended",
+            GroupKind::None,
+        ),
     ];
     for (file, name, want) in cases {
         let robots = RobotsTxt::parse(file);
@@ -46,7 +66,10 @@ fn group_words_on_the_corpus_follow_the_tokens_named() {
     let mut control_words = 0;
     for (name, bytes) in crawlgate_corpus::files() {
         let robots = RobotsTxt::parse(&bytes);
-        let named: Vec<String> = robots.tokens().map(|(t, _)| t.to_ascii_lowercase()).collect();
+        let named: Vec<String> = robots
+            .tokens()
+            .map(|(t, _)| t.to_ascii_lowercase())
+            .collect();
         let names = |t: &str| named.contains(&t.to_ascii_lowercase());
         for crawler in &crawlers {
             let word = crawler_view(&robots, crawler.name).1;

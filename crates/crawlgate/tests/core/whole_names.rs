@@ -43,7 +43,9 @@ fn groups_of_shortened_tokens_do_not_bind_whole_names() {
     let choice = robots.view(Who::crawler("AI2Bot")).group_choice();
     assert_eq!(choice.kind(), ChoiceKind::Star);
     assert!(
-        choice.to_string().contains("a line naming AI2Bot is read as `AI`"),
+        choice
+            .to_string()
+            .contains("a line naming AI2Bot is read as `AI`"),
         "{choice}"
     );
 }
@@ -83,7 +85,12 @@ fn each_crawler_finds_the_group_naming_its_whole_token() {
         let view = robots.view(crawler);
         let choice = view.group_choice();
         if crawler.ignores_robots_txt() {
-            assert_eq!(choice.kind(), ChoiceKind::IgnoresRobotsTxt, "{}", crawler.name);
+            assert_eq!(
+                choice.kind(),
+                ChoiceKind::IgnoresRobotsTxt,
+                "{}",
+                crawler.name
+            );
             continue;
         }
         if is_product_token(crawler.token) {
@@ -113,7 +120,11 @@ fn a_control_tokens_fallback_is_a_fallback() {
     let choice = robots.view(Who::crawler("YandexAdditional")).group_choice();
     assert_eq!(
         (choice.kind(), choice.group_kind(), choice.token()),
-        (ChoiceKind::ControlToken, ChoiceKind::Fallback, Some("Yandex"))
+        (
+            ChoiceKind::ControlToken,
+            ChoiceKind::Fallback,
+            Some("Yandex")
+        )
     );
     let robots = RobotsTxt::parse(b"User-agent: YandexAdditional\nDisallow: /\n");
     let choice = robots.view(Who::crawler("YandexAdditional")).group_choice();
