@@ -39,8 +39,9 @@ pub fn table_version() -> &'static str {
     crawlgate::registry::version()
 }
 
-/// The known crawler with this name, alias or product token
-/// (case-insensitive).
+/// The known crawler with this name, alias or own token
+/// (case-insensitive); a crawler's own token is its whole name
+/// (`AI2Bot`, not the `AI` a line naming it is read as).
 pub fn find(token: &str) -> Option<&'static Crawler> {
     crawlgate::registry::find(token).or_else(|| crawlgate::registry::find_token(token))
 }
@@ -222,7 +223,10 @@ mod tests {
     fn find_knows_names_aliases_and_tokens() {
         assert_eq!(find("gptbot").unwrap().token, "GPTBot");
         assert_eq!(find("Brightbot 1.0").unwrap().name, "Brightbot");
-        assert_eq!(find("AI").unwrap().name, "AI2Bot");
+        // A crawler's token is its whole name: `AI` (what a line naming
+        // AI2Bot is read as) is no crawler's.
+        assert_eq!(find("ai2bot").unwrap().name, "AI2Bot");
+        assert!(find("AI").is_none());
         assert!(find("no-such-bot").is_none());
         assert_eq!(table_version(), crawlgate::registry::version());
     }

@@ -14,7 +14,8 @@ use crate::server::ServerRules;
 pub struct ExplainRow {
     /// The crawler's name in the registry.
     pub crawler: String,
-    /// The product token a `User-agent` line names it by.
+    /// The token it is compared by: its whole name (a `User-agent` line
+    /// names it only when that is a product token).
     pub token: String,
     /// Its purpose (`ai-train`).
     pub purpose: String,

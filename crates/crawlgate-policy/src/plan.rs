@@ -125,9 +125,12 @@ fn and_list(items: &[&str]) -> String {
 }
 
 /// Whether the policy needs to name a crawler at all: crawlers that no
-/// longer run are never named (the linter would say so).
+/// longer run are never named (the linter would say so), nor those whose
+/// name is no product token (`AI2Bot`): a line naming one is read as a
+/// shorter token (`AI`) that Google's library never compares equal to the
+/// crawler's whole name, so it would bind no one the policy means.
 fn nameable(crawler: &Crawler) -> bool {
-    crawler.runs()
+    crawler.runs() && crawler.name_is_token()
 }
 
 /// The group that keeps the rules for everyone for a crawler let in.

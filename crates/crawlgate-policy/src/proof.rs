@@ -32,6 +32,11 @@ pub enum Expected {
     IgnoresRobotsTxt,
     /// Not checked: it no longer runs, and is never named.
     Retired,
+    /// Nothing robots.txt can do under Google's reading: its name is no
+    /// product token (`AI2Bot`), a `User-agent` line naming it is read as
+    /// a shorter token (`AI`), and Google's library compares the crawler's
+    /// whole name, so it obeys `*` (server rules shut it out).
+    Unnameable,
 }
 
 impl Expected {
@@ -43,6 +48,7 @@ impl Expected {
             Expected::Unchanged => "unchanged",
             Expected::IgnoresRobotsTxt => "ignores robots.txt",
             Expected::Retired => "retired",
+            Expected::Unnameable => "no line names it",
         }
     }
 }
@@ -316,6 +322,8 @@ pub(crate) fn prove(
             Expected::Retired
         } else if ignores {
             Expected::IgnoresRobotsTxt
+        } else if !crawler.name_is_token() {
+            Expected::Unnameable
         } else if intent.denied() {
             if root_allowed {
                 failures.push(format!(
@@ -445,6 +453,18 @@ pub(crate) fn prove(
             proof.notes.push(format!(
                 "{} ignores robots.txt ({}'s word): only a server rule shuts it out",
                 row.crawler.name, row.crawler.operator
+            ));
+        }
+        if row.expected == Expected::Unnameable && row.policy.contains("deny") {
+            let name = row.crawler.name;
+            let read_as = name
+                .split(|c: char| !(c.is_ascii_alphabetic() || c == '-' || c == '_'))
+                .next()
+                .unwrap_or("");
+            proof.notes.push(format!(
+                "{name} is no product token: Google's parser reads a line naming it as \
+                 `{read_as}` and compares the crawler's whole name, so it obeys *; only a server \
+                 rule shuts it out"
             ));
         }
     }

@@ -10,8 +10,9 @@ use crate::input::text_arg;
 /// One crawler of the registry: the product tokens it answers to and how
 /// it chooses its group in a robots.txt, with the document that says so.
 ///
-/// `name` (as its operator writes it), `aliases`, `token` (the product
-/// token it looks for first), `fallbacks` (the tokens whose groups it obeys
+/// `name` (as its operator writes it), `aliases`, `token` (what it looks
+/// for first: its whole name, `AI2Bot`, compared as Google's library
+/// compares a crawler's name), `fallbacks` (the tokens whose groups it obeys
 /// when no group names its own, in order), `obeys_star`, `kind`
 /// (`crawler`, `control` for a control token that fetches nothing, `user`
 /// for a user-triggered fetcher), `obeys` (`yes`, `no`, `partial`,
@@ -32,7 +33,7 @@ pub struct PyCrawler {
     pub name: &'static str,
     /// Other names lists use for it.
     pub aliases: Vec<&'static str>,
-    /// The product token it looks for first.
+    /// What it looks for first: its whole name.
     pub token: &'static str,
     /// The tokens whose groups it obeys when no group names its own.
     pub fallbacks: Vec<&'static str>,

@@ -119,7 +119,10 @@ def test_the_registry() -> None:
     assert len(names) == len(set(names))
     assert crawlgate_robots.identify_crawler("GPTBot").ai and not crawlgate_robots.identify_crawler("Googlebot").ai  # type: ignore[union-attr]
     for c in crawlers:
-        assert crawlgate_robots.is_product_token(c.token), c
+        # Its own token is its whole name (AI2Bot, not the `AI` a line
+        # naming it is read as); its fallbacks are product tokens.
+        assert c.token.lower() == c.name.lower(), c
+        assert all(crawlgate_robots.is_product_token(f) for f in c.fallbacks), c
         assert c.source_title and c.source_url.startswith("http") and c.checked, c
         assert c.tokens == [c.token, *c.fallbacks]
     image = crawlgate_robots.identify_crawler("googlebot-image")
@@ -130,6 +133,10 @@ def test_the_registry() -> None:
     assert crawlgate_robots.crawler_name(header) == "Googlebot"
     assert crawlgate_robots.crawler_name("Mozilla/5.0 (compatible; mybot/1.0)") == "mybot"
     assert crawlgate_robots.READINGS == ("crawler", "one-token")
+    ai2 = crawlgate_robots.identify_crawler("AI2Bot")
+    assert ai2 is not None and ai2.token == "AI2Bot"
+    dolma = crawlgate_robots.RobotsTxt(b"User-agent: Ai2Bot-Dolma\nDisallow: /\n")
+    assert dolma.is_allowed("/", "AI2Bot") and dolma.is_allowed("/", "AI2Bot", reading="one-token")
 
 
 def test_a_full_user_agent_header_is_its_crawler() -> None:

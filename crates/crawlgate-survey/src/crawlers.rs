@@ -12,10 +12,12 @@ pub const ANY: &str = "*";
 /// One crawler of a survey.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SurveyedCrawler {
-    /// Its product token, as given (`GPTBot`), or `*`.
+    /// Its product token, as given (`GPTBot`), a registry crawler's whole
+    /// name (`AI2Bot`, `bigsur.ai`), or `*`.
     pub token: String,
     /// The stem of its columns (`gptbot`: `root_gptbot`, `cause_gptbot` …):
-    /// the token lowercased with `-` as `_` (so Spark SQL needs no quotes),
+    /// the name lowercased with every character but a letter, a digit or
+    /// `_` as `_` (so Spark SQL needs no quotes: `ai2bot`, `bigsur_ai`),
     /// and `star` for `*`.
     pub column: String,
     /// Its entry in the crawler table, when it has one.
@@ -65,8 +67,9 @@ impl SurveyedCrawler {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum CrawlerSetError {
-    /// A name that is neither a product token nor `*`.
-    #[error("`{0}` is not a product token (letters, `-` and `_` only) nor `*`: robots.txt groups cannot name it")]
+    /// A name that is neither a product token, a crawler of the registry
+    /// nor `*`.
+    #[error("`{0}` is not a product token (letters, `-` and `_` only), a crawler of the registry nor `*`: robots.txt groups cannot name it")]
     NotAToken(String),
     /// Two names whose columns would have one name.
     #[error("`{0}` and `{1}` would share the column `cause_{2}`")]
@@ -88,6 +91,9 @@ pub enum CrawlerSetError {
 /// let mine = CrawlerSet::from_tokens(["GPTBot", "*"]).unwrap();
 /// assert_eq!(mine.iter().map(|c| c.root_column()).collect::<Vec<_>>(), ["root_gptbot", "root_star"]);
 /// assert!(CrawlerSet::from_tokens(["GPTBot/1.0"]).is_err());
+/// // A crawler of the registry by its whole name, digits included.
+/// let ai2 = CrawlerSet::from_tokens(["AI2Bot", "img2dataset"]).unwrap();
+/// assert_eq!(ai2.iter().map(|c| c.group_column()).collect::<Vec<_>>(), ["group_ai2bot", "group_img2dataset"]);
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CrawlerSet {
@@ -113,13 +119,13 @@ impl CrawlerSet {
                     .map(|c| c.token),
             )
             .chain([ANY]);
-        CrawlerSet::from_tokens(tokens).expect("the crawler table holds product tokens")
+        CrawlerSet::from_tokens(tokens).expect("the crawler table holds names the survey accepts")
     }
 
     /// Every crawler of the crawler table, then `*`.
     pub fn all_known() -> CrawlerSet {
         let tokens = audit::crawlers().iter().map(|c| c.token).chain([ANY]);
-        CrawlerSet::from_tokens(tokens).expect("the crawler table holds product tokens")
+        CrawlerSet::from_tokens(tokens).expect("the crawler table holds names the survey accepts")
     }
 
     /// The crawlers named, in order; a name given twice (in any case) is
@@ -130,7 +136,7 @@ impl CrawlerSet {
         let mut crawlers: Vec<SurveyedCrawler> = Vec::new();
         for token in tokens {
             let token = token.trim();
-            if token != ANY && !crawlgate::is_product_token(token) {
+            if token != ANY && !crawlgate::is_product_token(token) && !is_registry_name(token) {
                 return Err(CrawlerSetError::NotAToken(token.to_owned()));
             }
             if crawlers.iter().any(|c| c.token.eq_ignore_ascii_case(token)) {
@@ -219,7 +225,15 @@ impl fmt::Display for CrawlerSet {
     }
 }
 
-/// `GPTBot` → `gptbot`, `Claude-Web` → `claude_web`, `*` → `star`.
+/// Whether `name` is a registry crawler's own (whole) name: `AI2Bot`,
+/// `ChatGPT Agent`, which the survey asks about by that name although no
+/// product token spells it.
+fn is_registry_name(name: &str) -> bool {
+    crawlgate::registry::find(name).is_some_and(|c| c.token.eq_ignore_ascii_case(name))
+}
+
+/// `GPTBot` → `gptbot`, `Claude-Web` → `claude_web`, `bigsur.ai` →
+/// `bigsur_ai`, `*` → `star`.
 fn column_stem(token: &str) -> String {
     if token == ANY {
         return "star".to_owned();
@@ -227,8 +241,8 @@ fn column_stem(token: &str) -> String {
     token
         .chars()
         .map(|c| match c {
-            '-' => '_',
-            c => c.to_ascii_lowercase(),
+            c if c.is_ascii_alphanumeric() => c.to_ascii_lowercase(),
+            _ => '_',
         })
         .collect()
 }
@@ -257,6 +271,19 @@ mod tests {
             "an SEO tool is not an AI crawler"
         );
         assert!(set.iter().all(|c| c.token == "*" || c.known.is_some()));
+        // Crawlers are named whole: a researcher finds AI2Bot, not `AI`.
+        for name in [
+            "AI2Bot",
+            "Ai2Bot-Dolma",
+            "img2dataset",
+            "Crawl4AI",
+            "Channel3Bot",
+        ] {
+            assert!(tokens.contains(&name), "{name} in {tokens:?}");
+        }
+        for cut in ["AI", "Ai", "img", "Crawl", "Channel"] {
+            assert!(!tokens.contains(&cut), "{cut} in {tokens:?}");
+        }
     }
 
     #[test]
@@ -271,6 +298,16 @@ mod tests {
         );
         assert!(matches!(
             CrawlerSet::from_tokens(["Googlebot Image"]),
+            Err(CrawlerSetError::NotAToken(_))
+        ));
+        // A registry crawler's whole name is asked about as it is; the
+        // token a line naming it is read as is just a token.
+        let set = CrawlerSet::from_tokens(["ChatGPT Agent", "bigsur.ai", "AI"]).unwrap();
+        let columns: Vec<&str> = set.iter().map(|c| c.column.as_str()).collect();
+        assert_eq!(columns, ["chatgpt_agent", "bigsur_ai", "ai"]);
+        assert_eq!(set.by_column("ai").unwrap().known, None);
+        assert!(matches!(
+            CrawlerSet::from_tokens(["MJ12bot"]),
             Err(CrawlerSetError::NotAToken(_))
         ));
         assert_eq!(

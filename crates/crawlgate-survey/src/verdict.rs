@@ -196,6 +196,29 @@ impl GroupKind {
         }
     }
 
+    /// The word for the core's choice ([`GroupChoice::group_kind`](crawlgate::GroupChoice::group_kind),
+    /// where a control token's choice is read as a crawler's): its own
+    /// token's groups `named`, a fallback's `fallback`, `*`'s `star`, none
+    /// `none`, robots.txt ignored `ignored`.
+    ///
+    /// ```
+    /// use crawlgate::ChoiceKind;
+    /// use crawlgate_survey::verdict::GroupKind;
+    /// assert_eq!(GroupKind::from_choice(ChoiceKind::Fallback), GroupKind::Fallback);
+    /// assert_eq!(GroupKind::from_choice(ChoiceKind::IgnoresRobotsTxt), GroupKind::Ignored);
+    /// ```
+    pub fn from_choice(choice: ChoiceKind) -> GroupKind {
+        match choice {
+            ChoiceKind::Own => GroupKind::Named,
+            ChoiceKind::Fallback => GroupKind::Fallback,
+            ChoiceKind::Star => GroupKind::Star,
+            ChoiceKind::IgnoresRobotsTxt => GroupKind::Ignored,
+            // `group_kind` reads a control token as a crawler, so no
+            // `ControlToken` comes here; anything newer: no group.
+            _ => GroupKind::None,
+        }
+    }
+
     /// The kind written as `word`.
     pub fn from_word(word: &str) -> Option<GroupKind> {
         GroupKind::ALL.into_iter().find(|g| g.as_str() == word)
@@ -293,19 +316,7 @@ fn identified_view<'r>(
         Some(crawler) => robots.view(crawler),
         None => robots.view(Who::crawler(token)),
     };
-    let kind = match view.group_choice().kind() {
-        ChoiceKind::Own => GroupKind::Named,
-        ChoiceKind::Fallback => GroupKind::Fallback,
-        ChoiceKind::Star => GroupKind::Star,
-        ChoiceKind::IgnoresRobotsTxt => GroupKind::Ignored,
-        // A control token (Google-Extended) and anything newer: by the
-        // groups chosen.
-        _ => match view.selection() {
-            SelectionKind::Specific => GroupKind::Named,
-            SelectionKind::Global => GroupKind::Star,
-            SelectionKind::Nothing => GroupKind::None,
-        },
-    };
+    let kind = GroupKind::from_choice(view.group_choice().group_kind());
     (view, kind)
 }
 

@@ -64,6 +64,33 @@ impl<'a> GroupChoice<'a> {
         }
     }
 
+    /// Which group decided, for a control token too: [`kind`](Self::kind),
+    /// with a control token's choice read as a crawler's (its own token's
+    /// groups [`Own`](ChoiceKind::Own), a fallback's
+    /// [`Fallback`](ChoiceKind::Fallback), `*`'s [`Star`](ChoiceKind::Star),
+    /// none [`NoGroup`](ChoiceKind::NoGroup)); never
+    /// [`ControlToken`](ChoiceKind::ControlToken).
+    ///
+    /// ```
+    /// use crawlgate::{ChoiceKind, RobotsTxt, Who};
+    /// let robots = RobotsTxt::parse(b"User-agent: Yandex\nDisallow: /\n");
+    /// let choice = robots.view(Who::crawler("YandexAdditional")).group_choice();
+    /// assert_eq!(choice.kind(), ChoiceKind::ControlToken);
+    /// assert_eq!(choice.group_kind(), ChoiceKind::Fallback);
+    /// ```
+    pub fn group_kind(&self) -> ChoiceKind {
+        let crawler = self.crawler();
+        match (self.kind(), self.token(), crawler) {
+            (ChoiceKind::ControlToken, Some(t), Some(c)) if t.eq_ignore_ascii_case(c.token) => {
+                ChoiceKind::Own
+            }
+            (ChoiceKind::ControlToken, Some("*"), _) => ChoiceKind::Star,
+            (ChoiceKind::ControlToken, Some(_), _) => ChoiceKind::Fallback,
+            (ChoiceKind::ControlToken, None, _) => ChoiceKind::NoGroup,
+            (kind, ..) => kind,
+        }
+    }
+
     /// The crawler of the registry the name was read as (crawler reading
     /// only).
     pub fn crawler(&self) -> Option<&'static Crawler> {
@@ -162,22 +189,13 @@ impl<'a> GroupChoice<'a> {
         let cite = |source: &Source| format!(" ({})", source.title);
         let source = self.source().map(cite).unwrap_or_default();
         let unnamed = match crawler {
-            Some(c) => or_list(c.tokens()),
+            Some(c) => or_list(c.tokens()) + &cut_name(c),
             None => subject.to_owned(),
         };
         let lines = lines_of(self.groups());
         let kind = self.kind();
         let (token, groups) = (self.token(), self.groups().len());
-        // A control token chooses its groups as a crawler does.
-        let chosen = match (kind, token, crawler) {
-            (ChoiceKind::ControlToken, Some(t), Some(c)) if t.eq_ignore_ascii_case(c.token) => {
-                ChoiceKind::Own
-            }
-            (ChoiceKind::ControlToken, Some("*"), _) => ChoiceKind::Star,
-            (ChoiceKind::ControlToken, Some(_), _) => ChoiceKind::Fallback,
-            (ChoiceKind::ControlToken, None, _) => ChoiceKind::NoGroup,
-            (kind, ..) => kind,
-        };
+        let chosen = self.group_kind();
         let obeyed = match (chosen, token) {
             (ChoiceKind::IgnoresRobotsTxt, _) => {
                 if let Some(why) = crawler.and_then(Crawler::ignores_robots_txt_why) {
@@ -274,6 +292,21 @@ impl GroupChoice<'_> {
             _ => format!("{named}, and there is no * group: nothing is disallowed"),
         }
     }
+}
+
+/// For a crawler whose name is no product token, why no group can name
+/// it: ` (a line naming AI2Bot is read as AI, and Google's library compares
+/// the crawler's whole name)`; empty otherwise.
+fn cut_name(crawler: &Crawler) -> String {
+    if crawler.name_is_token() {
+        return String::new();
+    }
+    let name = crawler.token;
+    let read_as = &name[..crate::token::token_len(name.as_bytes())];
+    format!(
+        " (a line naming {name} is read as `{read_as}`, and Google's library compares the \
+         crawler's whole name)"
+    )
 }
 
 /// `A`, `A or B`, `A, B or C`.

@@ -23,10 +23,11 @@
 //! let extended = registry::find("Google-Extended").unwrap();
 //! assert_eq!((extended.kind, extended.purpose), (CrawlerKind::ControlToken, Purpose::AiTraining));
 //!
-//! // A name that is no product token is kept as written, with the token a
-//! // `User-agent` line naming it is read as.
-//! let agent = registry::find("ChatGPT Agent").unwrap();
-//! assert_eq!(agent.token, "ChatGPT");
+//! // A name that is no product token is kept, and compared, whole: as in
+//! // Google's library, no `User-agent` line can name it (`User-agent:
+//! // AI2Bot` is read as `AI`).
+//! let ai2 = registry::find("AI2Bot").unwrap();
+//! assert_eq!((ai2.token, ai2.name_is_token()), ("AI2Bot", false));
 //!
 //! // A full User-Agent header maps to its crawler.
 //! let header = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
@@ -240,9 +241,11 @@ pub struct Crawler {
     pub name: &'static str,
     /// Other names lists use for it (`Brightbot 1.0`, another case).
     pub aliases: &'static [&'static str],
-    /// The product token it looks for first: its name, or for a name that
-    /// is no product token, the token a `User-agent` line naming it is
-    /// read as.
+    /// The name it looks for first: its own name, whole, compared as
+    /// given (as Google's library compares a crawler's name). For a name
+    /// that is no product token (`AI2Bot`, `ChatGPT Agent`) no
+    /// `User-agent` line can name it under Google's reading: a line is read
+    /// only up to its first character outside `[A-Za-z_-]` (`AI`).
     pub token: &'static str,
     /// The tokens whose groups it obeys, in order, when no group names its
     /// own (`Googlebot` for `Googlebot-Image`).
@@ -502,15 +505,17 @@ fn parse_entry(line: &'static str, sources: &'static [Source]) -> Result<Crawler
     if obeys_star {
         tokens.pop();
     }
-    if let Some(bad) = tokens.iter().find(|t| !is_product_token(t)) {
-        return Err(format!("`{bad}` is not a product token"));
-    }
     let (token, fallbacks) = tokens.split_first().ok_or("no token")?;
-    let read_as = &name[..token_len(name.as_bytes())];
-    if !token.eq_ignore_ascii_case(read_as) {
+    // Its own name is compared whole (`AI2Bot`, never the `AI` a line
+    // naming it is read as); what it falls back to are groups that lines
+    // do name.
+    if !token.eq_ignore_ascii_case(name) {
         return Err(format!(
-            "the first token of `{name}` is `{read_as}` (its name as a `User-agent` line reads it), not `{token}`"
+            "the first token of `{name}` is its whole name, not `{token}`"
         ));
+    }
+    if let Some(bad) = fallbacks.iter().find(|t| !is_product_token(t)) {
+        return Err(format!("`{bad}` is not a product token"));
     }
     let mut kind_words = kind.split(',').map(str::trim);
     let kind = kind_words
@@ -695,14 +700,15 @@ pub fn find(name: &str) -> Option<&'static Crawler> {
     Some(&registry.crawlers[*index])
 }
 
-/// The first crawler whose own product token is `token`
-/// (case-insensitive): for a name that is no product token, the entry it
-/// is read as (`AI` for `AI2Bot`).
+/// The first crawler whose own token is `token` (case-insensitive): its
+/// whole name (`MSNBot` for `msnbot`). A token a line is cut to (`AI`) is
+/// no crawler's: `AI2Bot` is compared whole.
 ///
 /// ```
 /// use crawlgate::registry;
-/// assert_eq!(registry::find_token("chatgpt").unwrap().name, "ChatGPT Agent");
-/// assert_eq!(registry::find_token("Googlebot").unwrap().name, "Googlebot");
+/// assert_eq!(registry::find_token("msnbot").unwrap().name, "MSNBot");
+/// assert_eq!(registry::find_token("ai2bot").unwrap().name, "AI2Bot");
+/// assert!(registry::find_token("AI").is_none());
 /// ```
 pub fn find_token(token: &str) -> Option<&'static Crawler> {
     let registry = registry();
@@ -816,7 +822,7 @@ mod tests {
     #[test]
     fn a_bad_line_says_why() {
         let text = "@source s | S | https://s\nA | A > * | crawler | yes | o | search | - | s 2026-01-01 | n\n\
-                    B/1 | B/1 | crawler | yes | o | search | - | s 2026-01-01 | n\n\
+                    B | B > B/1 | crawler | yes | o | search | - | s 2026-01-01 | n\n\
                     C | C | crawler | yes | o | nope | - | s 2026-01-01 | n\n\
                     D | E | crawler | yes | o | search | - | s 2026-01-01 | n\n\
                     F | F | crawler | yes | o | search | - | t 2026-01-01 | n\n\
@@ -828,7 +834,10 @@ mod tests {
         assert!(bad[4].why.contains("no profile `baidu`"), "{bad:?}");
         assert!(bad[0].why.contains("not a product token"), "{bad:?}");
         assert!(bad[1].why.contains("unknown purpose"), "{bad:?}");
-        assert!(bad[2].why.contains("is `D`"), "{bad:?}");
+        assert!(
+            bad[2].why.contains("`D` is its whole name, not `E`"),
+            "{bad:?}"
+        );
         assert!(bad[3].why.contains("no @source `t`"), "{bad:?}");
     }
 

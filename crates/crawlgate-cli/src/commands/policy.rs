@@ -23,7 +23,7 @@ Examples:
   crawlgate policy POLICY.toml -o robots.txt --apache block.conf
   crawlgate policy --ai-train deny --merge robots.txt             # the diff
   crawlgate policy --ai-train deny --merge robots.txt --in-place  # robots.txt.bak kept
-  crawlgate policy --ai-train deny --user-fetch allow --crawler 'AI2Bot-DeepResearchEval=deny'
+  crawlgate policy --ai-train deny --user-fetch allow --crawler 'ChatGPT-User=deny'
   crawlgate policy --search allow --ai-train deny --explain       # crawler × purpose × verdict
   crawlgate policy --ai-use deny --private /admin/ --honeypot /trap/ --crawl-delay 5 \\
       --sitemap https://example.com/sitemap.xml --license https://example.com/license.xml

@@ -550,3 +550,55 @@ fn colour_follows_the_color_flag() {
     let never = check_sample(&["-a", "mybot", "/private/x", "--color", "never"]);
     assert!(!stdout_of(&never).contains('\u{1b}'));
 }
+
+/// A crawler whose name is no product token is compared whole, as Google's
+/// library compares it: a group of a shorter token (`Ai2Bot-Dolma`, read
+/// as `Ai`; `Crawl`) does not bind AI2Bot or Crawl4AI, and the crawler
+/// reading answers as `--one-token` does, the JSON naming the crawler.
+#[test]
+fn whole_crawler_names_are_not_bound_by_shortened_tokens() {
+    let files = Files::new();
+    files.write(
+        "robots.txt",
+        "User-agent: Ai2Bot-Dolma\nDisallow: /\n\nUser-agent: Crawl\nDisallow: /\n\nUser-agent: AI2Bot\nDisallow: /\n",
+    );
+    for agent in ["AI2Bot", "Crawl4AI", "img2dataset"] {
+        let verdicts: Vec<String> = [&[][..], &["--one-token"][..]]
+            .iter()
+            .map(|extra| {
+                let output = crawlgate()
+                    .current_dir(files.path())
+                    .args(["check", "robots.txt", "--json", "--agent", agent])
+                    .args(*extra)
+                    .arg("/")
+                    .output()
+                    .unwrap();
+                assert_eq!(output.status.code(), Some(0), "{agent}");
+                let json: Value = serde_json::from_str(&stdout_of(&output)).unwrap();
+                json["allowed"].to_string()
+            })
+            .collect();
+        assert_eq!(verdicts, ["true", "true"], "{agent}");
+    }
+    let output = crawlgate()
+        .current_dir(files.path())
+        .args(["check", "robots.txt", "--agent", "AI2Bot", "/"])
+        .output()
+        .unwrap();
+    assert!(
+        stdout_of(&output).contains("a line naming AI2Bot is read as `AI`"),
+        "{}",
+        stdout_of(&output)
+    );
+    // A crawler called `AI` is what those lines name.
+    let output = crawlgate()
+        .current_dir(files.path())
+        .args(["check", "robots.txt", "--one-token", "--agent", "AI", "/"])
+        .output()
+        .unwrap();
+    assert!(
+        stdout_of(&output).starts_with("disallowed"),
+        "{}",
+        stdout_of(&output)
+    );
+}

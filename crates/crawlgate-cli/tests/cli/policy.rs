@@ -366,8 +366,8 @@ fn bad_input_is_said_and_exits_2() {
         (vec!["bad.toml"], "ai-training"),
         (vec!["missing.toml"], "cannot read missing.toml"),
         (
-            vec!["--ai-train", "deny", "--user-fetch", "allow"],
-            "answer to the same product token",
+            vec!["--ai-train", "deny", "--private", "/robots.txt"],
+            "crawlers fetch /robots.txt",
         ),
         (vec!["--in-place"], "--merge"),
         (vec!["--private", "admin"], "a path starts with `/`"),

@@ -81,9 +81,12 @@ fn check(policy: &Policy, tokens: &HashMap<String, Vec<&'static Crawler>>) -> bo
         }
         // Denied when the policy denies it or any crawler of its token:
         // one group names them all.
-        let denied = tokens[&crawler.token.to_ascii_lowercase()]
-            .iter()
-            .any(|c| stated(policy, c) == Some(Access::Deny));
+        // A crawler whose name is no product token (AI2Bot) obeys `*`:
+        // no line can name it.
+        let denied = crawler.name_is_token()
+            && tokens[&crawler.token.to_ascii_lowercase()]
+                .iter()
+                .any(|c| stated(policy, c) == Some(Access::Deny));
         let view = robots.view(crawler);
         assert_eq!(view.is_allowed("/"), !denied, "{label}: {}", crawler.name);
         assert_eq!(
@@ -194,9 +197,10 @@ fn each_purpose_against_all_the_others_merged_into_a_site_file() {
                 if !crawler.runs() || crawler.ignores_robots_txt() {
                     continue;
                 }
-                let denied = tokens[&crawler.token.to_ascii_lowercase()]
-                    .iter()
-                    .any(|c| stated(&policy, c) == Some(Access::Deny));
+                let denied = crawler.name_is_token()
+                    && tokens[&crawler.token.to_ascii_lowercase()]
+                        .iter()
+                        .any(|c| stated(&policy, c) == Some(Access::Deny));
                 let view = robots.view(crawler);
                 if denied {
                     assert!(!view.is_allowed("/"), "{label}: {}", crawler.name);

@@ -93,9 +93,9 @@ async fn bad_policies_are_400s_that_name_the_field() {
             "not a crawler",
         ),
         (
-            json!({"purposes": {"ai-train": "deny", "user-fetch": "allow"}}),
-            "crawlers",
-            "same product token",
+            json!({"purposes": {"ai-train": "deny"}, "private": ["/robots.txt"]}),
+            "private",
+            "crawlers fetch /robots.txt",
         ),
         (json!({"private": ["admin/"]}), "private", "starts with `/`"),
         (

@@ -14,5 +14,6 @@ mod robustness;
 mod search_console;
 mod urllib;
 mod verdicts;
+mod whole_names;
 mod workspace;
 mod yandex;

@@ -71,7 +71,10 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             let reading = if token.is_empty() {
                 "matches no crawler with it".to_owned()
             } else {
-                format!("reads it as `{token}`")
+                format!(
+                    "reads it as `{token}`, so under Google's library a crawler named \
+                     `{value}` does not obey this group (it obeys `*`)"
+                )
             };
             let mut d = cx.diagnostic(
                 Code::AgentNotProductToken,
@@ -109,8 +112,9 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 span,
                 format!(
                     "`{value}` holds a digit, which RFC 9309 product tokens cannot: Google's \
-                     parser reads it as `{token}`; crawlers that compare the whole name still \
-                     find it"
+                     parser reads it as `{token}`, so under Google's library a crawler named \
+                     `{value}` does not obey this group (it obeys `*`); crawlers that compare \
+                     the whole name still find it"
                 ),
             );
             d.severity = Severity::Info;

@@ -134,7 +134,7 @@ async fn a_policy_that_cannot_be_written_is_said() {
     tester
         .eval(
             "document.getElementById('policy-ai-train').value = 'deny';
-             document.getElementById('policy-user-fetch').value = 'allow';
+             document.getElementById('policy-private').value = '/robots.txt';
              document.getElementById('policy-merge').checked = false;",
             vec![],
         )
@@ -149,7 +149,7 @@ async fn a_policy_that_cannot_be_written_is_said() {
         .await;
     let error = error.as_str().unwrap();
     assert!(
-        error.contains("AI2Bot-DeepResearchEval") && error.contains("same product token"),
+        error.contains("/robots.txt") && error.contains("crawlers fetch /robots.txt"),
         "{error}"
     );
     assert_eq!(
@@ -164,7 +164,7 @@ async fn a_policy_that_cannot_be_written_is_said() {
     // Fixed, and written new (not merged): no diff.
     tester
         .eval(
-            "document.getElementById('policy-user-fetch').value = '';",
+            "document.getElementById('policy-private').value = '';",
             vec![],
         )
         .await;
