@@ -173,8 +173,9 @@ struct Bodies<'a> {
     parsed: Vec<CompiledRobotsTxt>,
     /// Each distinct body read by another profile, made when a row's
     /// crawler is first read by it (Bing's crawlers by Bing's rules when no
-    /// profile was named); one slot per [`Profile::ALL`] entry.
-    others: Vec<[OnceLock<CompiledRobotsTxt>; PROFILES]>,
+    /// profile was named); one slot per [`Profile::ALL`] entry, boxed so
+    /// that the slots of a body no crawler reads otherwise stay small.
+    others: Vec<[OnceLock<Box<CompiledRobotsTxt>>; PROFILES]>,
 }
 
 /// How many profiles there are (the slots of [`Bodies::others`]).
@@ -262,7 +263,10 @@ impl<'a> Bodies<'a> {
         let slot = Profile::ALL.iter().position(|p| *p == profile);
         match slot.and_then(|slot| self.others.get(distinct).map(|o| &o[slot])) {
             Some(cell) => Some(Ok(cell.get_or_init(|| {
-                CompiledRobotsTxt::new(RobotsTxt::parse_with(values.bytes(first), profile))
+                Box::new(CompiledRobotsTxt::new(RobotsTxt::parse_with(
+                    values.bytes(first),
+                    profile,
+                )))
             }))),
             // Not a listed profile (or none asked lazily): parsed by the caller.
             None => Some(Err(values.bytes(unit))),

@@ -224,4 +224,6 @@ def test_a_shared_dictionary_costs_only_the_entries_the_rows_use() -> None:
     small_time = statistics.median(r[0] for r in rounds)
     large_time = statistics.median(r[1] for r in rounds)
     print(f"1,000 rows: {small_time * 1e3:.2f} ms from 1,000 entries, {large_time * 1e3:.2f} ms from 100,000")
-    assert large_time <= 3 * small_time, (small_time, large_time)
+    # Reading the whole dictionary would cost about 100 times as much; 10
+    # leaves room for the load of the suites that run beside this one.
+    assert large_time <= 10 * small_time, (small_time, large_time)
