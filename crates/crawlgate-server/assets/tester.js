@@ -501,6 +501,11 @@ async function run() {
     const [checked, linted, reported] = await Promise.all([check, lint, report]);
     if (controller.signal.aborted) return;
     state.verdicts = checked.results;
+    // A name no group can name (a full User-Agent header of an unknown
+    // crawler, say) is answered with the API's warning, shown as given.
+    const warning = $("agent-warning");
+    warning.textContent = checked.warning || "";
+    warning.hidden = !checked.warning;
     state.tested = plan.tested;
     state.selected = Math.min(state.selected, Math.max(0, state.verdicts.length - 1));
     state.diagnostics = linted.diagnostics;
