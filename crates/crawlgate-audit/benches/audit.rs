@@ -5,11 +5,11 @@
 //!
 //! `cargo bench -p crawlgate-audit --bench audit` (CRAWLGATE_AUDIT_LINES
 //! sets the log's size: 1,000,000 by default). The log written is kept at
-//! `target/audit-bench/access.log` for other tools (GoAccess) to read.
+//! `audit-bench/access.log` under the target directory (`$CARGO_TARGET_DIR`,
+//! or `target/`) for other tools (GoAccess) to read.
 
 #![allow(missing_docs)] // criterion's macros write undocumented functions
 
-use std::path::PathBuf;
 use std::time::Duration;
 
 use crawlgate::RobotsTxt;
@@ -36,7 +36,7 @@ fn lines() -> usize {
 fn bench(c: &mut Criterion) {
     let lines = lines();
     let lab = Lab::generate(lines, 2026);
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../target/audit-bench");
+    let dir = crawlgate_test_support::target_dir().join("audit-bench");
     std::fs::create_dir_all(&dir).unwrap();
     let log = dir.join("access.log");
     std::fs::write(&log, &lab.log).unwrap();

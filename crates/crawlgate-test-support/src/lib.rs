@@ -3,7 +3,8 @@
 //! fast matchers are checked against ([`reference_matches`]), the lint
 //! fixtures ([`lint_fixtures`]), the import-graph checks of the
 //! architecture tests ([`architecture`]), and an access log with known
-//! truth for the audit ([`access_log`]).
+//! truth for the audit ([`access_log`]), and where tests leave files for
+//! a person to look at ([`target_dir`]).
 //!
 //! It depends on nothing, so any crate's unit or integration tests may use
 //! it without a second copy of a crawlgate crate.
@@ -22,6 +23,8 @@ pub mod architecture;
 pub mod lint_fixtures;
 mod reference;
 mod rng;
+mod target;
 
 pub use reference::reference_matches;
 pub use rng::Rng;
+pub use target::target_dir;

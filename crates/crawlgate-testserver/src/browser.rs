@@ -170,8 +170,8 @@ impl ChromiumOptions {
     }
 }
 
-/// A folder under the target directory (`$CARGO_TARGET_DIR`, or the
-/// workspace's `target/`) where screenshots are kept after the test.
+/// A folder under the target directory the tests were built in
+/// ([`crawlgate_test_support::target_dir`]) where screenshots are kept after the test.
 #[derive(Clone, Debug)]
 pub struct Screenshots {
     dir: PathBuf,
@@ -180,10 +180,7 @@ pub struct Screenshots {
 impl Screenshots {
     /// The folder `name` under the target directory, created if missing.
     pub fn folder(name: &str) -> Screenshots {
-        let target = std::env::var_os("CARGO_TARGET_DIR")
-            .map(PathBuf::from)
-            .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target"));
-        let dir = target.join(name);
+        let dir = crawlgate_test_support::target_dir().join(name);
         std::fs::create_dir_all(&dir)
             .unwrap_or_else(|e| panic!("cannot create {}: {e}", dir.display()));
         Screenshots { dir }

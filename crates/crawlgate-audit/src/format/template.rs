@@ -51,9 +51,33 @@ pub enum Field {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Piece {
-    Literal(Vec<u8>),
+    Literal(Literal),
     Field(Field),
 }
+
+/// Text the format writes between fields, with its searcher built once
+/// per format: building one for each field of each line was a sixth of
+/// the audit's time.
+#[derive(Clone, Debug)]
+struct Literal(Box<memmem::Finder<'static>>);
+
+impl Literal {
+    fn new(bytes: &[u8]) -> Literal {
+        Literal(Box::new(memmem::Finder::new(bytes).into_owned()))
+    }
+
+    fn bytes(&self) -> &[u8] {
+        self.0.needle()
+    }
+}
+
+impl PartialEq for Literal {
+    fn eq(&self, other: &Literal) -> bool {
+        self.bytes() == other.bytes()
+    }
+}
+
+impl Eq for Literal {}
 
 /// A compiled line format.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -111,8 +135,8 @@ impl Template {
             return;
         }
         match self.pieces.last_mut() {
-            Some(Piece::Literal(lit)) => lit.extend_from_slice(bytes),
-            _ => self.pieces.push(Piece::Literal(bytes.to_vec())),
+            Some(Piece::Literal(lit)) => *lit = Literal::new(&[lit.bytes(), bytes].concat()),
+            _ => self.pieces.push(Piece::Literal(Literal::new(bytes))),
         }
     }
 
@@ -309,6 +333,7 @@ impl Template {
         for (i, piece) in self.pieces.iter().enumerate() {
             match piece {
                 Piece::Literal(lit) => {
+                    let lit = lit.bytes();
                     if !bytes[pos..].starts_with(lit) {
                         return Err("the line does not fit the log format");
                     }
@@ -317,13 +342,15 @@ impl Template {
                 Piece::Field(field) => {
                     let end = match self.pieces.get(i + 1) {
                         Some(Piece::Literal(next)) => {
-                            let quoted = next[0] == b'"'
-                                && matches!(self.pieces.get(i.wrapping_sub(1)), Some(Piece::Literal(prev)) if prev.ends_with(b"\""));
+                            let quoted = next.bytes()[0] == b'"'
+                                && matches!(self.pieces.get(i.wrapping_sub(1)), Some(Piece::Literal(prev)) if prev.bytes().ends_with(b"\""));
                             if quoted {
                                 pos + closing_quote(&bytes[pos..])
                                     .ok_or("a quoted field is not closed")?
                             } else {
-                                pos + memmem::find(&bytes[pos..], next)
+                                pos + next
+                                    .0
+                                    .find(&bytes[pos..])
                                     .ok_or("the line does not fit the log format")?
                             }
                         }
