@@ -6,8 +6,7 @@ use std::net::IpAddr;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use crawlgate::RobotsTxt;
-use crawlgate_answers::Robots;
+use crawlgate_answers::RobotsSource;
 use crawlgate_audit::audit::{Audit, AuditOptions, RowSink};
 use crawlgate_audit::findings::{Row, Summary};
 use crawlgate_audit::format::LogFormat;
@@ -114,8 +113,9 @@ pub fn options(robots: &str, feeds: FeedSource, dns: Option<&DnsServer>) -> Audi
         format: None,
         robots: RobotsInForce::One(Site::single(
             "robots.txt",
-            Robots::local(RobotsTxt::parse(robots.as_bytes())),
+            RobotsSource::from_bytes(robots.as_bytes().to_vec()),
         )),
+        profile: None,
         honeypots: vec![HONEYPOT.to_owned()],
         trusted_proxies: PrefixSet::default(),
         verify: VerifyOptions {
