@@ -585,13 +585,12 @@ mod tests {
                             (check.allowed, check.basis, check.line()),
                             "{agent} {url} {profile:?}"
                         );
-                        let google = source.read(Profile::GOOGLE).decide(Who::crawler(agent), url);
+                        let google = source
+                            .read(Profile::GOOGLE)
+                            .decide(Who::crawler(agent), url);
                         differ += usize::from(google.allowed != check.allowed);
                     }
-                    assert_eq!(
-                        judge.crawl_delay(),
-                        Judge::over(&read, agent).crawl_delay()
-                    );
+                    assert_eq!(judge.crawl_delay(), Judge::over(&read, agent).crawl_delay());
                 }
             }
         }
@@ -600,7 +599,10 @@ mod tests {
         assert!(differ >= 4, "{differ}");
         let bytes = &sources[0];
         let bing = Judge::new(bytes, agents[0], None);
-        assert_eq!((bing.judge("/shared/x").allowed, bing.crawl_delay()), (true, Some((1.0, 2))));
+        assert_eq!(
+            (bing.judge("/shared/x").allowed, bing.crawl_delay()),
+            (true, Some((1.0, 2)))
+        );
         let yandex = Judge::new(bytes, agents[1], None);
         assert!(yandex.judge("/no-colon").allowed && !yandex.judge("/shared").allowed);
         let google = Judge::new(bytes, agents[2], None);

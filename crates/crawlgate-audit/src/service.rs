@@ -243,9 +243,9 @@ fn outcome_of(
     let rules = match (answer.outcome, &answer.body, previous) {
         (OutcomeKind::FullAllow, _, _) => Rules::FullAllow,
         (OutcomeKind::FullDisallow, _, _) => Rules::FullDisallow,
-        (OutcomeKind::Conditional, Some(body), _) => {
-            Rules::Conditional(Arc::new(RobotsCopy::parse(body.as_bytes(), Profile::GOOGLE)))
-        }
+        (OutcomeKind::Conditional, Some(body), _) => Rules::Conditional(Arc::new(
+            RobotsCopy::parse(body.as_bytes(), Profile::GOOGLE),
+        )),
         (OutcomeKind::Conditional, None, Some(copy)) => Rules::Conditional(Arc::clone(copy)),
         (OutcomeKind::Conditional, None, None) if answer.reason != OutcomeReason::Fetched => {
             return Ok(None)
@@ -332,17 +332,15 @@ pub async fn read_versions(
             url: shown(url.as_str(), 300),
             why: format!("version {id} is not a time"),
         })?;
-        let outcome = outcome_of(&answer, previous.as_ref()).map_err(|why| {
-            ServiceError::Answer {
+        let outcome =
+            outcome_of(&answer, previous.as_ref()).map_err(|why| ServiceError::Answer {
                 url: shown(url.as_str(), 300),
                 why,
-            }
-        })?;
+            })?;
         let Some(outcome) = outcome else {
             warnings.push(format!(
                 "{}: version {id} ({}) kept an earlier copy the service no longer holds: left out",
-                listing.robots_url,
-                answer.reason
+                listing.robots_url, answer.reason
             ));
             continue;
         };

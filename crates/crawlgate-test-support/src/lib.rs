@@ -3,7 +3,8 @@
 //! fast matchers are checked against ([`reference_matches`]), the lint
 //! fixtures ([`lint_fixtures`]), the import-graph checks of the
 //! architecture tests ([`architecture`]), and an access log with known
-//! truth for the audit ([`access_log`]).
+//! truth for the audit ([`access_log`]), and robots.txt files the crawlers'
+//! operators read differently ([`readings`]).
 //!
 //! It depends on nothing, so any crate's unit or integration tests may use
 //! it without a second copy of a crawlgate crate.
@@ -20,6 +21,7 @@
 pub mod access_log;
 pub mod architecture;
 pub mod lint_fixtures;
+pub mod readings;
 mod reference;
 mod rng;
 

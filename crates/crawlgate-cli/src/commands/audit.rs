@@ -251,8 +251,8 @@ fn load_robots(args: &Args) -> anyhow::Result<RobotsInForce> {
             user_agent: args.fetch.user_agent.clone(),
             ..ServiceOptions::default()
         };
-        let read = service::read_versions_blocking(url, origin, &options)
-            .context("--robots-service")?;
+        let read =
+            service::read_versions_blocking(url, origin, &options).context("--robots-service")?;
         for warning in &read.warnings {
             warn(warning);
         }
