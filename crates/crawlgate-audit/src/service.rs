@@ -29,6 +29,10 @@ use crate::time::{format_rfc3339, Millis};
 /// at most the service's robots.txt limit, escaped as JSON text).
 pub const MAX_ANSWER_BYTES: usize = 8 << 20;
 
+/// The longest origin asked about (the service takes URLs of 8,192
+/// characters at most).
+pub const MAX_ORIGIN_BYTES: usize = 2_048;
+
 /// How the service is asked.
 #[derive(Clone, Debug)]
 pub struct ServiceOptions {
@@ -146,7 +150,7 @@ impl Client {
             .client
             .fetch(url)
             .await
-            .map_err(|e| request(e.to_string()))?;
+            .map_err(|e| request(shown(&e.to_string(), 300)))?;
         self.read += attempt.bytes_read;
         if attempt.truncated {
             return Err(ServiceError::TooMuch {
@@ -169,7 +173,8 @@ impl Client {
             FetchResult::Network(failure) => {
                 return Err(request(format!(
                     "cannot reach the service ({}: {})",
-                    failure.kind, failure.message
+                    failure.kind,
+                    shown(&failure.message, 300)
                 )))
             }
         };
@@ -270,6 +275,11 @@ pub async fn read_versions(
 ) -> Result<ServiceVersions, ServiceError> {
     let base = service_base(service)?;
     let origin_shown = shown(origin, 200);
+    if origin.len() > MAX_ORIGIN_BYTES {
+        return Err(ServiceError::Argument(format!(
+            "{origin_shown}: not an origin: longer than {MAX_ORIGIN_BYTES} bytes"
+        )));
+    }
     let parsed = Origin::from_url(origin)
         .map_err(|e| ServiceError::Argument(format!("{origin_shown}: not an origin: {e}")))?;
     let origin = parsed.to_string();

@@ -99,7 +99,7 @@ pub struct Args {
     pub robots_service: Option<String>,
 
     /// The site whose versions --robots-service reads (https://example.com).
-    #[arg(long, value_name = "URL", requires = "robots_service")]
+    #[arg(long, value_name = "URL")]
     pub origin: Option<String>,
 
     /// How to read robots.txt: google, rfc9309, legacy, bing or yandex, for every crawler. By default, each crawler by its operator's own parser's reading (bing for Bing's crawlers, yandex for Yandex's robots, else google), as `crawlgate check` reads it.
@@ -238,6 +238,9 @@ fn log_sources(logs: &[String]) -> anyhow::Result<Vec<LogSource>> {
 }
 
 fn load_robots(args: &Args) -> anyhow::Result<RobotsInForce> {
+    if args.origin.is_some() && args.robots_service.is_none() {
+        bail!("--origin names the site whose versions --robots-service reads: give --robots-service too");
+    }
     if let Some(dir) = &args.robots_dir {
         return Ok(robots::read_per_host(dir)?);
     }
