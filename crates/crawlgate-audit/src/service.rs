@@ -318,6 +318,7 @@ pub async fn read_versions(
             why: format!("no version of {origin} is listed"),
         });
     }
+    let robots_url = shown(&listing.robots_url, 300);
     let mut ids: Vec<u64> = listing.history.iter().map(|v| v.id).collect();
     ids.sort_unstable();
     ids.dedup();
@@ -349,8 +350,8 @@ pub async fn read_versions(
             })?;
         let Some(outcome) = outcome else {
             warnings.push(format!(
-                "{}: version {id} ({}) kept an earlier copy the service no longer holds: left out",
-                listing.robots_url, answer.reason
+                "{robots_url}: version {id} ({}) kept an earlier copy the service no longer holds: left out",
+                answer.reason
             ));
             continue;
         };
@@ -360,8 +361,7 @@ pub async fn read_versions(
         versions.push(Version {
             since: Some(since),
             label: format!(
-                "{} version {id} (since {})",
-                listing.robots_url,
+                "{robots_url} version {id} (since {})",
                 format_rfc3339(since)
             ),
             robots: RobotsSource::fetched(outcome),

@@ -181,8 +181,9 @@ def test_each_crawler_by_its_operators_reading_equals_the_cli_and_check(
     def check(agent: str, *profile: str) -> list[tuple]:
         done = subprocess.run(
             [crawlgate_cli, "check", "robots.txt", "--agent", agent, "--json", *profile, *READING_URLS],
-            cwd=tmp_path, capture_output=True, text=True, check=True,
+            cwd=tmp_path, capture_output=True, text=True,
         )
+        assert done.returncode in (0, 1), done.stderr  # 1: something is disallowed
         return [(r["allowed"], (r.get("rule") or {}).get("line")) for r in json.loads(done.stdout)["results"]]
 
     for profile in [None, "google", "yandex"]:
