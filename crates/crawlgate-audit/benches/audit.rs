@@ -12,8 +12,7 @@
 
 use std::time::Duration;
 
-use crawlgate::RobotsTxt;
-use crawlgate_answers::Robots;
+use crawlgate_answers::RobotsSource;
 use crawlgate_audit::audit::{Audit, AuditOptions, NoRows};
 use crawlgate_audit::identity::dns::DnsConfig;
 use crawlgate_audit::identity::feeds::FeedSource;
@@ -57,8 +56,9 @@ fn bench(c: &mut Criterion) {
         format: None,
         robots: RobotsInForce::One(Site::single(
             "robots.txt",
-            Robots::local(RobotsTxt::parse(lab.robots_txt.as_bytes())),
+            RobotsSource::from_bytes(lab.robots_txt.as_bytes().to_vec()),
         )),
+        profile: None,
         honeypots: vec![HONEYPOT.to_owned()],
         trusted_proxies: PrefixSet::default(),
         verify: VerifyOptions {

@@ -15,7 +15,7 @@ use std::sync::mpsc::{sync_channel, Receiver};
 use std::sync::Arc;
 
 use crawlgate::registry::{self, Crawler, CrawlerKind, Obeys};
-use crawlgate_answers::Robots;
+use crawlgate::Profile;
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
@@ -35,6 +35,11 @@ pub struct AuditOptions {
     pub format: Option<LogFormat>,
     /// The robots.txt in force.
     pub robots: RobotsInForce,
+    /// The profile every file is read by; `None`: each crawler's file is
+    /// read by its operator's parser's profile, as `crawlgate check` reads
+    /// it when no `--profile` is given (Bing's crawlers by `bing`, Yandex's
+    /// robots by `yandex`, any other agent by `google`).
+    pub profile: Option<Profile>,
     /// Honeypot paths: a request whose path starts with one is a honeypot
     /// hit.
     pub honeypots: Vec<String>,
@@ -189,22 +194,24 @@ impl<'a, 'r> WorkerCache<'a, 'r> {
         found
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn judge(
         &mut self,
         site: &'r Site,
         version: usize,
         claim: Claim<'a>,
         agent: &str,
+        profile: Option<Profile>,
         url: &str,
     ) -> (Judged, Option<f64>) {
         let key = (site as *const Site as usize, version, claim);
         if self.judges.len() > 10_000 {
             self.judges.clear();
         }
-        let judge = self.judges.entry(key).or_insert_with(|| {
-            let robots: &'r Robots = &site.all()[version].robots;
-            Judge::new(robots, agent)
-        });
+        let judge = self
+            .judges
+            .entry(key)
+            .or_insert_with(|| Judge::new(&site.all()[version].robots, agent, profile));
         (judge.judge(url), judge.crawl_delay().map(|(s, _)| s))
     }
 }
@@ -653,10 +660,11 @@ impl Audit {
                 (None, std::borrow::Cow::Borrowed(a)) => Some(Claim::Agent(a)),
                 (None, std::borrow::Cow::Owned(_)) => None,
             };
+            let profile = self.options.profile;
             let mut judge_at = |index: usize| match claim {
-                Some(claim) => cache.judge(site, index, claim, agent_name, url),
+                Some(claim) => cache.judge(site, index, claim, agent_name, profile, url),
                 None => {
-                    let judge = Judge::new(&site.all()[index].robots, agent_name);
+                    let judge = Judge::new(&site.all()[index].robots, agent_name, profile);
                     (judge.judge(url), judge.crawl_delay().map(|(s, _)| s))
                 }
             };

@@ -16,5 +16,6 @@ pub mod output;
 pub mod record;
 pub mod records;
 pub mod robots;
+pub mod service;
 pub mod session;
 pub mod time;

@@ -1,20 +1,21 @@
 //! The robots.txt in force for a request, and the one place a request is
 //! judged: [`Judge`], which gives exactly the verdict `crawlgate check
 //! --agent <the request's User-Agent> <its URL>` gives (the crawler
-//! reading: a crawler of the registry by its operator's rules, any other
-//! agent as one product token), from rules compiled once per crawler.
+//! reading: a crawler of the registry by its operator's rules, read by its
+//! operator's parser's profile unless one is named, any other agent as one
+//! product token), from rules compiled once per crawler.
 //!
 //! Where the robots.txt comes from: one file or fetched URL for every
 //! request ([`Site::single`]); dated versions, each request judged against
 //! the version in force at its time ([`Site::versions`]); or one of either
 //! per host ([`RobotsInForce::PerHost`]).
 
-use crawlgate::Who;
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use crawlgate::{AgentView, Profile, Reason, RobotsTxt};
-use crawlgate_answers::{Basis, Robots, Rules};
+use crawlgate::{AgentView, Profile, Reading, Reason, Who};
+use crawlgate_answers::{Basis, Robots, RobotsSource, Rules};
 
 use crate::time::{format_rfc3339, parse_epoch, parse_iso8601, Millis};
 
@@ -44,25 +45,34 @@ enum How<'r> {
     Fixed(Judged),
     /// A fetched file: `/robots.txt` itself allowed, the rest by the view.
     FetchedView(AgentView<'r>),
+    /// A reading under a profile the source keeps no slot for (one made
+    /// by hand, not one of `Profile::ALL`): judged afresh on every call.
+    Owned(Box<Robots>, String),
 }
 
 /// The verdicts of one robots.txt for one claimed agent: what
-/// [`Robots::decide_for_crawler`] gives, with the agent's view built once.
+/// [`Robots::decide`] gives under the profile `crawlgate check` reads the
+/// file by for that agent, with the agent's view built once.
 ///
 /// ```
-/// use crawlgate::{RobotsTxt, Who};
+/// use crawlgate::{Profile, Reading, Who};
 /// use crawlgate_audit::robots::Judge;
-/// use crawlgate_answers::Robots;
+/// use crawlgate_answers::RobotsSource;
 ///
-/// let robots = Robots::local(RobotsTxt::parse(b"User-agent: Googlebot\nDisallow: /private\n"));
-/// let ua = "Mozilla/5.0 (compatible; Googlebot-Image/1.0)";
-/// let judge = Judge::new(&robots, ua);
-/// let judged = judge.judge("/private/cat.jpg");
-/// assert!(!judged.allowed);
-/// assert_eq!(judged.rule_line, Some(2));
-/// // Exactly `crawlgate check`'s verdict.
-/// let check = robots.decide(Who::crawler(ua), "/private/cat.jpg");
+/// // Bing reads a Crawl-delay as the end of bingbot's group; Google does not.
+/// let source = RobotsSource::from_bytes(
+///     b"User-agent: bingbot\nCrawl-delay: 1\nUser-agent: *\nDisallow: /private\n".to_vec(),
+/// );
+/// let ua = "Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)";
+/// // No profile named: bingbot is read by Bing's rules, as `check` reads it.
+/// let judged = Judge::new(&source, ua, None).judge("/private/page");
+/// assert!(judged.allowed);
+/// let profile = Reading::Crawler.profile_for(ua, None);
+/// let check = source.read(profile).decide(Who::crawler(ua), "/private/page");
 /// assert_eq!((judged.allowed, judged.basis, judged.rule_line), (check.allowed, check.basis, check.line()));
+/// // A named profile reads it for every crawler.
+/// let google = Judge::new(&source, ua, Some(Profile::GOOGLE)).judge("/private/page");
+/// assert_eq!((google.allowed, google.rule_line), (false, Some(4)));
 /// ```
 pub struct Judge<'r> {
     how: How<'r>,
@@ -70,8 +80,33 @@ pub struct Judge<'r> {
 
 impl<'r> Judge<'r> {
     /// The judge of `agent` (a crawler's name or a whole User-Agent
-    /// header) under `robots`.
-    pub fn new(robots: &'r Robots, agent: &str) -> Judge<'r> {
+    /// header) under `source`, read by `named` when the user named a
+    /// profile, else by the agent's operator's
+    /// ([`Reading::profile_for`], as every front end chooses).
+    pub fn new(source: &'r RobotsSource, agent: &str, named: Option<Profile>) -> Judge<'r> {
+        match source.read(Reading::Crawler.profile_for(agent, named)) {
+            Cow::Borrowed(robots) => Judge::over(robots, agent),
+            Cow::Owned(robots) => Judge {
+                how: How::Owned(Box::new(robots), agent.to_owned()),
+            },
+        }
+    }
+
+    /// The judge of `agent` under a file already read by a profile.
+    ///
+    /// ```
+    /// use crawlgate::{RobotsTxt, Who};
+    /// use crawlgate_audit::robots::Judge;
+    /// use crawlgate_answers::Robots;
+    ///
+    /// let robots = Robots::local(RobotsTxt::parse(b"User-agent: Googlebot\nDisallow: /private\n"));
+    /// let ua = "Mozilla/5.0 (compatible; Googlebot-Image/1.0)";
+    /// let judged = Judge::over(&robots, ua).judge("/private/cat.jpg");
+    /// assert_eq!((judged.allowed, judged.rule_line), (false, Some(2)));
+    /// let check = robots.decide(Who::crawler(ua), "/private/cat.jpg");
+    /// assert_eq!((judged.allowed, judged.basis, judged.rule_line), (check.allowed, check.basis, check.line()));
+    /// ```
+    pub fn over(robots: &'r Robots, agent: &str) -> Judge<'r> {
         let how = match robots {
             Robots::Local(compiled) => How::View(compiled.view(Who::crawler(agent))),
             Robots::Fetched(outcome) => {
@@ -117,6 +152,7 @@ impl<'r> Judge<'r> {
             How::Fixed(judged) => return *judged,
             How::FetchedView(_) if is_robots_txt(url) => return robots_txt_itself(),
             How::View(view) | How::FetchedView(view) => view,
+            How::Owned(robots, agent) => return Judge::over(robots, agent).judge(url),
         };
         let verdict = view.decide(url);
         Judged {
@@ -134,6 +170,7 @@ impl<'r> Judge<'r> {
                 view.crawl_delay().map(|d| (d.seconds, d.line))
             }
             How::Fixed(_) => None,
+            How::Owned(robots, agent) => Judge::over(robots, agent).crawl_delay(),
         }
     }
 }
@@ -154,8 +191,9 @@ pub struct Version {
     pub since: Option<Millis>,
     /// Where it came from (a file name, a URL, a service version).
     pub label: String,
-    /// The file, or the fetch outcome.
-    pub robots: Robots,
+    /// The file, or the fetch outcome: read under the profile each
+    /// crawler's judge asks for (once per profile).
+    pub robots: RobotsSource,
 }
 
 /// A site's robots.txt: one version, or dated versions in time order.
@@ -176,7 +214,7 @@ pub struct InForce {
 
 impl Site {
     /// One robots.txt for every request.
-    pub fn single(label: impl Into<String>, robots: Robots) -> Site {
+    pub fn single(label: impl Into<String>, robots: RobotsSource) -> Site {
         Site {
             versions: vec![Version {
                 since: None,
@@ -298,15 +336,16 @@ fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> RobotsError + '_ {
 }
 
 /// Reads a robots.txt file (its first [`crawlgate::MAX_BYTES`] are what
-/// crawlers read; the rest is not read).
-pub fn read_file(path: &Path, profile: Profile) -> Result<Robots, RobotsError> {
+/// crawlers read; the rest is not read), to be read under each crawler's
+/// profile.
+pub fn read_file(path: &Path) -> Result<RobotsSource, RobotsError> {
     use std::io::Read as _;
     let file = std::fs::File::open(path).map_err(io_error(path))?;
     let mut bytes = Vec::new();
     file.take(crawlgate::MAX_BYTES as u64 + 1)
         .read_to_end(&mut bytes)
         .map_err(io_error(path))?;
-    Ok(Robots::local(RobotsTxt::parse_with(&bytes, profile)))
+    Ok(RobotsSource::from_bytes(bytes))
 }
 
 /// The time a version's file name gives: `2026-11-27T10:00:00Z`,
@@ -365,7 +404,7 @@ pub fn version_time(name: &str) -> Option<Millis> {
 }
 
 /// Reads a folder of dated versions (each file named by its time).
-pub fn read_versions(dir: &Path, profile: Profile) -> Result<Site, RobotsError> {
+pub fn read_versions(dir: &Path) -> Result<Site, RobotsError> {
     let mut versions = Vec::new();
     let mut entries: Vec<_> = std::fs::read_dir(dir)
         .map_err(io_error(dir))?
@@ -388,7 +427,7 @@ pub fn read_versions(dir: &Path, profile: Profile) -> Result<Site, RobotsError> 
         versions.push(Version {
             since: Some(since),
             label: format!("{} (since {})", path.display(), format_rfc3339(since)),
-            robots: read_file(&path, profile)?,
+            robots: read_file(&path)?,
         });
     }
     if versions.is_empty() {
@@ -402,7 +441,7 @@ pub fn read_versions(dir: &Path, profile: Profile) -> Result<Site, RobotsError> 
 /// Reads a folder of one robots.txt per host: `DIR/<host>` or
 /// `DIR/<host>.txt` (a file), or `DIR/<host>/` (a folder of dated
 /// versions).
-pub fn read_per_host(dir: &Path, profile: Profile) -> Result<RobotsInForce, RobotsError> {
+pub fn read_per_host(dir: &Path) -> Result<RobotsInForce, RobotsError> {
     let mut sites = HashMap::new();
     for entry in std::fs::read_dir(dir).map_err(io_error(dir))? {
         let entry = entry.map_err(io_error(dir))?;
@@ -416,9 +455,9 @@ pub fn read_per_host(dir: &Path, profile: Profile) -> Result<RobotsInForce, Robo
             .unwrap_or(&name)
             .to_ascii_lowercase();
         let site = if path.is_dir() {
-            read_versions(&path, profile)?
+            read_versions(&path)?
         } else {
-            Site::single(path.display().to_string(), read_file(&path, profile)?)
+            Site::single(path.display().to_string(), read_file(&path)?)
         };
         sites.insert(host, site);
     }
@@ -433,15 +472,21 @@ pub fn read_per_host(dir: &Path, profile: Profile) -> Result<RobotsInForce, Robo
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crawlgate::RobotsTxt;
     use crawlgate_answers::{FetchPolicy, FetchResult, HttpResponse};
     use std::time::SystemTime;
 
     const FILE: &[u8] = b"User-agent: *\nDisallow: /private\nCrawl-delay: 5\n\nUser-agent: Googlebot\nDisallow: /nogoogle\nAllow: /\n\nUser-agent: msnbot\nDisallow: /nobing\n";
 
-    fn fetched(status: u16, body: &[u8]) -> Robots {
+    fn outcome(status: u16, body: &[u8]) -> crawlgate_answers::Outcome {
         let result = FetchResult::Response(HttpResponse::new(status).with_body(body.to_vec()));
-        let (outcome, _) = FetchPolicy::default().apply(&result, None, SystemTime::now());
-        Robots::fetched(outcome)
+        FetchPolicy::default()
+            .apply(&result, None, SystemTime::now())
+            .0
+    }
+
+    fn fetched(status: u16, body: &[u8]) -> Robots {
+        Robots::fetched(outcome(status, body))
     }
 
     /// The judge gives `Robots::decide_for_crawler`'s verdict (what `check`
@@ -478,7 +523,7 @@ mod tests {
         ];
         for robots in &sources {
             for agent in agents {
-                let judge = Judge::new(robots, agent);
+                let judge = Judge::over(robots, agent);
                 for url in urls {
                     let check = robots.decide(Who::crawler(agent), url);
                     let judged = judge.judge(url);
@@ -495,8 +540,73 @@ mod tests {
     #[test]
     fn crawl_delay_by_reading() {
         let robots = Robots::local(RobotsTxt::parse(FILE));
-        assert_eq!(Judge::new(&robots, "mybot").crawl_delay(), Some((5.0, 3)));
-        assert_eq!(Judge::new(&robots, "Googlebot").crawl_delay(), None);
+        assert_eq!(Judge::over(&robots, "mybot").crawl_delay(), Some((5.0, 3)));
+        assert_eq!(Judge::over(&robots, "Googlebot").crawl_delay(), None);
+    }
+
+    /// Bing's and Yandex's readings of this file differ from Google's:
+    /// Bing ends bingbot's group at its Crawl-delay, Yandex's parser skips
+    /// a line without a colon.
+    const READINGS: &[u8] = b"User-agent: bingbot\nCrawl-delay: 1\nUser-agent: *\nCrawl-delay: 30\nDisallow: /shared\nDisallow /no-colon\n";
+
+    /// From a source (bytes or a fetch), each agent is judged under the
+    /// profile `check` reads the file by for it: its operator's when none
+    /// is named, the named one otherwise; a profile outside
+    /// `Profile::ALL` too.
+    #[test]
+    fn judges_each_crawler_by_the_profile_check_reads_it_by() {
+        let agents = [
+            "Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)",
+            "Mozilla/5.0 (compatible; YandexBot/3.0; +http://yandex.com/bots)",
+            "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)",
+            "Perplexity-User/1.0",
+            "mybot",
+        ];
+        let urls = ["/", "/shared/x", "/no-colon", "/robots.txt"];
+        let sources = [
+            RobotsSource::from_bytes(READINGS.to_vec()),
+            RobotsSource::fetched(outcome(200, READINGS)),
+            RobotsSource::fetched(outcome(503, b"")),
+        ];
+        let mut cut = Profile::GOOGLE;
+        cut.max_bytes = 40;
+        let named = [None, Some(Profile::GOOGLE), Some(Profile::BING), Some(cut)];
+        let mut differ = 0;
+        for source in &sources {
+            for agent in agents {
+                for profile in named {
+                    let judge = Judge::new(source, agent, profile);
+                    let read = source.read(Reading::Crawler.profile_for(agent, profile));
+                    for url in urls {
+                        let check = read.decide(Who::crawler(agent), url);
+                        let judged = judge.judge(url);
+                        assert_eq!(
+                            (judged.allowed, judged.basis, judged.rule_line),
+                            (check.allowed, check.basis, check.line()),
+                            "{agent} {url} {profile:?}"
+                        );
+                        let google = source
+                            .read(Profile::GOOGLE)
+                            .decide(Who::crawler(agent), url);
+                        differ += usize::from(google.allowed != check.allowed);
+                    }
+                    assert_eq!(judge.crawl_delay(), Judge::over(&read, agent).crawl_delay());
+                }
+            }
+        }
+        // The readings differ where they should (bingbot on /shared,
+        // YandexBot on /no-colon, the cut file), so the test can fail.
+        assert!(differ >= 4, "{differ}");
+        let bytes = &sources[0];
+        let bing = Judge::new(bytes, agents[0], None);
+        assert_eq!(
+            (bing.judge("/shared/x").allowed, bing.crawl_delay()),
+            (true, Some((1.0, 2)))
+        );
+        let yandex = Judge::new(bytes, agents[1], None);
+        assert!(yandex.judge("/no-colon").allowed && !yandex.judge("/shared").allowed);
+        let google = Judge::new(bytes, agents[2], None);
+        assert_eq!(google.judge("/no-colon").rule_line, Some(6));
     }
 
     #[test]
@@ -506,12 +616,12 @@ mod tests {
             Version {
                 since: Some(10 * day),
                 label: "b".into(),
-                robots: Robots::local(RobotsTxt::parse(b"")),
+                robots: RobotsSource::from_bytes(Vec::new()),
             },
             Version {
                 since: Some(day),
                 label: "a".into(),
-                robots: Robots::local(RobotsTxt::parse(b"")),
+                robots: RobotsSource::from_bytes(Vec::new()),
             },
         ]);
         assert_eq!(site.all()[0].label, "a");
@@ -551,7 +661,7 @@ mod tests {
         let mut sites = HashMap::new();
         sites.insert(
             "example.com".to_owned(),
-            Site::single("e", Robots::local(RobotsTxt::parse(b""))),
+            Site::single("e", RobotsSource::from_bytes(Vec::new())),
         );
         let per_host = RobotsInForce::PerHost(sites);
         assert!(per_host.site(Some("EXAMPLE.com:8080")).is_some());

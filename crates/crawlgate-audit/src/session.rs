@@ -45,18 +45,18 @@ impl Audit {
     /// whose lines or records come in batches, in order.
     ///
     /// ```
-    /// use crawlgate::RobotsTxt;
     /// use crawlgate_audit::audit::{Audit, AuditOptions};
     /// use crawlgate_audit::format::LogFormat;
     /// use crawlgate_audit::identity::feeds::FeedSource;
     /// use crawlgate_audit::identity::VerifyOptions;
     /// use crawlgate_audit::output::table::Batches;
     /// use crawlgate_audit::robots::{RobotsInForce, Site};
-    /// use crawlgate_answers::Robots;
-    /// let robots = Robots::local(RobotsTxt::parse(b"User-agent: *\nDisallow: /private/\n"));
+    /// use crawlgate_answers::RobotsSource;
+    /// let robots = RobotsSource::from_bytes(b"User-agent: *\nDisallow: /private/\n".to_vec());
     /// let audit = Audit::new(AuditOptions {
     ///     format: Some(LogFormat::combined()),
     ///     robots: RobotsInForce::One(Site::single("robots.txt", robots)),
+    ///     profile: None,
     ///     honeypots: vec![],
     ///     trusted_proxies: Default::default(),
     ///     verify: VerifyOptions {

@@ -10,8 +10,7 @@ use std::time::Duration;
 use arrow_array::RecordBatch;
 use arrow_pyarrow::PyArrowType;
 use arrow_schema::{DataType, Field, Schema, TimeUnit};
-use crawlgate::RobotsTxt;
-use crawlgate_answers::Robots;
+use crawlgate_answers::RobotsSource;
 use crawlgate_audit::audit::{Audit, AuditOptions};
 use crawlgate_audit::format::{JsonFields, LogFormat};
 use crawlgate_audit::identity::dns::DnsConfig;
@@ -50,11 +49,13 @@ impl PyAuditor {
     /// lines), or of records in columns (`json`, with `fields` such as
     /// `"ip=client,ua=agent"`, or `cloudflare` for Logpush's names);
     /// `name` names the log in the rows, `robots_name` the robots.txt in
-    /// deciding lines (`robots.txt:3`) and the `robots_version` column.
+    /// deciding lines (`robots.txt:3`) and the `robots_version` column;
+    /// `profile` reads the file by one profile for every crawler (`None`:
+    /// each crawler by its operator's reading, as `crawlgate audit`).
     #[new]
     #[pyo3(signature = (
         robots_txt, *, name = "<arrow>", robots_name = "robots.txt", log_format = None, custom = None, fields = None,
-        profile = "google", honeypots = Vec::new(), trusted_proxies = Vec::new(),
+        profile = None, honeypots = Vec::new(), trusted_proxies = Vec::new(),
         ip_ranges = None, feed_cache = None, resolver = None, dns_timeout = 5.0, no_dns = false,
         dns_concurrency = 64, allow_private = false, threads = 0,
     ))]
@@ -66,7 +67,7 @@ impl PyAuditor {
         log_format: Option<&str>,
         custom: Option<&str>,
         fields: Option<&str>,
-        profile: &str,
+        profile: Option<&str>,
         honeypots: Vec<String>,
         trusted_proxies: Vec<String>,
         ip_ranges: Option<String>,
@@ -84,7 +85,8 @@ impl PyAuditor {
                 robots_txt.len()
             )));
         }
-        let profile = profile_named(profile)?;
+        // None: each crawler by its operator's reading, as the CLI.
+        let profile = profile.map(profile_named).transpose()?;
         let format = log_format
             .map(|name| LogFormat::named(name, custom, fields))
             .transpose()
@@ -154,8 +156,9 @@ impl PyAuditor {
             format,
             robots: RobotsInForce::One(Site::single(
                 robots_name,
-                Robots::local(RobotsTxt::parse_with(robots_txt.as_bytes(), profile)),
+                RobotsSource::from_bytes(robots_txt.as_bytes().to_vec()),
             )),
+            profile,
             honeypots,
             trusted_proxies,
             verify: VerifyOptions {

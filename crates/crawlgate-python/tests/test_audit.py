@@ -144,3 +144,58 @@ def test_bad_arguments_and_batches_are_clear_errors(lab: dict[str, pathlib.Path]
     out = audit.audit(pa.RecordBatch.from_pydict({"value": junk}))
     assert out.num_rows == 100_000
     assert audit.summary()["files"][0]["unreadable"] == 2
+
+
+# Bing ends bingbot's group at its Crawl-delay (so `Disallow: /shared` binds
+# bingbot only in Google's reading); Yandex's parser skips the line without
+# a colon, Google's reads it.
+READINGS = "User-agent: bingbot\nCrawl-delay: 1\nUser-agent: *\nCrawl-delay: 30\nDisallow: /shared\nDisallow /no-colon\n"
+YANDEXBOT = "Mozilla/5.0 (compatible; YandexBot/3.0; +http://yandex.com/bots)"
+READING_URLS = ["/", "/shared/page", "/no-colon", "/robots.txt"]
+
+
+def test_each_crawler_by_its_operators_reading_equals_the_cli_and_check(
+    crawlgate_cli: str, tmp_path: pathlib.Path
+) -> None:
+    agents = [BINGBOT, YANDEXBOT, GOOGLEBOT, BROWSER]
+    lines = [line("192.0.2.7", i, url, agent) for i, (agent, url) in enumerate(
+        (agent, url) for agent in agents for url in READING_URLS)]
+    (tmp_path / "access.log").write_text("\n".join(lines) + "\n")
+    (tmp_path / "robots.txt").write_text(READINGS)
+    (tmp_path / "none").mkdir()
+
+    def cli(*profile: str) -> list[dict]:
+        rows = tmp_path / "rows.jsonl"
+        subprocess.run(
+            [crawlgate_cli, "audit", "access.log", "--robots", "robots.txt", "--ip-ranges", "none", "--no-dns",
+             "-o", str(rows), *profile],
+            cwd=tmp_path, capture_output=True, text=True, check=True,
+        )
+        return [json.loads(r) for r in rows.read_text().splitlines()]
+
+    def python(profile: str | None) -> list[dict]:
+        audit = Auditor(READINGS, name="access.log", robots_name="robots.txt", ip_ranges=str(tmp_path / "none"),
+                        no_dns=True, profile=profile)
+        return audit.audit(pa.RecordBatch.from_pydict({"value": lines})).to_pylist()
+
+    def check(agent: str, *profile: str) -> list[tuple]:
+        done = subprocess.run(
+            [crawlgate_cli, "check", "robots.txt", "--agent", agent, "--json", *profile, *READING_URLS],
+            cwd=tmp_path, capture_output=True, text=True,
+        )
+        assert done.returncode in (0, 1), done.stderr  # 1: something is disallowed
+        return [(r["allowed"], (r.get("rule") or {}).get("line")) for r in json.loads(done.stdout)["results"]]
+
+    for profile in [None, "google", "yandex"]:
+        named = ["--profile", profile] if profile else []
+        rows = python(profile)
+        assert essence(rows) == essence(cli(*named))
+        verdicts = [(row["allowed"], row["rule_line"]) for row in rows]
+        assert verdicts == [v for agent in agents for v in check(agent, *named)], profile
+    by_agent_url = {(row["user_agent"], row["url"]): row for row in python(None)}
+    # bingbot read by Bing's rules: its own group has no rules, no violation.
+    assert (by_agent_url[BINGBOT, "/shared/page"]["allowed"], by_agent_url[BINGBOT, "/shared/page"]["violation"]) == (True, False)
+    assert by_agent_url[YANDEXBOT, "/no-colon"]["allowed"] is True
+    assert by_agent_url[GOOGLEBOT, "/no-colon"]["rule_line"] == 6
+    google = {(row["user_agent"], row["url"]): row for row in python("google")}
+    assert google[BINGBOT, "/shared/page"]["allowed"] is False and google[YANDEXBOT, "/no-colon"]["allowed"] is False

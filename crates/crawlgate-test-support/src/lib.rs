@@ -3,8 +3,9 @@
 //! fast matchers are checked against ([`reference_matches`]), the lint
 //! fixtures ([`lint_fixtures`]), the import-graph checks of the
 //! architecture tests ([`architecture`]), and an access log with known
-//! truth for the audit ([`access_log`]), and where tests leave files for
-//! a person to look at ([`target_dir`]).
+//! truth for the audit ([`access_log`]), robots.txt files the crawlers'
+//! operators read differently ([`readings`]), and where tests leave files
+//! for a person to look at ([`target_dir`]).
 //!
 //! It depends on nothing, so any crate's unit or integration tests may use
 //! it without a second copy of a crawlgate crate.
@@ -21,6 +22,7 @@
 pub mod access_log;
 pub mod architecture;
 pub mod lint_fixtures;
+pub mod readings;
 mod reference;
 mod rng;
 mod target;

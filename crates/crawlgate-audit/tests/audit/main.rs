@@ -10,6 +10,7 @@ mod deny_lists;
 mod formats;
 mod hostile;
 mod lab;
+mod readings;
 mod report;
 mod session;
 mod support;

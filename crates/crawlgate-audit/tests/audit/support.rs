@@ -6,8 +6,7 @@ use std::net::IpAddr;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use crawlgate::RobotsTxt;
-use crawlgate_answers::Robots;
+use crawlgate_answers::RobotsSource;
 use crawlgate_audit::audit::{Audit, AuditOptions, RowSink};
 use crawlgate_audit::findings::{Row, Summary};
 use crawlgate_audit::format::LogFormat;
@@ -35,6 +34,7 @@ pub struct Kept {
     pub host: Option<String>,
     pub allowed: Option<bool>,
     pub rule_line: Option<u32>,
+    pub robots_version: Option<String>,
     pub violation: bool,
     pub recent_change: bool,
     pub breach: bool,
@@ -60,6 +60,7 @@ impl RowSink for Keep {
             host: r.host.map(str::to_owned),
             allowed: r.judged.map(|j| j.allowed),
             rule_line: r.judged.and_then(|j| j.rule_line),
+            robots_version: r.robots_version.map(str::to_owned),
             violation: r.violation,
             recent_change: r.recent_change,
             breach: r.crawl_delay_breach,
@@ -114,8 +115,9 @@ pub fn options(robots: &str, feeds: FeedSource, dns: Option<&DnsServer>) -> Audi
         format: None,
         robots: RobotsInForce::One(Site::single(
             "robots.txt",
-            Robots::local(RobotsTxt::parse(robots.as_bytes())),
+            RobotsSource::from_bytes(robots.as_bytes().to_vec()),
         )),
+        profile: None,
         honeypots: vec![HONEYPOT.to_owned()],
         trusted_proxies: PrefixSet::default(),
         verify: VerifyOptions {

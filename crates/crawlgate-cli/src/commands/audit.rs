@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use anyhow::{bail, Context as _};
 use crawlgate::Profile;
-use crawlgate_answers::Robots;
+use crawlgate_answers::RobotsSource;
 use crawlgate_audit::audit::{Audit, AuditOptions, NoRows, RowSink};
 use crawlgate_audit::format::{LogFormat, FORMAT_NAMES};
 use crawlgate_audit::identity::dns::DnsConfig;
@@ -21,6 +21,7 @@ use crawlgate_audit::output::deny::{self, DenyFormat};
 use crawlgate_audit::output::table::{TableKind, TableWriter, Tables};
 use crawlgate_audit::output::{html, text};
 use crawlgate_audit::robots::{self, RobotsInForce, Site};
+use crawlgate_audit::service::{self, ServiceOptions};
 
 use crate::load::fetch::{fetch_all, parse_seconds, warn_fetch, FetchOptions};
 use crate::output::{shown, warn};
@@ -32,6 +33,7 @@ Examples:
   crawlgate audit access.log.*.gz --robots https://example.com/robots.txt -o report.html
   crawlgate audit - --format cloudflare --robots-dir sites/ < logpush.jsonl
   crawlgate audit u_ex*.log --format w3c --robots-versions versions/ -o rows.csv
+  crawlgate audit access.log --robots-service http://127.0.0.1:8080 --origin https://example.com -o rows.jsonl
   crawlgate audit access.log --format nginx --log-format '$remote_addr [$time_iso8601] \"$request\" $status \"$http_user_agent\"' --robots robots.txt
   crawlgate audit access.log --robots robots.txt --ip-ranges mirror/ --resolver 127.0.0.1:5353 --dns-timeout 2
 
@@ -42,7 +44,9 @@ DNS is in the operator's domain and resolves back), `spoofed` (the operator
 documents a method and the address fails it), `unverifiable` (no method),
 `unknown` (a lookup failed or timed out and no feed decides). Each request
 is judged as `crawlgate check --agent <its User-Agent> <its URL>` judges
-it; a crawler that obeys robots.txt fetching a disallowed URL is a
+it (each crawler by its operator's rules: Bing's crawlers by the bing
+profile, Yandex's robots by yandex, others by google, unless --profile
+names one for all); a crawler that obeys robots.txt fetching a disallowed URL is a
 violation (never /robots.txt itself, never a user-triggered fetcher, never
 a spoofed request; a fetch within 24 hours of a change of robots.txt is
 reported apart). Crawlers whose operators say they wait the Crawl-delay
@@ -56,6 +60,13 @@ line), .html (the report with charts), .json (the summary). The deny list
 holds every spoofing address and every honeypot visitor that named no
 crawler, never a verified crawler.
 
+--robots-service reads the versions of --origin's robots.txt that
+`crawlgate serve` at that URL recorded (the last 30 days), each in force
+from the time the service fetched it. The service is yours, so loopback
+and private addresses are reached (link-local ones with
+--allow-link-local); at most 1,000 versions and 256 MiB are read, each
+answer within --timeout.
+
 Feeds are read from --ip-ranges (a folder laid out as DIR/<host>/<path>
 of the feeds' addresses, or an http(s) URL of such a mirror), or fetched
 from their operators and kept in --feed-cache for a day.
@@ -65,7 +76,7 @@ Exit status: 0 the audit ran (whatever it found), 2 usage or input error.";
 /// Arguments of `crawlgate audit`.
 #[derive(clap::Args, Debug)]
 #[command(after_help = EXAMPLES)]
-#[command(group = clap::ArgGroup::new("source").required(true).args(["robots", "robots_versions", "robots_dir"]))]
+#[command(group = clap::ArgGroup::new("source").required(true).args(["robots", "robots_versions", "robots_dir", "robots_service"]))]
 pub struct Args {
     /// Access logs: files (plain, .gz, .zst) or `-` for standard input.
     #[arg(value_name = "LOG", required = true)]
@@ -83,9 +94,17 @@ pub struct Args {
     #[arg(long, value_name = "DIR")]
     pub robots_dir: Option<PathBuf>,
 
-    /// How to read robots.txt: google (default), rfc9309, legacy or bing.
-    #[arg(long, default_value = "google")]
-    pub profile: Profile,
+    /// The versions `crawlgate serve` recorded of --origin's robots.txt (its version store, the last 30 days), from the service at this URL (http://HOST:PORT; loopback and private addresses are reached: the service is yours): each request is judged by the version in force at its time.
+    #[arg(long, value_name = "URL", requires = "origin")]
+    pub robots_service: Option<String>,
+
+    /// The site whose versions --robots-service reads (https://example.com).
+    #[arg(long, value_name = "URL")]
+    pub origin: Option<String>,
+
+    /// How to read robots.txt: google, rfc9309, legacy, bing or yandex, for every crawler. By default, each crawler by its operator's own parser's reading (bing for Bing's crawlers, yandex for Yandex's robots, else google), as `crawlgate check` reads it.
+    #[arg(long, value_name = "NAME")]
+    pub profile: Option<Profile>,
 
     /// The log format: auto, combined, common, vhost_combined, nginx, apache, json, cloudflare or w3c.
     #[arg(
@@ -219,14 +238,28 @@ fn log_sources(logs: &[String]) -> anyhow::Result<Vec<LogSource>> {
 }
 
 fn load_robots(args: &Args) -> anyhow::Result<RobotsInForce> {
+    if args.origin.is_some() && args.robots_service.is_none() {
+        bail!("--origin names the site whose versions --robots-service reads: give --robots-service too");
+    }
     if let Some(dir) = &args.robots_dir {
-        return Ok(robots::read_per_host(dir, args.profile)?);
+        return Ok(robots::read_per_host(dir)?);
     }
     if let Some(dir) = &args.robots_versions {
-        return Ok(RobotsInForce::One(robots::read_versions(
-            dir,
-            args.profile,
-        )?));
+        return Ok(RobotsInForce::One(robots::read_versions(dir)?));
+    }
+    if let (Some(url), Some(origin)) = (&args.robots_service, &args.origin) {
+        let options = ServiceOptions {
+            timeout: args.fetch.timeout,
+            allow_link_local: args.fetch.allow_link_local,
+            user_agent: args.fetch.user_agent.clone(),
+            ..ServiceOptions::default()
+        };
+        let read =
+            service::read_versions_blocking(url, origin, &options).context("--robots-service")?;
+        for warning in &read.warnings {
+            warn(warning);
+        }
+        return Ok(RobotsInForce::One(read.site));
     }
     let arg = args.robots.as_deref().unwrap_or_default();
     if arg.starts_with("http://") || arg.starts_with("https://") {
@@ -234,10 +267,10 @@ fn load_robots(args: &Args) -> anyhow::Result<RobotsInForce> {
         let mut reports = fetch_all(&args.fetch, &[arg])?;
         let report = reports.pop().context("no fetch was made")?;
         warn_fetch(&report);
-        let outcome = report.entry.outcome.with_profile(args.profile);
+        // The fetch outcome, read again under each crawler's profile.
         return Ok(RobotsInForce::One(Site::single(
             report.robots_url.clone(),
-            Robots::fetched(outcome),
+            RobotsSource::fetched(report.entry.outcome.clone()),
         )));
     }
     let path = Path::new(arg);
@@ -245,7 +278,7 @@ fn load_robots(args: &Args) -> anyhow::Result<RobotsInForce> {
     if path.is_dir() {
         bail!("--robots {named} is a folder: give --robots-versions {named} for dated versions, or --robots-dir {named} for one file per host");
     }
-    let robots = robots::read_file(path, args.profile).map_err(|e| match e {
+    let robots = robots::read_file(path).map_err(|e| match e {
         robots::RobotsError::Io { source, .. } => {
             anyhow::anyhow!("cannot read the robots.txt {named}: {source}")
         }
@@ -319,6 +352,7 @@ fn options(args: &Args) -> anyhow::Result<AuditOptions> {
     Ok(AuditOptions {
         format,
         robots: load_robots(args)?,
+        profile: args.profile,
         honeypots: args.honeypot.clone(),
         trusted_proxies,
         verify: VerifyOptions {

@@ -6,6 +6,8 @@
 
 mod architecture;
 mod audit;
+mod audit_readings;
+mod audit_service;
 mod batch;
 mod check;
 mod crawlers;

@@ -264,7 +264,7 @@ class Auditor:
         log_format: Optional[str] = None,
         custom: Optional[str] = None,
         fields: Optional[str] = None,
-        profile: _Profile = "google",
+        profile: Optional[_Profile] = None,
         honeypots: list[str] = ...,
         trusted_proxies: list[str] = ...,
         ip_ranges: Optional[str] = None,

@@ -45,7 +45,11 @@ log fed in record batches, in order: whole lines in a text column
 (``value``, as ``spark.read.text`` names it), or with
 ``log_format="cloudflare"``/``"json"`` records in columns named like the
 JSON fields. Its rows are the command's table (``audit_schema()``), and
-``summary()``/``deny_list()`` what the command reports. With PySpark, one
+``summary()``/``deny_list()`` what the command reports. Without a
+``profile`` each crawler's verdict is read by its operator's rules (Bing's
+crawlers by ``bing``, Yandex's robots by ``yandex``), as ``crawlgate
+check`` and the command give it; a named ``profile`` reads the file by it
+for every crawler. With PySpark, one
 auditor per partition::
 
     from crawlgate_robots.arrow import AUDIT_SPARK_SCHEMA, audit_batches
