@@ -47,7 +47,11 @@ corpus=$(bash scripts/corpus.sh) || fail "the real-world corpus seeds every targ
 # would slow every execution several times over.
 mkdir -p fuzz/artifacts
 echo "fuzz: building the targets (cargo +nightly fuzz build -s none --features libfuzzer; log: fuzz/artifacts/build.log)"
-if ! cargo +nightly fuzz build --fuzz-dir fuzz -s none --features libfuzzer >fuzz/artifacts/build.log 2>&1; then
+# The release profile's link-time optimisation is for the installed
+# binary: fuzz targets build faster without it, and sanitizer coverage
+# passes do not need it.
+if ! CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 \
+  cargo +nightly fuzz build --fuzz-dir fuzz -s none --features libfuzzer >fuzz/artifacts/build.log 2>&1; then
   tail -n 30 fuzz/artifacts/build.log >&2
   fail "building the fuzz targets failed (the end of fuzz/artifacts/build.log is above)"
 fi
