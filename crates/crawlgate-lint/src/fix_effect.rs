@@ -10,7 +10,7 @@
 
 use std::ops::RangeInclusive;
 
-use crawlgate::{Precedence, Profile, Rule, RuleKind};
+use crawlgate::{Profile, Rule, RuleKind};
 use rustc_hash::FxHashMap;
 
 use crate::context::Context;
@@ -28,17 +28,10 @@ pub(crate) fn example_path(pattern: &str) -> String {
     }
 }
 
-/// The weight of a pattern when an allow and a disallow both match: its
-/// length, or (Yandex) its length without `*` and a final `$`.
+/// The weight of a pattern when an allow and a disallow both match, as
+/// the matcher weighs it ([`Precedence::weight`](crawlgate::Precedence::weight)).
 pub(crate) fn priority(profile: &Profile, pattern: &str) -> usize {
-    match profile.precedence {
-        Precedence::LongestLiteral if pattern == "*" => 1,
-        Precedence::LongestLiteral => {
-            let body = pattern.strip_suffix('$').unwrap_or(pattern);
-            body.bytes().filter(|&b| b != b'*').count()
-        }
-        _ => pattern.len(),
-    }
+    profile.precedence.weight(pattern.as_bytes()) as usize
 }
 
 /// "disallows" or "allows".

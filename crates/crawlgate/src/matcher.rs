@@ -371,10 +371,7 @@ fn push_entry(
     each: &mut impl FnMut(Entry),
 ) {
     let bytes = &text[pattern.range()];
-    let priority = match profile.precedence {
-        Precedence::LongestLiteral => crate::yandex::convert::literal_len(bytes),
-        _ => pattern.len,
-    };
+    let priority = profile.precedence.weight(bytes);
     let mut entry = Entry {
         body: pattern,
         priority,

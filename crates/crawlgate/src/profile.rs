@@ -50,6 +50,33 @@ pub enum Precedence {
     LongestLiteral,
 }
 
+impl Precedence {
+    /// A rule's weight against the other matching rules (the heavier
+    /// decides): its length under longest match, its length counting
+    /// neither `*` nor one final `$` under Yandex's longest literal (`*`
+    /// alone, which Yandex stores as `/`, weighs 1). First match does not
+    /// weigh rules; it gets the length, like longest match. The matcher
+    /// and the linter's fix checks both weigh rules here.
+    ///
+    /// ```
+    /// use crawlgate::Profile;
+    /// assert_eq!(Profile::GOOGLE.precedence.weight(b"/*.pdf$"), 7);
+    /// assert_eq!(Profile::YANDEX.precedence.weight(b"/*.pdf$"), 5);
+    /// assert_eq!(Profile::YANDEX.precedence.weight(b"*"), 1);
+    /// ```
+    #[inline(always)]
+    pub fn weight(self, pattern: &[u8]) -> u32 {
+        match self {
+            Precedence::LongestLiteral if pattern == b"*" => 1,
+            Precedence::LongestLiteral => {
+                let body = pattern.strip_suffix(b"$").unwrap_or(pattern);
+                body.iter().filter(|&&b| b != b'*').count() as u32
+            }
+            Precedence::LongestMatch | Precedence::FirstMatch => pattern.len() as u32,
+        }
+    }
+}
+
 /// A reading of robots.txt: which leniencies the parser accepts and how
 /// rules are matched.
 ///

@@ -56,16 +56,6 @@ pub(crate) fn stores_empty(rule: &[u8]) -> bool {
     body.iter().all(|&b| b == b'*')
 }
 
-/// A rule's precedence: its length counting neither `*` nor one final
-/// `$` (`*` alone, stored as `/`, counts 1).
-pub(crate) fn literal_len(rule: &[u8]) -> u32 {
-    if rule == b"*" {
-        return 1;
-    }
-    let body = rule.strip_suffix(b"$").unwrap_or(rule);
-    body.iter().filter(|&&b| b != b'*').count() as u32
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -99,12 +89,15 @@ mod tests {
 
     #[test]
     fn length_counts_neither_stars_nor_the_anchor() {
-        assert_eq!(literal_len(b"/private/*.html"), 14);
-        assert_eq!(literal_len(b"/a$"), 2);
-        assert_eq!(literal_len(b"/a$b"), 4);
-        assert_eq!(literal_len(b"/a$$"), 3);
-        assert_eq!(literal_len(b"*"), 1);
-        assert_eq!(literal_len(b"**"), 0);
-        assert_eq!(literal_len(b"/*"), 1);
+        assert_eq!(
+            crate::Precedence::LongestLiteral.weight(b"/private/*.html"),
+            14
+        );
+        assert_eq!(crate::Precedence::LongestLiteral.weight(b"/a$"), 2);
+        assert_eq!(crate::Precedence::LongestLiteral.weight(b"/a$b"), 4);
+        assert_eq!(crate::Precedence::LongestLiteral.weight(b"/a$$"), 3);
+        assert_eq!(crate::Precedence::LongestLiteral.weight(b"*"), 1);
+        assert_eq!(crate::Precedence::LongestLiteral.weight(b"**"), 0);
+        assert_eq!(crate::Precedence::LongestLiteral.weight(b"/*"), 1);
     }
 }
