@@ -535,7 +535,7 @@ impl Audit {
         if let (Some(crawler), Some(delay), Some(time)) = (p.crawler, p.crawl_delay, p.request.time)
             && !spoofed
             && delay > 0.0
-            && crawlgate::registry::verification::reads_crawl_delay(crawler).is_some()
+            && crawler.reads_crawl_delay.is_some()
         {
             state.summary.note_crawl_delay(crawler, delay);
             let key = (p.site, crawler_index(crawler));

@@ -743,6 +743,30 @@ pub fn identify(name: &str) -> Option<&'static Crawler> {
 mod tests {
     use super::*;
 
+    /// Who waits the Crawl-delay is said once, on each crawler's line: the
+    /// audit's breaches and the policy writer's Crawl-delay lines read it.
+    #[test]
+    fn crawl_delay_readers_are_flagged_on_their_lines() {
+        for name in [
+            "Bingbot",
+            "MSNBot",
+            "AdIdxBot",
+            "Slurp",
+            "AhrefsBot",
+            "AhrefsSiteAudit",
+            "SemrushBot",
+            "SiteAuditBot",
+            "DotBot",
+            "ClaudeBot",
+            "CCBot",
+        ] {
+            assert!(find(name).unwrap().reads_crawl_delay.is_some(), "{name}");
+        }
+        for name in ["Googlebot", "GPTBot", "YandexBot", "Applebot"] {
+            assert!(find(name).unwrap().reads_crawl_delay.is_none(), "{name}");
+        }
+    }
+
     #[test]
     fn every_line_reads() {
         let (registry, bad) = parse(TABLE);

@@ -1,10 +1,11 @@
 //! How a crawler's identity is proved: the methods its operator publishes
-//! (IP-prefix feeds, reverse-DNS suffixes), the feeds that moved, and the
-//! crawlers that wait the `Crawl-delay` a file asks for.
+//! (IP-prefix feeds, reverse-DNS suffixes) and the feeds that moved.
+//! (Whether a crawler waits the `Crawl-delay` a file asks for is its own
+//! line's flag: [`Crawler::reads_crawl_delay`].)
 //!
-//! Data, like the crawler lines: the `@verify`, `@moved` and `@crawl-delay`
-//! lines of `registry.txt`, each with its source and the date it was read.
-//! No I/O here: `crawlgate-audit` fetches the feeds and asks DNS.
+//! Data, like the crawler lines: the `@verify` and `@moved` lines of
+//! `registry.txt`, each with its source and the date it was read. No I/O
+//! here: `crawlgate-audit` fetches the feeds and asks DNS.
 //!
 //! ```
 //! use crawlgate::registry::{self, verification::{self, Method}};
@@ -24,10 +25,6 @@
 //! // unverifiable.
 //! assert_eq!(verification::for_crawler(registry::find("GPTBot").unwrap()).count(), 1);
 //! assert_eq!(verification::for_crawler(registry::find("AhrefsBot").unwrap()).count(), 0);
-//!
-//! // Bingbot waits the Crawl-delay; Googlebot never reads it.
-//! assert!(verification::reads_crawl_delay(registry::find("Bingbot").unwrap()).is_some());
-//! assert!(verification::reads_crawl_delay(googlebot).is_none());
 //! ```
 
 use std::sync::OnceLock;
@@ -113,23 +110,9 @@ pub struct MovedFeed {
     pub checked: &'static str,
 }
 
-/// One `@crawl-delay` line: crawlers whose operators say they wait the
-/// `Crawl-delay` a file asks for.
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct CrawlDelayReaders {
-    /// Their names in the registry.
-    pub names: &'static [&'static str],
-    /// The document that says so.
-    pub source: &'static Source,
-    /// When it was read.
-    pub checked: &'static str,
-}
-
 struct Section {
     verifications: Vec<Verification>,
     moved: Vec<MovedFeed>,
-    crawl_delay: Vec<CrawlDelayReaders>,
 }
 
 /// A line of the section that cannot be read, and why.
@@ -272,33 +255,6 @@ fn parse_moved(line: &'static str, sources: &'static [Source]) -> Result<MovedFe
     })
 }
 
-fn parse_crawl_delay(
-    line: &'static str,
-    sources: &'static [Source],
-    crawlers: &[Crawler],
-) -> Result<CrawlDelayReaders, String> {
-    let fields: Vec<&'static str> = line.split('|').map(str::trim).collect();
-    let [names, source] = fields[..] else {
-        return Err(format!("{} fields, not 2", fields.len()));
-    };
-    let names = list(names);
-    if names.is_empty() {
-        return Err("no crawler named".into());
-    }
-    if let Some(bad) = names
-        .iter()
-        .find(|n| !crawlers.iter().any(|c| c.name.eq_ignore_ascii_case(n)))
-    {
-        return Err(format!("no crawler named `{bad}`"));
-    }
-    let (source, checked) = source_and_date(source, sources)?;
-    Ok(CrawlDelayReaders {
-        names: leak(names),
-        source,
-        checked,
-    })
-}
-
 fn parse(
     text: &'static str,
     sources: &'static [Source],
@@ -307,7 +263,6 @@ fn parse(
     let mut section = Section {
         verifications: Vec::new(),
         moved: Vec::new(),
-        crawl_delay: Vec::new(),
     };
     let mut bad = Vec::new();
     for (i, line) in text.lines().enumerate() {
@@ -316,8 +271,10 @@ fn parse(
             parse_verify(rest, sources, crawlers).map(|v| section.verifications.push(v))
         } else if let Some(rest) = line.strip_prefix("@moved ") {
             parse_moved(rest, sources).map(|m| section.moved.push(m))
-        } else if let Some(rest) = line.strip_prefix("@crawl-delay ") {
-            parse_crawl_delay(rest, sources, crawlers).map(|c| section.crawl_delay.push(c))
+        } else if line.starts_with("@crawl-delay ") {
+            // The table once said this in a section of its own, beside the
+            // crawler lines' flag; one place says it now.
+            Err("who reads Crawl-delay is the crawler line's `crawl-delay@SOURCE` flag, not an @crawl-delay line".into())
         } else {
             Ok(())
         };
@@ -371,16 +328,6 @@ pub fn moves() -> &'static [MovedFeed] {
     &section().moved
 }
 
-/// Whether `crawler` waits the `Crawl-delay` a file asks for, and who says
-/// so; `None` when its operator does not say it does (Google's crawlers
-/// never read it).
-pub fn reads_crawl_delay(crawler: &Crawler) -> Option<&'static CrawlDelayReaders> {
-    section()
-        .crawl_delay
-        .iter()
-        .find(|c| c.names.iter().any(|n| n.eq_ignore_ascii_case(crawler.name)))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -391,7 +338,7 @@ mod tests {
         let (section, bad) = parse(TABLE, sources(), crawlers());
         assert!(bad.is_empty(), "unreadable verification lines: {bad:?}");
         assert!(section.verifications.len() >= 20);
-        assert!(!section.moved.is_empty() && !section.crawl_delay.is_empty());
+        assert!(!section.moved.is_empty());
     }
 
     #[test]
@@ -423,7 +370,10 @@ mod tests {
         assert!(why[4].contains("unknown method `whois`"), "{why:?}");
         assert!(why[5].contains("no @source `nokey`"), "{why:?}");
         assert!(why[6].contains("not a date"), "{why:?}");
-        assert!(why[7].contains("no crawler named `Nosuchbot`"), "{why:?}");
+        assert!(
+            why[7].contains("the crawler line's `crawl-delay@SOURCE` flag"),
+            "{why:?}"
+        );
         assert!(why[8].contains("3 fields, not 4"), "{why:?}");
     }
 
@@ -523,15 +473,5 @@ mod tests {
             old.new,
             "https://developers.google.com/static/crawling/ipranges/common-crawlers.json"
         );
-    }
-
-    #[test]
-    fn crawl_delay_readers() {
-        for name in ["Bingbot", "ClaudeBot", "AhrefsBot"] {
-            assert!(reads_crawl_delay(find(name).unwrap()).is_some(), "{name}");
-        }
-        for name in ["Googlebot", "GPTBot", "YandexBot"] {
-            assert!(reads_crawl_delay(find(name).unwrap()).is_none(), "{name}");
-        }
     }
 }
