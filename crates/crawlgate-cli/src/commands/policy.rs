@@ -12,7 +12,10 @@ use anyhow::{bail, Context as _};
 use crawlgate_policy::{merge, write, Access, Policy, PolicyError, Purpose, Written};
 use serde_json::json;
 
+use crawlgate_audit::identity::feeds::FeedSource;
+
 use crate::load::input::{read_path, Special};
+use crate::load::ip_ranges::load_ranges;
 use crate::output::{note, warn};
 use crate::status::Status;
 
@@ -139,6 +142,16 @@ pub struct Args {
     /// Write HAProxy rules (lines for a frontend section).
     #[arg(long, value_name = "FILE")]
     pub haproxy: Option<PathBuf>,
+    /// Write nginx's `geo` block of the denied address ranges, for http {} (with --nginx and --ip-ranges or --fetch-ip-ranges).
+    #[arg(long, value_name = "FILE")]
+    pub nginx_http: Option<PathBuf>,
+
+    /// Also deny by address: the server rules answer 403 to the IP ranges the operators publish for the denied crawlers, read from a mirror (a folder laid out as DIR/<host>/<path> of the feeds' addresses, or an http(s) URL of one).
+    #[arg(long, value_name = "DIR|URL", conflicts_with = "fetch_ip_ranges")]
+    pub ip_ranges: Option<String>,
+    /// Also deny by address, with the ranges fetched from the operators (kept a day in ~/.cache/crawlgate/ip-ranges).
+    #[arg(long)]
+    pub fetch_ip_ranges: bool,
 }
 
 /// `NAME=allow|deny`.
@@ -217,6 +230,10 @@ fn write_file(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     std::fs::rename(&temporary, path).with_context(|| format!("cannot write {}", path.display()))
 }
 
+fn names_of(crawlers: &[&crawlgate::registry::Crawler]) -> String {
+    crawlers.iter().map(|c| c.name).collect::<Vec<_>>().join(", ")
+}
+
 /// The JSON `--json` prints.
 fn json_of(written: &Written) -> serde_json::Value {
     let proof = &written.proof;
@@ -241,13 +258,58 @@ fn json_of(written: &Written) -> serde_json::Value {
             "private_for": names(&written.server.private_for),
             "private_paths": written.server.private_paths,
             "unmatched": written.server.unmatched.iter().map(|(c, why)| json!({"crawler": c.name, "why": why})).collect::<Vec<_>>(),
+            "denied_ranges": written.server.denied_ranges.iter().map(ToString::to_string).collect::<Vec<_>>(),
+            "denied_by_address": names(&written.server.denied_by_address),
+            "shared_ranges": written.server.shared_ranges,
         },
     })
+}
+
+/// Where `--ip-ranges` / `--fetch-ip-ranges` read the feeds, checked
+/// before anything is written.
+fn ranges_source(args: &Args) -> anyhow::Result<Option<FeedSource>> {
+    let source = match (&args.ip_ranges, args.fetch_ip_ranges) {
+        (Some(arg), _) => {
+            let source = FeedSource::from_arg(arg);
+            if let FeedSource::Mirror(dir) = &source
+                && !dir.is_dir()
+            {
+                let shown: String = arg.chars().take(200).collect();
+                bail!(
+                    "--ip-ranges {shown}: not a folder (a mirror laid out as DIR/<host>/<path>, or \
+                     an http(s) URL of one)"
+                );
+            }
+            Some(source)
+        }
+        (None, true) => Some(FeedSource::Live {
+            cache: FeedSource::default_cache(),
+        }),
+        (None, false) => None,
+    };
+    let servers = [&args.nginx, &args.apache, &args.caddy, &args.haproxy];
+    if source.is_some() && servers.iter().all(|p| p.is_none()) {
+        bail!(
+            "--ip-ranges and --fetch-ip-ranges shape the server rules: name one with --nginx, \
+             --apache, --caddy or --haproxy"
+        );
+    }
+    if source.is_none() && args.nginx_http.is_some() {
+        bail!("--nginx-http writes the denied address ranges: it needs --ip-ranges or --fetch-ip-ranges");
+    }
+    if source.is_some() && args.nginx.is_some() && args.nginx_http.is_none() {
+        bail!(
+            "with address ranges, nginx needs a `geo` block in http {{}}: name its file with \
+             --nginx-http FILE"
+        );
+    }
+    Ok(source)
 }
 
 /// Runs `crawlgate policy`.
 pub fn run(args: Args) -> anyhow::Result<Status> {
     let policy = policy_of(&args)?;
+    let ranges_from = ranges_source(&args)?;
     let result = match &args.merge {
         Some(path) => {
             let input = read_path(
@@ -277,6 +339,10 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
             return Ok(Status::Failure);
         }
         Err(error) => return Err(error.into()),
+    };
+    let written = match &ranges_from {
+        Some(source) => written.with_ip_ranges(&load_ranges(source)?)?,
+        None => written,
     };
     let mut stdout = std::io::stdout().lock();
     let to_stdout = args.output.as_deref() == Some(Path::new("-"));
@@ -345,6 +411,31 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
                 }
             ));
         }
+    }
+    if !written.server.denied_ranges.is_empty() {
+        note(&format!(
+            "the server rules also answer 403 to {} address range(s) published for {}, whatever \
+             User-Agent a request sends (/robots.txt still served)",
+            written.server.denied_ranges.len(),
+            names_of(&written.server.denied_by_address)
+        ));
+    }
+    if let (Some(path), Some(geo)) = (&args.nginx_http, written.server.nginx_http()) {
+        write_file(path, geo.as_bytes())?;
+        note(&format!(
+            "wrote {} (nginx, for http {{}}): 403 by address to {} range(s) of {}",
+            path.display(),
+            written.server.denied_ranges.len(),
+            names_of(&written.server.denied_by_address)
+        ));
+    } else if let Some(path) = &args.nginx_http {
+        // No range to deny: a geo block that denies none keeps the
+        // server snippet's variable defined.
+        write_file(
+            path,
+            b"# crawlgate policy: no address range to deny.\ngeo $crawlgate_denied_address {\n    default 0;\n}\n",
+        )?;
+        note(&format!("wrote {} (nginx, for http {{}}): no address range to deny", path.display()));
     }
     for text in &written.notes {
         note(&format!("note: {text}"));

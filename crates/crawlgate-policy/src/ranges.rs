@@ -1,0 +1,236 @@
+//! The address ranges operators publish for their crawlers, taken as
+//! data (the CLI reads the feeds with the audit's reader), and which of
+//! them the server rules deny: a range is denied only when every crawler
+//! whose feed lists it (or a range overlapping it) is denied, so a
+//! crawler the policy lets in is never shut out by address.
+
+use std::fmt;
+// `core::net`: the address types alone, without sockets (the crate does no I/O).
+use core::net::IpAddr;
+use std::str::FromStr;
+
+use crawlgate::registry::verification::{self, Method};
+use crawlgate::registry::{Crawler, CrawlerKind};
+
+use crate::error::PolicyError;
+use crate::intent::Intent;
+
+/// An IP prefix (`66.249.64.0/19`, `2001:4860:4801::/48`); a bare address
+/// is one address (`/32`, `/128`). The address is kept masked.
+///
+/// ```
+/// use crawlgate_policy::IpPrefix;
+/// let p: IpPrefix = "66.249.66.1/19".parse().unwrap();
+/// assert_eq!(p.to_string(), "66.249.64.0/19");
+/// assert!(p.overlaps(&"66.249.70.0/24".parse().unwrap()));
+/// assert!(!p.overlaps(&"66.249.96.0/24".parse().unwrap()));
+/// assert!("66.249.64.0/33".parse::<IpPrefix>().is_err());
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct IpPrefix {
+    address: IpAddr,
+    length: u8,
+}
+
+fn bits(address: IpAddr) -> (u128, u8) {
+    match address {
+        IpAddr::V4(v4) => (u128::from(u32::from(v4)), 32),
+        IpAddr::V6(v6) => (u128::from(v6), 128),
+    }
+}
+
+fn masked(value: u128, width: u8, length: u8) -> u128 {
+    if length == 0 {
+        0
+    } else {
+        value >> (width - length) << (width - length)
+    }
+}
+
+impl IpPrefix {
+    /// The prefix's first address.
+    pub fn address(&self) -> IpAddr {
+        self.address
+    }
+
+    /// Its length in bits.
+    pub fn length(&self) -> u8 {
+        self.length
+    }
+
+    /// Whether the two share an address (one contains the other).
+    pub fn overlaps(&self, other: &IpPrefix) -> bool {
+        let ((a, width), (b, other_width)) = (bits(self.address), bits(other.address));
+        if width != other_width {
+            return false;
+        }
+        let length = self.length.min(other.length);
+        masked(a, width, length) == masked(b, width, length)
+    }
+}
+
+impl FromStr for IpPrefix {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<IpPrefix, String> {
+        let shown: String = text.chars().take(60).collect();
+        let bad = || format!("`{shown}` is not an IP prefix");
+        let (address, length) = match text.split_once('/') {
+            Some((address, length)) => (address, Some(length)),
+            None => (text, None),
+        };
+        let address: IpAddr = address.parse().map_err(|_| bad())?;
+        let (value, width) = bits(address);
+        let length = match length {
+            Some(l) => l
+                .parse::<u8>()
+                .ok()
+                .filter(|&l| l <= width)
+                .ok_or_else(bad)?,
+            None => width,
+        };
+        let value = masked(value, width, length);
+        let address = if width == 32 {
+            IpAddr::from(u32::try_from(value).map_err(|_| bad())?.to_be_bytes())
+        } else {
+            IpAddr::from(value.to_be_bytes())
+        };
+        Ok(IpPrefix { address, length })
+    }
+}
+
+impl fmt::Display for IpPrefix {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.address, self.length)
+    }
+}
+
+/// The ranges one operator's feed lists for one crawler of the registry.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CrawlerRanges {
+    /// The crawler.
+    pub crawler: &'static Crawler,
+    /// The feed's address, as the registry writes it.
+    pub feed: String,
+    /// The prefixes it lists.
+    pub prefixes: Vec<IpPrefix>,
+}
+
+impl CrawlerRanges {
+    /// One entry per crawler of the registry that `feed` proves (its
+    /// `@verify` lines): what a reader of the feed hands the policy.
+    ///
+    /// ```
+    /// use crawlgate_policy::CrawlerRanges;
+    /// let ranges = CrawlerRanges::of_feed("https://openai.com/gptbot.json", vec!["20.171.206.0/24".parse().unwrap()]);
+    /// assert_eq!(ranges.len(), 1);
+    /// assert_eq!(ranges[0].crawler.name, "GPTBot");
+    /// ```
+    pub fn of_feed(feed: &str, prefixes: Vec<IpPrefix>) -> Vec<CrawlerRanges> {
+        crawlgate::registry::crawlers()
+            .iter()
+            .filter(|c| feeds_of(c).any(|url| url == feed))
+            .map(|crawler| CrawlerRanges {
+                crawler,
+                feed: feed.to_owned(),
+                prefixes: prefixes.clone(),
+            })
+            .collect()
+    }
+}
+
+/// The feeds the registry says prove `crawler`.
+pub fn feeds_of(crawler: &Crawler) -> impl Iterator<Item = &'static str> + '_ {
+    verification::for_crawler(crawler).filter_map(|v| match v.method {
+        Method::Feed { url } => Some(url),
+        Method::Dns { .. } => None,
+    })
+}
+
+/// Whether a crawler fetches pages (not a control token, not retired).
+fn fetches(crawler: &Crawler) -> bool {
+    crawler.kind != CrawlerKind::ControlToken && crawler.runs()
+}
+
+/// What the server rules deny by address.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct AddressDenial {
+    pub(crate) prefixes: Vec<IpPrefix>,
+    pub(crate) crawlers: Vec<&'static Crawler>,
+    pub(crate) shared: Vec<String>,
+}
+
+/// The prefixes of the denied crawlers that no crawler let in shares.
+/// Every feed of a crawler that fetches must be among `ranges`: without
+/// a let-in crawler's ranges, a denied range could be one of its.
+pub(crate) fn deny_by_address(
+    intents: &[Intent],
+    ranges: &[CrawlerRanges],
+) -> Result<AddressDenial, PolicyError> {
+    for intent in intents.iter().filter(|i| fetches(i.crawler)) {
+        for feed in feeds_of(intent.crawler) {
+            let given = ranges
+                .iter()
+                .any(|r| r.feed == feed && r.crawler.name == intent.crawler.name);
+            if !given {
+                return Err(PolicyError::Ranges(format!(
+                    "the ranges of {} (its feed {feed}) are missing: without them, a range \
+                     denied to another crawler could be one of its",
+                    intent.crawler.name
+                )));
+            }
+        }
+    }
+    let denied = |crawler: &Crawler| {
+        intents
+            .iter()
+            .any(|i| i.crawler.name == crawler.name && i.denied())
+    };
+    let let_in: Vec<&CrawlerRanges> = ranges
+        .iter()
+        .filter(|r| fetches(r.crawler) && !denied(r.crawler))
+        .collect();
+    let mut out = AddressDenial::default();
+    for entry in ranges
+        .iter()
+        .filter(|r| fetches(r.crawler) && denied(r.crawler))
+    {
+        let mut sharing: Vec<&str> = Vec::new();
+        let mut kept = 0usize;
+        for prefix in &entry.prefixes {
+            let shared_with: Vec<&str> = let_in
+                .iter()
+                .filter(|r| r.prefixes.iter().any(|p| p.overlaps(prefix)))
+                .map(|r| r.crawler.name)
+                .collect();
+            if shared_with.is_empty() {
+                if !out.prefixes.contains(prefix) {
+                    out.prefixes.push(*prefix);
+                }
+                if !out.crawlers.iter().any(|c| c.name == entry.crawler.name) {
+                    out.crawlers.push(entry.crawler);
+                }
+            } else {
+                kept += 1;
+                for name in shared_with {
+                    if !sharing.contains(&name) {
+                        sharing.push(name);
+                    }
+                }
+            }
+        }
+        if kept > 0 {
+            out.shared.push(format!(
+                "{} of the {} ranges of {} ({}) are not denied by address: crawlers the \
+                 policy lets in ({}) share them",
+                kept,
+                entry.prefixes.len(),
+                entry.crawler.name,
+                entry.feed,
+                sharing.join(", ")
+            ));
+        }
+    }
+    out.prefixes.sort();
+    Ok(out)
+}
