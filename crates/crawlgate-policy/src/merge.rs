@@ -230,7 +230,10 @@ pub(crate) fn merge(
                 && policy.crawl_delay.is_some()
                 && crawler.reads_crawl_delay.is_some()
                 && crawler.kind != crawlgate::registry::CrawlerKind::ControlToken;
-            if own {
+            // A crawler whose own group stays keeps it; one whose own group
+            // goes (Yandex's parser gives `User-agent: Yandex`, a denied
+            // token, to YandexPagechecker as its own) gets a copy.
+            if own && !changed {
                 if delay && before.crawl_delay().is_none() {
                     for g in before.groups() {
                         let line = format!(

@@ -30,7 +30,7 @@ impl ServerRules {
     /// are denied; `None` when none are.
     ///
     /// ```
-    /// use crawlgate_policy::{write, Access, CrawlerRanges, Policy, Purpose};
+    /// use crawlgate_policy::{write, Access, Policy, Purpose};
     /// let written = write(&Policy::new().with(Purpose::AiTrain, Access::Deny)).unwrap();
     /// assert!(written.server.nginx_http().is_none());
     /// ```
