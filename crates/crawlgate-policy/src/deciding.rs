@@ -69,10 +69,7 @@ pub(crate) fn profile_of(crawler: &Crawler) -> Profile {
 
 /// A registry crawler's view of a file, as `crawlgate check --agent NAME`
 /// reads it (by its operator's profile).
-pub(crate) fn crawler_view<'a>(
-    readings: &'a Readings,
-    crawler: &'static Crawler,
-) -> AgentView<'a> {
+pub(crate) fn crawler_view<'a>(readings: &'a Readings, crawler: &'static Crawler) -> AgentView<'a> {
     readings.for_crawler(crawler).view(crawler)
 }
 
@@ -95,6 +92,9 @@ pub(crate) fn read_by(crawler: &Crawler) -> String {
     if profile == Profile::GOOGLE {
         String::new()
     } else {
-        format!(" (read by {}'s rules, as `crawlgate check` reads it)", profile.name)
+        format!(
+            " (read by {}'s rules, as `crawlgate check` reads it)",
+            profile.name
+        )
     }
 }

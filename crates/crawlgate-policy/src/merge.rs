@@ -260,10 +260,12 @@ pub(crate) fn merge(
                 continue;
             }
             let key: Vec<usize> = before.groups().map(|g| g.index()).collect();
-            let entry = kept.entry((profile_of(crawler).name, key, delay)).or_insert_with(|| Kept {
-                members: Vec::new(),
-                crawl_delay: delay,
-            });
+            let entry = kept
+                .entry((profile_of(crawler).name, key, delay))
+                .or_insert_with(|| Kept {
+                    members: Vec::new(),
+                    crawl_delay: delay,
+                });
             entry.members.push(crawler);
             notes.push(format!(
                 "{} gets a group of its own copying the rules it obeyed{}",

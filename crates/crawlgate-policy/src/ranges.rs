@@ -58,14 +58,28 @@ impl IpPrefix {
         self.length
     }
 
-    /// Whether the two share an address (one contains the other).
+    /// Its first and last address, IPv4 as IPv4-mapped IPv6, so that all
+    /// prefixes sort in one space.
+    fn span(&self) -> (u128, u128) {
+        let (value, width) = bits(self.address);
+        let start = match self.address {
+            IpAddr::V4(v4) => u128::from(v4.to_ipv6_mapped()),
+            IpAddr::V6(_) => value,
+        };
+        let host = u32::from(width - self.length);
+        let size = if host == 128 {
+            u128::MAX
+        } else {
+            (1u128 << host) - 1
+        };
+        (start, start + size)
+    }
+
+    /// Whether the two share an address (one contains the other); an
+    /// IPv4 prefix is also the IPv4-mapped IPv6 addresses it stands for.
     pub fn overlaps(&self, other: &IpPrefix) -> bool {
-        let ((a, width), (b, other_width)) = (bits(self.address), bits(other.address));
-        if width != other_width {
-            return false;
-        }
-        let length = self.length.min(other.length);
-        masked(a, width, length) == masked(b, width, length)
+        let ((a, b), (c, d)) = (self.span(), other.span());
+        a <= d && c <= b
     }
 }
 
@@ -152,6 +166,31 @@ fn fetches(crawler: &Crawler) -> bool {
     crawler.kind != CrawlerKind::ControlToken && crawler.runs()
 }
 
+/// Prefixes as disjoint sorted intervals: whether a prefix overlaps any
+/// in `O(log n)`, so a feed of many prefixes costs no square.
+struct Intervals(Vec<(u128, u128)>);
+
+impl Intervals {
+    fn of<'p>(prefixes: impl IntoIterator<Item = &'p IpPrefix>) -> Intervals {
+        let mut spans: Vec<(u128, u128)> = prefixes.into_iter().map(IpPrefix::span).collect();
+        spans.sort_unstable();
+        let mut merged: Vec<(u128, u128)> = Vec::with_capacity(spans.len());
+        for (start, end) in spans {
+            match merged.last_mut() {
+                Some(last) if start <= last.1.saturating_add(1) => last.1 = last.1.max(end),
+                _ => merged.push((start, end)),
+            }
+        }
+        Intervals(merged)
+    }
+
+    fn overlaps(&self, prefix: &IpPrefix) -> bool {
+        let (start, end) = prefix.span();
+        let i = self.0.partition_point(|&(_, e)| e < start);
+        self.0.get(i).is_some_and(|&(s, _)| s <= end)
+    }
+}
+
 /// What the server rules deny by address.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct AddressDenial {
@@ -186,10 +225,12 @@ pub(crate) fn deny_by_address(
             .iter()
             .any(|i| i.crawler.name == crawler.name && i.denied())
     };
-    let let_in: Vec<&CrawlerRanges> = ranges
+    let let_in: Vec<(&CrawlerRanges, Intervals)> = ranges
         .iter()
         .filter(|r| fetches(r.crawler) && !denied(r.crawler))
+        .map(|r| (r, Intervals::of(&r.prefixes)))
         .collect();
+    let any_let_in = Intervals::of(let_in.iter().flat_map(|(r, _)| &r.prefixes));
     let mut out = AddressDenial::default();
     for entry in ranges
         .iter()
@@ -198,15 +239,17 @@ pub(crate) fn deny_by_address(
         let mut sharing: Vec<&str> = Vec::new();
         let mut kept = 0usize;
         for prefix in &entry.prefixes {
-            let shared_with: Vec<&str> = let_in
-                .iter()
-                .filter(|r| r.prefixes.iter().any(|p| p.overlaps(prefix)))
-                .map(|r| r.crawler.name)
-                .collect();
+            let shared_with: Vec<&str> = if any_let_in.overlaps(prefix) {
+                let_in
+                    .iter()
+                    .filter(|(_, spans)| spans.overlaps(prefix))
+                    .map(|(r, _)| r.crawler.name)
+                    .collect()
+            } else {
+                Vec::new()
+            };
             if shared_with.is_empty() {
-                if !out.prefixes.contains(prefix) {
-                    out.prefixes.push(*prefix);
-                }
+                out.prefixes.push(*prefix);
                 if !out.crawlers.iter().any(|c| c.name == entry.crawler.name) {
                     out.crawlers.push(entry.crawler);
                 }
@@ -232,5 +275,50 @@ pub(crate) fn deny_by_address(
         }
     }
     out.prefixes.sort();
+    out.prefixes.dedup();
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(text: &str) -> IpPrefix {
+        text.parse().unwrap()
+    }
+
+    #[test]
+    fn intervals_answer_as_pairwise_overlap_does() {
+        let set: Vec<IpPrefix> = [
+            "10.0.0.0/8",
+            "192.0.2.0/25",
+            "192.0.2.128/25",
+            "2001:db8::/32",
+            "::/0",
+        ]
+        .into_iter()
+        .map(p)
+        .collect();
+        let v4_only = &set[..3];
+        let intervals = Intervals::of(v4_only);
+        for probe in [
+            "10.1.0.0/16",
+            "11.0.0.0/8",
+            "0.0.0.0/0",
+            "192.0.2.0/24",
+            "192.0.3.0/24",
+            "2001:db8::1",
+            "192.0.2.200",
+            "::ffff:10.0.0.1",
+        ] {
+            let probe = p(probe);
+            let pairwise = v4_only.iter().any(|q| q.overlaps(&probe));
+            assert_eq!(intervals.overlaps(&probe), pairwise, "{probe}");
+        }
+        // `::/0` holds the IPv4-mapped addresses.
+        assert!(p("::/0").overlaps(&p("10.0.0.0/8")));
+        assert!(!p("2001:db8::/32").overlaps(&p("10.0.0.0/8")));
+        assert!(Intervals::of(&set[3..]).overlaps(&p("2001:db8:1::/48")));
+        assert!(!Intervals::of(&set[3..4]).overlaps(&p("2001:db9::/32")));
+    }
 }

@@ -84,12 +84,9 @@ impl Written {
         let denial = deny_by_address(&self.intents, ranges)?;
         self.server.denied_ranges = denial.prefixes;
         self.server.denied_by_address = denial.crawlers;
-        self.notes.extend(
-            denial
-                .shared
-                .iter()
-                .map(|s| format!("{s}: a range is denied only when every crawler it serves is denied")),
-        );
+        self.notes.extend(denial.shared.iter().map(|s| {
+            format!("{s}: a range is denied only when every crawler it serves is denied")
+        }));
         self.server.shared_ranges = denial.shared;
         Ok(self)
     }

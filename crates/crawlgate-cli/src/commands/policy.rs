@@ -231,7 +231,11 @@ fn write_file(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
 }
 
 fn names_of(crawlers: &[&crawlgate::registry::Crawler]) -> String {
-    crawlers.iter().map(|c| c.name).collect::<Vec<_>>().join(", ")
+    crawlers
+        .iter()
+        .map(|c| c.name)
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// The JSON `--json` prints.
@@ -435,7 +439,10 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
             path,
             b"# crawlgate policy: no address range to deny.\ngeo $crawlgate_denied_address {\n    default 0;\n}\n",
         )?;
-        note(&format!("wrote {} (nginx, for http {{}}): no address range to deny", path.display()));
+        note(&format!(
+            "wrote {} (nginx, for http {{}}): no address range to deny",
+            path.display()
+        ));
     }
     for text in &written.notes {
         note(&format!("note: {text}"));

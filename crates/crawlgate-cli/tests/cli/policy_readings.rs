@@ -31,7 +31,15 @@ fn allowed(files: &Files, file: &str, agent: &str, url: &str) -> bool {
 fn a_merge_keeps_bingbots_verdicts_as_check_gives_them() {
     let files = Files::new();
     files.write("site.txt", BING_DIFFERS);
-    let args = ["policy", "--search", "allow", "--ai-train", "deny", "--merge", "site.txt"];
+    let args = [
+        "policy",
+        "--search",
+        "allow",
+        "--ai-train",
+        "deny",
+        "--merge",
+        "site.txt",
+    ];
     let merged = crawlgate()
         .current_dir(files.path())
         .args(args)
@@ -105,9 +113,22 @@ fn ip_ranges_deny_the_denied_crawlers_addresses() {
     let output = crawlgate()
         .current_dir(files.path())
         .args([
-            "policy", "--search", "allow", "--ai-train", "deny", "-o", "robots.txt",
-            "--ip-ranges", "mirror", "--nginx", "block.conf", "--nginx-http", "geo.conf",
-            "--haproxy", "haproxy.cfg", "--json",
+            "policy",
+            "--search",
+            "allow",
+            "--ai-train",
+            "deny",
+            "-o",
+            "robots.txt",
+            "--ip-ranges",
+            "mirror",
+            "--nginx",
+            "block.conf",
+            "--nginx-http",
+            "geo.conf",
+            "--haproxy",
+            "haproxy.cfg",
+            "--json",
         ])
         .output()
         .unwrap();
@@ -130,7 +151,10 @@ fn ip_ranges_deny_the_denied_crawlers_addresses() {
     let block = std::fs::read_to_string(files.path().join("block.conf")).unwrap();
     assert!(block.contains("$crawlgate_denied_address"), "{block}");
     let haproxy = std::fs::read_to_string(files.path().join("haproxy.cfg")).unwrap();
-    assert!(haproxy.contains("src ") && haproxy.contains("127.0.0.2/32"), "{haproxy}");
+    assert!(
+        haproxy.contains("src ") && haproxy.contains("127.0.0.2/32"),
+        "{haproxy}"
+    );
 }
 
 #[test]
@@ -140,13 +164,34 @@ fn bad_ip_range_input_is_said_and_exits_2() {
     std::fs::create_dir(files.path().join("broken")).unwrap();
     let long = "m".repeat(70_000);
     let cases: Vec<(Vec<&str>, &str)> = vec![
-        (vec!["--ip-ranges", "nowhere", "--haproxy", "h.cfg"], "not a folder"),
-        (vec!["--ip-ranges", &long, "--haproxy", "h.cfg"], "not a folder"),
+        (
+            vec!["--ip-ranges", "nowhere", "--haproxy", "h.cfg"],
+            "not a folder",
+        ),
+        (
+            vec!["--ip-ranges", &long, "--haproxy", "h.cfg"],
+            "not a folder",
+        ),
         (vec!["--ip-ranges", "mirror"], "name one with --nginx"),
-        (vec!["--ip-ranges", "mirror", "--nginx", "b.conf"], "--nginx-http"),
+        (
+            vec!["--ip-ranges", "mirror", "--nginx", "b.conf"],
+            "--nginx-http",
+        ),
         (vec!["--nginx-http", "g.conf"], "needs --ip-ranges"),
-        (vec!["--ip-ranges", "broken", "--haproxy", "h.cfg"], "the feed https://"),
-        (vec!["--ip-ranges", "mirror", "--fetch-ip-ranges", "--haproxy", "h.cfg"], "cannot be used with"),
+        (
+            vec!["--ip-ranges", "broken", "--haproxy", "h.cfg"],
+            "the feed https://",
+        ),
+        (
+            vec![
+                "--ip-ranges",
+                "mirror",
+                "--fetch-ip-ranges",
+                "--haproxy",
+                "h.cfg",
+            ],
+            "cannot be used with",
+        ),
     ];
     for (args, says) in cases {
         let output = crawlgate()
@@ -155,19 +200,39 @@ fn bad_ip_range_input_is_said_and_exits_2() {
             .args(&args)
             .output()
             .unwrap();
-        assert_eq!(output.status.code(), Some(2), "{args:?}: {}", stderr_of(&output));
+        assert_eq!(
+            output.status.code(),
+            Some(2),
+            "{args:?}: {}",
+            stderr_of(&output)
+        );
         let error = stderr_of(&output);
         assert!(error.contains(says), "{args:?}: {error}");
         assert!(error.len() < 2_000, "a long input is not echoed whole");
-        assert!(!files.path().join("h.cfg").exists(), "nothing written on an error");
+        assert!(
+            !files.path().join("h.cfg").exists(),
+            "nothing written on an error"
+        );
     }
     // A feed without prefixes in the mirror: named, and why.
     files.write("mirror/openai.com/gptbot.json", r#"{"creationTime":"x"}"#);
     let output = crawlgate()
         .current_dir(files.path())
-        .args(["policy", "--ai-train", "deny", "--ip-ranges", "mirror", "--haproxy", "h.cfg"])
+        .args([
+            "policy",
+            "--ai-train",
+            "deny",
+            "--ip-ranges",
+            "mirror",
+            "--haproxy",
+            "h.cfg",
+        ])
         .output()
         .unwrap();
     assert_eq!(output.status.code(), Some(2));
-    assert!(stderr_of(&output).contains("openai.com/gptbot.json"), "{}", stderr_of(&output));
+    assert!(
+        stderr_of(&output).contains("openai.com/gptbot.json"),
+        "{}",
+        stderr_of(&output)
+    );
 }

@@ -17,7 +17,10 @@ pub(super) fn write(rules: &ServerRules) -> String {
         // One ACL line per 64 prefixes: lines stay readable, and the
         // lines of one name are OR'ed.
         for chunk in prefixes.chunks(64) {
-            out.push(format!("acl crawlgate_denied_address src {}", chunk.join(" ")));
+            out.push(format!(
+                "acl crawlgate_denied_address src {}",
+                chunk.join(" ")
+            ));
         }
         out.push(
             "http-request deny deny_status 403 if crawlgate_denied_address !crawlgate_robots_txt"

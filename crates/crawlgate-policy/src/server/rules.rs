@@ -4,8 +4,8 @@
 use crawlgate::registry::{Crawler, CrawlerKind, Obeys};
 
 use crate::intent::Intent;
-use crate::ranges::IpPrefix;
 use crate::policy::Policy;
+use crate::ranges::IpPrefix;
 
 /// What the server rules shut out.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

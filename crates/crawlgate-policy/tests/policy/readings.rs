@@ -70,9 +70,18 @@ fn the_bar_is_proven_by_each_crawlers_own_reading() {
     }
     // The text table says which rows another profile read.
     let text = written.explain();
-    let line = |name: &str| text.lines().find(|l| l.starts_with(name)).unwrap().to_owned();
+    let line = |name: &str| {
+        text.lines()
+            .find(|l| l.starts_with(name))
+            .unwrap()
+            .to_owned()
+    };
     assert!(line("Bingbot ").contains("(bing)"), "{}", line("Bingbot "));
-    assert!(line("YandexBot ").contains("(yandex)"), "{}", line("YandexBot "));
+    assert!(
+        line("YandexBot ").contains("(yandex)"),
+        "{}",
+        line("YandexBot ")
+    );
     assert!(!line("Googlebot ").contains("(google)"));
 }
 

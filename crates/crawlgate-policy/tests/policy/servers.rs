@@ -429,29 +429,57 @@ fn address_rules(dir: &Path) -> ServerRules {
             .iter()
             .map(|p| format!("{{\"ipv4Prefix\":\"{p}\"}}"))
             .collect();
-        format!("{{\"creationTime\":\"2026-11-28T00:00:00\",\"prefixes\":[{}]}}", list.join(","))
+        format!(
+            "{{\"creationTime\":\"2026-11-28T00:00:00\",\"prefixes\":[{}]}}",
+            list.join(",")
+        )
     };
-    std::fs::write(mirror.join("openai.com/gptbot.json"), feed(&["127.0.0.2/32", "20.171.206.0/24"])).unwrap();
-    std::fs::write(mirror.join("claude.com/crawling/bots.json"), feed(&["127.0.0.3/32"])).unwrap();
+    std::fs::write(
+        mirror.join("openai.com/gptbot.json"),
+        feed(&["127.0.0.2/32", "20.171.206.0/24"]),
+    )
+    .unwrap();
+    std::fs::write(
+        mirror.join("claude.com/crawling/bots.json"),
+        feed(&["127.0.0.3/32"]),
+    )
+    .unwrap();
     let mut ranges = Vec::new();
     for url in crawlgate::registry::verification::feeds() {
         let bytes = std::fs::read(mirror.join(mirror_path(url).unwrap())).unwrap();
         let feed = parse_feed(url, &bytes).unwrap();
-        let prefixes = feed.listed.iter().map(|p| p.to_string().parse().unwrap()).collect();
+        let prefixes = feed
+            .listed
+            .iter()
+            .map(|p| p.to_string().parse().unwrap())
+            .collect();
         ranges.extend(CrawlerRanges::of_feed(url, prefixes));
     }
-    let written = write(&bar_policy()).unwrap().with_ip_ranges(&ranges).unwrap();
+    let written = write(&bar_policy())
+        .unwrap()
+        .with_ip_ranges(&ranges)
+        .unwrap();
     let rules = written.server;
-    assert!(rules.denied_ranges.contains(&"127.0.0.2/32".parse().unwrap()));
-    assert!(!rules.denied_ranges.contains(&"127.0.0.3/32".parse().unwrap()));
+    assert!(rules
+        .denied_ranges
+        .contains(&"127.0.0.2/32".parse().unwrap()));
+    assert!(!rules
+        .denied_ranges
+        .contains(&"127.0.0.3/32".parse().unwrap()));
     assert!(rules.denied_by_address.iter().any(|c| c.name == "GPTBot"));
     // Anthropic's feed serves Claude-User, which the policy lets in.
     assert!(
-        rules.shared_ranges.iter().any(|s| s.contains("ClaudeBot") && s.contains("Claude-User")),
+        rules
+            .shared_ranges
+            .iter()
+            .any(|s| s.contains("ClaudeBot") && s.contains("Claude-User")),
         "{:?}",
         rules.shared_ranges
     );
-    assert!(written.notes.iter().any(|n| n.contains("ClaudeBot") && n.contains("not denied by address")));
+    assert!(written
+        .notes
+        .iter()
+        .any(|n| n.contains("ClaudeBot") && n.contains("not denied by address")));
     rules
 }
 
@@ -459,7 +487,10 @@ fn address_rules(dir: &Path) -> ServerRules {
 fn nginx_denies_the_denied_crawlers_ranges() {
     let dir = tempfile::tempdir().unwrap();
     let rules = address_rules(dir.path());
-    assert!(rules.nginx_http().unwrap().contains("# Not by address: 1 of the 1 ranges of ClaudeBot"));
+    assert!(rules
+        .nginx_http()
+        .unwrap()
+        .contains("# Not by address: 1 of the 1 ranges of ClaudeBot"));
     start_nginx(&rules, dir.path()).check_addresses();
 }
 
@@ -483,7 +514,9 @@ fn caddy_denies_the_denied_crawlers_ranges() {
 fn haproxy_denies_the_denied_crawlers_ranges() {
     let dir = tempfile::tempdir().unwrap();
     let rules = address_rules(dir.path());
-    assert!(rules.haproxy().contains("acl crawlgate_denied_address src "));
+    assert!(rules
+        .haproxy()
+        .contains("acl crawlgate_denied_address src "));
     start_haproxy(&rules, dir.path()).check_addresses();
 }
 
