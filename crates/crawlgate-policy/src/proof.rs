@@ -361,8 +361,9 @@ pub(crate) fn prove(
                         let (was, is) = (old.is_allowed(url), view.is_allowed(url));
                         if was != is {
                             failures.push(format!(
-                                "{}'s verdict on {url} changes from {} to {}{}",
+                                "{}'s verdict on {url} ({}) changes from {} to {}{}",
                                 crawler.name,
+                                intent.why(),
                                 if was { "allowed" } else { "disallowed" },
                                 if is { "allowed" } else { "disallowed" },
                                 read_by(crawler)
@@ -379,8 +380,9 @@ pub(crate) fn prove(
                 proof.verdicts += 1;
                 if view.is_allowed(path) {
                     failures.push(format!(
-                        "{} may fetch the private path {path}{}",
+                        "{} ({}) may fetch the private path {path}{}",
                         crawler.name,
+                        intent.why(),
                         read_by(crawler)
                     ));
                 }
@@ -483,4 +485,47 @@ pub(crate) fn prove(
         }
     }
     proof
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::intent::intents;
+
+    /// Google reads one group of bingbot, Googlebot and `*` (everything
+    /// disallowed); Bing ends bingbot's group at the `User-agent` line
+    /// after `Crawl-delay` (everything allowed).
+    const BING_DIFFERS: &[u8] =
+        b"User-agent: bingbot\nUser-agent: Googlebot\nCrawl-delay: 1\nUser-agent: *\nCrawl-delay: 30\nDisallow: /\n";
+
+    #[test]
+    fn a_file_that_only_googles_reading_proves_fails_naming_the_crawler_and_rule() {
+        let policy = Policy::new().with(Purpose::Search, Access::Deny);
+        let intents = intents(&policy).unwrap();
+        let proof = prove(BING_DIFFERS, &policy, &intents, None);
+        let bing: Vec<&String> = proof
+            .failures
+            .iter()
+            .filter(|f| f.starts_with("Bingbot "))
+            .collect();
+        assert_eq!(
+            bing,
+            [
+                "Bingbot (search deny) may fetch / but the policy denies it (read by bing's \
+                 rules, as `crawlgate check` reads it)"
+            ],
+            "{:?}",
+            proof.failures
+        );
+        assert!(!proof.failures.iter().any(|f| f.starts_with("Googlebot ")));
+        let row = proof
+            .rows
+            .iter()
+            .find(|r| r.crawler.name == "Bingbot")
+            .unwrap();
+        assert_eq!(
+            (row.profile, row.root_allowed, row.holds),
+            ("bing", true, false)
+        );
+    }
 }
