@@ -321,4 +321,58 @@ mod tests {
         assert!(Intervals::of(&set[3..]).overlaps(&p("2001:db8:1::/48")));
         assert!(!Intervals::of(&set[3..4]).overlaps(&p("2001:db9::/32")));
     }
+
+    #[test]
+    fn a_hundred_thousand_prefixes_are_sorted_out_exactly() {
+        use crate::access::Access;
+        use crate::policy::Policy;
+        use crate::purpose::Purpose;
+        let policy = Policy::new()
+            .with(Purpose::Search, Access::Allow)
+            .with(Purpose::AiTrain, Access::Deny);
+        let intents = crate::intent::intents(&policy).unwrap();
+        let net = |i: u32| {
+            p(&format!(
+                "{}.{}.{}.0/24",
+                10 + i / 65_536,
+                (i / 256) % 256,
+                i % 256
+            ))
+        };
+        let mut ranges = Vec::new();
+        for url in verification::feeds() {
+            let prefixes: Vec<IpPrefix> = match url {
+                // GPTBot (denied): 100,000 networks.
+                "https://openai.com/gptbot.json" => (0..100_000).map(net).collect(),
+                // ChatGPT-User (let in): every other one of them, as /25s.
+                "https://openai.com/chatgpt-user.json" => (0..100_000)
+                    .step_by(2)
+                    .map(|i| p(&format!("{}/25", net(i).address())))
+                    .collect(),
+                _ => vec![p("192.0.2.0/24")],
+            };
+            ranges.extend(CrawlerRanges::of_feed(url, prefixes));
+        }
+        let denial = deny_by_address(&intents, &ranges).unwrap();
+        let gptbot: Vec<&IpPrefix> = denial
+            .prefixes
+            .iter()
+            .filter(|q| !q.overlaps(&p("192.0.2.0/24")))
+            .collect();
+        assert_eq!(gptbot.len(), 50_000);
+        assert!(gptbot.iter().all(|q| u32::from(
+            q.address()
+                .to_string()
+                .split('.')
+                .nth(2)
+                .unwrap()
+                .parse::<u8>()
+                .unwrap()
+        ) % 2
+            == 1));
+        assert!(denial
+            .shared
+            .iter()
+            .any(|s| s.starts_with("50000 of the 100000 ranges of GPTBot")));
+    }
 }
