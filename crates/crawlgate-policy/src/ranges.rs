@@ -154,6 +154,14 @@ impl CrawlerRanges {
 }
 
 /// The feeds the registry says prove `crawler`.
+///
+/// ```
+/// use crawlgate::registry;
+/// use crawlgate_policy::feeds_of;
+/// let gptbot = registry::find("GPTBot").unwrap();
+/// assert_eq!(feeds_of(gptbot).collect::<Vec<_>>(), ["https://openai.com/gptbot.json"]);
+/// assert_eq!(feeds_of(registry::find("AhrefsBot").unwrap()).count(), 0);
+/// ```
 pub fn feeds_of(crawler: &Crawler) -> impl Iterator<Item = &'static str> + '_ {
     verification::for_crawler(crawler).filter_map(|v| match v.method {
         Method::Feed { url } => Some(url),

@@ -24,6 +24,7 @@ Examples:
   crawlgate policy --search allow --ai-train deny -o robots.txt
   crawlgate policy --search allow --ai-train deny -o robots.txt --nginx block.conf
   crawlgate policy POLICY.toml -o robots.txt --apache block.conf
+  crawlgate policy --ai-train deny -o robots.txt --ip-ranges mirror/ --haproxy block.cfg  # by address too
   crawlgate policy --ai-train deny --merge robots.txt             # the diff
   crawlgate policy --ai-train deny --merge robots.txt --in-place  # robots.txt.bak kept
   crawlgate policy --ai-train deny --user-fetch allow --crawler 'ChatGPT-User=deny'
@@ -45,12 +46,19 @@ means. With --merge, no verdict changes for the crawlers the policy does not
 change; crawlgate's groups sit between `# BEGIN crawlgate policy` and
 `# END crawlgate policy`, which the next merge replaces.
 
+--ip-ranges (a mirror of the operators' IP-range feeds, as `crawlgate audit`
+reads it) or --fetch-ip-ranges makes the server rules also answer 403 to the
+ranges published for the denied crawlers, whatever User-Agent a request
+sends; a range that a crawler the policy lets in shares is never denied
+(nginx: --nginx-http FILE writes the `geo` block for http {}).
+
 Standard output: the file (no -o, or `-o -`); with --merge, the diff; with
 --explain, the table; with --json, everything as one object.
 
 Exit status: 0 written (or shown); 1 the file would not say what the policy
 means (not written); 2 usage or input error (a bad policy, crawlers that
-share a token and the policy wants apart, a file that is no robots.txt).";
+share a token and the policy wants apart, a file that is no robots.txt, an
+IP-range feed that does not read).";
 
 /// The most bytes of a POLICY.toml read.
 const POLICY_LIMIT: usize = 1 << 20;
