@@ -58,6 +58,8 @@ pub enum PolicyError {
     /// The written file does not say what the policy means (a bug in the
     /// writer: the file is not written).
     Unproven(Vec<String>),
+    /// The crawlers' address ranges cannot be used (one is missing).
+    Ranges(String),
 }
 
 impl fmt::Display for PolicyError {
@@ -97,7 +99,7 @@ impl fmt::Display for PolicyError {
                 "{count} {what} are more than a robots.txt should hold (at most {max})"
             ),
             PolicyError::Toml(message) => write!(f, "the policy file does not read: {message}"),
-            PolicyError::Merge(message) => f.write_str(message),
+            PolicyError::Merge(message) | PolicyError::Ranges(message) => f.write_str(message),
             PolicyError::Unproven(failures) => {
                 write!(
                     f,

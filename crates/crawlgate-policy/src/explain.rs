@@ -31,6 +31,9 @@ pub struct ExplainRow {
     pub choice: String,
     /// The first line of the group it obeys.
     pub group_line: Option<u32>,
+    /// The profile the file is read by for it, as `crawlgate check
+    /// --agent NAME` reads it (`google`, `bing`, `yandex`).
+    pub profile: String,
     /// The preference of its own category at `/` (`train-ai=n`).
     pub preference: Option<String>,
     /// `403`, `403 on private paths`, or null.
@@ -63,6 +66,7 @@ pub(crate) fn rows(proof_rows: &[Row], server: &ServerRules) -> Vec<ExplainRow> 
                 allowed: row.root_allowed,
                 choice: row.choice.as_str().to_owned(),
                 group_line: row.group_line,
+                profile: row.profile.to_owned(),
                 preference: row.preference.clone(),
                 server_rule,
                 holds: row.holds,
@@ -104,7 +108,11 @@ pub(crate) fn text(rows: &[ExplainRow]) -> String {
             } else {
                 format!("{verdict} (!)")
             },
-            row.choice.clone(),
+            if row.profile == "google" {
+                row.choice.clone()
+            } else {
+                format!("{} ({})", row.choice, row.profile)
+            },
             row.group_line.map_or("-".to_owned(), |l| l.to_string()),
             row.preference.clone().unwrap_or_else(|| "-".to_owned()),
             row.server_rule.clone().unwrap_or_else(|| "-".to_owned()),

@@ -13,7 +13,9 @@
 //!   finds nothing (new) to warn of, Search Console's report flags
 //!   nothing (new), and for every crawler `crawlgate check` gives the
 //!   verdict the policy means.
-//! - [`ServerRules`]: nginx, Apache, Caddy and HAProxy rules.
+//! - [`ServerRules`]: nginx, Apache, Caddy and HAProxy rules; with the
+//!   operators' published address ranges ([`Written::with_ip_ranges`]),
+//!   also by address.
 //!
 //! Pure: no files, no network.
 //!
@@ -48,6 +50,7 @@ mod plan;
 mod policy;
 mod proof;
 mod purpose;
+mod ranges;
 mod server;
 mod text;
 mod toml_form;
@@ -62,5 +65,6 @@ pub use merge::{BEGIN, END};
 pub use policy::Policy;
 pub use proof::{Expected, Proof, Row};
 pub use purpose::Purpose;
+pub use ranges::{feeds_of, CrawlerRanges, IpPrefix};
 pub use server::{distinctive, header_names, ServerRules};
 pub use written::{merge, write, Written};

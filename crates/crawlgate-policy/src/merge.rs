@@ -13,7 +13,7 @@ use crawlgate::registry::Crawler;
 use crawlgate::{ExtensionKind, RobotsTxt};
 use crawlgate_lint::{lint, Code, LintOptions};
 
-use crate::deciding::{crawler_view, ignores_file, token_view};
+use crate::deciding::{crawler_view, ignores_file, profile_of, token_view, Readings};
 use crate::error::PolicyError;
 use crate::intent::Intent;
 use crate::lines::{join, split, usual_end, Line};
@@ -64,6 +64,11 @@ struct Kept {
     crawl_delay: bool,
 }
 
+/// Which kept group a crawler joins: the profile it reads the file by,
+/// the site's groups it obeyed (indices in that reading), and whether it
+/// gets the crawl delay.
+type KeptKey = (&'static str, Vec<usize>, bool);
+
 /// What a merge changes in the site's own lines.
 #[derive(Default)]
 struct Edits {
@@ -79,7 +84,8 @@ pub(crate) fn merge(
 ) -> Result<Merged, PolicyError> {
     let lines = without_section(split(existing))?;
     let baseline = join(&lines);
-    let robots = RobotsTxt::parse(&baseline);
+    let readings = Readings::parse(&baseline, intents.iter().map(|i| i.crawler));
+    let robots = readings.google();
     let report = lint(&baseline, &LintOptions::default());
     for code in [Code::HtmlPage, Code::BinaryFile] {
         if report.with_code(code).next().is_some() {
@@ -139,7 +145,7 @@ pub(crate) fn merge(
         } else {
             probe
         };
-        let open = token_view(&robots, probe).is_allowed("/");
+        let open = token_view(&readings, probe).is_allowed("/");
         let mut added: Vec<String> = Vec::new();
         if open {
             for rule in &rules {
@@ -190,12 +196,12 @@ pub(crate) fn merge(
     }
     // Crawlers let in that a denied token, a missing private path or a
     // crawl delay needs to name: groups copying the rules they obeyed.
-    let mut kept: BTreeMap<(Vec<usize>, bool), Kept> = BTreeMap::new();
+    let mut kept: BTreeMap<KeptKey, Kept> = BTreeMap::new();
     let let_in: Vec<&Intent> = intents
         .iter()
         .filter(|i| !i.denied() && i.crawler.runs())
         .collect();
-    let files = [&robots];
+    let files = [robots];
     let urls = sample_urls(&files, policy);
     let private: Vec<String> = policy
         .private
@@ -204,12 +210,12 @@ pub(crate) fn merge(
         .map(|p| sample_path(p))
         .collect();
     for round in 0..3 {
-        let bytes = render(&lines, &edits, policy, &groups, &kept, &robots, &baseline);
-        let candidate = RobotsTxt::parse(&bytes);
+        let bytes = render(&lines, &edits, policy, &groups, &kept, &readings, &baseline);
+        let candidate = Readings::parse(&bytes, let_in.iter().map(|i| i.crawler));
         let mut more = false;
         for intent in &let_in {
             let crawler = intent.crawler;
-            let before = crawler_view(&robots, crawler);
+            let before = crawler_view(&readings, crawler);
             if ignores_file(&before) {
                 continue;
             }
@@ -224,7 +230,10 @@ pub(crate) fn merge(
                 && policy.crawl_delay.is_some()
                 && crawler.reads_crawl_delay.is_some()
                 && crawler.kind != crawlgate::registry::CrawlerKind::ControlToken;
-            if own {
+            // A crawler whose own group stays keeps it; one whose own group
+            // goes (Yandex's parser gives `User-agent: Yandex`, a denied
+            // token, to YandexPagechecker as its own) gets a copy.
+            if own && !changed {
                 if delay && before.crawl_delay().is_none() {
                     for g in before.groups() {
                         let line = format!(
@@ -251,10 +260,12 @@ pub(crate) fn merge(
                 continue;
             }
             let key: Vec<usize> = before.groups().map(|g| g.index()).collect();
-            let entry = kept.entry((key, delay)).or_insert_with(|| Kept {
-                members: Vec::new(),
-                crawl_delay: delay,
-            });
+            let entry = kept
+                .entry((profile_of(crawler).name, key, delay))
+                .or_insert_with(|| Kept {
+                    members: Vec::new(),
+                    crawl_delay: delay,
+                });
             entry.members.push(crawler);
             notes.push(format!(
                 "{} gets a group of its own copying the rules it obeyed{}",
@@ -273,7 +284,7 @@ pub(crate) fn merge(
             break;
         }
     }
-    let bytes = render(&lines, &edits, policy, &groups, &kept, &robots, &baseline);
+    let bytes = render(&lines, &edits, policy, &groups, &kept, &readings, &baseline);
     if bytes.len() > GOOGLE_LIMIT {
         return Err(PolicyError::Merge(format!(
             "the merged file would be {} bytes: Google reads only the first 512,000, so the \
@@ -295,10 +306,11 @@ fn render(
     edits: &Edits,
     policy: &Policy,
     groups: &[crate::plan::GroupPlan],
-    kept: &BTreeMap<(Vec<usize>, bool), Kept>,
-    robots: &RobotsTxt,
+    kept: &BTreeMap<KeptKey, Kept>,
+    readings: &Readings,
     baseline: &[u8],
 ) -> Vec<u8> {
+    let robots = readings.google();
     let end = usual_end(lines);
     let mut out: Vec<Line> = Vec::with_capacity(lines.len() + 64);
     let new_line = |text: String| Line {
@@ -328,7 +340,9 @@ fn render(
         section.extend(group_lines(group, policy, &rules));
     }
     let source = split(baseline);
-    for ((key, _), group) in kept {
+    for ((profile, key, _), group) in kept {
+        // The group indices are those of the reading its members obey by.
+        let read = readings.by_name(profile);
         section.push(String::new());
         section.extend(comment_block(if group.crawl_delay {
             "Crawlers that read Crawl-delay, with the rules they obeyed before (copied) and the \
@@ -350,7 +364,7 @@ fn render(
         };
         let mut copied_rules = 0;
         for &index in key {
-            let Some(site_group) = robots.group(index) else {
+            let Some(site_group) = read.group(index) else {
                 continue;
             };
             copied_rules += site_group.rules().len();

@@ -13,7 +13,7 @@ use crawlgate::{ChoiceKind, LineKind, Preference, RobotsTxt, SearchConsoleReport
 use crawlgate_lint::{lint, LintOptions};
 
 use crate::access::Access;
-use crate::deciding::{crawler_view, ignores_file, token_view};
+use crate::deciding::{crawler_view, ignores_file, profile_of, read_by, token_view, Readings};
 use crate::intent::Intent;
 use crate::policy::Policy;
 use crate::purpose::Purpose;
@@ -71,6 +71,9 @@ pub struct Row {
     pub choice: ChoiceKind,
     /// The first line of the first group it obeys.
     pub group_line: Option<u32>,
+    /// The profile its verdicts are read by, as `crawlgate check --agent
+    /// NAME` reads them (`google`, `bing`, `yandex`).
+    pub profile: &'static str,
     /// The preference of its own category at `/`, under vocabulary draft
     /// 08 (`train-ai=n`; Search overrides the others for a search
     /// engine); `None` when the file states none for it.
@@ -252,10 +255,11 @@ pub(crate) fn prove(
     before: Option<&[u8]>,
 ) -> Proof {
     let mut proof = Proof::default();
-    let robots = RobotsTxt::parse(bytes);
+    let crawlers = || intents.iter().map(|i| i.crawler);
+    let robots = Readings::parse(bytes, crawlers());
     let (mut bad, mut infos) = lint_lines(bytes);
     let mut flagged = search_console_lines(bytes, &mut proof.notes);
-    let original = before.map(RobotsTxt::parse);
+    let original = before.map(|before| Readings::parse(before, crawlers()));
     if let Some(before) = before {
         let (old_bad, old_infos) = lint_lines(before);
         // A crawler that followed a group the policy now denies gets a
@@ -295,9 +299,9 @@ pub(crate) fn prove(
     proof.lint = bad;
     proof.lint_infos = infos;
     proof.search_console = flagged;
-    let mut files = vec![&robots];
+    let mut files = vec![robots.google()];
     if let Some(original) = &original {
-        files.push(original);
+        files.push(original.google());
     }
     let urls = sample_urls(&files, policy);
     let private: Vec<String> = policy
@@ -327,9 +331,10 @@ pub(crate) fn prove(
         } else if intent.denied() {
             if root_allowed {
                 failures.push(format!(
-                    "{} ({}) may fetch / but the policy denies it",
+                    "{} ({}) may fetch / but the policy denies it{}",
                     crawler.name,
-                    intent.why()
+                    intent.why(),
+                    read_by(crawler)
                 ));
             }
             Expected::Disallowed
@@ -337,7 +342,12 @@ pub(crate) fn prove(
             match &original {
                 None => {
                     if !root_allowed {
-                        failures.push(format!("{} may not fetch /", crawler.name));
+                        failures.push(format!(
+                            "{} ({}) may not fetch /{}",
+                            crawler.name,
+                            intent.why(),
+                            read_by(crawler)
+                        ));
                     }
                     Expected::Allowed
                 }
@@ -351,10 +361,12 @@ pub(crate) fn prove(
                         let (was, is) = (old.is_allowed(url), view.is_allowed(url));
                         if was != is {
                             failures.push(format!(
-                                "{}'s verdict on {url} changes from {} to {}",
+                                "{}'s verdict on {url} ({}) changes from {} to {}{}",
                                 crawler.name,
+                                intent.why(),
                                 if was { "allowed" } else { "disallowed" },
-                                if is { "allowed" } else { "disallowed" }
+                                if is { "allowed" } else { "disallowed" },
+                                read_by(crawler)
                             ));
                             break;
                         }
@@ -368,8 +380,10 @@ pub(crate) fn prove(
                 proof.verdicts += 1;
                 if view.is_allowed(path) {
                     failures.push(format!(
-                        "{} may fetch the private path {path}",
-                        crawler.name
+                        "{} ({}) may fetch the private path {path}{}",
+                        crawler.name,
+                        intent.why(),
+                        read_by(crawler)
                     ));
                 }
             }
@@ -382,11 +396,12 @@ pub(crate) fn prove(
                     let want = stated(policy, purpose);
                     if found.stated(category) != want && original.is_none() {
                         failures.push(format!(
-                            "{} reads {}={} at /, not {}",
+                            "{} reads {}={} at /, not {}{}",
                             crawler.name,
                             category.label(),
                             word(found.stated(category)),
-                            word(want)
+                            word(want),
+                            read_by(crawler)
                         ));
                     }
                 }
@@ -408,6 +423,7 @@ pub(crate) fn prove(
             root_allowed,
             choice,
             group_line: view.groups().next().map(|g| g.first_line()),
+            profile: profile_of(crawler).name,
             preference,
             holds,
         });
@@ -469,4 +485,47 @@ pub(crate) fn prove(
         }
     }
     proof
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::intent::intents;
+
+    /// Google reads one group of bingbot, Googlebot and `*` (everything
+    /// disallowed); Bing ends bingbot's group at the `User-agent` line
+    /// after `Crawl-delay` (everything allowed).
+    const BING_DIFFERS: &[u8] =
+        b"User-agent: bingbot\nUser-agent: Googlebot\nCrawl-delay: 1\nUser-agent: *\nCrawl-delay: 30\nDisallow: /\n";
+
+    #[test]
+    fn a_file_that_only_googles_reading_proves_fails_naming_the_crawler_and_rule() {
+        let policy = Policy::new().with(Purpose::Search, Access::Deny);
+        let intents = intents(&policy).unwrap();
+        let proof = prove(BING_DIFFERS, &policy, &intents, None);
+        let bing: Vec<&String> = proof
+            .failures
+            .iter()
+            .filter(|f| f.starts_with("Bingbot "))
+            .collect();
+        assert_eq!(
+            bing,
+            [
+                "Bingbot (search deny) may fetch / but the policy denies it (read by bing's \
+                 rules, as `crawlgate check` reads it)"
+            ],
+            "{:?}",
+            proof.failures
+        );
+        assert!(!proof.failures.iter().any(|f| f.starts_with("Googlebot ")));
+        let row = proof
+            .rows
+            .iter()
+            .find(|r| r.crawler.name == "Bingbot")
+            .unwrap();
+        assert_eq!(
+            (row.profile, row.root_allowed, row.holds),
+            ("bing", true, false)
+        );
+    }
 }

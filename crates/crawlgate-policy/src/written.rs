@@ -10,6 +10,7 @@ use crate::merge::merge as merge_into;
 use crate::plan::plan;
 use crate::policy::Policy;
 use crate::proof::{prove, Proof};
+use crate::ranges::{deny_by_address, CrawlerRanges};
 use crate::server::ServerRules;
 use crate::text::everyone_rules;
 use crate::writer::write_new;
@@ -47,6 +48,47 @@ impl Written {
     /// The `--explain` table as text.
     pub fn explain(&self) -> String {
         text(&self.explain_rows())
+    }
+
+    /// The server rules also deny by address: the ranges the operators
+    /// publish for the crawlers the policy denies get 403 whatever
+    /// `User-Agent` a request sends (`/robots.txt` still served). A range
+    /// that a crawler the policy lets in shares (one operator's common
+    /// feed, or an overlapping prefix) is not denied, and a note says so.
+    /// `ranges` must hold every feed of every crawler of the registry that
+    /// fetches (what the registry's `@verify` lines name): without a
+    /// let-in crawler's ranges, a denied range could be one of its.
+    ///
+    /// ```
+    /// use crawlgate::registry;
+    /// use crawlgate_policy::{feeds_of, write, Access, CrawlerRanges, Policy, Purpose};
+    ///
+    /// // Small feeds: every crawler's own made-up range, two for GPTBot.
+    /// let mut ranges = Vec::new();
+    /// for (i, crawler) in registry::crawlers().iter().enumerate() {
+    ///     for feed in feeds_of(crawler) {
+    ///         let mut prefixes = vec![format!("10.{}.0.0/16", i % 250).parse().unwrap()];
+    ///         if crawler.name == "GPTBot" {
+    ///             prefixes.push("192.0.2.0/24".parse().unwrap());
+    ///         }
+    ///         ranges.push(CrawlerRanges { crawler, feed: feed.to_owned(), prefixes });
+    ///     }
+    /// }
+    /// let policy = Policy::new().with(Purpose::Search, Access::Allow).with(Purpose::AiTrain, Access::Deny);
+    /// let written = write(&policy).unwrap().with_ip_ranges(&ranges).unwrap();
+    /// assert!(written.server.denied_ranges.contains(&"192.0.2.0/24".parse().unwrap()));
+    /// assert!(written.server.haproxy().contains("acl crawlgate_denied_address src "));
+    /// assert!(written.server.nginx_http().unwrap().contains("    192.0.2.0/24 1;"));
+    /// ```
+    pub fn with_ip_ranges(mut self, ranges: &[CrawlerRanges]) -> Result<Written, PolicyError> {
+        let denial = deny_by_address(&self.intents, ranges)?;
+        self.server.denied_ranges = denial.prefixes;
+        self.server.denied_by_address = denial.crawlers;
+        self.notes.extend(denial.shared.iter().map(|s| {
+            format!("{s}: a range is denied only when every crawler it serves is denied")
+        }));
+        self.server.shared_ranges = denial.shared;
+        Ok(self)
     }
 }
 

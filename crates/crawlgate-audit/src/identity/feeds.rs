@@ -28,8 +28,11 @@ pub const REFRESH: Duration = Duration::from_secs(24 * 3600);
 pub struct Feed {
     /// Its address.
     pub url: String,
-    /// Its prefixes.
+    /// Its prefixes, for looking addresses up.
     pub prefixes: PrefixSet,
+    /// Its prefixes as it lists them, in its order (what `crawlgate
+    /// policy --ip-ranges` writes into server rules).
+    pub listed: Vec<Prefix>,
     /// Its `creationTime`, as written.
     pub creation_time: Option<String>,
     /// Where it was read from (a file, a URL).
@@ -75,7 +78,8 @@ pub fn parse_feed(url: &str, bytes: &[u8]) -> Result<Feed, String> {
     }
     Ok(Feed {
         url: url.to_owned(),
-        prefixes: set.into_iter().collect(),
+        prefixes: set.iter().copied().collect(),
+        listed: set,
         creation_time: object
             .get("creationTime")
             .and_then(Value::as_str)

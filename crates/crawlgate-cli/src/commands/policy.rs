@@ -12,7 +12,10 @@ use anyhow::{bail, Context as _};
 use crawlgate_policy::{merge, write, Access, Policy, PolicyError, Purpose, Written};
 use serde_json::json;
 
+use crawlgate_audit::identity::feeds::FeedSource;
+
 use crate::load::input::{read_path, Special};
+use crate::load::ip_ranges::load_ranges;
 use crate::output::{note, warn};
 use crate::status::Status;
 
@@ -21,6 +24,7 @@ Examples:
   crawlgate policy --search allow --ai-train deny -o robots.txt
   crawlgate policy --search allow --ai-train deny -o robots.txt --nginx block.conf
   crawlgate policy POLICY.toml -o robots.txt --apache block.conf
+  crawlgate policy --ai-train deny -o robots.txt --ip-ranges mirror/ --haproxy block.cfg  # by address too
   crawlgate policy --ai-train deny --merge robots.txt             # the diff
   crawlgate policy --ai-train deny --merge robots.txt --in-place  # robots.txt.bak kept
   crawlgate policy --ai-train deny --user-fetch allow --crawler 'ChatGPT-User=deny'
@@ -42,12 +46,19 @@ means. With --merge, no verdict changes for the crawlers the policy does not
 change; crawlgate's groups sit between `# BEGIN crawlgate policy` and
 `# END crawlgate policy`, which the next merge replaces.
 
+--ip-ranges (a mirror of the operators' IP-range feeds, as `crawlgate audit`
+reads it) or --fetch-ip-ranges makes the server rules also answer 403 to the
+ranges published for the denied crawlers, whatever User-Agent a request
+sends; a range that a crawler the policy lets in shares is never denied
+(nginx: --nginx-http FILE writes the `geo` block for http {}).
+
 Standard output: the file (no -o, or `-o -`); with --merge, the diff; with
 --explain, the table; with --json, everything as one object.
 
 Exit status: 0 written (or shown); 1 the file would not say what the policy
 means (not written); 2 usage or input error (a bad policy, crawlers that
-share a token and the policy wants apart, a file that is no robots.txt).";
+share a token and the policy wants apart, a file that is no robots.txt, an
+IP-range feed that does not read).";
 
 /// The most bytes of a POLICY.toml read.
 const POLICY_LIMIT: usize = 1 << 20;
@@ -139,6 +150,16 @@ pub struct Args {
     /// Write HAProxy rules (lines for a frontend section).
     #[arg(long, value_name = "FILE")]
     pub haproxy: Option<PathBuf>,
+    /// Write nginx's `geo` block of the denied address ranges, for http {} (with --nginx and --ip-ranges or --fetch-ip-ranges).
+    #[arg(long, value_name = "FILE")]
+    pub nginx_http: Option<PathBuf>,
+
+    /// Also deny by address: the server rules answer 403 to the IP ranges the operators publish for the denied crawlers, read from a mirror (a folder laid out as DIR/<host>/<path> of the feeds' addresses, or an http(s) URL of one).
+    #[arg(long, value_name = "DIR|URL", conflicts_with = "fetch_ip_ranges")]
+    pub ip_ranges: Option<String>,
+    /// Also deny by address, with the ranges fetched from the operators (kept a day in ~/.cache/crawlgate/ip-ranges).
+    #[arg(long)]
+    pub fetch_ip_ranges: bool,
 }
 
 /// `NAME=allow|deny`.
@@ -217,6 +238,14 @@ fn write_file(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     std::fs::rename(&temporary, path).with_context(|| format!("cannot write {}", path.display()))
 }
 
+fn names_of(crawlers: &[&crawlgate::registry::Crawler]) -> String {
+    crawlers
+        .iter()
+        .map(|c| c.name)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// The JSON `--json` prints.
 fn json_of(written: &Written) -> serde_json::Value {
     let proof = &written.proof;
@@ -241,13 +270,58 @@ fn json_of(written: &Written) -> serde_json::Value {
             "private_for": names(&written.server.private_for),
             "private_paths": written.server.private_paths,
             "unmatched": written.server.unmatched.iter().map(|(c, why)| json!({"crawler": c.name, "why": why})).collect::<Vec<_>>(),
+            "denied_ranges": written.server.denied_ranges.iter().map(ToString::to_string).collect::<Vec<_>>(),
+            "denied_by_address": names(&written.server.denied_by_address),
+            "shared_ranges": written.server.shared_ranges,
         },
     })
+}
+
+/// Where `--ip-ranges` / `--fetch-ip-ranges` read the feeds, checked
+/// before anything is written.
+fn ranges_source(args: &Args) -> anyhow::Result<Option<FeedSource>> {
+    let source = match (&args.ip_ranges, args.fetch_ip_ranges) {
+        (Some(arg), _) => {
+            let source = FeedSource::from_arg(arg);
+            if let FeedSource::Mirror(dir) = &source
+                && !dir.is_dir()
+            {
+                let shown: String = arg.chars().take(200).collect();
+                bail!(
+                    "--ip-ranges {shown}: not a folder (a mirror laid out as DIR/<host>/<path>, or \
+                     an http(s) URL of one)"
+                );
+            }
+            Some(source)
+        }
+        (None, true) => Some(FeedSource::Live {
+            cache: FeedSource::default_cache(),
+        }),
+        (None, false) => None,
+    };
+    let servers = [&args.nginx, &args.apache, &args.caddy, &args.haproxy];
+    if source.is_some() && servers.iter().all(|p| p.is_none()) {
+        bail!(
+            "--ip-ranges and --fetch-ip-ranges shape the server rules: name one with --nginx, \
+             --apache, --caddy or --haproxy"
+        );
+    }
+    if source.is_none() && args.nginx_http.is_some() {
+        bail!("--nginx-http writes the denied address ranges: it needs --ip-ranges or --fetch-ip-ranges");
+    }
+    if source.is_some() && args.nginx.is_some() && args.nginx_http.is_none() {
+        bail!(
+            "with address ranges, nginx needs a `geo` block in http {{}}: name its file with \
+             --nginx-http FILE"
+        );
+    }
+    Ok(source)
 }
 
 /// Runs `crawlgate policy`.
 pub fn run(args: Args) -> anyhow::Result<Status> {
     let policy = policy_of(&args)?;
+    let ranges_from = ranges_source(&args)?;
     let result = match &args.merge {
         Some(path) => {
             let input = read_path(
@@ -277,6 +351,10 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
             return Ok(Status::Failure);
         }
         Err(error) => return Err(error.into()),
+    };
+    let written = match &ranges_from {
+        Some(source) => written.with_ip_ranges(&load_ranges(source)?)?,
+        None => written,
     };
     let mut stdout = std::io::stdout().lock();
     let to_stdout = args.output.as_deref() == Some(Path::new("-"));
@@ -345,6 +423,34 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
                 }
             ));
         }
+    }
+    if !written.server.denied_ranges.is_empty() {
+        note(&format!(
+            "the server rules also answer 403 to {} address range(s) published for {}, whatever \
+             User-Agent a request sends (/robots.txt still served)",
+            written.server.denied_ranges.len(),
+            names_of(&written.server.denied_by_address)
+        ));
+    }
+    if let (Some(path), Some(geo)) = (&args.nginx_http, written.server.nginx_http()) {
+        write_file(path, geo.as_bytes())?;
+        note(&format!(
+            "wrote {} (nginx, for http {{}}): 403 by address to {} range(s) of {}",
+            path.display(),
+            written.server.denied_ranges.len(),
+            names_of(&written.server.denied_by_address)
+        ));
+    } else if let Some(path) = &args.nginx_http {
+        // No range to deny: a geo block that denies none keeps the
+        // server snippet's variable defined.
+        write_file(
+            path,
+            b"# crawlgate policy: no address range to deny.\ngeo $crawlgate_denied_address {\n    default 0;\n}\n",
+        )?;
+        note(&format!(
+            "wrote {} (nginx, for http {{}}): no address range to deny",
+            path.display()
+        ));
     }
     for text in &written.notes {
         note(&format!("note: {text}"));

@@ -8,6 +8,7 @@
 
 pub mod fetch;
 pub mod input;
+pub mod ip_ranges;
 pub mod source;
 
 use anyhow::bail;

@@ -19,6 +19,7 @@ mod inputs;
 mod lint;
 mod pipes;
 mod policy;
+mod policy_readings;
 mod report;
 mod report_api;
 mod serve;

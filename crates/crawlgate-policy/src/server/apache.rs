@@ -1,4 +1,6 @@
-//! Apache httpd: mod_rewrite conditions, `[F]` (403) when they hold.
+//! Apache httpd: mod_rewrite conditions, `[F]` (403) when they hold; the
+//! address ranges by an `expr` condition (`-R`, the client's address
+//! `-ipmatch` a prefix).
 
 use crate::server::rules::ServerRules;
 
@@ -8,6 +10,16 @@ pub(super) fn write(rules: &ServerRules) -> String {
         "Include it in a <VirtualHost> or the server configuration; it needs mod_rewrite.",
     );
     out.push("RewriteEngine On".to_owned());
+    if !rules.denied_ranges.is_empty() {
+        let tests: Vec<String> = rules
+            .denied_ranges
+            .iter()
+            .map(|p| format!("-R '{p}'"))
+            .collect();
+        out.push("RewriteCond %{REQUEST_URI} !=/robots.txt".to_owned());
+        out.push(format!("RewriteCond expr \"{}\"", tests.join(" || ")));
+        out.push("RewriteRule ^ - [F]".to_owned());
+    }
     if !rules.denied.is_empty() {
         out.push("RewriteCond %{REQUEST_URI} !=/robots.txt".to_owned());
         out.push(format!(

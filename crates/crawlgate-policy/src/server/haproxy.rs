@@ -9,12 +9,29 @@ pub(super) fn write(rules: &ServerRules) -> String {
         "HAProxy",
         "Put these lines in a frontend (or listen) section, before its other http-request rules.",
     );
+    if !rules.denied.is_empty() || !rules.denied_ranges.is_empty() {
+        out.push("acl crawlgate_robots_txt path /robots.txt".to_owned());
+    }
+    if !rules.denied_ranges.is_empty() {
+        let prefixes: Vec<String> = rules.denied_ranges.iter().map(|p| p.to_string()).collect();
+        // One ACL line per 64 prefixes: lines stay readable, and the
+        // lines of one name are OR'ed.
+        for chunk in prefixes.chunks(64) {
+            out.push(format!(
+                "acl crawlgate_denied_address src {}",
+                chunk.join(" ")
+            ));
+        }
+        out.push(
+            "http-request deny deny_status 403 if crawlgate_denied_address !crawlgate_robots_txt"
+                .to_owned(),
+        );
+    }
     if !rules.denied.is_empty() {
         out.push(format!(
             "acl crawlgate_denied hdr_reg(user-agent) -i '{}'",
             ServerRules::agent_regex(&rules.denied)
         ));
-        out.push("acl crawlgate_robots_txt path /robots.txt".to_owned());
         out.push(
             "http-request deny deny_status 403 if crawlgate_denied !crawlgate_robots_txt"
                 .to_owned(),

@@ -25,6 +25,19 @@ impl ServerRules {
         nginx::write(self)
     }
 
+    /// The `geo` block nginx takes only in `http {}`, which the server
+    /// snippet ([`nginx`](ServerRules::nginx)) reads when address ranges
+    /// are denied; `None` when none are.
+    ///
+    /// ```
+    /// use crawlgate_policy::{write, Access, Policy, Purpose};
+    /// let written = write(&Policy::new().with(Purpose::AiTrain, Access::Deny)).unwrap();
+    /// assert!(written.server.nginx_http().is_none());
+    /// ```
+    pub fn nginx_http(&self) -> Option<String> {
+        (!self.denied_ranges.is_empty()).then(|| nginx::write_http(self))
+    }
+
     /// Rules for Apache httpd (mod_rewrite): a snippet to `Include` in a
     /// `<VirtualHost>` or the server configuration.
     pub fn apache(&self) -> String {

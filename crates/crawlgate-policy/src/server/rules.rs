@@ -5,6 +5,7 @@ use crawlgate::registry::{Crawler, CrawlerKind, Obeys};
 
 use crate::intent::Intent;
 use crate::policy::Policy;
+use crate::ranges::IpPrefix;
 
 /// What the server rules shut out.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -20,6 +21,17 @@ pub struct ServerRules {
     pub unmatched: Vec<(&'static Crawler, &'static str)>,
     /// The policy, for the header comment.
     pub policy: String,
+    /// Address ranges answered 403 (everywhere but `/robots.txt`) whatever
+    /// the `User-Agent`: the published ranges of the denied crawlers that
+    /// no crawler let in shares ([`Written::with_ip_ranges`]).
+    ///
+    /// [`Written::with_ip_ranges`]: crate::Written::with_ip_ranges
+    pub denied_ranges: Vec<IpPrefix>,
+    /// The denied crawlers some of whose ranges are in `denied_ranges`.
+    pub denied_by_address: Vec<&'static Crawler>,
+    /// Ranges of denied crawlers left open because crawlers let in share
+    /// them, one sentence per crawler.
+    pub shared_ranges: Vec<String>,
 }
 
 /// The names the registry knows a crawler by that may stand in a
@@ -114,7 +126,9 @@ impl ServerRules {
 
     /// Whether there is anything to write.
     pub fn is_empty(&self) -> bool {
-        self.denied.is_empty() && (self.private_for.is_empty() || self.private_paths.is_empty())
+        self.denied.is_empty()
+            && self.denied_ranges.is_empty()
+            && (self.private_for.is_empty() || self.private_paths.is_empty())
     }
 
     /// The regular expression (case-insensitive) of the `User-Agent`
@@ -212,6 +226,22 @@ impl ServerRules {
             lines.extend(crate::text::comment_block(&format!(
                 "403 on the private paths to crawlers that ignore robots.txt: {}.",
                 names.join(", ")
+            )));
+        }
+        if !self.denied_ranges.is_empty() {
+            let names: Vec<&str> = self.denied_by_address.iter().map(|c| c.name).collect();
+            lines.extend(crate::text::comment_block(&format!(
+                "403 by address, whatever the User-Agent, except on /robots.txt: the {} ranges \
+                 their operators publish for {} (denied), that no crawler the policy lets in \
+                 shares.",
+                self.denied_ranges.len(),
+                names.join(", ")
+            )));
+        }
+        for shared in &self.shared_ranges {
+            lines.extend(crate::text::comment_block(&format!(
+                "Not by address: {shared}; a range is denied only when every crawler it \
+                 serves is denied."
             )));
         }
         for (crawler, why) in &self.unmatched {

@@ -4,6 +4,7 @@ mod architecture;
 mod bar;
 mod corpus;
 mod hostile;
+mod readings;
 mod servers;
 mod support;
 mod sweep;

@@ -169,7 +169,21 @@ impl Running {
     }
 
     fn status(&self, agent: &str, path: &str) -> u16 {
-        let mut stream = TcpStream::connect(("127.0.0.1", self.port)).unwrap();
+        self.status_from([127, 0, 0, 1], agent, path)
+    }
+
+    /// The status a request from `source` (a loopback address: all of
+    /// 127.0.0.0/8 is this machine's) gets.
+    fn status_from(&self, source: [u8; 4], agent: &str, path: &str) -> u16 {
+        use socket2::{Domain, Socket, Type};
+        let socket = Socket::new(Domain::IPV4, Type::STREAM, None).unwrap();
+        socket
+            .bind(&std::net::SocketAddr::from((source, 0)).into())
+            .unwrap_or_else(|e| panic!("cannot bind {source:?}: {e}"));
+        socket
+            .connect(&std::net::SocketAddr::from(([127, 0, 0, 1], self.port)).into())
+            .unwrap();
+        let mut stream: TcpStream = socket.into();
         stream
             .set_read_timeout(Some(Duration::from_secs(10)))
             .unwrap();
@@ -188,6 +202,18 @@ impl Running {
             .nth(1)
             .and_then(|s| s.parse().ok())
             .unwrap_or_else(|| panic!("{}: no status line: {line:?}", self.name))
+    }
+
+    /// What the rules with address ranges must answer.
+    fn check_addresses(&self) {
+        for (source, agent, path, status) in address_expectations() {
+            assert_eq!(
+                self.status_from(source, agent, path),
+                status,
+                "{}: from {source:?} as {agent} {path}",
+                self.name
+            );
+        }
     }
 
     fn check(&self) {
@@ -235,21 +261,33 @@ fn site(dir: &Path) -> std::path::PathBuf {
 
 #[test]
 fn nginx_answers_403_and_200() {
-    let nginx = program("nginx", "nginx");
     let dir = tempfile::tempdir().unwrap();
-    let www = site(dir.path());
+    start_nginx(&rules(), dir.path()).check();
+}
+
+/// nginx with the rules included (and the `geo` block, with ranges).
+fn start_nginx(rules: &ServerRules, dir: &Path) -> Running {
+    let nginx = program("nginx", "nginx");
+    let www = site(dir);
     let port = free_port();
-    let d = dir.path().display();
-    std::fs::write(dir.path().join("crawlgate.conf"), rules().nginx()).unwrap();
+    let d = dir.display();
+    std::fs::write(dir.join("crawlgate.conf"), rules.nginx()).unwrap();
+    let geo = match rules.nginx_http() {
+        Some(text) => {
+            std::fs::write(dir.join("crawlgate-http.conf"), text).unwrap();
+            format!("  include {d}/crawlgate-http.conf;\n")
+        }
+        None => String::new(),
+    };
     let conf = format!(
         "daemon off;\nmaster_process off;\npid {d}/nginx.pid;\nerror_log {d}/error.log;\n\
-         events {{}}\nhttp {{\n  access_log off;\n  client_body_temp_path {d}/body;\n  \
+         events {{}}\nhttp {{\n{geo}  access_log off;\n  client_body_temp_path {d}/body;\n  \
          proxy_temp_path {d}/proxy;\n  fastcgi_temp_path {d}/fastcgi;\n  uwsgi_temp_path {d}/uwsgi;\n  \
          scgi_temp_path {d}/scgi;\n  server {{\n    listen 127.0.0.1:{port};\n    root {};\n    \
          include {d}/crawlgate.conf;\n  }}\n}}\n",
         www.display()
     );
-    std::fs::write(dir.path().join("nginx.conf"), conf).unwrap();
+    std::fs::write(dir.join("nginx.conf"), conf).unwrap();
     let mut command = Command::new(nginx);
     command.args([
         "-p",
@@ -259,17 +297,22 @@ fn nginx_answers_403_and_200() {
         "-e",
         &format!("{d}/error.log"),
     ]);
-    Running::start("nginx", command, port, &dir.path().join("stderr.log")).check();
+    Running::start("nginx", command, port, &dir.join("stderr.log"))
 }
 
 #[test]
 fn apache_answers_403_and_200() {
-    let apache = program("apache2", "apache2");
     let dir = tempfile::tempdir().unwrap();
-    let www = site(dir.path());
+    start_apache(&rules(), dir.path()).check();
+}
+
+/// Apache httpd with the rules included.
+fn start_apache(rules: &ServerRules, dir: &Path) -> Running {
+    let apache = program("apache2", "apache2");
+    let www = site(dir);
     let port = free_port();
-    let d = dir.path().display();
-    std::fs::write(dir.path().join("crawlgate.conf"), rules().apache()).unwrap();
+    let d = dir.display();
+    std::fs::write(dir.join("crawlgate.conf"), rules.apache()).unwrap();
     let modules = "/usr/lib/apache2/modules";
     let conf = format!(
         "ServerRoot {d}\nDefaultRuntimeDir {d}\nPidFile {d}/httpd.pid\nErrorLog {d}/error.log\n\
@@ -284,26 +327,31 @@ fn apache_answers_403_and_200() {
         www.display(),
         www.display()
     );
-    std::fs::write(dir.path().join("httpd.conf"), conf).unwrap();
+    std::fs::write(dir.join("httpd.conf"), conf).unwrap();
     let mut command = Command::new(apache);
     command.args(["-f", &format!("{d}/httpd.conf"), "-DFOREGROUND"]);
-    Running::start("apache2", command, port, &dir.path().join("stderr.log")).check();
+    Running::start("apache2", command, port, &dir.join("stderr.log"))
 }
 
 #[test]
 fn caddy_answers_403_and_200() {
-    let caddy = program("caddy", "caddy");
     let dir = tempfile::tempdir().unwrap();
-    let www = site(dir.path());
+    start_caddy(&rules(), dir.path()).check();
+}
+
+/// Caddy with the rules imported.
+fn start_caddy(rules: &ServerRules, dir: &Path) -> Running {
+    let caddy = program("caddy", "caddy");
+    let www = site(dir);
     let port = free_port();
-    let d = dir.path().display();
-    std::fs::write(dir.path().join("crawlgate.caddy"), rules().caddy()).unwrap();
+    let d = dir.display();
+    std::fs::write(dir.join("crawlgate.caddy"), rules.caddy()).unwrap();
     let conf = format!(
         "{{\n\tadmin off\n\tauto_https off\n\tstorage file_system {d}/storage\n}}\n\
          http://127.0.0.1:{port} {{\n\troot * {}\n\timport {d}/crawlgate.caddy\n\tfile_server\n}}\n",
         www.display()
     );
-    std::fs::write(dir.path().join("Caddyfile"), conf).unwrap();
+    std::fs::write(dir.join("Caddyfile"), conf).unwrap();
     let mut command = Command::new(caddy);
     command
         .args([
@@ -313,19 +361,24 @@ fn caddy_answers_403_and_200() {
             "--adapter",
             "caddyfile",
         ])
-        .env("HOME", dir.path())
-        .env("XDG_CONFIG_HOME", dir.path())
-        .env("XDG_DATA_HOME", dir.path());
-    Running::start("caddy", command, port, &dir.path().join("stderr.log")).check();
+        .env("HOME", dir)
+        .env("XDG_CONFIG_HOME", dir)
+        .env("XDG_DATA_HOME", dir);
+    Running::start("caddy", command, port, &dir.join("stderr.log"))
 }
 
 #[test]
 fn haproxy_answers_403_and_200() {
-    let haproxy = program("haproxy", "haproxy");
     let dir = tempfile::tempdir().unwrap();
+    start_haproxy(&rules(), dir.path()).check();
+}
+
+/// HAProxy with the rules in its frontend.
+fn start_haproxy(rules: &ServerRules, dir: &Path) -> Running {
+    let haproxy = program("haproxy", "haproxy");
     let port = free_port();
-    let d = dir.path().display();
-    let snippet: String = rules()
+    let d = dir.display();
+    let snippet: String = rules
         .haproxy()
         .lines()
         .map(|l| format!("    {l}\n"))
@@ -334,8 +387,143 @@ fn haproxy_answers_403_and_200() {
         "defaults\n    mode http\n    timeout connect 5s\n    timeout client 5s\n    timeout server 5s\n\
          frontend web\n    bind 127.0.0.1:{port}\n{snippet}    http-request return status 200 content-type text/plain string ok\n"
     );
-    std::fs::write(dir.path().join("haproxy.cfg"), conf).unwrap();
+    std::fs::write(dir.join("haproxy.cfg"), conf).unwrap();
     let mut command = Command::new(haproxy);
     command.args(["-db", "-f", &format!("{d}/haproxy.cfg")]);
-    Running::start("haproxy", command, port, &dir.path().join("stderr.log")).check();
+    Running::start("haproxy", command, port, &dir.join("stderr.log"))
+}
+
+/// GPTBot's feed lists 127.0.0.2 (denied: 403 whatever the User-Agent);
+/// Anthropic's one feed, for ClaudeBot (denied) and Claude-User (let in),
+/// lists 127.0.0.3 (not denied by address).
+const DENIED_ADDRESS: [u8; 4] = [127, 0, 0, 2];
+const SHARED_ADDRESS: [u8; 4] = [127, 0, 0, 3];
+const OTHER_ADDRESS: [u8; 4] = [127, 0, 0, 1];
+
+fn address_expectations() -> Vec<([u8; 4], &'static str, &'static str, u16)> {
+    vec![
+        (DENIED_ADDRESS, BROWSER, "/", 403),
+        (DENIED_ADDRESS, BROWSER, "/page.html", 403),
+        (DENIED_ADDRESS, GOOGLEBOT, "/", 403),
+        (DENIED_ADDRESS, BROWSER, "/robots.txt", 200),
+        (OTHER_ADDRESS, BROWSER, "/", 200),
+        (OTHER_ADDRESS, BROWSER, "/page.html", 200),
+        (OTHER_ADDRESS, GPTBOT, "/", 403),
+        (SHARED_ADDRESS, BROWSER, "/", 200),
+        (SHARED_ADDRESS, BROWSER, "/page.html", 200),
+    ]
+}
+
+/// The lab's mirror of every feed, with GPTBot's and Anthropic's feeds
+/// listing loopback addresses, read by the audit's feed reader (as the
+/// CLI reads it), handed to the policy as crawler -> prefixes.
+fn address_rules(dir: &Path) -> ServerRules {
+    use crawlgate_audit::identity::feeds::{mirror_path, parse_feed};
+    use crawlgate_policy::CrawlerRanges;
+    let mirror = dir.join("mirror");
+    crawlgate_test_support::access_log::Lab::generate(10, 1)
+        .write_mirror(&mirror)
+        .unwrap();
+    let feed = |prefixes: &[&str]| {
+        let list: Vec<String> = prefixes
+            .iter()
+            .map(|p| format!("{{\"ipv4Prefix\":\"{p}\"}}"))
+            .collect();
+        format!(
+            "{{\"creationTime\":\"2026-11-28T00:00:00\",\"prefixes\":[{}]}}",
+            list.join(",")
+        )
+    };
+    std::fs::write(
+        mirror.join("openai.com/gptbot.json"),
+        feed(&["127.0.0.2/32", "20.171.206.0/24"]),
+    )
+    .unwrap();
+    std::fs::write(
+        mirror.join("claude.com/crawling/bots.json"),
+        feed(&["127.0.0.3/32"]),
+    )
+    .unwrap();
+    let mut ranges = Vec::new();
+    for url in crawlgate::registry::verification::feeds() {
+        let bytes = std::fs::read(mirror.join(mirror_path(url).unwrap())).unwrap();
+        let feed = parse_feed(url, &bytes).unwrap();
+        let prefixes = feed
+            .listed
+            .iter()
+            .map(|p| p.to_string().parse().unwrap())
+            .collect();
+        ranges.extend(CrawlerRanges::of_feed(url, prefixes));
+    }
+    let written = write(&bar_policy())
+        .unwrap()
+        .with_ip_ranges(&ranges)
+        .unwrap();
+    let rules = written.server;
+    assert!(rules
+        .denied_ranges
+        .contains(&"127.0.0.2/32".parse().unwrap()));
+    assert!(!rules
+        .denied_ranges
+        .contains(&"127.0.0.3/32".parse().unwrap()));
+    assert!(rules.denied_by_address.iter().any(|c| c.name == "GPTBot"));
+    // Anthropic's feed serves Claude-User, which the policy lets in.
+    assert!(
+        rules
+            .shared_ranges
+            .iter()
+            .any(|s| s.contains("ClaudeBot") && s.contains("Claude-User")),
+        "{:?}",
+        rules.shared_ranges
+    );
+    assert!(written
+        .notes
+        .iter()
+        .any(|n| n.contains("ClaudeBot") && n.contains("not denied by address")));
+    rules
+}
+
+#[test]
+fn nginx_denies_the_denied_crawlers_ranges() {
+    let dir = tempfile::tempdir().unwrap();
+    let rules = address_rules(dir.path());
+    assert!(rules
+        .nginx_http()
+        .unwrap()
+        .contains("# Not by address: 1 of the 1 ranges of ClaudeBot"));
+    start_nginx(&rules, dir.path()).check_addresses();
+}
+
+#[test]
+fn apache_denies_the_denied_crawlers_ranges() {
+    let dir = tempfile::tempdir().unwrap();
+    let rules = address_rules(dir.path());
+    assert!(rules.apache().contains("# Not by address:"));
+    start_apache(&rules, dir.path()).check_addresses();
+}
+
+#[test]
+fn caddy_denies_the_denied_crawlers_ranges() {
+    let dir = tempfile::tempdir().unwrap();
+    let rules = address_rules(dir.path());
+    assert!(rules.caddy().contains(" 20.171.206.0/24 127.0.0.2/32"));
+    start_caddy(&rules, dir.path()).check_addresses();
+}
+
+#[test]
+fn haproxy_denies_the_denied_crawlers_ranges() {
+    let dir = tempfile::tempdir().unwrap();
+    let rules = address_rules(dir.path());
+    assert!(rules
+        .haproxy()
+        .contains("acl crawlgate_denied_address src "));
+    start_haproxy(&rules, dir.path()).check_addresses();
+}
+
+#[test]
+fn a_missing_feed_is_a_clear_error() {
+    let written = write(&bar_policy()).unwrap();
+    let error = written.with_ip_ranges(&[]).unwrap_err().to_string();
+    assert!(error.contains("are missing"), "{error}");
+    assert!(error.contains("feed https://"), "{error}");
 }

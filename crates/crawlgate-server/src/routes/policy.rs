@@ -89,7 +89,7 @@ pub struct PolicyResponse {
     /// What was proven.
     pub proof: ProofShown,
     /// `crawlgate policy --explain`'s rows: {crawler, token, purpose,
-    /// policy, expected, allowed, choice, group_line, preference,
+    /// policy, expected, allowed, choice, group_line, profile, preference,
     /// server_rule, holds}.
     #[schema(value_type = Vec<Object>)]
     pub crawlers: serde_json::Value,
