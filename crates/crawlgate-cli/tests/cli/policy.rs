@@ -160,37 +160,7 @@ fn explain_rows_are_checks_verdicts_for_every_crawler() {
         .output()
         .unwrap();
     assert_eq!(written.status.code(), Some(0), "{}", stderr_of(&written));
-    let json: Value = serde_json::from_slice(
-        &crawlgate()
-            .current_dir(files.path())
-            .args(args)
-            .arg("--json")
-            .output()
-            .unwrap()
-            .stdout,
-    )
-    .unwrap();
-    assert_eq!(json["proof"]["holds"], true);
-    let rows = json["crawlers"].as_array().unwrap();
-    assert_eq!(rows.len(), crawlgate::registry::crawlers().len());
-    // Every crawler's verdict through `crawlgate batch` (the crawler
-    // reading `check` uses), one line each.
-    let requests: String = rows
-        .iter()
-        .map(|r| format!("{}\n", serde_json::json!({"robots_file": "robots.txt", "crawler": r["crawler"], "url": "/"})))
-        .collect();
-    files.write("requests.jsonl", requests);
-    let answers = crawlgate()
-        .current_dir(files.path())
-        .args(["batch", "requests.jsonl"])
-        .output()
-        .unwrap();
-    for (row, answer) in rows.iter().zip(stdout_of(&answers).lines()) {
-        let answer: Value = serde_json::from_str(answer).unwrap();
-        assert_eq!(row["allowed"], answer["allowed"], "{row}");
-        assert_eq!(row["choice"], answer["choice"], "{row}");
-        assert_eq!(row["holds"], true, "{row}");
-    }
+    explain_rows_are_batch_answers(&files, &args);
     let table = stdout_of(
         &crawlgate()
             .current_dir(files.path())
@@ -393,4 +363,44 @@ fn bad_input_is_said_and_exits_2() {
             "{args:?}: a long input is not echoed whole"
         );
     }
+}
+
+/// The `--explain --json` rows of `crawlgate ARGS` (a policy writing
+/// `robots.txt` in `files`): the proof holds, one row per registry
+/// crawler, and each row's verdict and group choice are what `crawlgate
+/// batch` (the crawler reading `check` uses, by each crawler's profile)
+/// answers for the written file. Returns the rows.
+pub(crate) fn explain_rows_are_batch_answers(files: &Files, args: &[&str]) -> Vec<Value> {
+    let json: Value = serde_json::from_slice(
+        &crawlgate()
+            .current_dir(files.path())
+            .args(args)
+            .arg("--json")
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .unwrap();
+    assert_eq!(json["proof"]["holds"], true);
+    let rows = json["crawlers"].as_array().unwrap().clone();
+    assert_eq!(rows.len(), crawlgate::registry::crawlers().len());
+    let requests: String = rows
+        .iter()
+        .map(|r| format!("{}\n", serde_json::json!({"robots_file": "robots.txt", "crawler": r["crawler"], "url": "/"})))
+        .collect();
+    files.write("requests.jsonl", requests);
+    let answers = crawlgate()
+        .current_dir(files.path())
+        .args(["batch", "requests.jsonl"])
+        .output()
+        .unwrap();
+    let answers = stdout_of(&answers);
+    assert_eq!(answers.lines().count(), rows.len());
+    for (row, answer) in rows.iter().zip(answers.lines()) {
+        let answer: Value = serde_json::from_str(answer).unwrap();
+        assert_eq!(row["allowed"], answer["allowed"], "{row}\n{answer}");
+        assert_eq!(row["choice"], answer["choice"], "{row}\n{answer}");
+        assert_eq!(row["holds"], true, "{row}");
+    }
+    rows
 }
