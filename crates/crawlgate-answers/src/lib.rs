@@ -53,6 +53,7 @@ mod by_profile;
 mod clean_params;
 mod entry;
 mod headers;
+pub mod net;
 mod outcome;
 mod policy;
 mod preferences;
