@@ -208,12 +208,6 @@ impl FromIterator<Prefix> for PrefixSet {
     }
 }
 
-impl<'p> FromIterator<&'p Prefix> for PrefixSet {
-    fn from_iter<I: IntoIterator<Item = &'p Prefix>>(iter: I) -> PrefixSet {
-        iter.into_iter().copied().collect()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -277,7 +271,7 @@ mod tests {
         .map(p)
         .collect();
         let v4_only = &all[..3];
-        let set: PrefixSet = v4_only.iter().collect();
+        let set: PrefixSet = v4_only.iter().copied().collect();
         for probe in [
             "10.1.0.0/16",
             "11.0.0.0/8",
@@ -297,10 +291,12 @@ mod tests {
         assert!(!p("2001:db8::/32").overlaps(&p("10.0.0.0/8")));
         assert!(all[3..]
             .iter()
+            .copied()
             .collect::<PrefixSet>()
             .overlaps(&p("2001:db8:1::/48")));
         assert!(!all[3..4]
             .iter()
+            .copied()
             .collect::<PrefixSet>()
             .overlaps(&p("2001:db9::/32")));
     }

@@ -103,9 +103,12 @@ pub(crate) fn deny_by_address(
     let let_in: Vec<(&CrawlerRanges, PrefixSet)> = ranges
         .iter()
         .filter(|r| fetches(r.crawler) && !denied(r.crawler))
-        .map(|r| (r, r.prefixes.iter().collect()))
+        .map(|r| (r, r.prefixes.iter().copied().collect()))
         .collect();
-    let any_let_in: PrefixSet = let_in.iter().flat_map(|(r, _)| &r.prefixes).collect();
+    let any_let_in: PrefixSet = let_in
+        .iter()
+        .flat_map(|(r, _)| r.prefixes.iter().copied())
+        .collect();
     let mut out = AddressDenial::default();
     for entry in ranges
         .iter()
