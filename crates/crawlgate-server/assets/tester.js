@@ -150,7 +150,7 @@ function originOf(text) {
 // --- What each line of the editor is marked with ---
 
 // Strongest last: it is drawn on top.
-const ORDER = ["group", "lint-info", "lint-warning", "lint-error", "decide", "selected"];
+const ORDER = ["search-console", "group", "lint-info", "lint-warning", "lint-error", "decide", "selected"];
 // Search Console's note has its own mark: "S" is its sitemap class.
 const SYMBOLS = { selected: "▶", decide: "◆", "lint-error": "✖", "lint-warning": "▲", "lint-info": "●", "search-console": "⚑" };
 const SEVERITY = { error: "error", warning: "warning", info: "note" };
@@ -205,7 +205,10 @@ function marksOf(line) {
   }
   // What Search Console's report flags on the line.
   const sc = state.reportLines.get(line);
-  if (sc && sc.flagged) notes.push({ kind: "search-console", text: scTitle(sc) });
+  if (sc && sc.flagged) {
+    kinds.push("search-console");
+    notes.push({ kind: "search-console", text: scTitle(sc) });
+  }
   kinds.sort((a, b) => ORDER.indexOf(a) - ORDER.indexOf(b));
   return { kinds, notes };
 }
@@ -293,6 +296,8 @@ function draw() {
     const lint = notes.filter((n) => n.kind.startsWith("lint"));
     const text = lint.map((n) => n.code).join(" · ");
     kinds.forEach((k, i) => {
+      // Search Console's flag is a symbol only: the line keeps its colours.
+      if (k === "search-console") return;
       const mark = el("div", { class: "mark " + k, top: `${y}px`, "data-line": String(line) });
       if (text && i === kinds.length - 1) mark.append(el("span", { class: "note", title: lint.map((n) => plain(n.text)).join("\n") }, text));
       markNodes.push(mark);
@@ -682,7 +687,7 @@ function renderReading() {
   const name = agent.value.trim();
   node.dataset.profile = state.profile || "";
   node.textContent = state.profile && name
-    ? `Verdicts read by ${PROFILE_WORDS[state.profile] || state.profile}${profile.value ? " (the profile chosen)" : `, ${name}'s own operator's reading`}; Google's and Bing's side by side where they differ.`
+    ? `Verdicts for ${name} read by ${PROFILE_WORDS[state.profile] || state.profile}: ${profile.value ? "the profile chosen" : "its operator's own reading (Google's for a crawler the registry does not know)"}; Google's and Bing's side by side where they differ.`
     : "";
 }
 
@@ -983,6 +988,8 @@ const OUTCOME_WORDS = {
   full_disallow: "crawlers may fetch nothing for now",
   conditional: "crawlers follow the file's rules",
 };
+// The variants table's column "Crawlers may fetch".
+const VARIANT_WORDS = { full_allow: "everything", full_disallow: "nothing, for now" };
 const REASON_WORDS = {
   fetched: "the file is read",
   not_found: "a 4xx answer means there is no robots.txt",
@@ -1220,7 +1227,7 @@ async function loadVariants(origin) {
     return el("tr", { "data-origin": v.origin, "data-asked": String(v.asked), "data-same": v.same_as_asked === undefined ? "" : String(v.same_as_asked), class: v.asked ? "asked" : "" },
       el("td", {}, v.asked ? el("strong", {}, v.robots_url) : v.robots_url),
       el("td", { class: "variant-fetch" }, f ? attemptWords(f) : `not fetched: ${v.error.problem}`),
-      el("td", { class: "variant-outcome" }, f ? `${f.outcome === "conditional" ? `its rules (${number(v.size)} bytes)` : OUTCOME_WORDS[f.outcome] || words(f.outcome)}` : "—"),
+      el("td", { class: "variant-outcome" }, f ? (f.outcome === "conditional" ? `by its rules (${number(v.size)} bytes)` : VARIANT_WORDS[f.outcome] || words(f.outcome)) : "—"),
       el("td", { class: "variant-same" }, same, v.asked || !f ? "" : el("button", { type: "button", onclick: () => {
         fetchUrl.value = v.origin + "/";
         state.current = v.origin;

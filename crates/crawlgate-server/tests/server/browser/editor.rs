@@ -227,7 +227,7 @@ return [p.textContent, r.left >= 0 && r.top >= 0 && r.right <= innerWidth && r.b
             notes
                 .as_str()
                 .unwrap()
-                .contains(d["message"].as_str().unwrap()),
+                .contains(&d["message"].as_str().unwrap().replace('`', "")),
             "{notes}"
         );
     }

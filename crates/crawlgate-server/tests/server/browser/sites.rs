@@ -418,11 +418,15 @@ async fn the_short_picker_reads_each_crawler_by_its_operator() {
             "google"
         };
         assert_eq!(checked["profile"], operator, "{name}");
+        let rules = if operator == "bing" {
+            "Bing's"
+        } else {
+            "Google's"
+        };
         assert!(
-            said[1]
-                .as_str()
-                .unwrap()
-                .contains(&format!("{name}'s own operator's reading")),
+            said[1].as_str().unwrap().starts_with(&format!(
+                "Verdicts for {name} read by {rules} rules: its operator's own reading"
+            )),
             "{said}"
         );
         // The headline verdict is the crawler's own reading; Google's and
@@ -557,8 +561,9 @@ return items.length && items.map(li => [Number(li.dataset.line), li.dataset.sc, 
             "const n = document.getElementById('line-notes'); if (n.dataset.line !== '2') return null;
 const sc = n.querySelector('li.search-console .sym');
 const notes = [...document.querySelectorAll('.mark .note')];
+const column = [...document.querySelectorAll('#line-marks .cell')].filter(c => c.querySelector('.sym.search-console')).map(c => Number(c.dataset.line));
 return sc && [sc.textContent, document.getElementById('legend').textContent.includes('⚑ Search Console flags the line'),
-  notes.length, notes.every(x => x.scrollWidth <= x.clientWidth + 1)];",
+  notes.length, notes.every(x => x.scrollWidth <= x.clientWidth + 1), column];",
             vec![],
         )
         .await;
@@ -566,6 +571,13 @@ return sc && [sc.textContent, document.getElementById('legend').textContent.incl
     assert_eq!(marks[1], true);
     assert!(marks[2].as_u64().unwrap() > 0, "{marks}");
     assert_eq!(marks[3], true, "a note is cut off: {marks}");
+    assert_eq!(marks[4], json!(flagged), "the flag column: {marks}");
+    page.shot("tester-issues-editor.png").await;
+    page.eval(
+        "document.getElementById('issues-title').scrollIntoView();",
+        vec![],
+    )
+    .await;
     page.shot("tester-issues-by-line.png").await;
     page.close().await;
 
@@ -581,6 +593,11 @@ return [Math.abs((l.top + l.bottom) / 2 - (s.top + s.bottom) / 2) < 4, l.right <
         )
         .await;
     assert_eq!(placed, json!([true, true, true]));
+    page.eval(
+        "document.getElementById('quick-crawlers').scrollIntoView();",
+        vec![],
+    )
+    .await;
     page.shot("tester-phone-picker.png").await;
     page.close().await;
 }
