@@ -876,7 +876,7 @@ function renderDiagnostics(counts) {
 // What Search Console's report says about a line, or null when nothing.
 function scIssue(sc) {
   if (!sc || !sc.flagged) return null;
-  const flags = [sc.typo && `a misspelled key Google accepts as ${sc.known_as || "a known key"}`, sc.missing_colon && "no colon after the key (Google accepts it)", sc.too_long && "too long: Google reads no further on it"].filter(Boolean);
+  const flags = [sc.typo && `a misspelled key Google accepts as ${sc.known_as || "a known key"}`, sc.missing_colon && (sc.kind === "unknown" || sc.kind === "invalid" ? "no colon after the key" : "no colon after the key (Google accepts it)"), sc.too_long && "too long: Google reads no further on it"].filter(Boolean);
   if (sc.kind === "unknown" || sc.kind === "invalid") flags.unshift("a line Google does not understand (ignored)");
   if (sc.kind === "unused") flags.unshift(`${sc.known_as || sc.key}: a key Google knows and does not use`);
   return flags.length ? flags.join("; ") : "flagged";
@@ -908,7 +908,7 @@ function renderIssues() {
   if (numbers.length > shown.length) shown.push(el("li", {}, `… and ${plural(numbers.length - shown.length, "more line")}`));
   if (!numbers.length) shown.push(el("li", { class: "none" }, "No line has a problem."));
   const scLines = numbers.filter((n) => lines.get(n).sc).length;
-  $("issues-count").textContent = `(${plural(numbers.length, "line")}; ${plural(scLines, "line")} Search Console flags)`;
+  $("issues-count").textContent = `(${plural(numbers.length, "line")}; Search Console flags ${number(scLines)})`;
   list.replaceChildren(...shown);
 }
 
