@@ -555,6 +555,8 @@ async function testElsewhere() {
   document.body.dataset.elsewhereBusy = "true";
   try {
     const answer = await api("/v1/allowed", { pairs: pending.map((v) => ({ url: v.url, agent: name })), reading: oneToken.checked ? "one-token" : "crawler" });
+    // Answers for earlier crawlers and lists are kept, within a bound.
+    if (state.elsewhere.size > 5000) state.elsewhere.clear();
     answer.results.forEach((r, i) => {
       const site = r.error ? null : answer.origins[r.origin];
       state.elsewhere.set(elsewhereKey(pending[i].url), { ...r, site });
