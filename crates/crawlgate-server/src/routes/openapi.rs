@@ -320,7 +320,9 @@ const FETCHING: [(&str, &str); 3] = [
 ];
 
 /// The operations that may fetch a robots.txt (a URL given, or `fetch=true`).
-const FETCHING_OPERATIONS: [(&str, &str); 8] = [
+/// `GET /v1/variants` fetches too, but answers a refused or unfetched
+/// variant inside its 200, never with the fetch's status.
+const FETCHING_OPERATIONS: [(&str, &str); 7] = [
     ("/v1/allowed", "get"),
     ("/v1/allowed", "post"),
     ("/v1/check", "post"),
@@ -328,7 +330,6 @@ const FETCHING_OPERATIONS: [(&str, &str); 8] = [
     ("/v1/report", "post"),
     ("/v1/robots", "get"),
     ("/v1/refresh", "post"),
-    ("/v1/variants", "get"),
 ];
 
 /// The error of an operation that looks something up by key.
