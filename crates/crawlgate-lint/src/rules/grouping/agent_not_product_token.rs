@@ -88,6 +88,27 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             out.push(d);
             continue;
         }
+        // A crawler whose documented name is no product token
+        // (`bigsur.ai`, `ChatGPT Agent`): no spelling names it under
+        // Google's library, so there is no fix to offer.
+        if let Some(crawler) = crawlgate::registry::find_token(value)
+            && !crawlgate::is_product_token(crawler.token)
+        {
+            let mut d = cx.diagnostic(
+                Code::AgentNotProductToken,
+                span,
+                format!(
+                    "`{value}` is the whole name of the crawler {}, which is no product token: \
+                     Google's parser reads it as `{token}`, so under Google's library {} does \
+                     not obey this group (it obeys `*`); crawlers that compare the whole name \
+                     still find it",
+                    crawler.name, crawler.name
+                ),
+            );
+            d.severity = Severity::Info;
+            out.push(d);
+            continue;
+        }
         if token.is_empty() {
             let message = if value.is_empty() {
                 "empty user-agent: this group applies to no crawler".to_owned()
@@ -212,3 +233,40 @@ fn is_documented_with_spaces(value: &str) -> bool {
 
 #[cfg(test)]
 crate::testing::fixture_tests!(AgentNotProductToken);
+
+#[cfg(test)]
+mod whole_names {
+    use crate::{lint, Code, LintOptions, Severity};
+
+    /// `bigsur.ai` and `ChatGPT Agent` are crawlers' documented names: a
+    /// note that Google's library cannot name them, and no fix (writing
+    /// `bigsur` or `ChatGPT` would name them no better).
+    #[test]
+    fn documented_names_that_are_no_tokens_get_a_note_and_no_fix() {
+        for (file, name) in [
+            (&b"User-agent: bigsur.ai\nDisallow: /\n"[..], "bigsur.ai"),
+            (b"User-agent: ChatGPT Agent\nDisallow: /\n", "ChatGPT Agent"),
+        ] {
+            let report = lint(file, &LintOptions::default());
+            let found: Vec<_> = report.with_code(Code::AgentNotProductToken).collect();
+            assert_eq!(found.len(), 1, "{name}: {found:#?}");
+            assert_eq!(found[0].severity, Severity::Info, "{name}");
+            assert!(found[0].fix.is_none(), "{name}: {:?}", found[0].fix);
+            assert!(
+                found[0].message.contains("whole name"),
+                "{}",
+                found[0].message
+            );
+        }
+        // A name the registry does not document keeps the fix.
+        let report = lint(
+            b"User-agent: example.bot\nDisallow: /\n",
+            &LintOptions::default(),
+        );
+        let found: Vec<_> = report.with_code(Code::AgentNotProductToken).collect();
+        assert_eq!(
+            found[0].fix.as_ref().and_then(|f| f.replacement.as_deref()),
+            Some("example")
+        );
+    }
+}
