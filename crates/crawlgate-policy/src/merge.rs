@@ -9,11 +9,12 @@
 
 use std::collections::{BTreeMap, HashSet};
 
-use crawlgate::registry::Crawler;
-use crawlgate::{ExtensionKind, RobotsTxt};
+use crawlgate::registry::{Crawler, CrawlerKind};
+use crawlgate::{ChoiceKind, ExtensionKind, RobotsTxt};
 use crawlgate_lint::{lint, Code, LintOptions};
 
-use crate::deciding::{crawler_view, ignores_file, profile_of, token_view, Readings};
+use crate::access::Access;
+use crate::deciding::{crawler_view, ignores_file, profile_of, read_by, token_view, Readings};
 use crate::error::PolicyError;
 use crate::intent::Intent;
 use crate::lines::{join, split, usual_end, Line};
@@ -76,6 +77,35 @@ struct Edits {
     after: BTreeMap<u32, Vec<String>>,
 }
 
+/// The crawlers the policy lets in that the site's own groups naming them
+/// keep out of `/`: `allow` blocks nothing beyond the site's rules and
+/// keeps them, which a user asking `--search allow` of a copied list that
+/// also blocks Applebot should hear.
+fn kept_out(intents: &[Intent], readings: &Readings) -> Vec<String> {
+    intents
+        .iter()
+        .filter(|i| i.access == Some(Access::Allow) && i.crawler.kind == CrawlerKind::Crawler)
+        .filter_map(|intent| {
+            let view = crawler_view(readings, intent.crawler);
+            if view.group_choice().kind() != ChoiceKind::Own {
+                return None;
+            }
+            let verdict = view.decide("/");
+            let rule = verdict.rule().filter(|_| !verdict.is_allowed())?;
+            Some(format!(
+                "{} ({}) stays shut out of `/` by the site's own group naming it (line {}){}: \
+                 the policy's `{}` blocks nothing beyond the site's rules and keeps them; remove \
+                 that group to let it in",
+                intent.crawler.name,
+                intent.purpose.describe(),
+                rule.line(),
+                read_by(intent.crawler),
+                intent.why(),
+            ))
+        })
+        .collect()
+}
+
 /// Merges `policy` into `existing`.
 pub(crate) fn merge(
     policy: &Policy,
@@ -99,7 +129,7 @@ pub(crate) fn merge(
             )));
         }
     }
-    let mut notes = Vec::new();
+    let mut notes = kept_out(intents, &readings);
     let groups = plan(intents, false, false);
     let denied: HashSet<String> = groups.iter().flat_map(|g| g.tokens()).collect();
     let rules = everyone_rules(policy);

@@ -135,3 +135,29 @@ fn every_crawlers_row_is_what_check_answers_on_a_merge() {
         );
     }
 }
+
+/// A copied list that blocks Applebot (Apple's search crawler) beside the
+/// AI crawlers, merged with `--search allow`: Applebot stays out (`allow`
+/// keeps the site's own rules), as `check` says, and the merge says so
+/// and where; crawlers the file does not name get no such note.
+#[test]
+fn a_merge_says_which_let_in_crawlers_the_sites_own_groups_keep_out() {
+    let site = b"User-agent: GPTBot\nDisallow: /\n\nUser-agent: Applebot\nDisallow: /\n\nUser-agent: *\nDisallow: /login\n";
+    let merged = merge(&bar_policy(), site).unwrap();
+    assert!(!check(&merged.robots_txt, "Applebot", "/"));
+    let notes: Vec<&String> = merged
+        .notes
+        .iter()
+        .filter(|n| n.contains("stays shut out"))
+        .collect();
+    assert_eq!(notes.len(), 1, "{:#?}", merged.notes);
+    assert!(
+        notes[0].starts_with("Applebot (") && notes[0].contains("(line 5)"),
+        "{}",
+        notes[0]
+    );
+    assert!(notes[0].contains("search allow"), "{}", notes[0]);
+    for name in ["Googlebot", "bingbot"] {
+        assert!(check(&merged.robots_txt, name, "/"), "{name}");
+    }
+}
