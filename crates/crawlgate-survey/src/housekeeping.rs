@@ -1,15 +1,17 @@
 //! Which paths are *housekeeping*: the parts of a site that are no content
 //! of their own (administration, log-in and accounts, shop carts and
-//! checkouts, site search, feeds and comments, the software's own files). A crawler kept only out of
-//! these (`Disallow: /wp-admin/`) may read everything a reader would; the
-//! survey tells that apart from a crawler kept out of the home page or a
-//! content section ([`Cause::HousekeepingBlocked`](crate::verdict::Cause)
-//! against [`Cause::PartlyBlocked`](crate::verdict::Cause)).
+//! checkouts, site search, feeds and comments, the software's own files).
+//! A crawler kept only out of these (`Disallow: /wp-admin/`) may read
+//! everything a reader would; the survey tells that apart from a crawler
+//! kept out of the home page or a content section
+//! ([`Cause::HousekeepingBlocked`](crate::verdict::Cause) against
+//! [`Cause::PartlyBlocked`](crate::verdict::Cause)).
 //!
 //! A path is housekeeping when one of its segments (between `/`, before
 //! any `?`, compared without case and without an extension: `wp-login.php`
-//! is `wp-login`) is a word of [`WORDS`], or when it is the home page's
-//! query string (`/?s=`, `/?add-to-cart=`). docs/survey.md lists the words.
+//! is `wp-login`) is a word of [`WORDS`] or a file with one of the
+//! [`FILE_EXTENSIONS`] (not `index.*`), or when it is the home page's query
+//! string (`/?s=`, `/?add-to-cart=`). docs/survey.md lists them.
 
 /// The segment words that make a path housekeeping, by kind.
 pub const WORDS: &[(&str, &[&str])] = &[

@@ -1069,6 +1069,7 @@ h1{margin:4px 0 6px;font-size:32px;letter-spacing:-.01em}\
 h2{font-size:18px;margin:0 0 6px}\
 section{background:var(--card);border:1px solid var(--line);border-radius:10px;padding:20px 22px;margin:0 0 18px;min-width:0}\
 .scroll{overflow-x:auto;max-width:100%}\
+h1,h2,.sub,.note,.what{overflow-wrap:anywhere}\
 .scroll svg.chart{min-width:560px}\
 table.crawlers td.n .share{display:block;margin:0}\
 table.crawlers th.n{white-space:normal;min-width:58px}\

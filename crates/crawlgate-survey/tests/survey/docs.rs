@@ -38,3 +38,26 @@ fn the_docs_crawler_count_is_the_default_sets() {
         [12, 3]
     );
 }
+
+/// docs/survey.md lists every housekeeping word and file extension the
+/// survey uses, each in its own backticks.
+#[test]
+fn the_docs_list_every_housekeeping_word() {
+    use crawlgate_survey::housekeeping::{FILE_EXTENSIONS, WORDS};
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let text = std::fs::read_to_string(root.join("docs/survey.md")).unwrap();
+    for (kind, words) in WORDS {
+        let row = text
+            .lines()
+            .find(|l| l.starts_with(&format!("| {kind} |")))
+            .unwrap_or_else(|| panic!("docs/survey.md has no row for {kind}"));
+        let listed = row.matches('`').count() / 2;
+        assert_eq!(listed, words.len(), "{row}");
+        for word in *words {
+            assert!(row.contains(&format!("`{word}`")), "{kind}: {word}");
+        }
+    }
+    for ext in FILE_EXTENSIONS {
+        assert!(text.contains(&format!("`.{ext}`")), "{ext}");
+    }
+}
