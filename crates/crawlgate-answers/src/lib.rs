@@ -49,9 +49,11 @@
 #![deny(missing_docs)]
 
 mod agent;
+mod by_profile;
 mod clean_params;
 mod entry;
 mod headers;
+pub mod net;
 mod outcome;
 mod policy;
 mod preferences;
@@ -64,6 +66,7 @@ pub mod time;
 mod verdict;
 
 pub use agent::agent_warning;
+pub use by_profile::ByProfile;
 pub use clean_params::CleanParamsShown;
 pub use entry::{CacheEntry, ErrorStreak, GoodCopy};
 pub use headers::{parse_retry_after, CacheDirectives};

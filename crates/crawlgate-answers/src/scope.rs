@@ -9,38 +9,21 @@ use std::net::IpAddr;
 use serde::{Deserialize, Serialize};
 use url::{Host, Url};
 
-/// A scheme that has a robots.txt.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Scheme {
-    /// `http`, default port 80.
-    Http,
-    /// `https`, default port 443.
-    Https,
-    /// `ftp`, default port 21 (Google reads robots.txt over anonymous FTP).
-    Ftp,
+crawlgate::word_table! {
+    /// A scheme that has a robots.txt.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+    #[serde(rename_all = "lowercase")]
+    pub enum Scheme {
+        /// `http`, default port 80.
+        Http = "http",
+        /// `https`, default port 443.
+        Https = "https",
+        /// `ftp`, default port 21 (Google reads robots.txt over anonymous FTP).
+        Ftp = "ftp",
+    }
 }
 
 impl Scheme {
-    /// Recognises a scheme name (already lowercase, as [`Url`] gives it).
-    pub fn from_name(name: &str) -> Option<Scheme> {
-        match name {
-            "http" => Some(Scheme::Http),
-            "https" => Some(Scheme::Https),
-            "ftp" => Some(Scheme::Ftp),
-            _ => None,
-        }
-    }
-
-    /// The scheme name: `http`, `https` or `ftp`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Scheme::Http => "http",
-            Scheme::Https => "https",
-            Scheme::Ftp => "ftp",
-        }
-    }
-
     /// The port a URL of this scheme uses when it names none.
     pub fn default_port(self) -> u16 {
         match self {
@@ -48,12 +31,6 @@ impl Scheme {
             Scheme::Https => 443,
             Scheme::Ftp => 21,
         }
-    }
-}
-
-impl fmt::Display for Scheme {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
     }
 }
 
@@ -135,7 +112,7 @@ impl Origin {
 
     /// The origin of an already parsed URL.
     pub fn from_parsed(url: &Url) -> Result<Origin, ScopeError> {
-        let scheme = Scheme::from_name(url.scheme()).ok_or_else(|| ScopeError::NoRobotsTxt {
+        let scheme = Scheme::from_word(url.scheme()).ok_or_else(|| ScopeError::NoRobotsTxt {
             scheme: url.scheme().to_owned(),
         })?;
         let host = match url.host() {

@@ -3,11 +3,10 @@
 //! behind the command line's loaded files and the service's
 //! `{robots_txt | url}`.
 
-use std::borrow::Cow;
-use std::sync::OnceLock;
-
 use crawlgate::{Profile, RobotsTxt};
+use std::borrow::Cow;
 
+use crate::by_profile::ByProfile;
 use crate::outcome::{Outcome, Rules};
 use crate::reading::Robots;
 
@@ -32,8 +31,8 @@ use crate::reading::Robots;
 #[derive(Clone, Debug)]
 pub struct RobotsSource {
     given: Given,
-    /// The reading under each of [`Profile::ALL`], by its index there.
-    readings: [OnceLock<Robots>; Profile::ALL.len()],
+    /// The reading under each profile asked for.
+    readings: ByProfile<Robots>,
 }
 
 #[derive(Clone, Debug)]
@@ -76,8 +75,8 @@ impl RobotsSource {
             Rules::Conditional(copy) => Some(copy.robots().profile()),
             Rules::FullAllow | Rules::FullDisallow => None,
         };
-        if let Some(slot) = parsed_as.and_then(|profile| source.slot(profile)) {
-            let _ = slot.set(Robots::fetched(outcome));
+        if let Some(profile) = parsed_as {
+            source.readings.set(profile, Robots::fetched(outcome));
         }
         source
     }
@@ -116,8 +115,11 @@ impl RobotsSource {
     /// file under its fetch outcome. Each of [`Profile::ALL`] is read once
     /// and kept; another profile is read on every call.
     pub fn read(&self, profile: Profile) -> Cow<'_, Robots> {
-        match self.slot(profile) {
-            Some(slot) => Cow::Borrowed(slot.get_or_init(|| self.read_anew(profile))),
+        match self
+            .readings
+            .get_or_init(profile, || self.read_anew(profile))
+        {
+            Some(robots) => Cow::Borrowed(robots),
             None => Cow::Owned(self.read_anew(profile)),
         }
     }
@@ -127,11 +129,6 @@ impl RobotsSource {
             Given::Bytes(bytes) => Robots::local(RobotsTxt::parse_with(bytes, profile)),
             Given::Fetched(outcome) => Robots::fetched(outcome.with_profile(profile)),
         }
-    }
-
-    fn slot(&self, profile: Profile) -> Option<&OnceLock<Robots>> {
-        let index = Profile::ALL.iter().position(|p| *p == profile)?;
-        Some(&self.readings[index])
     }
 }
 

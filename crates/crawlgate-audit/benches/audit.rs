@@ -12,13 +12,13 @@
 
 use std::time::Duration;
 
+use crawlgate_answers::net::PrefixSet;
 use crawlgate_answers::RobotsSource;
 use crawlgate_audit::audit::{Audit, AuditOptions, NoRows};
 use crawlgate_audit::identity::dns::DnsConfig;
 use crawlgate_audit::identity::feeds::FeedSource;
 use crawlgate_audit::identity::VerifyOptions;
 use crawlgate_audit::input::LogSource;
-use crawlgate_audit::net::PrefixSet;
 use crawlgate_audit::output::table::{TableKind, TableWriter};
 use crawlgate_audit::robots::{RobotsInForce, Site};
 use crawlgate_test_support::access_log::{Lab, HONEYPOT};

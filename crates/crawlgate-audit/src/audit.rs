@@ -23,10 +23,10 @@ use crate::findings::{FeedSummary, FileSummary, Row, Summary};
 use crate::format::{Line, LogFormat, W3c};
 use crate::identity::{IdentityState, Verifier, VerifyOptions};
 use crate::input::{lines, Chunk, Chunks, LogSource, MAX_LINE};
-use crate::net::PrefixSet;
 use crate::record::Request;
 use crate::robots::{Judge, Judged, RobotsInForce, Site};
 use crate::time::Millis;
+use crawlgate_answers::net::PrefixSet;
 
 /// What an audit is asked.
 #[derive(Debug)]
@@ -105,7 +105,7 @@ fn crawler_index(crawler: &Crawler) -> u32 {
 ///
 /// ```
 /// use crawlgate_audit::audit::client_ip;
-/// use crawlgate_audit::net::PrefixSet;
+/// use crawlgate_answers::net::PrefixSet;
 /// let proxies: PrefixSet = ["10.0.0.0/8".parse().unwrap()].into_iter().collect();
 /// let ip = |s: &str| s.parse().unwrap();
 /// assert_eq!(client_ip(ip("10.0.0.1"), Some("66.249.66.1, 10.0.0.2"), &proxies), ip("66.249.66.1"));

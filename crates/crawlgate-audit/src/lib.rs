@@ -11,7 +11,6 @@ pub mod findings;
 pub mod format;
 pub mod identity;
 pub mod input;
-pub mod net;
 pub mod output;
 pub mod record;
 pub mod records;

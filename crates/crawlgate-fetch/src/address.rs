@@ -15,62 +15,39 @@ use std::sync::Arc;
 use futures_util::future::BoxFuture;
 use serde::{Deserialize, Serialize};
 
-/// What kind of address an IP address is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-#[non_exhaustive]
-pub enum AddressClass {
-    /// A globally routable address.
-    Public,
-    /// `0.0.0.0/8`, `::`.
-    Unspecified,
-    /// `127.0.0.0/8`, `::1`.
-    Loopback,
-    /// `10/8`, `172.16/12`, `192.168/16`, `fc00::/7` (unique local), `fec0::/10`.
-    Private,
-    /// `169.254/16`, `fe80::/10`.
-    LinkLocal,
-    /// The instance metadata services of cloud providers, which hand out
-    /// credentials to whoever asks from inside the machine:
-    /// `169.254.169.254` (AWS, Google Cloud, Azure, Oracle …),
-    /// `169.254.170.2` (AWS ECS), `fd00:ec2::254` (AWS over IPv6),
-    /// `100.100.100.200` (Alibaba Cloud), `168.63.129.16` (Azure).
-    CloudMetadata,
-    /// `100.64/10` (carrier-grade NAT).
-    SharedAddressSpace,
-    /// `224/4`, `ff00::/8`.
-    Multicast,
-    /// `255.255.255.255`.
-    Broadcast,
-    /// `192.0.2/24`, `198.51.100/24`, `203.0.113/24`, `2001:db8::/32`.
-    Documentation,
-    /// Other special-purpose ranges (`240/4`, `192.0.0/24`, `198.18/15`,
-    /// `100::/64`, IPv4-compatible IPv6 …).
-    Reserved,
-}
-
-impl AddressClass {
-    /// A short name: `public`, `loopback`, `private` …
-    pub fn as_str(self) -> &'static str {
-        match self {
-            AddressClass::Public => "public",
-            AddressClass::Unspecified => "unspecified",
-            AddressClass::Loopback => "loopback",
-            AddressClass::Private => "private",
-            AddressClass::LinkLocal => "link-local",
-            AddressClass::CloudMetadata => "cloud metadata",
-            AddressClass::SharedAddressSpace => "shared (carrier-grade NAT)",
-            AddressClass::Multicast => "multicast",
-            AddressClass::Broadcast => "broadcast",
-            AddressClass::Documentation => "documentation",
-            AddressClass::Reserved => "reserved",
-        }
-    }
-}
-
-impl fmt::Display for AddressClass {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
+crawlgate::word_table! {
+    /// What kind of address an IP address is.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+    #[serde(rename_all = "snake_case")]
+    #[non_exhaustive]
+    pub enum AddressClass {
+        /// A globally routable address.
+        Public = "public",
+        /// `0.0.0.0/8`, `::`.
+        Unspecified = "unspecified",
+        /// `127.0.0.0/8`, `::1`.
+        Loopback = "loopback",
+        /// `10/8`, `172.16/12`, `192.168/16`, `fc00::/7` (unique local), `fec0::/10`.
+        Private = "private",
+        /// `169.254/16`, `fe80::/10`.
+        LinkLocal = "link-local",
+        /// The instance metadata services of cloud providers, which hand out
+        /// credentials to whoever asks from inside the machine:
+        /// `169.254.169.254` (AWS, Google Cloud, Azure, Oracle …),
+        /// `169.254.170.2` (AWS ECS), `fd00:ec2::254` (AWS over IPv6),
+        /// `100.100.100.200` (Alibaba Cloud), `168.63.129.16` (Azure).
+        CloudMetadata = "cloud metadata",
+        /// `100.64/10` (carrier-grade NAT).
+        SharedAddressSpace = "shared (carrier-grade NAT)",
+        /// `224/4`, `ff00::/8`.
+        Multicast = "multicast",
+        /// `255.255.255.255`.
+        Broadcast = "broadcast",
+        /// `192.0.2/24`, `198.51.100/24`, `203.0.113/24`, `2001:db8::/32`.
+        Documentation = "documentation",
+        /// Other special-purpose ranges (`240/4`, `192.0.0/24`, `198.18/15`,
+        /// `100::/64`, IPv4-compatible IPv6 …).
+        Reserved = "reserved",
     }
 }
 

@@ -8,21 +8,23 @@ use crawlgate::Severity;
 use crate::context::Context;
 use crate::diagnostic::{Code, Diagnostic};
 
-/// The family a rule belongs to (and its code range).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Category {
-    /// `R0xx`: how lines are read.
-    Syntax,
-    /// `R1xx`: which crawlers share which rules.
-    Grouping,
-    /// `R2xx`: what the allow and disallow rules decide.
-    Rules,
-    /// `R3xx`: crawl-delay, request-rate, visit-time, content-usage…
-    Extensions,
-    /// `R4xx`: where the google, rfc9309, legacy and bing readings disagree.
-    Profiles,
-    /// `R5xx`: known crawler tokens.
-    Audit,
+crawlgate::word_table! {
+    /// The family a rule belongs to (and its code range).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub enum Category {
+        /// `R0xx`: how lines are read.
+        Syntax = "syntax",
+        /// `R1xx`: which crawlers share which rules.
+        Grouping = "grouping",
+        /// `R2xx`: what the allow and disallow rules decide.
+        Rules = "rules",
+        /// `R3xx`: crawl-delay, request-rate, visit-time, content-usage…
+        Extensions = "extensions",
+        /// `R4xx`: where the google, rfc9309, legacy and bing readings disagree.
+        Profiles = "profiles",
+        /// `R5xx`: known crawler tokens.
+        Audit = "audit",
+    }
 }
 
 impl Category {
@@ -41,25 +43,6 @@ impl Category {
             4 => Category::Profiles,
             _ => Category::Audit,
         }
-    }
-
-    /// Lowercase name: `syntax`, `grouping`, `rules`, `extensions`,
-    /// `profiles`, `audit`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Category::Syntax => "syntax",
-            Category::Grouping => "grouping",
-            Category::Rules => "rules",
-            Category::Extensions => "extensions",
-            Category::Profiles => "profiles",
-            Category::Audit => "audit",
-        }
-    }
-}
-
-impl fmt::Display for Category {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
     }
 }
 

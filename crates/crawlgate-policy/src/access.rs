@@ -1,44 +1,29 @@
 //! `allow` or `deny`: what a policy says of a purpose or a crawler.
 
-use std::fmt;
 use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-/// What a policy says of the crawlers of a purpose, or of one crawler.
-///
-/// `Allow` blocks nothing beyond the site's own rules (the paths meant for
-/// everyone); `Deny` shuts the crawler out (`Disallow: /`) and states the
-/// preference.
-///
-/// ```
-/// use crawlgate_policy::Access;
-/// assert_eq!("deny".parse::<Access>(), Ok(Access::Deny));
-/// assert_eq!(Access::Allow.as_str(), "allow");
-/// assert!("block".parse::<Access>().unwrap_err().contains("`allow` or `deny`"));
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Access {
-    /// Block nothing beyond the site's own rules.
-    Allow,
-    /// Shut the crawler out and say so.
-    Deny,
-}
-
-impl Access {
-    /// `allow` or `deny`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Access::Allow => "allow",
-            Access::Deny => "deny",
-        }
-    }
-}
-
-impl fmt::Display for Access {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
+crawlgate::word_table! {
+    /// What a policy says of the crawlers of a purpose, or of one crawler.
+    ///
+    /// `Allow` blocks nothing beyond the site's own rules (the paths meant for
+    /// everyone); `Deny` shuts the crawler out (`Disallow: /`) and states the
+    /// preference.
+    ///
+    /// ```
+    /// use crawlgate_policy::Access;
+    /// assert_eq!("deny".parse::<Access>(), Ok(Access::Deny));
+    /// assert_eq!(Access::Allow.as_str(), "allow");
+    /// assert!("block".parse::<Access>().unwrap_err().contains("`allow` or `deny`"));
+    /// ```
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+    #[serde(rename_all = "lowercase")]
+    pub enum Access {
+        /// Block nothing beyond the site's own rules.
+        Allow = "allow",
+        /// Shut the crawler out and say so.
+        Deny = "deny",
     }
 }
 
@@ -46,14 +31,12 @@ impl FromStr for Access {
     type Err = String;
 
     fn from_str(text: &str) -> Result<Access, String> {
-        match text {
-            "allow" => Ok(Access::Allow),
-            "deny" => Ok(Access::Deny),
-            other => Err(format!(
+        Access::from_word(text).ok_or_else(|| {
+            format!(
                 "`{}` is neither `allow` nor `deny`: say `allow` or `deny`",
-                shorten(other)
-            )),
-        }
+                shorten(text)
+            )
+        })
     }
 }
 

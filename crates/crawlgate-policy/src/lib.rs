@@ -65,6 +65,6 @@ pub use merge::{BEGIN, END};
 pub use policy::Policy;
 pub use proof::{Expected, Proof, Row};
 pub use purpose::Purpose;
-pub use ranges::{feeds_of, CrawlerRanges, IpPrefix};
+pub use ranges::{feeds_of, CrawlerRanges};
 pub use server::{distinctive, header_names, ServerRules};
 pub use written::{merge, write, Written};

@@ -18,38 +18,26 @@ use crate::intent::Intent;
 use crate::policy::Policy;
 use crate::purpose::Purpose;
 
-/// What the file must do for one crawler.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Expected {
-    /// Fetch the site (outside the private paths).
-    Allowed,
-    /// Fetch nothing.
-    Disallowed,
-    /// The verdicts the site's own file gave (a merge).
-    Unchanged,
-    /// Nothing robots.txt can do: its operator says it ignores robots.txt
-    /// (server rules shut it out).
-    IgnoresRobotsTxt,
-    /// Not checked: it no longer runs, and is never named.
-    Retired,
-    /// Nothing robots.txt can do under Google's reading: its name is no
-    /// product token (`AI2Bot`), a `User-agent` line naming it is read as
-    /// a shorter token (`AI`), and Google's library compares the crawler's
-    /// whole name, so it obeys `*` (server rules shut it out).
-    Unnameable,
-}
-
-impl Expected {
-    /// A word for tables (`allowed`, `disallowed`, `unchanged`…).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Expected::Allowed => "allowed",
-            Expected::Disallowed => "disallowed",
-            Expected::Unchanged => "unchanged",
-            Expected::IgnoresRobotsTxt => "ignores robots.txt",
-            Expected::Retired => "retired",
-            Expected::Unnameable => "no line names it",
-        }
+crawlgate::word_table! {
+    /// What the file must do for one crawler.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum Expected {
+        /// Fetch the site (outside the private paths).
+        Allowed = "allowed",
+        /// Fetch nothing.
+        Disallowed = "disallowed",
+        /// The verdicts the site's own file gave (a merge).
+        Unchanged = "unchanged",
+        /// Nothing robots.txt can do: its operator says it ignores robots.txt
+        /// (server rules shut it out).
+        IgnoresRobotsTxt = "ignores robots.txt",
+        /// Not checked: it no longer runs, and is never named.
+        Retired = "retired",
+        /// Nothing robots.txt can do under Google's reading: its name is no
+        /// product token (`AI2Bot`), a `User-agent` line naming it is read as
+        /// a shorter token (`AI`), and Google's library compares the crawler's
+        /// whole name, so it obeys `*` (server rules shut it out).
+        Unnameable = "no line names it",
     }
 }
 

@@ -1,82 +1,55 @@
 //! The purposes a policy speaks of: the registry's purposes and kinds of
 //! crawler, as a site owner thinks of them.
 
-use std::fmt;
 use std::str::FromStr;
 
 use crawlgate::registry::{self, Crawler, CrawlerKind};
 use crawlgate::UsageCategory;
 
-/// What a crawler fetches for, as a policy names it. Each crawler of the
-/// registry has one: a fetcher a person triggers is `user-fetch` whatever
-/// it fetches for; any other crawler (control tokens included) has the
-/// purpose the registry gives it, with AI search and assistants as
-/// `ai-use` (the vocabulary's AI Use).
-///
-/// ```
-/// use crawlgate::registry;
-/// use crawlgate_policy::Purpose;
-///
-/// assert_eq!(Purpose::of(registry::find("GPTBot").unwrap()), Purpose::AiTrain);
-/// assert_eq!(Purpose::of(registry::find("Google-Extended").unwrap()), Purpose::AiTrain);
-/// assert_eq!(Purpose::of(registry::find("OAI-SearchBot").unwrap()), Purpose::AiUse);
-/// assert_eq!(Purpose::of(registry::find("ChatGPT-User").unwrap()), Purpose::UserFetch);
-/// assert_eq!("ai-train".parse::<Purpose>(), Ok(Purpose::AiTrain));
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Purpose {
-    /// Search engines' indexes.
-    Search,
-    /// Training AI models (and control tokens that govern it).
-    AiTrain,
-    /// AI search, answers and assistants fed from a crawl (the
-    /// vocabulary's AI Use: input to a generative model the user did not
-    /// supply).
-    AiUse,
-    /// Fetches a person asks for (an assistant fetching a page for its
-    /// user, a feed reader, a link check).
-    UserFetch,
-    /// Web archives and site copiers.
-    Archive,
-    /// Advertising: landing-page checks, ad selection.
-    Ads,
-    /// SEO tools.
-    Seo,
-    /// Link previews.
-    LinkPreview,
-    /// Everything else.
-    Other,
+crawlgate::word_table! {
+    /// What a crawler fetches for, as a policy names it. Each crawler of the
+    /// registry has one: a fetcher a person triggers is `user-fetch` whatever
+    /// it fetches for; any other crawler (control tokens included) has the
+    /// purpose the registry gives it, with AI search and assistants as
+    /// `ai-use` (the vocabulary's AI Use).
+    ///
+    /// ```
+    /// use crawlgate::registry;
+    /// use crawlgate_policy::Purpose;
+    ///
+    /// assert_eq!(Purpose::of(registry::find("GPTBot").unwrap()), Purpose::AiTrain);
+    /// assert_eq!(Purpose::of(registry::find("Google-Extended").unwrap()), Purpose::AiTrain);
+    /// assert_eq!(Purpose::of(registry::find("OAI-SearchBot").unwrap()), Purpose::AiUse);
+    /// assert_eq!(Purpose::of(registry::find("ChatGPT-User").unwrap()), Purpose::UserFetch);
+    /// assert_eq!("ai-train".parse::<Purpose>(), Ok(Purpose::AiTrain));
+    /// ```
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+    pub enum Purpose {
+        /// Search engines' indexes.
+        Search = "search",
+        /// Training AI models (and control tokens that govern it).
+        AiTrain = "ai-train",
+        /// AI search, answers and assistants fed from a crawl (the
+        /// vocabulary's AI Use: input to a generative model the user did not
+        /// supply).
+        AiUse = "ai-use",
+        /// Fetches a person asks for (an assistant fetching a page for its
+        /// user, a feed reader, a link check).
+        UserFetch = "user-fetch",
+        /// Web archives and site copiers.
+        Archive = "archive",
+        /// Advertising: landing-page checks, ad selection.
+        Ads = "ads",
+        /// SEO tools.
+        Seo = "seo",
+        /// Link previews.
+        LinkPreview = "link-preview",
+        /// Everything else.
+        Other = "other",
+    }
 }
 
 impl Purpose {
-    /// Every purpose, in the order policies and tables list them.
-    pub const ALL: [Purpose; 9] = [
-        Purpose::Search,
-        Purpose::AiTrain,
-        Purpose::AiUse,
-        Purpose::UserFetch,
-        Purpose::Archive,
-        Purpose::Ads,
-        Purpose::Seo,
-        Purpose::LinkPreview,
-        Purpose::Other,
-    ];
-
-    /// Its name in flags and POLICY.toml (`ai-train`).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Purpose::Search => "search",
-            Purpose::AiTrain => "ai-train",
-            Purpose::AiUse => "ai-use",
-            Purpose::UserFetch => "user-fetch",
-            Purpose::Archive => "archive",
-            Purpose::Ads => "ads",
-            Purpose::Seo => "seo",
-            Purpose::LinkPreview => "link-preview",
-            Purpose::Other => "other",
-        }
-    }
-
     /// A few words for people (`AI training`).
     pub fn describe(self) -> &'static str {
         match self {
@@ -133,26 +106,17 @@ impl Purpose {
     }
 }
 
-impl fmt::Display for Purpose {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
 impl FromStr for Purpose {
     type Err = String;
 
     fn from_str(text: &str) -> Result<Purpose, String> {
-        Purpose::ALL
-            .into_iter()
-            .find(|p| p.as_str() == text)
-            .ok_or_else(|| {
-                let names: Vec<&str> = Purpose::ALL.iter().map(|p| p.as_str()).collect();
-                format!(
-                    "`{}` is not a purpose: the purposes are {}",
-                    crate::access::shorten(text),
-                    names.join(", ")
-                )
-            })
+        Purpose::from_word(text).ok_or_else(|| {
+            let names: Vec<&str> = Purpose::ALL.iter().map(|p| p.as_str()).collect();
+            format!(
+                "`{}` is not a purpose: the purposes are {}",
+                crate::access::shorten(text),
+                names.join(", ")
+            )
+        })
     }
 }

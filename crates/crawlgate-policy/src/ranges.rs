@@ -4,120 +4,12 @@
 //! whose feed lists it (or a range overlapping it) is denied, so a
 //! crawler the policy lets in is never shut out by address.
 
-use std::fmt;
-// `core::net`: the address types alone, without sockets (the crate does no I/O).
-use core::net::IpAddr;
-use std::str::FromStr;
-
 use crawlgate::registry::verification::{self, Method};
 use crawlgate::registry::{Crawler, CrawlerKind};
+use crawlgate_answers::net::{Prefix, PrefixSet};
 
 use crate::error::PolicyError;
 use crate::intent::Intent;
-
-/// An IP prefix (`66.249.64.0/19`, `2001:4860:4801::/48`); a bare address
-/// is one address (`/32`, `/128`). The address is kept masked.
-///
-/// ```
-/// use crawlgate_policy::IpPrefix;
-/// let p: IpPrefix = "66.249.66.1/19".parse().unwrap();
-/// assert_eq!(p.to_string(), "66.249.64.0/19");
-/// assert!(p.overlaps(&"66.249.70.0/24".parse().unwrap()));
-/// assert!(!p.overlaps(&"66.249.96.0/24".parse().unwrap()));
-/// assert!("66.249.64.0/33".parse::<IpPrefix>().is_err());
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct IpPrefix {
-    address: IpAddr,
-    length: u8,
-}
-
-fn bits(address: IpAddr) -> (u128, u8) {
-    match address {
-        IpAddr::V4(v4) => (u128::from(u32::from(v4)), 32),
-        IpAddr::V6(v6) => (u128::from(v6), 128),
-    }
-}
-
-fn masked(value: u128, width: u8, length: u8) -> u128 {
-    if length == 0 {
-        0
-    } else {
-        value >> (width - length) << (width - length)
-    }
-}
-
-impl IpPrefix {
-    /// The prefix's first address.
-    pub fn address(&self) -> IpAddr {
-        self.address
-    }
-
-    /// Its length in bits.
-    pub fn length(&self) -> u8 {
-        self.length
-    }
-
-    /// Its first and last address, IPv4 as IPv4-mapped IPv6, so that all
-    /// prefixes sort in one space.
-    fn span(&self) -> (u128, u128) {
-        let (value, width) = bits(self.address);
-        let start = match self.address {
-            IpAddr::V4(v4) => u128::from(v4.to_ipv6_mapped()),
-            IpAddr::V6(_) => value,
-        };
-        let host = u32::from(width - self.length);
-        let size = if host == 128 {
-            u128::MAX
-        } else {
-            (1u128 << host) - 1
-        };
-        (start, start + size)
-    }
-
-    /// Whether the two share an address (one contains the other); an
-    /// IPv4 prefix is also the IPv4-mapped IPv6 addresses it stands for.
-    pub fn overlaps(&self, other: &IpPrefix) -> bool {
-        let ((a, b), (c, d)) = (self.span(), other.span());
-        a <= d && c <= b
-    }
-}
-
-impl FromStr for IpPrefix {
-    type Err = String;
-
-    fn from_str(text: &str) -> Result<IpPrefix, String> {
-        let shown: String = text.chars().take(60).collect();
-        let bad = || format!("`{shown}` is not an IP prefix");
-        let (address, length) = match text.split_once('/') {
-            Some((address, length)) => (address, Some(length)),
-            None => (text, None),
-        };
-        let address: IpAddr = address.parse().map_err(|_| bad())?;
-        let (value, width) = bits(address);
-        let length = match length {
-            Some(l) => l
-                .parse::<u8>()
-                .ok()
-                .filter(|&l| l <= width)
-                .ok_or_else(bad)?,
-            None => width,
-        };
-        let value = masked(value, width, length);
-        let address = if width == 32 {
-            IpAddr::from(u32::try_from(value).map_err(|_| bad())?.to_be_bytes())
-        } else {
-            IpAddr::from(value.to_be_bytes())
-        };
-        Ok(IpPrefix { address, length })
-    }
-}
-
-impl fmt::Display for IpPrefix {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}/{}", self.address, self.length)
-    }
-}
 
 /// The ranges one operator's feed lists for one crawler of the registry.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -127,7 +19,7 @@ pub struct CrawlerRanges {
     /// The feed's address, as the registry writes it.
     pub feed: String,
     /// The prefixes it lists.
-    pub prefixes: Vec<IpPrefix>,
+    pub prefixes: Vec<Prefix>,
 }
 
 impl CrawlerRanges {
@@ -140,7 +32,7 @@ impl CrawlerRanges {
     /// assert_eq!(ranges.len(), 1);
     /// assert_eq!(ranges[0].crawler.name, "GPTBot");
     /// ```
-    pub fn of_feed(feed: &str, prefixes: Vec<IpPrefix>) -> Vec<CrawlerRanges> {
+    pub fn of_feed(feed: &str, prefixes: Vec<Prefix>) -> Vec<CrawlerRanges> {
         crawlgate::registry::crawlers()
             .iter()
             .filter(|c| feeds_of(c).any(|url| url == feed))
@@ -174,35 +66,10 @@ fn fetches(crawler: &Crawler) -> bool {
     crawler.kind != CrawlerKind::ControlToken && crawler.runs()
 }
 
-/// Prefixes as disjoint sorted intervals: whether a prefix overlaps any
-/// in `O(log n)`, so a feed of many prefixes costs no square.
-struct Intervals(Vec<(u128, u128)>);
-
-impl Intervals {
-    fn of<'p>(prefixes: impl IntoIterator<Item = &'p IpPrefix>) -> Intervals {
-        let mut spans: Vec<(u128, u128)> = prefixes.into_iter().map(IpPrefix::span).collect();
-        spans.sort_unstable();
-        let mut merged: Vec<(u128, u128)> = Vec::with_capacity(spans.len());
-        for (start, end) in spans {
-            match merged.last_mut() {
-                Some(last) if start <= last.1.saturating_add(1) => last.1 = last.1.max(end),
-                _ => merged.push((start, end)),
-            }
-        }
-        Intervals(merged)
-    }
-
-    fn overlaps(&self, prefix: &IpPrefix) -> bool {
-        let (start, end) = prefix.span();
-        let i = self.0.partition_point(|&(_, e)| e < start);
-        self.0.get(i).is_some_and(|&(s, _)| s <= end)
-    }
-}
-
 /// What the server rules deny by address.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct AddressDenial {
-    pub(crate) prefixes: Vec<IpPrefix>,
+    pub(crate) prefixes: Vec<Prefix>,
     pub(crate) crawlers: Vec<&'static Crawler>,
     pub(crate) shared: Vec<String>,
 }
@@ -233,12 +100,15 @@ pub(crate) fn deny_by_address(
             .iter()
             .any(|i| i.crawler.name == crawler.name && i.denied())
     };
-    let let_in: Vec<(&CrawlerRanges, Intervals)> = ranges
+    let let_in: Vec<(&CrawlerRanges, PrefixSet)> = ranges
         .iter()
         .filter(|r| fetches(r.crawler) && !denied(r.crawler))
-        .map(|r| (r, Intervals::of(&r.prefixes)))
+        .map(|r| (r, r.prefixes.iter().copied().collect()))
         .collect();
-    let any_let_in = Intervals::of(let_in.iter().flat_map(|(r, _)| &r.prefixes));
+    let any_let_in: PrefixSet = let_in
+        .iter()
+        .flat_map(|(r, _)| r.prefixes.iter().copied())
+        .collect();
     let mut out = AddressDenial::default();
     for entry in ranges
         .iter()
@@ -291,43 +161,8 @@ pub(crate) fn deny_by_address(
 mod tests {
     use super::*;
 
-    fn p(text: &str) -> IpPrefix {
+    fn p(text: &str) -> Prefix {
         text.parse().unwrap()
-    }
-
-    #[test]
-    fn intervals_answer_as_pairwise_overlap_does() {
-        let set: Vec<IpPrefix> = [
-            "10.0.0.0/8",
-            "192.0.2.0/25",
-            "192.0.2.128/25",
-            "2001:db8::/32",
-            "::/0",
-        ]
-        .into_iter()
-        .map(p)
-        .collect();
-        let v4_only = &set[..3];
-        let intervals = Intervals::of(v4_only);
-        for probe in [
-            "10.1.0.0/16",
-            "11.0.0.0/8",
-            "0.0.0.0/0",
-            "192.0.2.0/24",
-            "192.0.3.0/24",
-            "2001:db8::1",
-            "192.0.2.200",
-            "::ffff:10.0.0.1",
-        ] {
-            let probe = p(probe);
-            let pairwise = v4_only.iter().any(|q| q.overlaps(&probe));
-            assert_eq!(intervals.overlaps(&probe), pairwise, "{probe}");
-        }
-        // `::/0` holds the IPv4-mapped addresses.
-        assert!(p("::/0").overlaps(&p("10.0.0.0/8")));
-        assert!(!p("2001:db8::/32").overlaps(&p("10.0.0.0/8")));
-        assert!(Intervals::of(&set[3..]).overlaps(&p("2001:db8:1::/48")));
-        assert!(!Intervals::of(&set[3..4]).overlaps(&p("2001:db9::/32")));
     }
 
     #[test]
@@ -349,7 +184,7 @@ mod tests {
         };
         let mut ranges = Vec::new();
         for url in verification::feeds() {
-            let prefixes: Vec<IpPrefix> = match url {
+            let prefixes: Vec<Prefix> = match url {
                 // GPTBot (denied): 100,000 networks.
                 "https://openai.com/gptbot.json" => (0..100_000).map(net).collect(),
                 // ChatGPT-User (let in): every other one of them, as /25s.
@@ -362,7 +197,7 @@ mod tests {
             ranges.extend(CrawlerRanges::of_feed(url, prefixes));
         }
         let denial = deny_by_address(&intents, &ranges).unwrap();
-        let gptbot: Vec<&IpPrefix> = denial
+        let gptbot: Vec<&Prefix> = denial
             .prefixes
             .iter()
             .filter(|q| !q.overlaps(&p("192.0.2.0/24")))

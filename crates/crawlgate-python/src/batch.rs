@@ -9,13 +9,14 @@
 
 use std::hash::Hasher;
 use std::io::Write as _;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use arrow_array::cast::AsArray;
 use arrow_array::{Array, ArrayRef, BooleanArray, Int32Array, RecordBatch, StringArray};
 use arrow_buffer::{Buffer, NullBuffer, OffsetBuffer, ScalarBuffer};
 use arrow_schema::{DataType, Field, Schema};
 use crawlgate::{CompiledRobotsTxt, Profile, Reading, RobotsTxt, Verdict, Who};
+use crawlgate_answers::ByProfile;
 use crawlgate_survey::batch::BatchError;
 use rayon::prelude::*;
 use rustc_hash::{FxHashMap, FxHasher};
@@ -147,6 +148,11 @@ impl<'a> Column<'a> {
     }
 }
 
+/// A body read by `profile`, kept with the rules its crawlers compile.
+fn compile(bytes: &[u8], profile: Profile) -> CompiledRobotsTxt {
+    CompiledRobotsTxt::new(RobotsTxt::parse_with(bytes, profile))
+}
+
 fn hash_bytes(bytes: &[u8]) -> u64 {
     let mut hasher = FxHasher::default();
     hasher.write(bytes);
@@ -165,27 +171,20 @@ struct Bodies<'a> {
     distinct_of_row: Vec<usize>,
     /// The value each distinct body was first seen at.
     first_unit: Vec<usize>,
-    /// The profile every body is parsed by up front: the one the caller
-    /// named, else Google's.
-    base: Profile,
-    /// Kept with the rules compiled for their crawlers, which every chunk
-    /// shares: each distinct body read by `base`.
-    parsed: Vec<CompiledRobotsTxt>,
-    /// Each distinct body read by another profile, made when a row's
-    /// crawler is first read by it (Bing's crawlers by Bing's rules when no
-    /// profile was named); one slot per [`Profile::ALL`] entry, boxed so
-    /// that the slots of a body no crawler reads otherwise stay small.
-    others: Vec<[OnceLock<Box<CompiledRobotsTxt>>; PROFILES]>,
+    /// Each distinct body's readings, kept with the rules compiled for
+    /// their crawlers, which every chunk shares: read up front by the
+    /// profile the caller named (else Google's), and by another profile
+    /// when a row's crawler is first read by it (Bing's crawlers by Bing's
+    /// rules when no profile was named). Boxed, so that the slots of a body
+    /// no crawler reads otherwise stay small.
+    readings: Vec<ByProfile<Box<CompiledRobotsTxt>>>,
 }
-
-/// How many profiles there are (the slots of [`Bodies::others`]).
-const PROFILES: usize = Profile::ALL.len();
 
 /// No distinct body: the row is null.
 const NONE: usize = usize::MAX;
 
 impl<'a> Bodies<'a> {
-    fn parse(column: Column<'a>, rows: usize, base: Profile, lazy: bool) -> Bodies<'a> {
+    fn parse(column: Column<'a>, rows: usize, base: Profile) -> Bodies<'a> {
         let values = column.values;
         // The values the rows use, each once, and which of them each row
         // uses: every row of a plain column is a value of its own; the rows
@@ -227,22 +226,19 @@ impl<'a> Bodies<'a> {
             .into_iter()
             .map(|slot| distinct_of_used.get(slot).copied().unwrap_or(NONE))
             .collect();
-        let parsed: Vec<CompiledRobotsTxt> = first_unit
+        let readings: Vec<ByProfile<Box<CompiledRobotsTxt>>> =
+            first_unit.iter().map(|_| ByProfile::new()).collect();
+        readings
             .par_iter()
-            .map(|&unit| CompiledRobotsTxt::new(RobotsTxt::parse_with(values.bytes(unit), base)))
-            .collect();
-        let others = if lazy {
-            parsed.iter().map(|_| Default::default()).collect()
-        } else {
-            Vec::new()
-        };
+            .zip(&first_unit)
+            .for_each(|(slots, &unit)| {
+                slots.set(base, Box::new(compile(values.bytes(unit), base)));
+            });
         Bodies {
             column,
             distinct_of_row,
             first_unit,
-            base,
-            parsed,
-            others,
+            readings,
         }
     }
 
@@ -257,20 +253,10 @@ impl<'a> Bodies<'a> {
         if first != unit && values.bytes(first) != values.bytes(unit) {
             return Some(Err(values.bytes(unit)));
         }
-        if profile == self.base {
-            return Some(Ok(&self.parsed[distinct]));
-        }
-        let slot = Profile::ALL.iter().position(|p| *p == profile);
-        match slot.and_then(|slot| self.others.get(distinct).map(|o| &o[slot])) {
-            Some(cell) => Some(Ok(cell.get_or_init(|| {
-                Box::new(CompiledRobotsTxt::new(RobotsTxt::parse_with(
-                    values.bytes(first),
-                    profile,
-                )))
-            }))),
-            // Not a listed profile (or none asked lazily): parsed by the caller.
-            None => Some(Err(values.bytes(unit))),
-        }
+        let made = self.readings[distinct]
+            .get_or_init(profile, || Box::new(compile(values.bytes(first), profile)));
+        // A profile without a slot: parsed by the caller.
+        Some(made.map(|robots| &**robots).ok_or(values.bytes(unit)))
     }
 }
 
@@ -440,13 +426,11 @@ pub fn decide_batch_as(
             });
         }
     }
-    // Other profiles are read lazily only when the crawlers choose them.
-    let lazy = profile.is_none() && reading == Reading::Crawler;
+    // Other profiles are read lazily, when a row's crawler chooses one.
     let bodies = Bodies::parse(
         input(batch, ROBOTS_TXT, false)?,
         batch.num_rows(),
         profile.unwrap_or_default(),
-        lazy,
     );
     let agents = input(batch, USER_AGENT, true)?;
     let urls = input(batch, URL, true)?;
@@ -652,12 +636,7 @@ mod tests {
         let keys = Int32Array::from(vec![Some(7), Some(900), Some(7), None]);
         let robots: ArrayRef = Arc::new(DictionaryArray::new(keys, values));
         let column = Column::new(&robots, ROBOTS_TXT, false).unwrap();
-        assert_eq!(
-            Bodies::parse(column, 4, Profile::GOOGLE, false)
-                .parsed
-                .len(),
-            2
-        );
+        assert_eq!(Bodies::parse(column, 4, Profile::GOOGLE).readings.len(), 2);
 
         let agents = [Some("a"); 4];
         let urls = [Some("/7/x"), Some("/7/x"), Some("/7/x"), Some("/7/x")];

@@ -8,7 +8,7 @@ use pyo3::prelude::*;
 /// The `reading=` argument: `crawler` or `one-token` (the core's
 /// [`Reading`], by the names every front end uses).
 pub fn reading_named(name: &str) -> PyResult<Reading> {
-    Reading::from_name(name).ok_or_else(|| {
+    Reading::from_word(name).ok_or_else(|| {
         // Shown shortened: the argument's length is the caller's.
         let shown: String = name.chars().take(64).collect();
         PyValueError::new_err(format!(

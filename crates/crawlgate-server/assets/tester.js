@@ -64,6 +64,15 @@ const state = {
   panel: null,
   current: null,
   bodies: new Map(),
+  // A fetch that gave no file (a 4xx, a 5xx, no answer): its origin and
+  // answer. While set, the verdicts are the fetch outcome's, not the
+  // editor's text's.
+  outcome: null,
+  // Verdicts of URLs on other sites, from their own robots.txt
+  // (POST /v1/allowed): "agent reading url" → answer.
+  elsewhere: new Map(),
+  // The profile the last verdicts were read by.
+  profile: null,
 };
 
 const encoder = new TextEncoder();
@@ -71,6 +80,21 @@ const utf8Length = (text) => encoder.encode(text).length;
 // Characters as the server counts them (Unicode scalar values).
 const charCount = (text) => [...text].length;
 const number = (n) => n.toLocaleString("en");
+// "1 warning", "2 warnings".
+const plural = (n, one, many = one + "s") => `${number(n)} ${n === 1 ? one : many}`;
+
+// A message with `code spans`: the spans as <code>, the rest as text (an
+// odd backtick is kept as written).
+function rich(text) {
+  const parts = String(text).split("`");
+  if (parts.length % 2 === 0) return [String(text)];
+  return parts.map((part, i) => (i % 2 ? el("code", {}, part) : part)).filter((p) => p !== "");
+}
+// The same message as plain text, for titles and summaries.
+const plain = (text) => {
+  const parts = String(text).split("`");
+  return parts.length % 2 === 0 ? String(text) : parts.join("");
+};
 
 // A long URL or rule as shown in a cell: its start and end, and its length
 // (the whole is in the URL list or the editor); a 70,000-character rule
@@ -126,8 +150,9 @@ function originOf(text) {
 // --- What each line of the editor is marked with ---
 
 // Strongest last: it is drawn on top.
-const ORDER = ["group", "lint-info", "lint-warning", "lint-error", "decide", "selected"];
-const SYMBOLS = { selected: "▶", decide: "◆", "lint-error": "✖", "lint-warning": "▲", "lint-info": "●", "search-console": "S" };
+const ORDER = ["search-console", "group", "lint-info", "lint-warning", "lint-error", "decide", "selected"];
+// Search Console's note has its own mark: "S" is its sitemap class.
+const SYMBOLS = { selected: "▶", decide: "◆", "lint-error": "✖", "lint-warning": "▲", "lint-info": "●", "search-console": "⚑" };
 const SEVERITY = { error: "error", warning: "warning", info: "note" };
 
 // line → { kinds: Set, notes: [{kind, text}] }, for the lines that have any.
@@ -141,11 +166,12 @@ function buildNotes() {
     if (!d.line) continue;
     const entry = at(d.line);
     entry.kinds.add("lint-" + d.severity);
-    entry.notes.push({ kind: "lint-" + d.severity, text: `${SEVERITY[d.severity] || d.severity} ${d.code} (${d.name}): ${d.message}` });
+    entry.notes.push({ kind: "lint-" + d.severity, code: d.code, text: `${SEVERITY[d.severity] || d.severity} ${d.code} (${d.name}): ${d.message}` });
   }
   const deciding = new Map();
   state.verdicts.forEach((v, i) => {
-    if (!v.rule) return;
+    // A URL on another site is not decided by this file's lines.
+    if (!v.rule || v.elsewhere) return;
     if (!deciding.has(v.rule.line)) deciding.set(v.rule.line, []);
     deciding.get(v.rule.line).push(i);
   });
@@ -179,7 +205,10 @@ function marksOf(line) {
   }
   // What Search Console's report flags on the line.
   const sc = state.reportLines.get(line);
-  if (sc && sc.flagged) notes.push({ kind: "search-console", text: scTitle(sc) });
+  if (sc && sc.flagged) {
+    kinds.push("search-console");
+    notes.push({ kind: "search-console", text: scTitle(sc) });
+  }
   kinds.sort((a, b) => ORDER.indexOf(a) - ORDER.indexOf(b));
   return { kinds, notes };
 }
@@ -261,12 +290,16 @@ function draw() {
     cellNodes.push(
       el("div", { class: "cell" + (kinds.includes("group") ? " in-group" : ""), top: `${y}px`, "data-line": String(line) }, ...symbols),
     );
-    // The line's notes ride on its topmost mark, so a highlight does not
-    // hide them; the popover shows them whole.
-    const text = notes.filter((n) => n.kind.startsWith("lint")).map((n) => n.text).join(" · ");
+    // The line's findings ride on its topmost mark as their codes (short,
+    // so never cut off over the text); the popover, the caret's notes and
+    // the issues list give them whole.
+    const lint = notes.filter((n) => n.kind.startsWith("lint"));
+    const text = lint.map((n) => n.code).join(" · ");
     kinds.forEach((k, i) => {
+      // Search Console's flag is a symbol only: the line keeps its colours.
+      if (k === "search-console") return;
       const mark = el("div", { class: "mark " + k, top: `${y}px`, "data-line": String(line) });
-      if (text && i === kinds.length - 1) mark.append(el("span", { class: "note" }, text));
+      if (text && i === kinds.length - 1) mark.append(el("span", { class: "note", title: lint.map((n) => plain(n.text)).join("\n") }, text));
       markNodes.push(mark);
     });
   }
@@ -286,7 +319,7 @@ window.addEventListener("resize", queueDraw);
 
 function noteList(line) {
   const { notes } = marksOf(line);
-  return notes.map((n) => el("li", { class: n.kind }, el("span", { class: "sym " + n.kind, "aria-hidden": "true" }, SYMBOLS[n.kind] || "▍"), " ", n.text));
+  return notes.map((n) => el("li", { class: n.kind }, el("span", { class: "sym " + n.kind, "aria-hidden": "true" }, SYMBOLS[n.kind] || "▍"), " ", ...rich(n.text)));
 }
 
 function lineAt(clientY) {
@@ -446,6 +479,7 @@ function renderUrlNotes(plan) {
 
 // Which site the file is taken to be the robots.txt of, and why.
 function fileOrigin(plan) {
+  if (state.outcome) return { origin: state.outcome.origin, why: "its fetch gave no file" };
   if (state.shown.origin) return { origin: state.shown.origin, why: "the site it was fetched from" };
   const site = originOf(fetchUrl.value.trim());
   if (site) return { origin: site, why: "the Site field" };
@@ -457,9 +491,83 @@ function fileOrigin(plan) {
 }
 
 function renderFileOrigin(site) {
-  $("file-origin").textContent = site
-    ? `Tested as the robots.txt of ${site.origin} (${site.why}); full URLs on other sites are flagged.`
-    : "Paths are tested against this file; full URLs on different sites would be flagged.";
+  const node = $("file-origin");
+  const outcome = state.outcome;
+  node.dataset.tested = outcome ? "fetch-outcome" : "editor";
+  if (outcome) {
+    // No file came: the verdicts are what the fetch's outcome means, never
+    // the editor's (older, or another site's) text.
+    const f = outcome.fetch;
+    node.replaceChildren(
+      el("p", { id: "tested-copy" },
+        `Tested: ${outcome.robotsUrl} as fetched ${f.fetched_at}, which gave no file (${attemptWords(f)}). `
+        + `By Google's rules ${REASON_WORDS[f.reason] || words(f.reason)}: ${OUTCOME_WORDS[f.outcome] || words(f.outcome)} from ${outcome.origin}, `
+        + "and every URL below is answered so. The editor's text is not tested."),
+      el("button", { type: "button", id: "test-editor", onclick: testEditor }, "Test the editor's text instead"),
+    );
+    return;
+  }
+  node.replaceChildren(el("p", { id: "tested-copy" }, site
+    ? `Tested as the robots.txt of ${site.origin} (${site.why}); a full URL on another site is not tested against this file, but against its own robots.txt when you ask.`
+    : "Paths are tested against this file; a full URL on another site would not be."));
+}
+
+// Back to testing the editor's text after a fetch that gave no file.
+function testEditor() {
+  if (!state.outcome) return;
+  state.outcome = null;
+  renderShown();
+  schedule();
+}
+
+// --- URLs on other sites: tested against their own robots.txt ---
+
+const elsewhereKey = (url) => `${agent.value.trim()}\n${oneToken.checked ? "one-token" : "crawler"}\n${url}`;
+
+function renderElsewhere() {
+  const notice = $("elsewhere");
+  const others = state.verdicts.filter((v) => v.elsewhere);
+  const sites = [...new Set(others.map((v) => v.elsewhere))];
+  const untested = others.filter((v) => !state.elsewhere.has(elsewhereKey(v.url)));
+  notice.hidden = others.length === 0;
+  notice.dataset.untested = String(untested.length);
+  if (!others.length) return notice.replaceChildren();
+  const what = `${plural(others.length, "URL")} on ${plural(sites.length, "other site")} (${sites.slice(0, 3).join(", ")}${sites.length > 3 ? ", …" : ""}): this file does not govern ${others.length === 1 ? "it" : "them"}.`;
+  notice.replaceChildren(
+    el("p", {}, untested.length
+      ? `${what} ${untested.length === others.length ? "Not" : plural(untested.length, "URL") + " not"} tested yet.`
+      : `${what} Tested against their own robots.txt, fetched through this server, each crawler by its own reading.`),
+    ...(untested.length ? [el("button", { type: "button", id: "test-elsewhere", onclick: testElsewhere }, `Test ${untested.length === 1 ? "it" : "them"} against ${sites.length === 1 ? sites[0] + "/robots.txt" : "their own robots.txt"}`)] : []),
+  );
+}
+
+async function testElsewhere() {
+  const name = agent.value.trim();
+  const seen = new Set();
+  const pending = state.verdicts.filter((v) => {
+    if (!v.elsewhere || state.elsewhere.has(elsewhereKey(v.url)) || seen.has(v.url)) return false;
+    seen.add(v.url);
+    return true;
+  });
+  if (!pending.length || !name) return;
+  const button = $("test-elsewhere");
+  if (button) button.disabled = true;
+  document.body.dataset.elsewhereBusy = "true";
+  try {
+    const answer = await api("/v1/allowed", { pairs: pending.map((v) => ({ url: v.url, agent: name })), reading: oneToken.checked ? "one-token" : "crawler" });
+    // Answers for earlier crawlers and lists are kept, within a bound.
+    if (state.elsewhere.size > 5000) state.elsewhere.clear();
+    answer.results.forEach((r, i) => {
+      const site = r.error ? null : answer.origins[r.origin];
+      state.elsewhere.set(elsewhereKey(pending[i].url), { ...r, site });
+    });
+    renderVerdicts(fileOrigin({ tested: state.tested }));
+  } catch (error) {
+    $("elsewhere").append(el("p", { class: "error-text" }, `Could not test them: ${error.message}.`));
+    if (button) button.disabled = false;
+  } finally {
+    delete document.body.dataset.elsewhereBusy;
+  }
 }
 
 async function run() {
@@ -491,9 +599,13 @@ async function run() {
     return;
   }
   const list = plan.tested.map((t) => t.url);
+  // After a fetch that gave no file, the URLs are asked about that site's
+  // fetch (the server's cached outcome), not the editor's text.
+  const outcome = state.outcome;
+  const source = outcome ? { url: outcome.origin } : { robots_txt: text };
   const check = list.length && name
-    ? api("/v1/check", { robots_txt: text, agent: name, urls: list, profile: profile.value || undefined, all_profiles: true, reading: oneToken.checked ? "one-token" : "crawler" }, controller.signal)
-    : Promise.resolve({ results: [] });
+    ? api("/v1/check", { ...source, agent: name, urls: list, profile: profile.value || undefined, all_profiles: true, reading: oneToken.checked ? "one-token" : "crawler" }, controller.signal)
+    : Promise.resolve({ results: [], profile: null });
   // No profile chosen: each crawler is read as its operator's parser reads files.
   const lint = api("/v1/lint", { robots_txt: text, profile: profile.value || undefined }, controller.signal);
   const report = api("/v1/report", { robots_txt: text }, controller.signal);
@@ -501,6 +613,16 @@ async function run() {
     const [checked, linted, reported] = await Promise.all([check, lint, report]);
     if (controller.signal.aborted) return;
     state.verdicts = checked.results;
+    // What the fetch gave now (the check may have fetched again).
+    if (outcome && checked.source) {
+      outcome.fetch = checked.source.fetch;
+      outcome.robotsUrl = checked.source.robots_url;
+    }
+    state.verdicts.forEach((v) => {
+      const origin = originOf(v.url);
+      v.elsewhere = site && origin && origin !== site.origin ? origin : null;
+    });
+    state.profile = checked.profile;
     // A name no group can name (a full User-Agent header of an unknown
     // crawler, say) is answered with the API's warning, shown as given.
     const warning = $("agent-warning");
@@ -523,8 +645,11 @@ async function run() {
 
 function finish(status, message, isError, counts, site) {
   buildNotes();
+  renderFileOrigin(site);
+  renderReading();
   renderVerdicts(site);
   renderDiagnostics(counts);
+  renderIssues();
   queueDraw();
   caretMoved(true);
   status.textContent = message;
@@ -557,8 +682,62 @@ function select(i) {
   caretMoved(true);
 }
 
+// The reading the verdicts were read by: the crawler's own operator's
+// (Bing's for Bingbot and AdIdxBot) unless a profile is chosen.
+function renderReading() {
+  const node = $("reading-used");
+  const name = agent.value.trim();
+  node.dataset.profile = state.profile || "";
+  node.textContent = state.profile && name
+    ? `Verdicts for ${name} read by ${PROFILE_WORDS[state.profile] || state.profile}: ${profile.value ? "the profile chosen" : "its operator's own reading (Google's for a crawler the registry does not know)"}; Google's and Bing's side by side where they differ.`
+    : "";
+}
+
+const PROFILE_WORDS = { google: "Google's rules", bing: "Bing's rules", yandex: "Yandex's rules", rfc9309: "RFC 9309", legacy: "the legacy (first match) rules" };
+
+function select(i) {
+  state.selected = i;
+  buildNotes();
+  renderVerdicts(fileOrigin({ tested: state.tested }));
+  const v = state.verdicts[i];
+  if (v && v.rule && !v.elsewhere) goToLine(v.rule.line, false);
+  queueDraw();
+  caretMoved(true);
+}
+
+const lineRange = (g) => (g.first_line === g.last_line ? `line ${g.first_line}` : `lines ${g.first_line}–${g.last_line}`);
+
 function renderVerdicts(site) {
   const rows = state.verdicts.map((v, i) => {
+    const tested = state.tested[i];
+    const attrs = {
+      class: i === state.selected ? "selected" : "",
+      "data-url": v.url,
+      "data-input-line": tested ? String(tested.line) : null,
+    };
+    const urlCell = (...more) => el("td", { class: "url", "data-label": "URL" },
+      el("button", { type: "button", onclick: () => select(i), "aria-pressed": String(i === state.selected) }, shorten(v.url)), ...more);
+    if (v.elsewhere) {
+      // Another site's URL: its own robots.txt decides, never this file.
+      const other = state.elsewhere.get(elsewhereKey(v.url));
+      const flag = el("span", { class: "other-host" }, `On another site: ${v.elsewhere}/robots.txt governs it, not this file.`);
+      const answered = other && !other.error;
+      const from = answered && other.site ? `${other.site.robots_url} (${attemptWords(other.site.fetch)})` : "";
+      return el("tr", {
+        ...attrs,
+        "data-allowed": answered ? String(other.allowed) : "",
+        "data-line": answered && other.rule ? String(other.rule.line) : "",
+        "data-other-host": v.elsewhere,
+        "data-source": answered ? "other-site" : "untested",
+      },
+      urlCell(flag),
+      el("td", { "data-label": "Verdict" }, answered ? verdictWord(other) : el("span", { class: "verdict untested" }, "not tested")),
+      el("td", { "data-label": "Deciding line" }, answered
+        ? (other.rule ? el("code", {}, `${other.rule.line}: ${shorten(other.rule.text)}`) : el("span", { class: "muted" }, other.fetch_outcome || BASES[other.basis] || other.basis))
+        : el("span", { class: "muted" }, other ? `not tested: ${other.error.problem}` : "its own robots.txt decides (not fetched yet)")),
+      el("td", { "data-label": "Group" }, answered ? el("span", { class: "muted" }, `of ${from}`) : "—"),
+      el("td", { class: "others", "data-label": "Other readings" }, answered ? el("span", { class: "muted" }, `read by ${PROFILE_WORDS[other.profile] || other.profile}`) : "—"));
+    }
     const others = Object.entries(v.profiles || {})
       .filter(([, p]) => p.allowed !== v.allowed)
       .map(([name, p]) => `${name}: ${p.allowed ? "allowed" : "disallowed"}${p.rule ? " (line " + p.rule.line + ")" : ""}`);
@@ -570,26 +749,16 @@ function renderVerdicts(site) {
     const pair = google && bing && google.allowed !== bing.allowed
       ? el("span", { class: "google-bing differs", "data-google": String(google.allowed), "data-bing": String(bing.allowed) }, `Google: ${word(google)} · Bing: ${word(bing)}`)
       : null;
-    const groups = v.groups.length
-      ? v.groups.map((g) => (g.first_line === g.last_line ? `line ${g.first_line}` : `lines ${g.first_line}–${g.last_line}`)).join(", ")
-      : "none";
-    const origin = originOf(v.url);
-    const elsewhere = site && origin && origin !== site.origin
-      ? el("span", { class: "other-host" }, `On another site: ${origin}/robots.txt governs it, not this file.`)
-      : null;
-    const tested = state.tested[i];
+    const groups = v.groups.length ? v.groups.map(lineRange).join(", ") : "none";
     return el(
       "tr",
       {
-        class: i === state.selected ? "selected" : "",
-        "data-url": v.url,
+        ...attrs,
         "data-allowed": String(v.allowed),
         "data-line": v.rule ? String(v.rule.line) : "",
-        "data-other-host": elsewhere ? origin : null,
-        "data-input-line": tested ? String(tested.line) : null,
+        "data-source": state.outcome ? "fetch-outcome" : "editor",
       },
-      el("td", { class: "url", "data-label": "URL" },
-        el("button", { type: "button", onclick: () => select(i), "aria-pressed": String(i === state.selected) }, shorten(v.url)), elsewhere),
+      urlCell(),
       el("td", { "data-label": "Verdict" }, verdictWord(v)),
       el("td", { "data-label": "Deciding line" }, v.rule ? el("code", {}, `${v.rule.line}: ${shorten(v.rule.text)}`) : el("span", { class: "muted" }, v.fetch_outcome || BASES[v.basis] || v.basis)),
       el("td", { "data-label": "Group" }, groups),
@@ -598,6 +767,7 @@ function renderVerdicts(site) {
     );
   });
   verdictRows.replaceChildren(...rows);
+  renderElsewhere();
   renderChoice();
 }
 
@@ -608,7 +778,7 @@ function renderChoice() {
   const v = state.verdicts[state.selected];
   const choice = $("choice");
   const prefs = $("preferences");
-  if (!v || !v.choice) {
+  if (!v || !v.choice || v.elsewhere) {
     choice.hidden = true;
     prefs.hidden = true;
     return;
@@ -658,7 +828,7 @@ function applyFix(d) {
 
 function renderDiagnostics(counts) {
   $("lint-count").textContent = counts
-    ? `(${counts.errors} errors, ${counts.warnings} warnings, ${counts.infos} infos)`
+    ? `(${plural(counts.errors, "error")}, ${plural(counts.warnings, "warning")}, ${plural(counts.infos, "note")})`
     : "";
   const shown = state.diagnostics.slice(0, 500);
   const items = shown.map((d) =>
@@ -666,12 +836,14 @@ function renderDiagnostics(counts) {
       "li",
       { class: d.severity, "data-line": String(d.line), "data-code": d.code },
       el("button", { type: "button", class: "where", onclick: () => goToLine(d.line, true) }, `line ${d.line}:${d.column}`),
-      ` ${d.severity} ${d.code} (${d.name}): ${d.message}`,
+      ` ${SEVERITY[d.severity] || d.severity} ${d.code} (${d.name}): `,
+      ...rich(d.message),
       d.fix
         ? el(
             "div",
             { class: "fix" },
-            `Fix: ${d.fix.message}`,
+            "Fix: ",
+            ...rich(d.fix.message),
             d.fix.replacement !== null
               ? el(
                   "button",
@@ -688,7 +860,7 @@ function renderDiagnostics(counts) {
             // A fix that changes what crawlers may fetch says so and how,
             // with the linter's words.
             d.fix.changes_verdicts
-              ? el("div", { class: "changes" }, `Changes verdicts: ${d.fix.verdict_change}`)
+              ? el("div", { class: "changes" }, "Changes verdicts: ", ...rich(d.fix.verdict_change))
               : null,
           )
         : null,
@@ -701,6 +873,47 @@ function renderDiagnostics(counts) {
   diagnosticsList.replaceChildren(...items);
 }
 
+// --- Issues by line: Search Console's items apart from lint's advice ---
+
+// What Search Console's report says about a line, or null when nothing.
+function scIssue(sc) {
+  if (!sc || !sc.flagged) return null;
+  const flags = [sc.typo && `a misspelled key Google accepts as ${sc.known_as || "a known key"}`, sc.missing_colon && (sc.kind === "unknown" || sc.kind === "invalid" ? "no colon after the key" : "no colon after the key (Google accepts it)"), sc.too_long && "too long: Google reads no further on it"].filter(Boolean);
+  if (sc.kind === "unknown" || sc.kind === "invalid") flags.unshift("a line Google does not understand (ignored)");
+  if (sc.kind === "unused") flags.unshift(`${sc.known_as || sc.key}: a key Google knows and does not use`);
+  return flags.length ? flags.join("; ") : "flagged";
+}
+
+function renderIssues() {
+  const list = $("line-issues");
+  const lines = new Map();
+  const at = (line) => {
+    if (!lines.has(line)) lines.set(line, { sc: null, lint: [] });
+    return lines.get(line);
+  };
+  for (const [line, sc] of state.reportLines) {
+    const issue = scIssue(sc);
+    if (issue) at(line).sc = issue;
+  }
+  for (const d of state.diagnostics) if (d.line) at(d.line).lint.push(d);
+  const numbers = [...lines.keys()].sort((a, b) => a - b);
+  const text = robots.value.split("\n");
+  const shown = numbers.slice(0, 500).map((line) => {
+    const { sc, lint } = lines.get(line);
+    return el("li", { "data-line": String(line), "data-sc": sc ? "true" : "false", "data-lint": lint.map((d) => d.code).join(" ") },
+      el("button", { type: "button", class: "where", onclick: () => goToLine(line, true) }, `Line ${line}`),
+      " ", el("code", { class: "line-text" }, shorten(text[line - 1] ?? "")),
+      el("ul", {},
+        ...(sc ? [el("li", { class: "sc-item" }, el("span", { class: "who" }, "Search Console: "), sc)] : []),
+        ...lint.map((d) => el("li", { class: "lint-item " + d.severity }, el("span", { class: "who" }, `crawlgate ${SEVERITY[d.severity] || d.severity} ${d.code}: `), ...rich(d.message)))));
+  });
+  if (numbers.length > shown.length) shown.push(el("li", {}, `… and ${plural(numbers.length - shown.length, "more line")}`));
+  if (!numbers.length) shown.push(el("li", { class: "none" }, "No line has a problem."));
+  const scLines = numbers.filter((n) => lines.get(n).sc).length;
+  $("issues-count").textContent = `(${plural(numbers.length, "line")}; Search Console flags ${number(scLines)})`;
+  list.replaceChildren(...shown);
+}
+
 // --- The editor's text: where it came from, replacing it, undoing that ---
 
 function markEdited() {
@@ -710,7 +923,7 @@ function markEdited() {
 }
 
 function renderShown() {
-  $("shown").textContent = `Shown: ${state.shown.label}`;
+  $("shown").textContent = `Shown: ${state.shown.label}${state.outcome ? ` (not tested: ${state.outcome.origin} gave no file)` : ""}`;
   const last = state.undo[state.undo.length - 1];
   undoButton.disabled = !last;
   undoButton.title = last ? `Bring back the text from before ${last.why}` : "Nothing was replaced";
@@ -722,6 +935,7 @@ function renderShown() {
 
 // Replaces the editor's text, keeping the text it had for "Undo replace".
 function replaceEditor(text, shown, why, top = true) {
+  state.outcome = null;
   state.undo.push({ text: robots.value, shown: state.shown, why, scroll: robots.scrollTop });
   if (state.undo.length > UNDO_DEPTH) state.undo.shift();
   robots.value = text;
@@ -736,6 +950,7 @@ undoButton.addEventListener("click", () => {
   if (!last) return;
   robots.value = last.text;
   state.shown = last.shown;
+  state.outcome = null;
   robots.scrollTop = last.scroll;
   renderShown();
   schedule();
@@ -745,6 +960,48 @@ undoButton.addEventListener("click", () => {
 // --- Fetching a site's robots.txt through the server ---
 
 const words = (s) => String(s).replace(/_/g, " ");
+
+// Why a fetch gave what it gave, from the API's `attempt`.
+const NETWORK_WORDS = {
+  dns: "DNS error: the host name did not resolve",
+  connect: "the connection failed (refused, or the TLS handshake failed)",
+  timeout: "the fetch timed out",
+  connection_reset: "the connection was reset before the response was complete",
+  invalid_response: "the answer was not valid HTTP",
+  broken_body: "the body broke off",
+  other: "a network error",
+};
+const REDIRECT_WORDS = {
+  too_many_redirects: "too many redirects",
+  loop: "a redirect loop",
+  missing_location: "a redirect without a Location header",
+  invalid_location: "a redirect to an invalid URL",
+  unsupported_scheme: "a redirect to a scheme other than http(s)",
+};
+function attemptWords(f) {
+  const a = (f && f.attempt) || {};
+  if (a.kind === "network") return `no response: ${NETWORK_WORDS[a.error] || words(a.error)}`;
+  if (a.kind === "redirect") return `redirect not followed: ${REDIRECT_WORDS[a.stop] || words(a.stop)}`;
+  return !f || f.status === null ? "no response" : `HTTP ${f.status}`;
+}
+// What the outcome means (Google's rules), and why it is that outcome.
+const OUTCOME_WORDS = {
+  full_allow: "crawlers may fetch everything",
+  full_disallow: "crawlers may fetch nothing for now",
+  conditional: "crawlers follow the file's rules",
+};
+// The variants table's column "Crawlers may fetch".
+const VARIANT_WORDS = { full_allow: "everything", full_disallow: "nothing, for now" };
+const REASON_WORDS = {
+  fetched: "the file is read",
+  not_found: "a 4xx answer means there is no robots.txt",
+  redirects_not_followed: "redirects not followed to the end count as a 404",
+  soft_not_found: "a 5xx whose page says not found counts as a 404",
+  server_error: "a 5xx, a 429 or no answer means nothing may be fetched until a fetch succeeds",
+  stale_copy: "the refetch failed, so the last good copy is used",
+  unreachable_last_copy: "unreachable for more than 30 days: the last good copy is used",
+  unreachable_allow_all: "unreachable for more than 30 days and no copy: everything may be fetched",
+};
 
 function fetchedLabel(data) {
   const f = data.fetch;
@@ -762,9 +1019,7 @@ function showPanels(data) {
   state.panel = data;
   const cache = `${f.from_cache ? "from the cache" : "just fetched"}, ${f.fresh ? "fresh" : "expired"} (until ${f.expires_at})`;
   const noFile = data.body === null
-    ? el("p", { id: "fetch-no-file" }, f.outcome === "full_disallow"
-      ? "No file to show: crawlers may fetch nothing from this site for now. The editor keeps its text."
-      : "No file to show: crawlers may fetch everything from this site. The editor keeps its text.")
+    ? el("p", { id: "fetch-no-file" }, `No file to show (${attemptWords(f)}): ${REASON_WORDS[f.reason] || words(f.reason)}, so ${OUTCOME_WORDS[f.outcome] || words(f.outcome)} from this site. The verdicts are answered so; the editor keeps its text, not tested.`)
     : null;
   fetchInfo.replaceChildren(
     ...[el("h3", { id: "fetch-origin" }, data.origin),
@@ -773,6 +1028,7 @@ function showPanels(data) {
       {},
       el("dt", {}, "robots.txt"), el("dd", {}, data.robots_url),
       el("dt", {}, "HTTP status"), el("dd", { id: "fetch-status" }, f.status === null ? "no response" : String(f.status)),
+      el("dt", {}, "Answer"), el("dd", { id: "fetch-why", "data-attempt": f.attempt ? f.attempt.kind : "" }, attemptWords(f)),
       el("dt", {}, "Outcome"), el("dd", { id: "fetch-outcome" }, `${words(f.outcome)} (${words(f.reason)})`),
       el("dt", {}, "Cache"), el("dd", { id: "fetch-cache" }, cache),
       el("dt", {}, "Fetched"), el("dd", {}, f.fetched_at),
@@ -852,8 +1108,14 @@ function takeFetched(data, why) {
   showPanels(data);
   if (data.body !== null) {
     replaceEditor(data.body, { label: fetchedLabel(data), text: data.body, origin: data.origin, id: bodyVersion(data) }, why);
+  } else {
+    // No file: the verdicts become the fetch outcome's until the editor's
+    // text is edited or asked for again.
+    state.outcome = { origin: data.origin, robotsUrl: data.robots_url, fetch: data.fetch };
+    schedule();
   }
   renderShown();
+  offerVariants(data.origin);
 }
 
 async function fetchSite(url, refresh) {
@@ -919,6 +1181,64 @@ async function loadVersion(origin, v) {
   } catch (error) {
     showFetchError(`Could not load the version of ${versionName(v)}`, error);
   }
+}
+
+// --- The host variants of a site (http/https, www or not) ---
+
+let variantsAsked = 0;
+
+// After a fetch: the button that lists the site's host variants (up to
+// three more fetches, so only when asked).
+function offerVariants(origin) {
+  variantsAsked++;
+  const panel = $("variants");
+  panel.hidden = false;
+  panel.dataset.origin = origin;
+  panel.dataset.loaded = "false";
+  $("variants-table").hidden = true;
+  $("variants-status").replaceChildren(
+    "Search Console lists a site's robots.txt for each host variant. ",
+    el("button", { type: "button", id: "variants-button", onclick: () => loadVariants(origin) }, `Check the host variants of ${origin}`),
+  );
+}
+
+async function loadVariants(origin) {
+  const ticket = ++variantsAsked;
+  const panel = $("variants");
+  const status = $("variants-status");
+  panel.hidden = false;
+  panel.dataset.origin = origin;
+  panel.dataset.loaded = "false";
+  status.textContent = `Fetching the robots.txt of each host variant of ${origin} (http and https, with and without www.)…`;
+  $("variants-table").querySelector("tbody").replaceChildren();
+  let answer;
+  try {
+    answer = await api(`/v1/variants?origin=${encodeURIComponent(origin)}`);
+  } catch (error) {
+    if (ticket !== variantsAsked) return;
+    status.textContent = `Could not fetch the host variants: ${error.message}.`;
+    panel.dataset.loaded = "error";
+    return;
+  }
+  if (ticket !== variantsAsked) return;
+  const differ = answer.variants.filter((v) => v.same_as_asked === false).length;
+  status.textContent = `Each variant serves its own robots.txt: crawlers read the one of the URL's own scheme and host. ${differ ? `${plural(differ, "variant")} ${differ === 1 ? "differs" : "differ"} from ${answer.origin}.` : `None differs from ${answer.origin}.`}`;
+  const rows = answer.variants.map((v) => {
+    const f = v.fetch;
+    const same = v.same_as_asked === null || v.same_as_asked === undefined ? "—" : v.asked ? "the one tested" : v.same_as_asked ? "same as tested" : "differs";
+    return el("tr", { "data-origin": v.origin, "data-asked": String(v.asked), "data-same": v.same_as_asked === undefined ? "" : String(v.same_as_asked), class: v.asked ? "asked" : "" },
+      el("td", {}, v.asked ? el("strong", {}, v.robots_url) : v.robots_url),
+      el("td", { class: "variant-fetch" }, f ? attemptWords(f) : `not fetched: ${v.error.problem}`),
+      el("td", { class: "variant-outcome" }, f ? (f.outcome === "conditional" ? `by its rules (${number(v.size)} bytes)` : VARIANT_WORDS[f.outcome] || words(f.outcome)) : "—"),
+      el("td", { class: "variant-same" }, same, v.asked || !f ? "" : el("button", { type: "button", onclick: () => {
+        fetchUrl.value = v.origin + "/";
+        state.current = v.origin;
+        fetchSite(v.origin, false);
+      } }, "Test it")));
+  });
+  $("variants-table").querySelector("tbody").replaceChildren(...rows);
+  $("variants-table").hidden = false;
+  panel.dataset.loaded = "true";
 }
 
 // --- Comparing two versions, line by line ---
@@ -1191,7 +1511,28 @@ $("policy-use").addEventListener("click", () => {
 });
 
 $("url-limits").textContent = `At most ${number(LIMITS.urls)} URLs per test, each at most ${number(LIMITS.urlChars)} characters; files of at most ${number(LIMITS.robotsChars)} characters. URLs past a limit are listed, not tested.`;
+// Editing the text means testing it, whatever the last fetch gave.
+robots.addEventListener("input", () => {
+  if (state.outcome) {
+    state.outcome = null;
+    renderShown();
+  }
+});
 for (const input of [robots, urls, agent]) input.addEventListener("input", schedule);
+// The short picker: the crawlers Search Console's old tester and Bing's
+// tester offered, each read by its own operator's rules.
+const quick = [...document.querySelectorAll("#quick-crawlers button")];
+function markQuick() {
+  for (const b of quick) b.setAttribute("aria-pressed", String(b.dataset.agent.toLowerCase() === agent.value.trim().toLowerCase()));
+}
+for (const b of quick) {
+  b.addEventListener("click", () => {
+    agent.value = b.dataset.agent;
+    agent.dispatchEvent(new Event("input", { bubbles: true }));
+  });
+}
+agent.addEventListener("input", markQuick);
+markQuick();
 profile.addEventListener("change", schedule);
 oneToken.addEventListener("change", schedule);
 state.lineCount = countLines(robots.value);

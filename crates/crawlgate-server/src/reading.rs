@@ -16,7 +16,7 @@ pub const READING_NAMES: [&str; 2] = [Reading::Crawler.as_str(), Reading::OneTok
 pub fn parse_reading(name: Option<&str>) -> Result<Reading, ApiError> {
     match name {
         None => Ok(Reading::Crawler),
-        Some(name) => Reading::from_name(name).ok_or_else(|| {
+        Some(name) => Reading::from_word(name).ok_or_else(|| {
             let shown: String = name.chars().take(64).collect();
             ApiError::invalid(
                 "reading",

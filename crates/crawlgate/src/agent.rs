@@ -4,8 +4,6 @@
 //! reading asks the same for each token of a crawler of the registry in
 //! turn, then applies what the registry says of `*` and of robots.txt.
 
-use std::fmt;
-
 use crate::model::{Group, RobotsTxt};
 use crate::profile::GroupSelection;
 use crate::registry::{Crawler, CrawlerKind};
@@ -24,45 +22,26 @@ pub enum SelectionKind {
     Nothing,
 }
 
-/// How a crawler's groups were chosen, in the crawler reading's words.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum ChoiceKind {
-    /// Groups name the crawler's own product token.
-    Own,
-    /// No group names its own token; groups name one of its fallbacks
-    /// (`Googlebot` for `Googlebot-Image`).
-    Fallback,
-    /// No group names any of its tokens: the `*` groups.
-    Star,
-    /// No group applies (none names it and there is no `*` group, or it
-    /// ignores `*`): nothing is disallowed.
-    NoGroup,
-    /// Its operator says it ignores robots.txt: the file does not apply.
-    IgnoresRobotsTxt,
-    /// A control token: it fetches nothing; the groups chosen (its own, or
-    /// `*`) govern the use of what other crawlers fetch.
-    ControlToken,
-}
-
-impl ChoiceKind {
-    /// `own`, `fallback`, `*`, `none`, `ignores-robots-txt` or
-    /// `control-token`, as the CLI's JSON names it.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ChoiceKind::Own => "own",
-            ChoiceKind::Fallback => "fallback",
-            ChoiceKind::Star => "*",
-            ChoiceKind::NoGroup => "none",
-            ChoiceKind::IgnoresRobotsTxt => "ignores-robots-txt",
-            ChoiceKind::ControlToken => "control-token",
-        }
-    }
-}
-
-impl fmt::Display for ChoiceKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
+crate::word_table! {
+    /// How a crawler's groups were chosen, in the crawler reading's words.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    #[non_exhaustive]
+    pub enum ChoiceKind {
+        /// Groups name the crawler's own product token.
+        Own = "own",
+        /// No group names its own token; groups name one of its fallbacks
+        /// (`Googlebot` for `Googlebot-Image`).
+        Fallback = "fallback",
+        /// No group names any of its tokens: the `*` groups.
+        Star = "*",
+        /// No group applies (none names it and there is no `*` group, or it
+        /// ignores `*`): nothing is disallowed.
+        NoGroup = "none",
+        /// Its operator says it ignores robots.txt: the file does not apply.
+        IgnoresRobotsTxt = "ignores-robots-txt",
+        /// A control token: it fetches nothing; the groups chosen (its own, or
+        /// `*`) govern the use of what other crawlers fetch.
+        ControlToken = "control-token",
     }
 }
 

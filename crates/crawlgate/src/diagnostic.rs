@@ -9,31 +9,16 @@ use std::borrow::Cow;
 use std::fmt;
 use std::ops::Range;
 
-/// How serious a diagnostic is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Severity {
-    /// Worth knowing; no crawler behaves differently because of it.
-    Info,
-    /// Some crawlers read the line differently from what was probably meant.
-    Warning,
-    /// The line is ignored or misread by the reference implementation.
-    Error,
-}
-
-impl Severity {
-    /// Lowercase name: `info`, `warning`, `error`.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Severity::Info => "info",
-            Severity::Warning => "warning",
-            Severity::Error => "error",
-        }
-    }
-}
-
-impl fmt::Display for Severity {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
+crate::word_table! {
+    /// How serious a diagnostic is.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+    pub enum Severity {
+        /// Worth knowing; no crawler behaves differently because of it.
+        Info = "info",
+        /// Some crawlers read the line differently from what was probably meant.
+        Warning = "warning",
+        /// The line is ignored or misread by the reference implementation.
+        Error = "error",
     }
 }
 

@@ -123,6 +123,7 @@ mod url_path;
 mod urllib;
 mod usage;
 mod who;
+mod word_table;
 mod yandex;
 
 pub use agent::{ChoiceKind, SelectionKind};

@@ -30,28 +30,14 @@ impl Str {
     }
 }
 
-/// Whether a rule allows or disallows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum RuleKind {
-    /// An `allow` line.
-    Allow,
-    /// A `disallow` line.
-    Disallow,
-}
-
-impl RuleKind {
-    /// The canonical field name: `Allow` or `Disallow`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            RuleKind::Allow => "Allow",
-            RuleKind::Disallow => "Disallow",
-        }
-    }
-}
-
-impl fmt::Display for RuleKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
+crate::word_table! {
+    /// Whether a rule allows or disallows.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub enum RuleKind {
+        /// An `allow` line.
+        Allow = "Allow",
+        /// A `disallow` line.
+        Disallow = "Disallow",
     }
 }
 

@@ -35,7 +35,6 @@
 //! ```
 
 use std::collections::HashMap;
-use std::fmt;
 use std::sync::OnceLock;
 
 use crate::profile::Profile;
@@ -45,56 +44,32 @@ pub mod verification;
 
 const TABLE: &str = include_str!("registry.txt");
 
-/// What a crawler fetches pages for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Purpose {
-    /// A search engine's index.
-    Search,
-    /// Training AI models, or collecting datasets mostly used for that.
-    AiTraining,
-    /// AI search and assistants: an answer index, a fetch for a user of an
-    /// assistant or agent, a data service feeding them.
-    AiAssistant,
-    /// Advertising: landing-page checks, ad selection.
-    Ads,
-    /// SEO tools: backlinks, audits.
-    Seo,
-    /// Web archives and site copiers.
-    Archive,
-    /// Link previews for social networks and messengers.
-    LinkPreview,
-    /// Anything else.
-    Other,
+crate::word_table! {
+    /// What a crawler fetches pages for.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    #[non_exhaustive]
+    pub enum Purpose {
+        /// A search engine's index.
+        Search = "search",
+        /// Training AI models, or collecting datasets mostly used for that.
+        AiTraining = "ai-training",
+        /// AI search and assistants: an answer index, a fetch for a user of an
+        /// assistant or agent, a data service feeding them.
+        AiAssistant = "ai-assistant",
+        /// Advertising: landing-page checks, ad selection.
+        Ads = "ads",
+        /// SEO tools: backlinks, audits.
+        Seo = "seo",
+        /// Web archives and site copiers.
+        Archive = "archive",
+        /// Link previews for social networks and messengers.
+        LinkPreview = "link-preview",
+        /// Anything else.
+        Other = "other",
+    }
 }
 
 impl Purpose {
-    /// Every purpose, in the registry's order.
-    pub const ALL: [Purpose; 8] = [
-        Purpose::Search,
-        Purpose::AiTraining,
-        Purpose::AiAssistant,
-        Purpose::Ads,
-        Purpose::Seo,
-        Purpose::Archive,
-        Purpose::LinkPreview,
-        Purpose::Other,
-    ];
-
-    /// The name used in the registry (`ai-training`).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Purpose::Search => "search",
-            Purpose::AiTraining => "ai-training",
-            Purpose::AiAssistant => "ai-assistant",
-            Purpose::Ads => "ads",
-            Purpose::Seo => "seo",
-            Purpose::Archive => "archive",
-            Purpose::LinkPreview => "link-preview",
-            Purpose::Other => "other",
-        }
-    }
-
     /// A few words for people (`AI training`).
     pub fn describe(self) -> &'static str {
         match self {
@@ -120,103 +95,39 @@ impl Purpose {
     pub fn is_ai(self) -> bool {
         matches!(self, Purpose::AiTraining | Purpose::AiAssistant)
     }
+}
 
-    /// The purpose named `text` in the registry's spelling.
-    ///
-    /// ```
-    /// use crawlgate::registry::Purpose;
-    /// assert_eq!(Purpose::parse("link-preview"), Some(Purpose::LinkPreview));
-    /// assert_eq!(Purpose::parse("social"), None);
-    /// ```
-    pub fn parse(text: &str) -> Option<Purpose> {
-        Purpose::ALL.into_iter().find(|p| p.as_str() == text)
+crate::word_table! {
+    /// Whether a crawler obeys robots.txt, as far as is known.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub enum Obeys {
+        /// It does, by its operator's documentation.
+        Yes = "yes",
+        /// Its operator says it does not (generally) obey robots.txt: the
+        /// crawler reading says the file does not apply to it.
+        No = "no",
+        /// With documented exceptions, left to its user, or reported not to at
+        /// times.
+        Partial = "partial",
+        /// Not known.
+        Unknown = "unknown",
     }
 }
 
-impl fmt::Display for Purpose {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// Whether a crawler obeys robots.txt, as far as is known.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Obeys {
-    /// It does, by its operator's documentation.
-    Yes,
-    /// Its operator says it does not (generally) obey robots.txt: the
-    /// crawler reading says the file does not apply to it.
-    No,
-    /// With documented exceptions, left to its user, or reported not to at
-    /// times.
-    Partial,
-    /// Not known.
-    Unknown,
-}
-
-impl Obeys {
-    /// The name used in the registry (`yes`).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Obeys::Yes => "yes",
-            Obeys::No => "no",
-            Obeys::Partial => "partial",
-            Obeys::Unknown => "unknown",
-        }
-    }
-
-    fn parse(text: &str) -> Option<Obeys> {
-        [Obeys::Yes, Obeys::No, Obeys::Partial, Obeys::Unknown]
-            .into_iter()
-            .find(|o| o.as_str() == text)
-    }
-}
-
-impl fmt::Display for Obeys {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// How a crawler comes to a site.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum CrawlerKind {
-    /// It fetches pages on its own schedule.
-    Crawler,
-    /// A control token: it fetches nothing; the group naming it governs the
-    /// use of what other crawlers of its operator fetch (`Google-Extended`,
-    /// `Applebot-Extended`).
-    ControlToken,
-    /// It fetches a page when a person asks (a feed reader, an assistant);
-    /// such fetchers often ignore robots.txt (see [`Crawler::obeys`]).
-    UserTriggered,
-}
-
-impl CrawlerKind {
-    /// The name used in the registry (`control`).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            CrawlerKind::Crawler => "crawler",
-            CrawlerKind::ControlToken => "control",
-            CrawlerKind::UserTriggered => "user",
-        }
-    }
-
-    fn parse(text: &str) -> Option<CrawlerKind> {
-        [
-            CrawlerKind::Crawler,
-            CrawlerKind::ControlToken,
-            CrawlerKind::UserTriggered,
-        ]
-        .into_iter()
-        .find(|k| k.as_str() == text)
-    }
-}
-
-impl fmt::Display for CrawlerKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
+crate::word_table! {
+    /// How a crawler comes to a site.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    #[non_exhaustive]
+    pub enum CrawlerKind {
+        /// It fetches pages on its own schedule.
+        Crawler = "crawler",
+        /// A control token: it fetches nothing; the group naming it governs the
+        /// use of what other crawlers of its operator fetch (`Google-Extended`,
+        /// `Applebot-Extended`).
+        ControlToken = "control",
+        /// It fetches a page when a person asks (a feed reader, an assistant);
+        /// such fetchers often ignore robots.txt (see [`Crawler::obeys`]).
+        UserTriggered = "user",
     }
 }
 
@@ -543,7 +454,7 @@ fn parse_entry(line: &'static str, sources: &'static [Source]) -> Result<Crawler
     let mut kind_words = kind.split(',').map(str::trim);
     let kind = kind_words
         .next()
-        .and_then(CrawlerKind::parse)
+        .and_then(CrawlerKind::from_word)
         .ok_or_else(|| format!("unknown kind `{kind}`"))?;
     let mut star_crawl_delay = None;
     let mut profile = None;
@@ -568,8 +479,9 @@ fn parse_entry(line: &'static str, sources: &'static [Source]) -> Result<Crawler
             _ => return Err(format!("unknown flag `{flag}`")),
         }
     }
-    let obeys = Obeys::parse(obeys).ok_or_else(|| format!("unknown obeys `{obeys}`"))?;
-    let purpose = Purpose::parse(purpose).ok_or_else(|| format!("unknown purpose `{purpose}`"))?;
+    let obeys = Obeys::from_word(obeys).ok_or_else(|| format!("unknown obeys `{obeys}`"))?;
+    let purpose =
+        Purpose::from_word(purpose).ok_or_else(|| format!("unknown purpose `{purpose}`"))?;
     let docs = match docs {
         "-" => None,
         url if url.starts_with("https://") || url.starts_with("http://") => Some(url),

@@ -50,37 +50,24 @@ pub const UNUSED_KEYS: [&str; 12] = [
     "visit-time",
 ];
 
-/// Google's tag for a line (`RobotsParsedLine::RobotsTagName`): what the
-/// line's key is to Google. Empty, comment and unparseable lines are
-/// `Unknown` to Google too; [`LineKind`] tells them apart.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ReportTag {
-    /// `kUnknown`: no `key: value`, or a key Google does not recognise.
-    Unknown,
-    /// `kUserAgent`.
-    UserAgent,
-    /// `kAllow`.
-    Allow,
-    /// `kDisallow`.
-    Disallow,
-    /// `kSitemap`.
-    Sitemap,
-    /// `kUnused`: a key Google recognises and does not use ([`UNUSED_KEYS`]).
-    Unused,
-}
-
-impl ReportTag {
-    /// Lowercase name: `unknown`, `user-agent`, `allow`, `disallow`,
-    /// `sitemap`, `unused`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ReportTag::Unknown => "unknown",
-            ReportTag::UserAgent => "user-agent",
-            ReportTag::Allow => "allow",
-            ReportTag::Disallow => "disallow",
-            ReportTag::Sitemap => "sitemap",
-            ReportTag::Unused => "unused",
-        }
+crate::word_table! {
+    /// Google's tag for a line (`RobotsParsedLine::RobotsTagName`): what the
+    /// line's key is to Google. Empty, comment and unparseable lines are
+    /// `Unknown` to Google too; [`LineKind`] tells them apart.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub enum ReportTag {
+        /// `kUnknown`: no `key: value`, or a key Google does not recognise.
+        Unknown = "unknown",
+        /// `kUserAgent`.
+        UserAgent = "user-agent",
+        /// `kAllow`.
+        Allow = "allow",
+        /// `kDisallow`.
+        Disallow = "disallow",
+        /// `kSitemap`.
+        Sitemap = "sitemap",
+        /// `kUnused`: a key Google recognises and does not use ([`UNUSED_KEYS`]).
+        Unused = "unused",
     }
 }
 

@@ -2,48 +2,24 @@
 //! or a crawler a person names, read by the registry's rules (the two
 //! readings). Every `decide` and `view` takes one.
 
-use std::fmt;
-
 use crate::profile::Profile;
 use crate::registry::{self, Crawler};
 
-/// How a name was read: as one product token, exactly as Google's library
-/// reads it ([`Who::token`]), or as a crawler of the registry, with the
-/// fallbacks its operator documents ([`Who::crawler`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Reading {
-    /// The one-token reading: the groups naming the token, else `*`.
-    OneToken,
-    /// The crawler reading: the registry's rules for a crawler it knows
-    /// (a name it does not know is read as one token).
-    Crawler,
+crate::word_table! {
+    /// How a name was read: as one product token, exactly as Google's library
+    /// reads it ([`Who::token`]), or as a crawler of the registry, with the
+    /// fallbacks its operator documents ([`Who::crawler`]).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub enum Reading {
+        /// The one-token reading: the groups naming the token, else `*`.
+        OneToken = "one-token",
+        /// The crawler reading: the registry's rules for a crawler it knows
+        /// (a name it does not know is read as one token).
+        Crawler = "crawler",
+    }
 }
 
 impl Reading {
-    /// Both readings.
-    pub const ALL: [Reading; 2] = [Reading::OneToken, Reading::Crawler];
-
-    /// `one-token` or `crawler`, as the CLI's JSON and the API name it.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Reading::OneToken => "one-token",
-            Reading::Crawler => "crawler",
-        }
-    }
-
-    /// The reading [`as_str`](Self::as_str) names, or `None`: what every
-    /// front end's `reading` argument takes.
-    ///
-    /// ```
-    /// use crawlgate::Reading;
-    /// assert_eq!(Reading::from_name("one-token"), Some(Reading::OneToken));
-    /// assert_eq!(Reading::from_name("crawler"), Some(Reading::Crawler));
-    /// assert_eq!(Reading::from_name("Crawler"), None);
-    /// ```
-    pub fn from_name(name: &str) -> Option<Reading> {
-        Reading::ALL.into_iter().find(|r| r.as_str() == name)
-    }
-
     /// The profile a file is read by when `name` is asked about this way:
     /// `named`, when the user named one; else, in the crawler reading, the
     /// profile of the parser the registry says the crawler's operator uses
@@ -65,12 +41,6 @@ impl Reading {
             (None, Reading::Crawler) => registry::profile_for(name).unwrap_or_default(),
             (None, Reading::OneToken) => Profile::default(),
         }
-    }
-}
-
-impl fmt::Display for Reading {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
     }
 }
 

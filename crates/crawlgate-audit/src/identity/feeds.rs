@@ -15,7 +15,7 @@ use crawlgate_answers::FetchResult;
 use crawlgate_fetch::{AddressPolicy, ClientConfig, RobotsClient, SystemResolver};
 use serde_json::Value;
 
-use crate::net::{Prefix, PrefixSet};
+use crawlgate_answers::net::{Prefix, PrefixSet};
 
 /// The largest feed read (16 MiB).
 pub const MAX_FEED_BYTES: usize = 16 << 20;

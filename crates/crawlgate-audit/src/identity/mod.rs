@@ -32,42 +32,18 @@ use crawlgate::registry::Crawler;
 use crate::identity::dns::{in_domain, Answer, Dns, DnsConfig, DnsFacts};
 use crate::identity::feeds::{Feed, FeedFetcher, FeedSource};
 
-/// Whether a request came from the crawler it claims to be.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum IdentityState {
-    /// Proved by the operator's method.
-    Verified,
-    /// Every method the operator documents answered no.
-    Spoofed,
-    /// The operator documents no method.
-    Unverifiable,
-    /// No method said yes, and one could not answer.
-    Unknown,
-}
-
-impl IdentityState {
-    /// Every state.
-    pub const ALL: [IdentityState; 4] = [
-        IdentityState::Verified,
-        IdentityState::Spoofed,
-        IdentityState::Unverifiable,
-        IdentityState::Unknown,
-    ];
-
-    /// `verified`, `spoofed`, `unverifiable` or `unknown`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            IdentityState::Verified => "verified",
-            IdentityState::Spoofed => "spoofed",
-            IdentityState::Unverifiable => "unverifiable",
-            IdentityState::Unknown => "unknown",
-        }
-    }
-}
-
-impl fmt::Display for IdentityState {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
+crawlgate::word_table! {
+    /// Whether a request came from the crawler it claims to be.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+    pub enum IdentityState {
+        /// Proved by the operator's method.
+        Verified = "verified",
+        /// Every method the operator documents answered no.
+        Spoofed = "spoofed",
+        /// The operator documents no method.
+        Unverifiable = "unverifiable",
+        /// No method said yes, and one could not answer.
+        Unknown = "unknown",
     }
 }
 

@@ -6,6 +6,7 @@ use std::net::IpAddr;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use crawlgate_answers::net::PrefixSet;
 use crawlgate_answers::RobotsSource;
 use crawlgate_audit::audit::{Audit, AuditOptions, RowSink};
 use crawlgate_audit::findings::{Row, Summary};
@@ -14,7 +15,6 @@ use crawlgate_audit::identity::dns::DnsConfig;
 use crawlgate_audit::identity::feeds::FeedSource;
 use crawlgate_audit::identity::VerifyOptions;
 use crawlgate_audit::input::LogSource;
-use crawlgate_audit::net::PrefixSet;
 use crawlgate_audit::robots::{RobotsInForce, Site};
 use crawlgate_test_support::access_log::{Lab, HONEYPOT};
 use crawlgate_testserver::dns::{DnsServer, Zone};

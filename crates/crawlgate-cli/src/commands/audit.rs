@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use anyhow::{bail, Context as _};
 use crawlgate::Profile;
+use crawlgate_answers::net::{Prefix, PrefixSet};
 use crawlgate_answers::RobotsSource;
 use crawlgate_audit::audit::{Audit, AuditOptions, NoRows, RowSink};
 use crawlgate_audit::format::{LogFormat, FORMAT_NAMES};
@@ -16,7 +17,6 @@ use crawlgate_audit::identity::dns::DnsConfig;
 use crawlgate_audit::identity::feeds::FeedSource;
 use crawlgate_audit::identity::VerifyOptions;
 use crawlgate_audit::input::LogSource;
-use crawlgate_audit::net::{Prefix, PrefixSet};
 use crawlgate_audit::output::deny::{self, DenyFormat};
 use crawlgate_audit::output::table::{TableKind, TableWriter, Tables};
 use crawlgate_audit::output::{html, text};

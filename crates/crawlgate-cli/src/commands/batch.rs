@@ -165,39 +165,26 @@ struct IdOnly<'a> {
     id: Option<&'a RawValue>,
 }
 
-/// Why a line got an error line, for the summary.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-enum ErrorKind {
-    /// Not JSON, or not a request (a field missing or of the wrong type).
-    InvalidRequest,
-    /// Nothing on the line.
-    EmptyLine,
-    /// Longer than [`MAX_LINE`].
-    LineTooLong,
-    /// None of robots_txt, robots_txt_b64, robots_file.
-    NoRobotsTxt,
-    /// Neither user_agent nor crawler.
-    NoAgent,
-    /// More than one of them.
-    ConflictingFields,
-    /// robots_txt or robots_txt_b64 that cannot be read.
-    InvalidBody,
-    /// A robots_file that cannot be read, or is refused.
-    RobotsFile,
-}
-
-impl ErrorKind {
-    fn as_str(self) -> &'static str {
-        match self {
-            ErrorKind::InvalidRequest => "not a valid request",
-            ErrorKind::EmptyLine => "empty line",
-            ErrorKind::LineTooLong => "line too long",
-            ErrorKind::NoRobotsTxt => "no robots.txt given",
-            ErrorKind::NoAgent => "no agent given",
-            ErrorKind::ConflictingFields => "conflicting fields",
-            ErrorKind::InvalidBody => "invalid robots_txt or robots_txt_b64",
-            ErrorKind::RobotsFile => "robots_file not read",
-        }
+crawlgate::word_table! {
+    /// Why a line got an error line, for the summary.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+    enum ErrorKind {
+        /// Not JSON, or not a request (a field missing or of the wrong type).
+        InvalidRequest = "not a valid request",
+        /// Nothing on the line.
+        EmptyLine = "empty line",
+        /// Longer than [`MAX_LINE`].
+        LineTooLong = "line too long",
+        /// None of robots_txt, robots_txt_b64, robots_file.
+        NoRobotsTxt = "no robots.txt given",
+        /// Neither user_agent nor crawler.
+        NoAgent = "no agent given",
+        /// More than one of them.
+        ConflictingFields = "conflicting fields",
+        /// robots_txt or robots_txt_b64 that cannot be read.
+        InvalidBody = "invalid robots_txt or robots_txt_b64",
+        /// A robots_file that cannot be read, or is refused.
+        RobotsFile = "robots_file not read",
     }
 }
 

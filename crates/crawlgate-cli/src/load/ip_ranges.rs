@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use anyhow::{bail, Context as _};
 use crawlgate_audit::identity::feeds::{load, FeedFetcher, FeedSource};
-use crawlgate_policy::{CrawlerRanges, IpPrefix};
+use crawlgate_policy::CrawlerRanges;
 
 /// How long one feed may take to fetch.
 const FEED_TIMEOUT: Duration = Duration::from_secs(30);
@@ -31,13 +31,7 @@ pub fn load_ranges(source: &FeedSource) -> anyhow::Result<Vec<CrawlerRanges>> {
         let feed = runtime
             .block_on(load(source, fetcher.as_ref(), url))
             .map_err(anyhow::Error::msg)?;
-        let prefixes = feed
-            .listed
-            .iter()
-            .map(|p| p.to_string().parse::<IpPrefix>())
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(|e| anyhow::anyhow!("the feed {url}: {e}"))?;
-        ranges.extend(CrawlerRanges::of_feed(url, prefixes));
+        ranges.extend(CrawlerRanges::of_feed(url, feed.listed));
     }
     if ranges.is_empty() {
         bail!("the registry names no IP-range feed");

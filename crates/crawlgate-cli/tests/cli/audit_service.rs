@@ -4,10 +4,7 @@
 //! the version in force at its time; a service that is down, answers 404
 //! or answers something else is a clear error naming the URL.
 
-use std::io::{Read, Write};
-use std::net::TcpStream;
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant, SystemTime};
+use std::time::{Duration, SystemTime};
 
 use crawlgate::{Reading, Who};
 use crawlgate_answers::{FetchPolicy, FetchResult, HttpResponse, RobotsSource};
@@ -17,26 +14,11 @@ use crawlgate_testserver::{Reply, TestServer};
 use serde_json::Value;
 
 use crate::audit_readings::checked;
-use crate::{crawlgate, stderr_of, Files};
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
+use crate::{crawlgate, free_port, request, stderr_of, Files, Serving};
 
 /// One request to the service on loopback: (status, JSON body).
 fn call(port: u16, method: &str, path: &str) -> Option<(u16, Value)> {
-    let mut socket = TcpStream::connect(("127.0.0.1", port)).ok()?;
-    write!(
-        socket,
-        "{method} {path} HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
-    )
-    .ok()?;
-    let mut response = String::new();
-    socket.read_to_string(&mut response).ok()?;
+    let response = request(port, method, path)?;
     let status = response.get(9..12)?.parse().ok()?;
     let body = response.split_once("\r\n\r\n")?.1;
     // The service answers with a length, never chunked.
@@ -45,55 +27,6 @@ fn call(port: u16, method: &str, path: &str) -> Option<(u16, Value)> {
 
 fn encode(text: &str) -> String {
     url::form_urlencoded::byte_serialize(text.as_bytes()).collect()
-}
-
-/// `crawlgate serve` on a free loopback port, with an embedded store and
-/// loopback targets allowed; killed when dropped.
-struct Service {
-    child: Child,
-    port: u16,
-    _data: tempfile::TempDir,
-}
-
-impl Service {
-    fn start() -> Service {
-        let data = tempfile::tempdir().unwrap();
-        let port = free_port();
-        let child = Command::new(assert_cmd::cargo::cargo_bin("crawlgate"))
-            .args([
-                "serve",
-                "--bind",
-                &format!("127.0.0.1:{port}"),
-                "--allow-private",
-            ])
-            .env("CRAWLGATE_DATA_DIR", data.path())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let service = Service {
-            child,
-            port,
-            _data: data,
-        };
-        let deadline = Instant::now() + Duration::from_secs(20);
-        while call(port, "GET", "/healthz").is_none() {
-            assert!(Instant::now() < deadline, "crawlgate serve did not answer");
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        service
-    }
-
-    fn url(&self) -> String {
-        format!("http://127.0.0.1:{}", self.port)
-    }
-}
-
-impl Drop for Service {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
 }
 
 /// What `check` says of a fetched `body` (the library, under the crawler's
@@ -110,7 +43,7 @@ fn fetched_verdict(body: &str, agent: &str, url: &str) -> (Option<bool>, Option<
 
 #[test]
 fn audit_reads_the_services_versions_and_judges_each_request_by_its_own() {
-    let service = Service::start();
+    let service = Serving::start(&["--allow-private"]);
     let site = TestServer::start([("/robots.txt", Reply::text(200, EARLIER))]);
     let origin = site.url("/");
     let q = format!("origin={}", encode(&origin));
@@ -256,7 +189,7 @@ fn a_service_down_missing_or_not_a_service_is_a_clear_error() {
         "{error}"
     );
     // The service knows nothing of the origin: its 404, and its words.
-    let service = Service::start();
+    let service = Serving::start(&["--allow-private"]);
     let error = run(&[
         "--robots-service",
         &service.url(),

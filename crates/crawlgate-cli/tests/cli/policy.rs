@@ -153,13 +153,7 @@ fn explain_rows_are_checks_verdicts_for_every_crawler() {
         "--private",
         "/admin/",
     ];
-    let written = crawlgate()
-        .current_dir(files.path())
-        .args(args)
-        .args(["-o", "robots.txt"])
-        .output()
-        .unwrap();
-    assert_eq!(written.status.code(), Some(0), "{}", stderr_of(&written));
+    write_policy(&files, &args);
     explain_rows_are_batch_answers(&files, &args);
     let table = stdout_of(
         &crawlgate()
@@ -363,6 +357,17 @@ fn bad_input_is_said_and_exits_2() {
             "{args:?}: a long input is not echoed whole"
         );
     }
+}
+
+/// Runs `crawlgate ARGS -o robots.txt` in `files`, which must succeed.
+pub(crate) fn write_policy(files: &Files, args: &[&str]) {
+    let written = crawlgate()
+        .current_dir(files.path())
+        .args(args)
+        .args(["-o", "robots.txt"])
+        .output()
+        .unwrap();
+    assert_eq!(written.status.code(), Some(0), "{}", stderr_of(&written));
 }
 
 /// The `--explain --json` rows of `crawlgate ARGS` (a policy writing

@@ -4,70 +4,13 @@
 //! classification included. (The CLI adds per-line notes the API leaves
 //! to `/v1/lint`: `google`, `elsewhere`, `lint`.)
 
-use std::io::{Read, Write};
-use std::net::TcpStream;
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
-
 use serde_json::{json, Value};
 
-use crate::{crawlgate, stdout_of};
-
-/// `crawlgate serve` on a free loopback port, killed when dropped.
-struct Serving {
-    child: Child,
-    port: u16,
-    _data: tempfile::TempDir,
-}
-
-impl Drop for Serving {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn serve() -> Serving {
-    let data = tempfile::tempdir().unwrap();
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let child = Command::new(assert_cmd::cargo::cargo_bin("crawlgate"))
-        .args(["serve", "--bind", &format!("127.0.0.1:{port}")])
-        .env("CRAWLGATE_DATA_DIR", data.path())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let serving = Serving {
-        child,
-        port,
-        _data: data,
-    };
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(Instant::now() < deadline, "crawlgate serve did not answer");
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    serving
-}
+use crate::{crawlgate, send, stdout_of, Serving};
 
 /// POSTs `body` as JSON; the status line and the JSON answer.
 fn post(port: u16, path: &str, body: &Value) -> (String, Value) {
-    let body = serde_json::to_vec(body).unwrap();
-    let mut socket = TcpStream::connect(("127.0.0.1", port)).unwrap();
-    write!(
-        socket,
-        "POST {path} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
-        body.len()
-    )
-    .unwrap();
-    socket.write_all(&body).unwrap();
-    let mut response = Vec::new();
-    socket.read_to_end(&mut response).unwrap();
-    let text = String::from_utf8(response).unwrap();
+    let text = send(port, "POST", path, &serde_json::to_vec(body).unwrap()).unwrap();
     let (head, rest) = text.split_once("\r\n\r\n").unwrap();
     assert!(
         !head
@@ -83,7 +26,7 @@ fn post(port: u16, path: &str, body: &Value) -> (String, Value) {
 
 #[test]
 fn the_api_s_report_is_the_cli_s_report_json() {
-    let server = serve();
+    let server = Serving::start(&[]);
     let files: Vec<(String, Vec<u8>)> = crawlgate_corpus::files()
         .into_iter()
         .filter(|(_, bytes)| std::str::from_utf8(bytes).is_ok() && !bytes.is_empty())

@@ -1,29 +1,14 @@
 //! `crawlgate serve` starts the service with its defaults overridden by
 //! flags, and stops on SIGTERM.
 
-use std::io::{Read, Write};
-use std::net::TcpStream;
+use std::io::Read;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
+use crate::{free_port, request};
 
 fn get(port: u16, path: &str) -> Option<String> {
-    let mut socket = TcpStream::connect(("127.0.0.1", port)).ok()?;
-    write!(
-        socket,
-        "GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
-    )
-    .ok()?;
-    let mut response = String::new();
-    socket.read_to_string(&mut response).ok()?;
-    Some(response)
+    request(port, "GET", path)
 }
 
 #[test]

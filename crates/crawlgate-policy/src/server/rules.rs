@@ -5,7 +5,7 @@ use crawlgate::registry::{Crawler, CrawlerKind, Obeys};
 
 use crate::intent::Intent;
 use crate::policy::Policy;
-use crate::ranges::IpPrefix;
+use crawlgate_answers::net::Prefix;
 
 /// What the server rules shut out.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -26,7 +26,7 @@ pub struct ServerRules {
     /// no crawler let in shares ([`Written::with_ip_ranges`]).
     ///
     /// [`Written::with_ip_ranges`]: crate::Written::with_ip_ranges
-    pub denied_ranges: Vec<IpPrefix>,
+    pub denied_ranges: Vec<Prefix>,
     /// The denied crawlers some of whose ranges are in `denied_ranges`.
     pub denied_by_address: Vec<&'static Crawler>,
     /// Ranges of denied crawlers left open because crawlers let in share

@@ -12,6 +12,7 @@ pub mod robots;
 pub mod schedule;
 mod source;
 pub mod tester;
+pub mod variants;
 pub mod verify;
 
 use std::time::Instant;
@@ -40,6 +41,7 @@ pub fn app(state: AppState) -> Router {
         .route("/v1/robots", get(robots::cached))
         .route("/v1/robots/version", get(robots::version))
         .route("/v1/refresh", post(robots::refresh))
+        .route("/v1/variants", get(variants::variants))
         .route("/v1/schedule", delete(schedule::reset))
         .route("/v1/crawlers", get(tester::crawlers))
         .route("/v1/verify", post(verify::verify))

@@ -14,7 +14,9 @@ use utoipa::OpenApi;
 
 use super::check::PROFILE_NAMES;
 use super::source::{b64_max_chars, BASE64_PATTERN};
-use super::{allowed, check, health, lint, policy, report, robots, schedule, tester, verify};
+use super::{
+    allowed, check, health, lint, policy, report, robots, schedule, tester, variants, verify,
+};
 use crate::config::Limits;
 use crate::error::{ErrorBody, ErrorDetail};
 use crate::reading::READING_NAMES;
@@ -40,6 +42,7 @@ use crawlgate_answers::{Preferences, ReportCounts, ReportLine, SignalShown, Usag
         robots::cached,
         robots::version,
         robots::refresh,
+        variants::variants,
         schedule::reset,
         tester::crawlers,
         verify::verify,
@@ -78,6 +81,8 @@ use crawlgate_answers::{Preferences, ReportCounts, ReportLine, SignalShown, Usag
         robots::GroupSummary,
         robots::HistoryItem,
         robots::VersionBody,
+        variants::Variants,
+        variants::Variant,
         schedule::ScheduleReset,
         tester::KnownCrawler,
         verify::VerifyRequest,
@@ -315,6 +320,8 @@ const FETCHING: [(&str, &str); 3] = [
 ];
 
 /// The operations that may fetch a robots.txt (a URL given, or `fetch=true`).
+/// `GET /v1/variants` fetches too, but answers a refused or unfetched
+/// variant inside its 200, never with the fetch's status.
 const FETCHING_OPERATIONS: [(&str, &str); 7] = [
     ("/v1/allowed", "get"),
     ("/v1/allowed", "post"),

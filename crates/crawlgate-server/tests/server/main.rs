@@ -15,4 +15,5 @@ mod readings;
 mod restart;
 mod schemathesis;
 mod support;
+mod variants;
 mod verify;

@@ -93,6 +93,10 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             .iter()
             .enumerate()
             .filter(|(_, c)| c.token.len().abs_diff(token.len()) <= 1)
+            // A name that is no product token (`ChatGPT Agent`, `AI2Bot`)
+            // cannot be named by a line under Google's reading: suggesting
+            // it would only trade this finding for R103's.
+            .filter(|(_, c)| crawlgate::is_product_token(c.token))
             .find(|(i, c)| near(*i) && one_slip(token, c.token))
             .map(|(_, c)| c.token)
         else {

@@ -170,12 +170,17 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                     .with_fix(format!("write `{token}`"), Some(token.to_owned())),
             }
         } else {
+            let star = if value.contains('*') {
+                " (`*` is no wildcard here)"
+            } else {
+                ""
+            };
             cx.diagnostic(
                 Code::AgentNotProductToken,
                 span,
                 format!(
                     "`{value}` is read as `{token}`: only the leading letters, `-` and `_` name a \
-                     crawler (`*` is no wildcard here)"
+                     crawler{star}"
                 ),
             )
             .with_fix(format!("write `{token}`"), Some(token.to_owned()))

@@ -54,6 +54,12 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             if !reported.insert(rule.index()) {
                 continue;
             }
+            if let (Some(earlier), Some(group)) = (first.group(), rule.group())
+                && earlier.index() != group.index()
+                && named_apart(&earlier, &group)
+            {
+                continue;
+            }
             let d = if first.value() == rule.value() {
                 // Crawlers that obey the line but have no other copy of it.
                 let needs_it = rule.group().and_then(|group| {
@@ -97,6 +103,24 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             out.push(d);
         }
     }
+}
+
+/// Whether `group` names a crawler that `earlier` does not name whole,
+/// with a name Google's parser cuts at a digit (`Ai2Bot-Dolma` read as
+/// `Ai`, the token of `AI2Bot`'s group): under Google's library the two
+/// groups merge, but crawlers that compare the whole name (R103) keep them
+/// apart, so for them this copy is no repeat and removing it would let them in.
+fn named_apart(earlier: &crawlgate::Group<'_>, group: &crawlgate::Group<'_>) -> bool {
+    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'-' || b == b'_';
+    group.user_agents().any(|agent| {
+        let name = agent.value();
+        name.len() != agent.token().len()
+            && name.bytes().any(|b| b.is_ascii_digit())
+            && name.bytes().all(word)
+            && !earlier
+                .user_agents()
+                .any(|other| other.value().eq_ignore_ascii_case(name))
+    })
 }
 
 /// Whether emptying the line keeps every verdict: every crawler that obeys
@@ -176,6 +200,19 @@ mod removal_tests {
         let fix = fix_of(file);
         assert_eq!(fix.replacement, None);
         assert!(fix.message.contains("line 6"), "{}", fix.message);
+    }
+
+    /// Google's parser reads both names as `AI`; a crawler that compares
+    /// whole names obeys only its own group, so neither rule repeats.
+    #[test]
+    fn names_cut_at_a_digit_are_not_repeats() {
+        let file = b"User-agent: AI2Bot\nDisallow: /\nUser-agent: Ai2Bot-Dolma\nDisallow: /\n";
+        let report = lint(file, &LintOptions::default());
+        assert_eq!(report.with_code(Code::DuplicateRule).count(), 0);
+        // The same name again is a repeat.
+        let file = b"User-agent: AI2Bot\nDisallow: /\nUser-agent: ai2bot\nDisallow: /\n";
+        let report = lint(file, &LintOptions::default());
+        assert_eq!(report.with_code(Code::DuplicateRule).count(), 1);
     }
 
     /// Line 6 repeats line 2 for Googlebot, but `*` has only line 6.

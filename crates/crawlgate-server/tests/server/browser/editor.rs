@@ -168,7 +168,8 @@ return [p.textContent, r.left >= 0 && r.top >= 0 && r.right <= innerWidth && r.b
             "{} ({}): {}",
             d["code"].as_str().unwrap(),
             d["name"].as_str().unwrap(),
-            d["message"].as_str().unwrap()
+            // Code spans are drawn as code, without their backticks.
+            d["message"].as_str().unwrap().replace('`', "")
         );
         assert!(
             popover[0].as_str().unwrap().contains(&words),
@@ -226,7 +227,7 @@ return [p.textContent, r.left >= 0 && r.top >= 0 && r.right <= innerWidth && r.b
             notes
                 .as_str()
                 .unwrap()
-                .contains(d["message"].as_str().unwrap()),
+                .contains(&d["message"].as_str().unwrap().replace('`', "")),
             "{notes}"
         );
     }
@@ -302,8 +303,10 @@ return [document.getElementById('lint-count').textContent, items.length, items[i
         shown,
         json!([
             format!(
-                "({} errors, {} warnings, {} infos)",
-                counts["errors"], counts["warnings"], counts["infos"]
+                "({}, {}, {})",
+                super::counted(&counts["errors"], "error"),
+                super::counted(&counts["warnings"], "warning"),
+                super::counted(&counts["infos"], "note")
             ),
             501,
             format!("… and {} more", total - 500),

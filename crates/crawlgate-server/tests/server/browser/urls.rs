@@ -249,7 +249,7 @@ async fn urls_on_other_sites_are_flagged() {
     assert_eq!(
         said,
         format!(
-            "Tested as the robots.txt of {origin} (the site it was fetched from); full URLs on other sites are flagged."
+            "Tested as the robots.txt of {origin} (the site it was fetched from); a full URL on another site is not tested against this file, but against its own robots.txt when you ask."
         )
     );
     page.shot("tester-other-hosts.png").await;
