@@ -59,6 +59,7 @@ pub mod checkpoint;
 pub mod compare;
 pub mod crawlers;
 pub mod findings;
+pub mod housekeeping;
 pub mod input;
 pub mod merge;
 pub mod output;
@@ -80,5 +81,5 @@ pub use run::{
     run, snapshot_label, Plan, Progress, SurveyError, CHECKPOINT_ROWS, CHUNK_BYTES, CHUNK_SITES,
     FAN_IN,
 };
-pub use summary::{size_label, Accounting, CrawlerTally, Summary, SIZE_BOUNDS};
+pub use summary::{size_label, Accounting, CrawlerTally, Summary, TokenUse, SIZE_BOUNDS};
 pub use survey::{PathError, Survey, MAX_PATHS, MAX_PATH_LEN};

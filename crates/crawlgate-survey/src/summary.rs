@@ -20,23 +20,57 @@ use crate::findings;
 use crate::input::Skip;
 use crate::preferences;
 use crate::row::SiteRow;
-use crate::verdict::Cause;
+use crate::verdict::{Cause, GroupKind};
 
 /// The upper bounds (inclusive, bytes) of the size buckets; a last bucket
 /// holds bodies over crawlers' limit.
-pub const SIZE_BOUNDS: [u64; 6] = [0, 100, 1_000, 10_000, 100_000, crawlgate::MAX_BYTES as u64];
+/// Binary units throughout (KiB, as crawlers' 500 KiB limit is).
+pub const SIZE_BOUNDS: [u64; 6] = [
+    0,
+    100,
+    1 << 10,
+    10 << 10,
+    100 << 10,
+    crawlgate::MAX_BYTES as u64,
+];
 
 /// The label of size bucket `i` (`SIZE_BOUNDS.len()` is the last one).
 pub fn size_label(i: usize) -> &'static str {
     [
         "empty",
         "1–100 B",
-        "101 B–1 kB",
-        "1–10 kB",
-        "10–100 kB",
-        "100–500 kB",
+        "101 B–1 KiB",
+        "1–10 KiB",
+        "10–100 KiB",
+        "100–500 KiB",
         "over 500 KiB",
     ][i.min(SIZE_BOUNDS.len())]
+}
+
+/// Whether a group naming a crawler's token means that crawler alone, from
+/// the crawler registry (`shared-token`, `generic-token` flags).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TokenUse {
+    /// Its own token (or a token the registry does not know: the caller's).
+    Own,
+    /// Another crawler's token too (`ExaBot`, Exalead's old `Exabot`).
+    Shared,
+    /// A generic word (`Spider`).
+    Generic,
+}
+
+impl TokenUse {
+    /// The use of a registry crawler's token.
+    pub fn of(crawler: &crawlgate::registry::Crawler) -> TokenUse {
+        if crawler.shared_token.is_some() {
+            TokenUse::Shared
+        } else if crawler.generic_token.is_some() {
+            TokenUse::Generic
+        } else {
+            TokenUse::Own
+        }
+    }
 }
 
 /// One crawler's figures over the rows answered.
@@ -48,12 +82,17 @@ pub struct CrawlerTally {
     pub column: String,
     /// Whether the crawler table lists it as an AI crawler.
     pub ai: bool,
+    /// Whether its token names it alone.
+    pub token_use: TokenUse,
     /// Who runs it, from the crawler table (empty when not listed).
     pub operator: String,
     /// What it crawls for, in words (empty when not listed).
     pub purpose: String,
     /// Rows per cause, in the order of [`Cause::ALL`].
-    pub causes: [u64; 8],
+    pub causes: [u64; 9],
+    /// Rows partly blocked (`/` or content) by a group naming it or a
+    /// token it falls back to, not `*`: what is the crawler's own.
+    pub partly_by_name: u64,
     /// Rows where it may fetch `/`, may not, and where the input gives no
     /// answer.
     pub root: [u64; 3],
@@ -79,8 +118,22 @@ impl CrawlerTally {
         self.count(Cause::BlockedByName) + self.count(Cause::BlockedByStar)
     }
 
-    /// Rows whose robots.txt restricts it (fully or in part).
+    /// Rows whose robots.txt restricts it (fully or in part, housekeeping
+    /// paths alone included).
     pub fn restricted(&self) -> u64 {
+        self.content_restricted() + self.count(Cause::HousekeepingBlocked)
+    }
+
+    /// Rows whose robots.txt names it (or a token it falls back to) to keep
+    /// it out of `/` or content, fully or in part: what a site says to
+    /// this crawler rather than to every crawler.
+    pub fn restricted_by_name(&self) -> u64 {
+        self.count(Cause::BlockedByName) + self.partly_by_name
+    }
+
+    /// Rows whose robots.txt keeps it out of `/` or a content section:
+    /// fully blocked, or partly blocked beyond housekeeping paths.
+    pub fn content_restricted(&self) -> u64 {
         self.blocked() + self.count(Cause::PartlyBlocked)
     }
 
@@ -164,10 +217,18 @@ pub struct Summary {
     pub no_robots_txt: u64,
     /// Rows served something that is no robots.txt (an HTML page, binary).
     pub not_robots_txt: u64,
+    /// Rows served a robots.txt, read for its rules (a text file, not a
+    /// 4xx nor a page that is no robots.txt): `chosen = robots_txt +
+    /// no_robots_txt + not_robots_txt`.
+    pub robots_txt: u64,
     /// Rows per outcome: full allow, full disallow, conditional.
     pub outcomes: [u64; 3],
     /// Rows per HTTP status class: none, 1xx, 2xx, 3xx, 4xx, 5xx, other.
     pub statuses: [u64; 7],
+    /// Rows without a status that are files read as served with 200 (a
+    /// folder's files, table lines without `status`): the rest of
+    /// `statuses[0]` are network failures.
+    pub files_without_status: u64,
     /// Rows per Common Crawl fetch class, in the order of
     /// [`FetchClass::ALL`](crate::taxonomy::FetchClass::ALL).
     pub fetch_classes: [u64; 7],
@@ -197,8 +258,21 @@ pub struct Summary {
     /// fully (by name or through `*`).
     pub blocking_ai: u64,
     /// Rows whose robots.txt names at least one AI crawler of the survey
-    /// to block it fully.
+    /// by its own token (a group naming it, the token its alone) to block
+    /// it fully: the site's intent.
     pub blocking_ai_by_name: u64,
+    /// Rows blocking an AI crawler fully through a group naming a token
+    /// it shares with another crawler (`ExaBot`), none by its own token.
+    pub blocking_ai_by_shared_token: u64,
+    /// Rows blocking an AI crawler fully through a group naming a generic
+    /// word (`Spider`), none by an own or shared token.
+    pub blocking_ai_by_generic_token: u64,
+    /// Rows blocking an AI crawler fully only through a group naming a
+    /// token it falls back to (YandexAdditional under a `Yandex` group).
+    pub blocking_ai_by_fallback: u64,
+    /// Rows blocking an AI crawler fully through any group naming one of
+    /// its tokens (the effect): the sum of the four above.
+    pub blocking_ai_by_group: u64,
     /// Rows with a parsed file, per size bucket (see [`SIZE_BOUNDS`]).
     pub sizes: [u64; SIZE_BOUNDS.len() + 1],
     /// Rows with at least one finding of each lint code (in the order of
@@ -229,8 +303,10 @@ impl Summary {
             followed: 0,
             no_robots_txt: 0,
             not_robots_txt: 0,
+            robots_txt: 0,
             outcomes: [0; 3],
             statuses: [0; 7],
+            files_without_status: 0,
             fetch_classes: [0; 7],
             cc_classes: [0; 7],
             html: 0,
@@ -244,6 +320,10 @@ impl Summary {
             with_unknown_lines: 0,
             blocking_ai: 0,
             blocking_ai_by_name: 0,
+            blocking_ai_by_shared_token: 0,
+            blocking_ai_by_generic_token: 0,
+            blocking_ai_by_fallback: 0,
+            blocking_ai_by_group: 0,
             sizes: [0; SIZE_BOUNDS.len() + 1],
             lint_sites: vec![0; findings::codes().len()],
             with_lint_errors: 0,
@@ -254,12 +334,14 @@ impl Summary {
                     token: c.token.clone(),
                     column: c.column.clone(),
                     ai: c.known.is_some_and(is_ai),
+                    token_use: c.known.map_or(TokenUse::Own, TokenUse::of),
                     operator: c.known.map(|k| k.operator.to_owned()).unwrap_or_default(),
                     purpose: c
                         .known
                         .map(|k| k.purpose.describe().to_owned())
                         .unwrap_or_default(),
-                    causes: [0; 8],
+                    causes: [0; 9],
+                    partly_by_name: 0,
                     root: [0; 3],
                     paths: vec![[0; 2]; paths.len()],
                     preferences: 0,
@@ -291,6 +373,8 @@ impl Summary {
                 self.chosen += 1;
                 self.not_robots_txt += u64::from(cause == Cause::NotRobotsTxt);
                 self.no_robots_txt += u64::from(cause == Cause::NoRobotsTxt);
+                self.robots_txt +=
+                    u64::from(!matches!(cause, Cause::NotRobotsTxt | Cause::NoRobotsTxt));
             }
             None => {}
         }
@@ -307,6 +391,16 @@ impl Summary {
             Some(s @ 100..=599) => usize::from(s / 100),
             Some(_) => 6,
         }] += 1;
+        // A file without a status (a folder's, a table line's) is read as
+        // served with 200; a network failure has no status either, and is
+        // an outage.
+        self.files_without_status += u64::from(
+            row.status.is_none()
+                && row
+                    .crawlers
+                    .first()
+                    .is_some_and(|c| c.cause != Some(Cause::Unreachable)),
+        );
         if let Some(class) = row.fetch_class {
             self.fetch_classes[class as usize] += 1;
         }
@@ -336,12 +430,27 @@ impl Summary {
                 *sites += u64::from(n > 0);
             }
         }
-        let (mut blocks_ai, mut names_ai) = (false, false);
+        let mut blocks_ai = false;
+        // Whether an AI crawler is blocked fully by a group naming its own
+        // token, a shared one, a generic word, or a fallback.
+        let mut bound = [false; 4];
         for (tally, verdict) in self.crawlers.iter_mut().zip(&row.crawlers) {
             if let Some(cause) = verdict.cause {
                 tally.causes[cause as usize] += 1;
+                tally.partly_by_name += u64::from(
+                    cause == Cause::PartlyBlocked
+                        && matches!(verdict.group, Some(GroupKind::Named | GroupKind::Fallback)),
+                );
                 blocks_ai |= tally.ai && cause.is_blocked();
-                names_ai |= tally.ai && cause == Cause::BlockedByName;
+                if tally.ai && cause == Cause::BlockedByName {
+                    let how = match (verdict.group, tally.token_use) {
+                        (Some(GroupKind::Named), TokenUse::Own) => 0,
+                        (Some(GroupKind::Named), TokenUse::Shared) => 1,
+                        (Some(GroupKind::Named), TokenUse::Generic) => 2,
+                        _ => 3,
+                    };
+                    bound[how] = true;
+                }
             }
             tally.root[match verdict.root {
                 Some(true) => 0,
@@ -357,7 +466,15 @@ impl Summary {
             }
         }
         self.blocking_ai += u64::from(blocks_ai);
-        self.blocking_ai_by_name += u64::from(names_ai);
+        // Each row once, by the plainest intent it shows.
+        match bound.iter().position(|&b| b) {
+            Some(0) => self.blocking_ai_by_name += 1,
+            Some(1) => self.blocking_ai_by_shared_token += 1,
+            Some(2) => self.blocking_ai_by_generic_token += 1,
+            Some(_) => self.blocking_ai_by_fallback += 1,
+            None => {}
+        }
+        self.blocking_ai_by_group += u64::from(bound.contains(&true));
     }
 }
 
@@ -373,6 +490,7 @@ mod tests {
             .map(|&cause| CrawlerVerdict {
                 root: Some(!cause.is_blocked() && cause != Cause::Unreachable),
                 cause: Some(cause),
+                group: (cause == Cause::BlockedByName).then_some(GroupKind::Named),
                 ..CrawlerVerdict::default()
             })
             .collect()
@@ -424,6 +542,59 @@ mod tests {
         assert_eq!((summary.blocking_ai, summary.blocking_ai_by_name), (1, 1));
         assert_eq!(summary.lint_sites[0], 1);
         assert_eq!(size_label(6), "over 500 KiB");
+    }
+
+    /// A row per way of naming an AI crawler: each counted once, by its
+    /// plainest intent, and the four ways add up to the effect.
+    #[test]
+    fn ai_blocks_by_own_token_are_told_apart_from_fallbacks_clashes_and_words() {
+        let tokens = ["GPTBot", "YandexAdditional", "ExaBot", "Spider", "*"];
+        let set = CrawlerSet::from_tokens(tokens).unwrap();
+        let mut summary = Summary::new(&set, &[]);
+        for body in [
+            "User-agent: GPTBot\nDisallow: /\n",
+            "User-agent: Yandex\nDisallow: /\n",
+            "User-agent: Exabot\nDisallow: /\n",
+            "User-agent: Spider\nDisallow: /\n",
+            "User-agent: Spider\nUser-agent: Yandex\nDisallow: /\n",
+            "User-agent: GPTBot\nUser-agent: Exabot\nDisallow: /\n",
+            "User-agent: *\nDisallow: /\n",
+            "User-agent: *\nDisallow: /admin/\n",
+        ] {
+            let robots = crawlgate::RobotsTxt::parse(body.as_bytes());
+            let reader = crate::verdict::Reader::new(&robots, &[]);
+            summary.add(&SiteRow {
+                crawlers: tokens.iter().map(|t| reader.verdict(t)).collect(),
+                ..SiteRow::default()
+            });
+        }
+        assert_eq!(
+            (
+                summary.blocking_ai_by_name,
+                summary.blocking_ai_by_shared_token,
+                summary.blocking_ai_by_generic_token,
+                summary.blocking_ai_by_fallback,
+                summary.blocking_ai_by_group,
+                summary.blocking_ai,
+            ),
+            (2, 1, 2, 1, 6, 7)
+        );
+        let star = summary.crawlers.last().unwrap();
+        assert_eq!(star.count(Cause::HousekeepingBlocked), 1);
+        assert_eq!(
+            summary
+                .crawlers
+                .iter()
+                .map(|c| c.token_use)
+                .collect::<Vec<_>>(),
+            [
+                TokenUse::Own,
+                TokenUse::Own,
+                TokenUse::Shared,
+                TokenUse::Generic,
+                TokenUse::Own
+            ]
+        );
     }
 
     #[test]

@@ -58,6 +58,7 @@ use crawlgate::{AgentView, ChoiceKind, RobotsTxt, SelectionKind, Who};
 use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 
+use crate::housekeeping::is_housekeeping;
 use crate::preferences::column_value;
 
 /// The most paths of the file's own rules a crawler is probed with (besides
@@ -74,8 +75,15 @@ pub enum Cause {
     /// No group names the crawler, and the `*` group disallows every probe
     /// path.
     BlockedByStar,
-    /// The group the crawler obeys disallows some probe paths, not all.
+    /// The group the crawler obeys disallows some probe paths, not all,
+    /// and among them `/` or a content path (one that is not
+    /// [housekeeping](crate::housekeeping)).
     PartlyBlocked,
+    /// The group the crawler obeys disallows only housekeeping probe paths
+    /// (administration, log-in, cart, search …: see
+    /// [`housekeeping`](crate::housekeeping)); `/` and every content path
+    /// sampled are allowed.
+    HousekeepingBlocked,
     /// The group the crawler obeys (or the absence of one) allows every
     /// probe path.
     Allowed,
@@ -95,10 +103,11 @@ pub enum Cause {
 
 impl Cause {
     /// Every cause, in this order.
-    pub const ALL: [Cause; 8] = [
+    pub const ALL: [Cause; 9] = [
         Cause::BlockedByName,
         Cause::BlockedByStar,
         Cause::PartlyBlocked,
+        Cause::HousekeepingBlocked,
         Cause::Allowed,
         Cause::NoRobotsTxt,
         Cause::Unreachable,
@@ -112,6 +121,7 @@ impl Cause {
             Cause::BlockedByName => "blocked_by_name",
             Cause::BlockedByStar => "blocked_by_star",
             Cause::PartlyBlocked => "partly_blocked",
+            Cause::HousekeepingBlocked => "housekeeping_blocked",
             Cause::Allowed => "allowed",
             Cause::NoRobotsTxt => "no_robots_txt",
             Cause::Unreachable => "unreachable",
@@ -130,7 +140,8 @@ impl Cause {
         match self {
             Cause::BlockedByName => "a group naming the crawler (its own product token, or one it falls back to) disallows `/` and every sampled path of the file",
             Cause::BlockedByStar => "no group names the crawler and the `*` group disallows `/` and every sampled path",
-            Cause::PartlyBlocked => "the group the crawler obeys disallows some of those paths and allows others",
+            Cause::PartlyBlocked => "the group the crawler obeys disallows some of those paths and allows others, among the disallowed `/` or a content path (one that is not housekeeping)",
+            Cause::HousekeepingBlocked => "the group the crawler obeys disallows only housekeeping paths among them (administration, log-in and accounts, cart and checkout, site search, feeds: a segment such as `wp-admin`, `login`, `cart` or `search`, or the home page's query string); `/` and the content paths are allowed",
             Cause::Allowed => "the group the crawler obeys, or the absence of any, allows every one of them",
             Cause::NoRobotsTxt => "the robots.txt answered 4xx (not 429): there is none, everything is allowed",
             Cause::Unreachable => "a 5xx or 429 answer, a timeout or a network failure: an outage, during which crawlers fetch nothing; not a choice of the site",
@@ -328,6 +339,8 @@ struct Answers {
     line: Option<u32>,
     /// Probe paths disallowed.
     disallowed: usize,
+    /// Probe paths disallowed that are `/` or content (not housekeeping).
+    content_disallowed: usize,
     paths: Vec<bool>,
     prefs: Option<String>,
     path_prefs: Vec<Option<String>>,
@@ -402,6 +415,8 @@ impl<'a> Reader<'a> {
             }
         } else if answer.disallowed == 0 {
             Cause::Allowed
+        } else if answer.content_disallowed == 0 {
+            Cause::HousekeepingBlocked
         } else {
             Cause::PartlyBlocked
         };
@@ -419,13 +434,18 @@ impl<'a> Reader<'a> {
     fn answer(&self, view: &AgentView<'_>) -> Answers {
         let root = view.decide_path("/");
         let mut disallowed = usize::from(!root.is_allowed());
+        let mut content_disallowed = disallowed;
         for path in &self.probes[1..] {
-            disallowed += usize::from(!view.decide_path(path).is_allowed());
+            if !view.decide_path(path).is_allowed() {
+                disallowed += 1;
+                content_disallowed += usize::from(!is_housekeeping(path));
+            }
         }
         Answers {
             root: root.is_allowed(),
             line: root.line(),
             disallowed,
+            content_disallowed,
             paths: self
                 .paths
                 .iter()
@@ -528,6 +548,20 @@ mod tests {
             2,
             "one answer per set of groups"
         );
+    }
+
+    #[test]
+    fn housekeeping_paths_alone_are_told_apart_from_content() {
+        let body = "User-agent: *\nDisallow: /wp-admin/\nDisallow: /cart\nAllow: /wp-admin/admin-ajax.php\n";
+        assert_eq!(
+            verdict(body, "GPTBot").cause,
+            Some(Cause::HousekeepingBlocked)
+        );
+        let body = "User-agent: *\nDisallow: /wp-admin/\nDisallow: /news/\n";
+        assert_eq!(verdict(body, "GPTBot").cause, Some(Cause::PartlyBlocked));
+        // The home page blocked, a section open: content is blocked.
+        let body = "User-agent: *\nDisallow: /\nAllow: /search/\n";
+        assert_eq!(verdict(body, "GPTBot").cause, Some(Cause::PartlyBlocked));
     }
 
     #[test]

@@ -180,6 +180,14 @@ pub struct Crawler {
     /// Whether it no longer runs (files still name its token), and who
     /// says so.
     pub retired: Option<&'static Source>,
+    /// Whether another crawler used (or uses) the same token, so that a
+    /// group naming it may mean the other (`ExaBot`: Exalead's retired
+    /// search crawler was `Exabot`), and who says so.
+    pub shared_token: Option<&'static Source>,
+    /// Whether its token is a common word files use for crawlers in
+    /// general or for something else (`Spider`, `Code`), so that a group
+    /// naming it says little about intent, and who says so.
+    pub generic_token: Option<&'static Source>,
     /// Whether it obeys robots.txt.
     pub obeys: Obeys,
     /// Who runs it.
@@ -222,6 +230,21 @@ impl Crawler {
     /// ```
     pub fn runs(&self) -> bool {
         self.retired.is_none()
+    }
+
+    /// Whether a group naming its token means this crawler and no other:
+    /// `false` when the token is shared with another crawler (`ExaBot`)
+    /// or is a generic word (`Spider`). Surveys count groups naming such
+    /// tokens apart from those naming a crawler's own token.
+    ///
+    /// ```
+    /// use crawlgate::registry;
+    /// assert!(registry::find("GPTBot").unwrap().token_is_its_own());
+    /// assert!(!registry::find("ExaBot").unwrap().token_is_its_own());
+    /// assert!(!registry::find("Spider").unwrap().token_is_its_own());
+    /// ```
+    pub fn token_is_its_own(&self) -> bool {
+        self.shared_token.is_none() && self.generic_token.is_none()
     }
 
     /// Whether the crawler reading says robots.txt does not apply to it:
@@ -437,6 +460,8 @@ fn parse_entry(line: &'static str, sources: &'static [Source]) -> Result<Crawler
     let mut profile = None;
     let mut reads_crawl_delay = None;
     let mut retired = None;
+    let mut shared_token = None;
+    let mut generic_token = None;
     for flag in kind_words {
         if let Some(name) = flag.strip_prefix("profile=") {
             if profile.is_some() {
@@ -449,6 +474,8 @@ fn parse_entry(line: &'static str, sources: &'static [Source]) -> Result<Crawler
             Some(("star-crawl-delay", key)) => star_crawl_delay = Some(source_named(key)?),
             Some(("crawl-delay", key)) => reads_crawl_delay = Some(source_named(key)?),
             Some(("retired", key)) => retired = Some(source_named(key)?),
+            Some(("shared-token", key)) => shared_token = Some(source_named(key)?),
+            Some(("generic-token", key)) => generic_token = Some(source_named(key)?),
             _ => return Err(format!("unknown flag `{flag}`")),
         }
     }
@@ -485,6 +512,8 @@ fn parse_entry(line: &'static str, sources: &'static [Source]) -> Result<Crawler
         profile,
         reads_crawl_delay,
         retired,
+        shared_token,
+        generic_token,
         obeys,
         operator,
         purpose,
@@ -677,6 +706,36 @@ mod tests {
         for name in ["Googlebot", "GPTBot", "YandexBot", "Applebot"] {
             assert!(find(name).unwrap().reads_crawl_delay.is_none(), "{name}");
         }
+    }
+
+    /// Tokens that do not name one crawler alone are marked on their lines,
+    /// as data: a shared token (ExaBot, Exalead's old `Exabot`) and generic
+    /// words; a crawler's own distinctive token is not.
+    #[test]
+    fn shared_and_generic_tokens_are_marked_on_their_lines() {
+        let exa = find("Exabot").unwrap();
+        assert!(exa.shared_token.is_some() && exa.generic_token.is_none());
+        for name in ["Spider", "Code", "Operator"] {
+            let crawler = find(name).unwrap();
+            assert!(crawler.generic_token.is_some(), "{name}");
+            assert!(!crawler.token_is_its_own(), "{name}");
+        }
+        for name in [
+            "GPTBot",
+            "CCBot",
+            "YandexAdditional",
+            "ClaudeBot",
+            "Googlebot",
+        ] {
+            assert!(find(name).unwrap().token_is_its_own(), "{name}");
+        }
+        let text = "@source s | S | https://s\n\
+                    A | A > * | crawler, shared-token@s | yes | o | search | - | s 2026-01-01 | n\n\
+                    B | B > * | crawler, generic-token@t | yes | o | search | - | s 2026-01-01 | n\n";
+        let (registry, bad) = parse(text);
+        assert_eq!(registry.crawlers.len(), 1);
+        assert!(registry.crawlers[0].shared_token.is_some());
+        assert!(bad[0].why.contains("no @source `t`"), "{bad:?}");
     }
 
     #[test]

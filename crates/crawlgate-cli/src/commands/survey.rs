@@ -41,9 +41,10 @@ redirects followed to the captures they lead to): status, outcome (a 5xx
 means everything disallowed, a 4xx everything allowed), size, HTML served,
 lint counts by code, sitemaps, crawl-delay, Content-Usage, Content-Signal,
 Common Crawl's status categories, and per crawler X: root_X (may it fetch
-/), cause_X (blocked_by_name, blocked_by_star, partly_blocked, allowed,
-no_robots_txt, unreachable, redirected, not_robots_txt), group_X (named,
-fallback, star, none), line_X, and path_X_N for each --path. What cannot
+/), cause_X (blocked_by_name, blocked_by_star, partly_blocked,
+housekeeping_blocked, allowed, no_robots_txt, unreachable, redirected,
+not_robots_txt), group_X (named, fallback, star, none, ignored), line_X,
+and path_X_N for each --path. What cannot
 be read is an error row with the reason. --output's extension picks the
 format: .parquet, .csv, .jsonl, .html for the report, .json for the
 summary. Outputs are written whole or not at all; a stopped survey

@@ -49,6 +49,7 @@ pub struct Snapshot {
 const BY_NAME: &str = "#c8412d";
 const BY_STAR: &str = "#e8785f";
 const PARTIAL: &str = "#f0a23b";
+const HOUSEKEEPING: &str = "#f5d7a1";
 const ALLOWED: &str = "#2f9e6e";
 const NO_ROBOTS: &str = "#9fd4b9";
 const OUTAGE: &str = "#6b7280";
@@ -66,6 +67,7 @@ fn cause_color(cause: Cause) -> &'static str {
         Cause::BlockedByName => BY_NAME,
         Cause::BlockedByStar => BY_STAR,
         Cause::PartlyBlocked => PARTIAL,
+        Cause::HousekeepingBlocked => HOUSEKEEPING,
         Cause::Allowed => ALLOWED,
         Cause::NoRobotsTxt => NO_ROBOTS,
         Cause::Unreachable => OUTAGE,
@@ -198,7 +200,20 @@ pub fn render(snapshots: &[Snapshot], info: &ReportInfo) -> String {
         thousands(summary.chosen),
     );
     page.push_str("</main></body></html>\n");
-    page
+    scrolling(&page)
+}
+
+/// Every table and chart in a box of its own that scrolls sideways when
+/// the card is narrower than it (a phone), so that nothing overflows its
+/// card and no column is hidden.
+fn scrolling(page: &str) -> String {
+    page.replace("<table", "<div class=\"scroll\"><table")
+        .replace("</table>", "</table></div>")
+        .replace(
+            "<svg class=\"chart\"",
+            "<div class=\"scroll\"><svg class=\"chart\"",
+        )
+        .replace("</svg>", "</svg></div>")
 }
 
 fn inputs_text(inputs: &[String]) -> String {
@@ -251,7 +266,7 @@ fn headline(page: &mut String, s: &Summary) {
         "blocking_ai",
         s.blocking_ai,
         chosen,
-        "whose robots.txt blocks at least one AI crawler fully",
+        "whose robots.txt blocks at least one AI crawler fully (through any group, * included)",
         "accent",
     );
     card(
@@ -259,7 +274,7 @@ fn headline(page: &mut String, s: &Summary) {
         "blocking_ai_by_name",
         s.blocking_ai_by_name,
         chosen,
-        "naming an AI crawler to block it fully",
+        "naming an AI crawler by its own token to block it fully",
         "accent",
     );
     card(
@@ -295,14 +310,82 @@ fn headline(page: &mut String, s: &Summary) {
         "muted",
     );
     page.push_str("</section>");
+    ai_breakdown(page, s);
+}
+
+/// How the sites blocking an AI crawler fully do it: the intent (a group
+/// naming the crawler's own token) apart from the effect of groups naming
+/// a shared token, a generic word or a token it falls back to, and of `*`.
+/// Each site once, by the plainest intent it shows; the rows add up.
+fn ai_breakdown(page: &mut String, s: &Summary) {
+    let star_only = s.blocking_ai - s.blocking_ai_by_group;
+    let _ = write!(
+        page,
+        "<section><h2>How sites block AI crawlers fully</h2><p class=\"note\">Of the <b>{}</b> sites whose robots.txt blocks at least one of the survey's AI crawlers fully, each counted once, by the plainest intent its file shows. \
+         A group naming the crawler's own token says the site meant it; a token another crawler also used (the registry's <code>shared-token</code>: <code>Exabot</code> was Exalead's search crawler), a generic word (<code>generic-token</code>: <code>Spider</code>) or a token the crawler falls back to (a <code>Yandex</code> group binds YandexAdditional) bind it all the same, but need not mean it.</p>\
+         <table class=\"compact\" data-breakdown=\"blocking_ai\"><thead><tr><th>blocked fully through</th><th class=\"n\">sites</th><th class=\"n\">share</th></tr></thead><tbody>",
+        thousands(s.blocking_ai)
+    );
+    for (key, label, value) in [
+        (
+            "blocking_ai_by_name",
+            "a group naming the AI crawler's own token (intent)",
+            s.blocking_ai_by_name,
+        ),
+        (
+            "blocking_ai_by_shared_token",
+            "only a group naming a token another crawler shares",
+            s.blocking_ai_by_shared_token,
+        ),
+        (
+            "blocking_ai_by_generic_token",
+            "only a group naming a generic word",
+            s.blocking_ai_by_generic_token,
+        ),
+        (
+            "blocking_ai_by_fallback",
+            "only a group naming a token it falls back to",
+            s.blocking_ai_by_fallback,
+        ),
+        ("blocking_ai_by_star_only", "only the * group", star_only),
+    ] {
+        let _ = write!(
+            page,
+            "<tr><td>{}</td><td class=\"n\" data-part=\"{key}\" data-value=\"{value}\">{}</td><td class=\"n\">{}</td></tr>",
+            escape(label).replace(" * ", " <code>*</code> "),
+            thousands(value),
+            percent(share(value, s.chosen))
+        );
+    }
+    let _ = write!(
+        page,
+        "<tr class=\"total\"><td>in all</td><td class=\"n\" data-total=\"blocking_ai\" data-value=\"{}\">{}</td><td class=\"n\">{}</td></tr></tbody></table>\
+         <p class=\"note\">By any group naming one of its tokens (the effect, the first four rows): <b data-figure=\"blocking_ai_by_group\" data-value=\"{}\">{}</b> sites. Shares are of the {} sites whose robots.txt answered.</p></section>",
+        s.blocking_ai,
+        thousands(s.blocking_ai),
+        percent(share(s.blocking_ai, s.chosen)),
+        s.blocking_ai_by_group,
+        thousands(s.blocking_ai_by_group),
+        thousands(s.chosen)
+    );
 }
 
 /// Crawlers sorted by blocked, then restricted (most first).
 fn ranked(s: &Summary) -> Vec<&CrawlerTally> {
     let mut crawlers: Vec<&CrawlerTally> = s.crawlers.iter().collect();
     crawlers.sort_by(|a, b| {
-        (b.blocked(), b.restricted())
-            .cmp(&(a.blocked(), a.restricted()))
+        (
+            b.blocked() + b.partly_by_name,
+            b.blocked(),
+            b.content_restricted(),
+            b.restricted(),
+        )
+            .cmp(&(
+                a.blocked() + a.partly_by_name,
+                a.blocked(),
+                a.content_restricted(),
+                a.restricted(),
+            ))
             .then(a.token.cmp(&b.token))
     });
     crawlers
@@ -318,54 +401,92 @@ fn axis_end(top: f64) -> f64 {
 
 fn blocking_chart(page: &mut String, s: &Summary) {
     let chosen = s.chosen;
-    let restricted: Vec<&CrawlerTally> = ranked(s)
+    let crawlers: Vec<&CrawlerTally> = ranked(s)
         .into_iter()
-        .filter(|c| c.token != crate::crawlers::ANY && c.restricted() > 0)
+        .filter(|c| c.token != crate::crawlers::ANY)
         .collect();
-    let shown = &restricted[..restricted.len().min(CHART_CRAWLERS)];
-    let segments = [
-        Cause::BlockedByName,
-        Cause::BlockedByStar,
-        Cause::PartlyBlocked,
-    ];
+    let restricted = crawlers.iter().filter(|c| c.restricted() > 0).count();
+    // Bars for what differs from crawler to crawler: full blocks, and
+    // content blocked in part by a group naming the crawler. Partial
+    // blocks through `*` and housekeeping-only ones are the same rules for
+    // every crawler that obeys `*`: the caption gives them.
+    let drawable: Vec<&&CrawlerTally> = crawlers
+        .iter()
+        .filter(|c| c.blocked() + c.partly_by_name > 0)
+        .collect();
+    let shown = &drawable[..drawable.len().min(CHART_CRAWLERS)];
+    let parts = |c: &CrawlerTally| -> [(u64, &'static str, &'static str); 3] {
+        [
+            (c.count(Cause::BlockedByName), BY_NAME, "blocked by name"),
+            (c.count(Cause::BlockedByStar), BY_STAR, "blocked by star"),
+            (
+                c.partly_by_name,
+                PARTIAL,
+                "content blocked in part by a group naming it",
+            ),
+        ]
+    };
     let bars: Vec<Bar> = shown
         .iter()
         .map(|c| Bar {
             label: c.token.clone(),
-            segments: segments
+            segments: parts(c)
                 .iter()
-                .map(|&cause| Segment {
-                    share: share(c.count(cause), chosen),
-                    color: cause_color(cause),
-                    title: format!(
-                        "{}: {} sites, {}",
-                        c.token,
-                        thousands(c.count(cause)),
-                        cause.as_str().replace('_', " ")
-                    ),
+                .map(|&(n, color, what)| Segment {
+                    share: share(n, chosen),
+                    color,
+                    title: format!("{}: {} sites, {what}", c.token, thousands(n)),
                 })
                 .collect(),
             note: format!(
-                "{} blocked · {} in part · {} unreachable",
+                "{} blocked · {} in part by name · {} unreachable",
                 percent(share(c.blocked(), chosen)),
-                percent(share(c.count(Cause::PartlyBlocked), chosen)),
+                percent(share(c.partly_by_name, chosen)),
                 thousands(c.count(Cause::Unreachable)),
             ),
         })
         .collect();
     let top = shown
         .iter()
-        .map(|c| share(c.restricted(), chosen))
+        .map(|c| share(c.blocked() + c.partly_by_name, chosen))
         .fold(0.0f64, f64::max);
-    let surveyed = s
-        .crawlers
-        .iter()
-        .filter(|c| c.token != crate::crawlers::ANY)
-        .count();
-    let drawn = if restricted.len() > shown.len() {
-        format!("the {} most restricted are drawn", shown.len())
+    let range = |values: Vec<u64>| -> String {
+        match (values.iter().min(), values.iter().max()) {
+            (Some(&low), Some(&high)) if low == high => percent(share(low, chosen)),
+            (Some(&low), Some(&high)) => {
+                format!(
+                    "{}–{}",
+                    percent(share(low, chosen)),
+                    percent(share(high, chosen))
+                )
+            }
+            _ => "none".to_owned(),
+        }
+    };
+    let star_partly = range(
+        shown
+            .iter()
+            .map(|c| c.count(Cause::PartlyBlocked) - c.partly_by_name)
+            .collect(),
+    );
+    let housekeeping = range(
+        shown
+            .iter()
+            .map(|c| c.count(Cause::HousekeepingBlocked))
+            .collect(),
+    );
+    let surveyed = crawlers.len();
+    let drawn = if drawable.len() > shown.len() {
+        format!(
+            "{} are blocked fully or named to be blocked in part; the {} most are drawn",
+            drawable.len(),
+            shown.len()
+        )
     } else {
-        "all of them are drawn".to_owned()
+        format!(
+            "{} are blocked fully or named to be blocked in part, all drawn",
+            drawable.len()
+        )
     };
     let star = s
         .crawlers
@@ -373,35 +494,36 @@ fn blocking_chart(page: &mut String, s: &Summary) {
         .find(|c| c.token == crate::crawlers::ANY)
         .map(|c| {
             format!(
-                " The <code>*</code> group itself blocks everything on <b>{}</b> of these sites and part of them on <b>{}</b>.",
+                " The <code>*</code> group itself blocks everything on <b>{}</b> of these sites, the home page or content in part on <b>{}</b>, and housekeeping paths alone on <b>{}</b>.",
                 percent(share(c.blocked(), chosen)),
-                percent(share(c.count(Cause::PartlyBlocked), chosen))
+                percent(share(c.count(Cause::PartlyBlocked), chosen)),
+                percent(share(c.count(Cause::HousekeepingBlocked), chosen))
             )
         })
         .unwrap_or_default();
-    let key = segments
-        .iter()
-        .map(|&c| {
-            format!(
-                "<span class=\"key\"><i style=\"background:{}\"></i>{}</span>",
-                cause_color(c),
-                c.as_str().replace('_', " ")
-            )
-        })
-        .collect::<String>();
+    let key = [
+        (BY_NAME, "blocked by name"),
+        (BY_STAR, "blocked by star"),
+        (PARTIAL, "content blocked in part by a group naming it"),
+    ]
+    .iter()
+    .map(|(color, what)| {
+        format!("<span class=\"key\"><i style=\"background:{color}\"></i>{what}</span>")
+    })
+    .collect::<String>();
     let _ = write!(
         page,
         "<section><h2>Share of sites whose robots.txt blocks each crawler</h2>\
          <p class=\"note\">{key} · of the {} sites whose robots.txt answered. \
-         <b data-figure=\"restricted_crawlers\" data-value=\"{}\">{}</b> of the <b data-figure=\"surveyed_crawlers\" data-value=\"{surveyed}\">{surveyed}</b> crawlers surveyed are restricted by at least one of them; {drawn}. \
+         <b data-figure=\"restricted_crawlers\" data-value=\"{restricted}\">{}</b> of the <b data-figure=\"surveyed_crawlers\" data-value=\"{surveyed}\">{surveyed}</b> crawlers surveyed are restricted by at least one of them; {drawn}. \
+         Not in the bars, because they are the same rules for every crawler that obeys <code>*</code>: the home page or content blocked in part through <code>*</code> ({star_partly} of the sites for the crawlers drawn) and housekeeping paths alone (administration, log-in, cart, search, the software's files: {housekeeping}); the table below has them. \
          Sites that were unreachable are not in the bars: their count follows each bar.{star}</p>{}</section>",
         thousands(chosen),
-        restricted.len(),
-        thousands(restricted.len() as u64),
+        thousands(restricted as u64),
         if bars.is_empty() {
-            "<p class=\"empty\">No site's robots.txt restricts any of these crawlers.</p>".to_owned()
+            "<p class=\"empty\">No site's robots.txt blocks any of these crawlers fully or names one to block it in part.</p>".to_owned()
         } else {
-            svg::stacked_bars(&bars, axis_end(top), 190)
+            svg::stacked_bars(&bars, axis_end(top), 150)
         }
     );
 }
@@ -527,12 +649,19 @@ fn taxonomy(page: &mut String, s: &Summary) {
             percent(share(n, answered))
         );
     }
-    let files = s.statuses[0];
+    let files = s.files_without_status;
+    let failures = s.statuses[0] - files;
     let _ = write!(
         page,
-        "<tr><td>no status (a file given alone, or a network failure)</td><td class=\"n\" data-figure=\"status_none\" data-value=\"{files}\">{}</td><td class=\"n\">{}</td></tr></tbody></table></div></section>",
+        "<tr><td>no status: a file read as served with 200 (a folder's file, a table line without one)</td><td class=\"n\" data-figure=\"status_none_file\" data-value=\"{files}\">{}</td><td class=\"n\">{}</td></tr>\
+         <tr><td>no response: a network failure</td><td class=\"n\" data-figure=\"status_none_failure\" data-value=\"{failures}\">{}</td><td class=\"n\">{}</td></tr>\
+         <tr class=\"total\"><td>in all</td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr></tbody></table></div></section>",
         thousands(files),
-        percent(share(files, answered))
+        percent(share(files, answered)),
+        thousands(failures),
+        percent(share(failures, answered)),
+        thousands(answered),
+        percent(share(answered, answered))
     );
 }
 
@@ -549,7 +678,7 @@ fn sizes_chart(page: &mut String, s: &Summary) {
         .collect();
     let _ = write!(
         page,
-        "<section class=\"panel\"><h2>File sizes</h2><p class=\"note\">Sites whose robots.txt was read, by size. Crawlers read the first 500 KiB only.</p>{}",
+        "<section class=\"panel\"><h2>File sizes</h2><p class=\"note\">Sites whose robots.txt was read, by size (1 KiB = 1,024 bytes). Crawlers read the first 500 KiB only.</p>{}",
         svg::histogram(&buckets)
     );
     page.push_str("<div class=\"hidden-figures\">");
@@ -565,19 +694,28 @@ fn sizes_chart(page: &mut String, s: &Summary) {
 
 fn file_panel(page: &mut String, s: &Summary) {
     let answered = s.answered();
-    page.push_str("<section class=\"panel\"><h2>The files</h2><table class=\"compact\"><thead><tr><th>Sites that</th><th class=\"n\">sites</th><th class=\"n\">share</th></tr></thead><tbody>");
+    let _ = write!(
+        page,
+        "<section class=\"panel\"><h2>The files</h2><p class=\"note\">The first three rows are the {} sites whose robots.txt answered, each once.</p><table class=\"compact\"><thead><tr><th>Sites that</th><th class=\"n\">sites</th><th class=\"n\">share</th></tr></thead><tbody>",
+        thousands(s.chosen)
+    );
     for (key, label, value) in [
         (
-            "conditional",
-            "serve a robots.txt that is read",
-            s.outcomes[2],
+            "robots_txt",
+            "serve a robots.txt (a text file, read for its rules)",
+            s.robots_txt,
         ),
         (
             "not_robots_txt",
-            "serve an HTML page or binary data instead",
+            "serve an HTML page or binary data instead (crawlers find few rules or none in it)",
             s.not_robots_txt,
         ),
-        ("html", "serve HTML (type or body)", s.html),
+        (
+            "no_robots_txt",
+            "have none (a 4xx: everything allowed)",
+            s.no_robots_txt,
+        ),
+        ("html", "serve HTML (by type or body)", s.html),
         (
             "followed",
             "answer after a redirect was followed",
@@ -748,7 +886,7 @@ fn comparison_section(page: &mut String, c: &crate::compare::Comparison, earlier
 fn crawler_table(page: &mut String, s: &Summary) {
     let chosen = s.chosen;
     page.push_str(
-        "<section><h2>Every crawler</h2><p class=\"note\">Sites per cause; the share is of the sites whose robots.txt answered (outages and unfollowed redirects: of all sites answered).</p><table><thead><tr><th>crawler</th><th>operator</th><th>purpose</th>",
+        "<section><h2>Every crawler</h2><p class=\"note\">Sites per cause; each row adds up to the sites answered (the last column). The share is of the sites whose robots.txt answered (outages and unfollowed redirects: of all sites answered). On a narrow screen the table scrolls sideways.</p><table class=\"crawlers\"><thead><tr><th>crawler</th>",
     );
     for cause in Cause::ALL {
         let _ = write!(
@@ -757,11 +895,11 @@ fn crawler_table(page: &mut String, s: &Summary) {
             cause.as_str().replace('_', " ")
         );
     }
-    page.push_str("</tr></thead><tbody>");
+    page.push_str("<th class=\"n\">sites</th></tr></thead><tbody>");
     for c in ranked(s) {
         let _ = write!(
             page,
-            "<tr data-crawler=\"{}\"{} data-root-allowed=\"{}\" data-root-disallowed=\"{}\" data-root-none=\"{}\"><td><code>{}</code></td><td>{}</td><td>{}</td>",
+            "<tr data-crawler=\"{}\"{} data-root-allowed=\"{}\" data-root-disallowed=\"{}\" data-root-none=\"{}\"><td><code>{}</code><span class=\"who\">{}{}</span></td>",
             escape(&c.token),
             Cause::ALL
                 .iter()
@@ -772,7 +910,11 @@ fn crawler_table(page: &mut String, s: &Summary) {
             c.root[2],
             escape(&c.token),
             escape(&c.operator),
-            escape(&c.purpose),
+            if c.purpose.is_empty() {
+                String::new()
+            } else {
+                format!(" · {}", escape(&c.purpose))
+            },
         );
         for cause in Cause::ALL {
             let n = c.count(cause);
@@ -783,12 +925,17 @@ fn crawler_table(page: &mut String, s: &Summary) {
             };
             let _ = write!(
                 page,
-                "<td class=\"n\">{} <span class=\"share\">{}</span></td>",
+                "<td class=\"n\">{}<span class=\"share\">{}</span></td>",
                 thousands(n),
                 percent(share(n, whole))
             );
         }
-        page.push_str("</tr>");
+        let _ = write!(
+            page,
+            "<td class=\"n\" data-sum=\"{}\">{}</td></tr>",
+            c.causes.iter().sum::<u64>(),
+            thousands(c.causes.iter().sum::<u64>())
+        );
     }
     page.push_str("</tbody></table>");
     if !s.paths.is_empty() {
@@ -920,7 +1067,14 @@ header{margin-bottom:24px}\
 h1{margin:4px 0 6px;font-size:32px;letter-spacing:-.01em}\
 .sub{margin:0;color:var(--soft)}\
 h2{font-size:18px;margin:0 0 6px}\
-section{background:var(--card);border:1px solid var(--line);border-radius:10px;padding:20px 22px;margin:0 0 18px;overflow-x:auto}\
+section{background:var(--card);border:1px solid var(--line);border-radius:10px;padding:20px 22px;margin:0 0 18px;min-width:0}\
+.scroll{overflow-x:auto;max-width:100%}\
+h1,h2,.sub,.note,.what{overflow-wrap:anywhere}\
+.scroll svg.chart{min-width:560px}\
+table.crawlers td.n .share{display:block;margin:0}\
+table.crawlers th.n{white-space:normal;min-width:58px}\
+.who{display:block;color:var(--soft);font-size:12px}\
+tr.total td{font-weight:600;border-top:2px solid var(--line)}\
 .cards{display:grid;grid-template-columns:repeat(4,1fr);gap:12px;background:none;border:0;padding:0}\
 .card{background:var(--card);border:1px solid var(--line);border-radius:10px;padding:14px 16px}\
 .card .num{font-size:26px;font-weight:650;font-variant-numeric:tabular-nums;display:inline-block;margin-right:8px}\
@@ -953,7 +1107,7 @@ code{font:12.5px ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background
 .prose dl{display:grid;grid-template-columns:130px 1fr;gap:6px 14px;margin:0 0 12px}\
 .prose dt{font-weight:600}.prose dd{margin:0;color:#3a4252}\
 .dot{display:inline-block;width:10px;height:10px;border-radius:50%;margin-right:6px}\
-@media (max-width:800px){.cards{grid-template-columns:repeat(2,1fr)}.pair{grid-template-columns:1fr}}";
+@media (max-width:800px){main{padding:20px 12px 40px}section{padding:16px 12px}.cards{grid-template-columns:repeat(2,1fr)}.pair{grid-template-columns:1fr}.card{min-width:0;overflow-wrap:anywhere}}";
 
 #[cfg(test)]
 mod tests {

@@ -26,12 +26,28 @@ pub(crate) struct Bar {
 
 const FONT: &str = "font-family=\"inherit\" font-size=\"12\"";
 
-/// Horizontal stacked bars on a 0–`scale` axis (a share), one per row.
+/// The width a text takes at [`FONT`]'s 12 px, over-estimated (7 px a
+/// character: wider than the average of the sans-serif fonts the page
+/// names) so that the room made for it always holds it.
+pub(crate) fn text_width(text: &str) -> u32 {
+    7 * text.chars().count() as u32
+}
+
+/// Horizontal stacked bars on a 0–`scale` axis (a share), one per row;
+/// the labels get at least `label_width` and as much as the longest needs,
+/// and each note is written after the plot, in a column as wide as the
+/// longest note, so no text is cut.
 pub(crate) fn stacked_bars(bars: &[Bar], scale: f64, label_width: u32) -> String {
     let (row, bar_height, plot) = (24u32, 16u32, 600u32);
+    let label_width = bars
+        .iter()
+        .map(|b| text_width(&b.label))
+        .fold(label_width, u32::max);
     let left = label_width + 8;
     let top = 22u32;
-    let width = left + plot + 150;
+    let notes = bars.iter().map(|b| text_width(&b.note)).max().unwrap_or(0);
+    // The last tick's label is centred on the plot's end.
+    let width = left + plot + (notes + 12).max(24);
     let height = top + row * bars.len() as u32 + 6;
     let scale = if scale > 0.0 { scale } else { 1.0 };
     let mut svg = String::new();
@@ -75,8 +91,8 @@ pub(crate) fn stacked_bars(bars: &[Bar], scale: f64, label_width: u32) -> String
         }
         let _ = write!(
             svg,
-            "<text x=\"{:.1}\" y=\"{}\" class=\"value\" {FONT}>{}</text>",
-            x + 6.0,
+            "<text x=\"{}\" y=\"{}\" class=\"value\" {FONT}>{}</text>",
+            left + plot + 8,
             y + bar_height - 3,
             escape(&bar.note)
         );
@@ -87,7 +103,11 @@ pub(crate) fn stacked_bars(bars: &[Bar], scale: f64, label_width: u32) -> String
 
 /// Vertical bars of counts, labelled underneath.
 pub(crate) fn histogram(buckets: &[(String, u64, &'static str)]) -> String {
-    let (plot_height, column, gap) = (160u32, 64u32, 14u32);
+    let (plot_height, gap) = (160u32, 14u32);
+    let column = buckets
+        .iter()
+        .map(|(label, count, _)| text_width(label).max(text_width(&thousands(*count))))
+        .fold(64, u32::max);
     let top = 20u32;
     let width = (column + gap) * buckets.len() as u32 + gap;
     let height = top + plot_height + 40;
@@ -128,10 +148,19 @@ pub(crate) fn histogram(buckets: &[(String, u64, &'static str)]) -> String {
 /// label.
 pub(crate) fn diverging(rows: &[(String, u64, u64)], label_width: u32) -> String {
     let (row, bar_height, half) = (24u32, 16u32, 240u32);
+    let top = 22u32;
+    let notes = rows
+        .iter()
+        .map(|(_, started, stopped)| text_width(&format!("+{started} / −{stopped}")))
+        .max()
+        .unwrap_or(0);
+    let label_width = rows
+        .iter()
+        .map(|r| text_width(&r.0))
+        .fold(label_width, u32::max);
     let left = label_width + 8;
     let centre = left + half;
-    let top = 22u32;
-    let width = left + 2 * half + 60;
+    let width = left + 2 * half + notes + 12;
     let height = top + row * rows.len() as u32 + 6;
     let max = rows.iter().map(|r| r.1.max(r.2)).max().unwrap_or(0).max(1) as f64;
     let mut svg = String::new();
@@ -179,8 +208,15 @@ pub(crate) struct Line {
 /// Lines over `labels` (the snapshots), on a 0–`scale` share axis, with a
 /// legend on the right.
 pub(crate) fn lines(labels: &[String], lines: &[Line], scale: f64) -> String {
-    let (left, top, plot_w, plot_h) = (56u32, 16u32, 640u32, 240u32);
-    let legend = 200u32;
+    let (top, plot_w, plot_h) = (16u32, 640u32, 240u32);
+    // The first snapshot's label is centred on the axis: room for its half.
+    let left = labels
+        .first()
+        .map_or(56, |l| (text_width(l) / 2 + 4).max(56));
+    let legend = lines
+        .iter()
+        .map(|l| text_width(&l.label) + 40)
+        .fold(200, u32::max);
     let width = left + plot_w + legend;
     let height = top + plot_h + 48;
     let scale = if scale > 0.0 { scale } else { 1.0 };
@@ -326,6 +362,18 @@ mod tests {
         assert!(svg.starts_with("<svg") && svg.ends_with("</svg>"));
         assert!(svg.contains("&lt;b&gt;") && !svg.contains("<b>"));
         assert!(svg.contains("width=\"300.00\""));
+        // A long label and note get room: the labels' column and the width.
+        let long = stacked_bars(
+            &[Bar {
+                label: "x".repeat(40),
+                segments: vec![],
+                note: "n".repeat(50),
+            }],
+            1.0,
+            120,
+        );
+        let (label, note) = (text_width(&"x".repeat(40)), text_width(&"n".repeat(50)));
+        assert!(long.contains(&format!("viewBox=\"0 0 {} ", label + 8 + 600 + note + 12)));
         let empty = histogram(&[]);
         assert!(empty.contains("</svg>"));
         let div = diverging(&[("GPTBot".into(), 3, 1)], 100);

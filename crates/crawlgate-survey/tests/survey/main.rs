@@ -13,6 +13,7 @@ mod bad_input;
 mod bar;
 mod browser;
 mod compare;
+mod docs;
 mod group_words;
 mod inputs;
 mod live;

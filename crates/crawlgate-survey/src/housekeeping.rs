@@ -1,0 +1,197 @@
+//! Which paths are *housekeeping*: the parts of a site that are no content
+//! of their own (administration, log-in and accounts, shop carts and
+//! checkouts, site search, feeds and comments, the software's own files).
+//! A crawler kept only out of these (`Disallow: /wp-admin/`) may read
+//! everything a reader would; the survey tells that apart from a crawler
+//! kept out of the home page or a content section
+//! ([`Cause::HousekeepingBlocked`](crate::verdict::Cause) against
+//! [`Cause::PartlyBlocked`](crate::verdict::Cause)).
+//!
+//! A path is housekeeping when one of its segments (between `/`, before
+//! any `?`, compared without case and without an extension: `wp-login.php`
+//! is `wp-login`) is a word of [`WORDS`] or a file with one of the
+//! [`FILE_EXTENSIONS`] (not `index.*`), or when it is the home page's query
+//! string (`/?s=`, `/?add-to-cart=`). docs/survey.md lists them.
+
+/// The segment words that make a path housekeeping, by kind.
+pub const WORDS: &[(&str, &[&str])] = &[
+    (
+        "administration",
+        &[
+            "admin",
+            "administrator",
+            "wp-admin",
+            "dashboard",
+            "backend",
+            "add",
+            "edit",
+        ],
+    ),
+    (
+        "log-in and accounts",
+        &[
+            "login",
+            "logout",
+            "wp-login",
+            "signin",
+            "sign-in",
+            "signup",
+            "sign-up",
+            "register",
+            "registration",
+            "account",
+            "accounts",
+            "my-account",
+            "myaccount",
+            "customer",
+            "user",
+            "users",
+            "profile",
+            "password",
+            "auth",
+        ],
+    ),
+    (
+        "shop",
+        &[
+            "cart", "basket", "checkout", "order", "orders", "wishlist", "compare",
+        ],
+    ),
+    (
+        "search and filters",
+        &[
+            "search",
+            "suche",
+            "recherche",
+            "buscar",
+            "filter",
+            "filters",
+        ],
+    ),
+    (
+        "feeds and comments",
+        &[
+            "feed",
+            "feeds",
+            "rss",
+            "trackback",
+            "comment",
+            "comments",
+            "reply",
+        ],
+    ),
+    (
+        "software",
+        &[
+            "core",
+            "modules",
+            "themes",
+            "profiles",
+            "misc",
+            "scripts",
+            "includes",
+            "plugins",
+            "templates",
+            "cache",
+            "cgi-bin",
+            "bin",
+            "config",
+            "logs",
+            "js",
+            "css",
+            "ajax",
+            "api",
+            "wp-includes",
+            "wp-json",
+            "xmlrpc",
+            "tmp",
+            "temp",
+        ],
+    ),
+];
+
+/// The extensions of the software's own files (`cron.php`,
+/// `install.mysql.txt`, `web.config`): a segment ending in one is
+/// housekeeping, except the front page's `index.*`.
+pub const FILE_EXTENSIONS: &[&str] = &[
+    "txt", "php", "config", "cgi", "pl", "sql", "log", "ini", "inc", "sh",
+];
+
+/// Whether `path` (a rule's literal start, `/` first) is housekeeping.
+///
+/// ```
+/// use crawlgate_survey::housekeeping::is_housekeeping;
+/// assert!(is_housekeeping("/wp-admin/"));
+/// assert!(is_housekeeping("/shop/Cart"));
+/// assert!(is_housekeeping("/wp-login.php"));
+/// assert!(is_housekeeping("/?s="));
+/// assert!(!is_housekeeping("/"));
+/// assert!(!is_housekeeping("/news/"));
+/// assert!(!is_housekeeping("/search-engine-tips/"));
+/// ```
+pub fn is_housekeeping(path: &str) -> bool {
+    if path.starts_with("/?") {
+        return true;
+    }
+    let path = path.split('?').next().unwrap_or_default();
+    path.split('/').any(|segment| {
+        let stem = segment.split('.').next().unwrap_or_default();
+        let software_file = segment
+            .rsplit_once('.')
+            .is_some_and(|(_, ext)| FILE_EXTENSIONS.iter().any(|e| e.eq_ignore_ascii_case(ext)))
+            && !stem.eq_ignore_ascii_case("index");
+        !stem.is_empty()
+            && (software_file
+                || WORDS
+                    .iter()
+                    .flat_map(|(_, words)| words.iter())
+                    .any(|word| word.eq_ignore_ascii_case(stem)))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn segments_are_compared_whole_without_case_or_extension() {
+        for path in [
+            "/admin",
+            "/ADMIN/x",
+            "/en/checkout/",
+            "/index/login.aspx",
+            "/feed/",
+            "/cgi-bin/x.pl",
+            "/?add-to-cart=1",
+            "/install.mysql.txt",
+            "/web.config",
+            "/node/add/",
+        ] {
+            assert!(is_housekeeping(path), "{path}");
+        }
+        for path in [
+            "/",
+            "/administration-of-justice/",
+            "/blog/",
+            "/products?search=x",
+            "/adm",
+            "/index.php",
+            "/en/",
+            "",
+        ] {
+            assert!(!is_housekeeping(path), "{path}");
+        }
+    }
+
+    #[test]
+    fn words_are_lower_case_and_listed_once() {
+        let mut all: Vec<&str> = WORDS.iter().flat_map(|(_, w)| w.iter().copied()).collect();
+        assert!(all
+            .iter()
+            .all(|w| *w == w.to_ascii_lowercase() && !w.contains('.')));
+        let n = all.len();
+        all.sort_unstable();
+        all.dedup();
+        assert_eq!(all.len(), n);
+    }
+}
