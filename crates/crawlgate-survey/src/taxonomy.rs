@@ -24,41 +24,31 @@
 //!   2xx as `other`, the survey reads it as the fetch rules do (a
 //!   success).
 
-use std::fmt;
 
-/// A capture's HTTP status as Common Crawl classifies it.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
-)]
-pub enum FetchClass {
-    /// 200.
-    Success,
-    /// 403.
-    Forbidden,
-    /// 5xx or 429.
-    DeferVisits,
-    /// 3xx.
-    Redirect,
-    /// 404, 410 or 400.
-    NotFound,
-    /// 401.
-    Unauthorized,
-    /// Any other status.
-    Other,
+crawlgate::word_table! {
+    /// A capture's HTTP status as Common Crawl classifies it.
+    #[derive(
+        Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+    )]
+    pub enum FetchClass {
+        /// 200.
+        Success = "success",
+        /// 403.
+        Forbidden = "forbidden",
+        /// 5xx or 429.
+        DeferVisits = "defer_visits",
+        /// 3xx.
+        Redirect = "redirect",
+        /// 404, 410 or 400.
+        NotFound = "notfound",
+        /// 401.
+        Unauthorized = "unauthorized",
+        /// Any other status.
+        Other = "other",
+    }
 }
 
 impl FetchClass {
-    /// Every class, in this order.
-    pub const ALL: [FetchClass; 7] = [
-        FetchClass::Success,
-        FetchClass::Forbidden,
-        FetchClass::DeferVisits,
-        FetchClass::Redirect,
-        FetchClass::NotFound,
-        FetchClass::Unauthorized,
-        FetchClass::Other,
-    ];
-
     /// The class of a status.
     ///
     /// ```
@@ -78,78 +68,32 @@ impl FetchClass {
             _ => FetchClass::Other,
         }
     }
-
-    /// The word written in tables (`defer_visits`).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            FetchClass::Success => "success",
-            FetchClass::Forbidden => "forbidden",
-            FetchClass::DeferVisits => "defer_visits",
-            FetchClass::Redirect => "redirect",
-            FetchClass::NotFound => "notfound",
-            FetchClass::Unauthorized => "unauthorized",
-            FetchClass::Other => "other",
-        }
-    }
-
-    /// The class written as `word`.
-    pub fn from_word(word: &str) -> Option<FetchClass> {
-        FetchClass::ALL.into_iter().find(|c| c.as_str() == word)
-    }
 }
 
-impl fmt::Display for FetchClass {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
+crawlgate::word_table! {
+    /// A host's robots.txt as Common Crawl's top-k statistics count it.
+    #[derive(
+        Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+    )]
+    pub enum HostClass {
+        /// 403.
+        HttpForbidden = "http_forbidden",
+        /// 5xx, 429, a network failure.
+        HttpDeferVisits = "http_defer_visits",
+        /// Any other 4xx.
+        HttpAllowAll = "http_allow_all",
+        /// A redirect not followed to a capture.
+        HttpRedirectNotResolved = "http_redirect_not_resolved",
+        /// A success whose media type is not a robots.txt's.
+        MimeNotRobotsTxt = "mime_not_robotstxt",
+        /// A robots.txt without allow or disallow lines.
+        RobotsTxtNoRules = "robotstxt_no_rules",
+        /// A robots.txt with rules.
+        RobotsTxtWithRules = "robotstxt_with_rules",
     }
-}
-
-/// A host's robots.txt as Common Crawl's top-k statistics count it.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
-)]
-pub enum HostClass {
-    /// 403.
-    HttpForbidden,
-    /// 5xx, 429, a network failure.
-    HttpDeferVisits,
-    /// Any other 4xx.
-    HttpAllowAll,
-    /// A redirect not followed to a capture.
-    HttpRedirectNotResolved,
-    /// A success whose media type is not a robots.txt's.
-    MimeNotRobotsTxt,
-    /// A robots.txt without allow or disallow lines.
-    RobotsTxtNoRules,
-    /// A robots.txt with rules.
-    RobotsTxtWithRules,
 }
 
 impl HostClass {
-    /// Every class, in this order (Common Crawl's columns).
-    pub const ALL: [HostClass; 7] = [
-        HostClass::HttpForbidden,
-        HostClass::HttpDeferVisits,
-        HostClass::HttpAllowAll,
-        HostClass::HttpRedirectNotResolved,
-        HostClass::MimeNotRobotsTxt,
-        HostClass::RobotsTxtNoRules,
-        HostClass::RobotsTxtWithRules,
-    ];
-
-    /// The word written in tables (`http_defer_visits`).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            HostClass::HttpForbidden => "http_forbidden",
-            HostClass::HttpDeferVisits => "http_defer_visits",
-            HostClass::HttpAllowAll => "http_allow_all",
-            HostClass::HttpRedirectNotResolved => "http_redirect_not_resolved",
-            HostClass::MimeNotRobotsTxt => "mime_not_robotstxt",
-            HostClass::RobotsTxtNoRules => "robotstxt_no_rules",
-            HostClass::RobotsTxtWithRules => "robotstxt_with_rules",
-        }
-    }
-
     /// Common Crawl's name for it.
     pub fn label(self) -> &'static str {
         match self {
@@ -161,11 +105,6 @@ impl HostClass {
             HostClass::RobotsTxtNoRules => "Robots.txt no rules",
             HostClass::RobotsTxtWithRules => "Robots.txt with rules",
         }
-    }
-
-    /// The class written as `word`.
-    pub fn from_word(word: &str) -> Option<HostClass> {
-        HostClass::ALL.into_iter().find(|c| c.as_str() == word)
     }
 
     /// The class of a capture: its status (None for a network failure,
@@ -208,12 +147,6 @@ impl HostClass {
                 }
             }
         }
-    }
-}
-
-impl fmt::Display for HostClass {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
     }
 }
 

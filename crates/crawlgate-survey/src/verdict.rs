@@ -51,7 +51,6 @@
 //! ```
 
 use std::cell::RefCell;
-use std::fmt;
 
 use crawlgate::registry::{self, Crawler};
 use crawlgate::{AgentView, ChoiceKind, RobotsTxt, SelectionKind, Who};
@@ -65,76 +64,45 @@ use crate::preferences::column_value;
 /// `/`).
 pub const MAX_SAMPLES: usize = 32;
 
-/// Why a crawler may or may not fetch a site, in one word (see the
-/// [module](self)).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-pub enum Cause {
-    /// A group naming the crawler (its own token or a fallback) disallows
-    /// every probe path.
-    BlockedByName,
-    /// No group names the crawler, and the `*` group disallows every probe
-    /// path.
-    BlockedByStar,
-    /// The group the crawler obeys disallows some probe paths, not all,
-    /// and among them `/` or a content path (one that is not
-    /// [housekeeping](crate::housekeeping)).
-    PartlyBlocked,
-    /// The group the crawler obeys disallows only housekeeping probe paths
-    /// (administration, log-in, cart, search …: see
-    /// [`housekeeping`](crate::housekeeping)); `/` and every content path
-    /// sampled are allowed.
-    HousekeepingBlocked,
-    /// The group the crawler obeys (or the absence of one) allows every
-    /// probe path.
-    Allowed,
-    /// A 4xx other than 429: no robots.txt, everything allowed.
-    NoRobotsTxt,
-    /// A 5xx, 429, timeout or other network failure: everything disallowed
-    /// while it lasts. An outage, not a choice.
-    Unreachable,
-    /// A redirect the survey could not follow to a robots.txt: the target
-    /// is not in the input (no answer), or the redirects loop or go on for
-    /// more than five hops (read as a 404, everything allowed).
-    Redirected,
-    /// A 2xx whose body is no robots.txt (an HTML page or binary data):
-    /// crawlers read what valid lines it has, usually none.
-    NotRobotsTxt,
+crawlgate::word_table! {
+    /// Why a crawler may or may not fetch a site, in one word (see the
+    /// [module](self)).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+    pub enum Cause {
+        /// A group naming the crawler (its own token or a fallback) disallows
+        /// every probe path.
+        BlockedByName = "blocked_by_name",
+        /// No group names the crawler, and the `*` group disallows every probe
+        /// path.
+        BlockedByStar = "blocked_by_star",
+        /// The group the crawler obeys disallows some probe paths, not all,
+        /// and among them `/` or a content path (one that is not
+        /// [housekeeping](crate::housekeeping)).
+        PartlyBlocked = "partly_blocked",
+        /// The group the crawler obeys disallows only housekeeping probe paths
+        /// (administration, log-in, cart, search …: see
+        /// [`housekeeping`](crate::housekeeping)); `/` and every content path
+        /// sampled are allowed.
+        HousekeepingBlocked = "housekeeping_blocked",
+        /// The group the crawler obeys (or the absence of one) allows every
+        /// probe path.
+        Allowed = "allowed",
+        /// A 4xx other than 429: no robots.txt, everything allowed.
+        NoRobotsTxt = "no_robots_txt",
+        /// A 5xx, 429, timeout or other network failure: everything disallowed
+        /// while it lasts. An outage, not a choice.
+        Unreachable = "unreachable",
+        /// A redirect the survey could not follow to a robots.txt: the target
+        /// is not in the input (no answer), or the redirects loop or go on for
+        /// more than five hops (read as a 404, everything allowed).
+        Redirected = "redirected",
+        /// A 2xx whose body is no robots.txt (an HTML page or binary data):
+        /// crawlers read what valid lines it has, usually none.
+        NotRobotsTxt = "not_robots_txt",
+    }
 }
 
 impl Cause {
-    /// Every cause, in this order.
-    pub const ALL: [Cause; 9] = [
-        Cause::BlockedByName,
-        Cause::BlockedByStar,
-        Cause::PartlyBlocked,
-        Cause::HousekeepingBlocked,
-        Cause::Allowed,
-        Cause::NoRobotsTxt,
-        Cause::Unreachable,
-        Cause::Redirected,
-        Cause::NotRobotsTxt,
-    ];
-
-    /// The word written in tables (`blocked_by_name`).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Cause::BlockedByName => "blocked_by_name",
-            Cause::BlockedByStar => "blocked_by_star",
-            Cause::PartlyBlocked => "partly_blocked",
-            Cause::HousekeepingBlocked => "housekeeping_blocked",
-            Cause::Allowed => "allowed",
-            Cause::NoRobotsTxt => "no_robots_txt",
-            Cause::Unreachable => "unreachable",
-            Cause::Redirected => "redirected",
-            Cause::NotRobotsTxt => "not_robots_txt",
-        }
-    }
-
-    /// The cause written as `word`.
-    pub fn from_word(word: &str) -> Option<Cause> {
-        Cause::ALL.into_iter().find(|c| c.as_str() == word)
-    }
-
     /// What it means, in a sentence (the report's legend).
     pub fn meaning(self) -> &'static str {
         match self {
@@ -163,50 +131,26 @@ impl Cause {
     }
 }
 
-impl fmt::Display for Cause {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
+crawlgate::word_table! {
+    /// Which group decided for a crawler.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+    pub enum GroupKind {
+        /// A group naming the crawler's own product token.
+        Named = "named",
+        /// A group naming a token the crawler falls back to (Googlebot for
+        /// Googlebot-Image).
+        Fallback = "fallback",
+        /// The `*` group.
+        Star = "star",
+        /// No group: everything allowed.
+        None = "none",
+        /// Its operator says it ignores robots.txt (the crawler registry): the
+        /// file does not apply, everything allowed.
+        Ignored = "ignored",
     }
-}
-
-/// Which group decided for a crawler.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-pub enum GroupKind {
-    /// A group naming the crawler's own product token.
-    Named,
-    /// A group naming a token the crawler falls back to (Googlebot for
-    /// Googlebot-Image).
-    Fallback,
-    /// The `*` group.
-    Star,
-    /// No group: everything allowed.
-    None,
-    /// Its operator says it ignores robots.txt (the crawler registry): the
-    /// file does not apply, everything allowed.
-    Ignored,
 }
 
 impl GroupKind {
-    /// Every kind, in this order.
-    pub const ALL: [GroupKind; 5] = [
-        GroupKind::Named,
-        GroupKind::Fallback,
-        GroupKind::Star,
-        GroupKind::None,
-        GroupKind::Ignored,
-    ];
-
-    /// The word written in tables (`named`).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            GroupKind::Named => "named",
-            GroupKind::Fallback => "fallback",
-            GroupKind::Star => "star",
-            GroupKind::None => "none",
-            GroupKind::Ignored => "ignored",
-        }
-    }
-
     /// The word for the core's choice ([`GroupChoice::group_kind`](crawlgate::GroupChoice::group_kind),
     /// where a control token's choice is read as a crawler's): its own
     /// token's groups `named`, a fallback's `fallback`, `*`'s `star`, none
@@ -228,11 +172,6 @@ impl GroupKind {
             // `ControlToken` comes here; anything newer: no group.
             _ => GroupKind::None,
         }
-    }
-
-    /// The kind written as `word`.
-    pub fn from_word(word: &str) -> Option<GroupKind> {
-        GroupKind::ALL.into_iter().find(|g| g.as_str() == word)
     }
 }
 

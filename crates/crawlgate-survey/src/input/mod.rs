@@ -19,7 +19,6 @@ mod rewind;
 mod table;
 pub mod warc;
 
-use std::fmt;
 use std::path::{Path, PathBuf};
 
 pub use live::LiveOptions;
@@ -47,32 +46,22 @@ pub enum Item {
     Skipped(Skip),
 }
 
-/// Why a record is no capture. Every WARC record is a capture or one of
-/// these, so the captures and the skips add up to the records read.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Skip {
-    /// A record that is not a response (`warcinfo`, `request`,
-    /// `metadata`, `revisit` …).
-    NotResponse,
-    /// A response that is not HTTP (a DNS lookup, say).
-    NotHttp,
-    /// An HTTP response for another URL than a `/robots.txt`.
-    OtherUrl,
+crawlgate::word_table! {
+    /// Why a record is no capture. Every WARC record is a capture or one of
+    /// these, so the captures and the skips add up to the records read.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+    pub enum Skip {
+        /// A record that is not a response (`warcinfo`, `request`,
+        /// `metadata`, `revisit` …).
+        NotResponse = "not_response",
+        /// A response that is not HTTP (a DNS lookup, say).
+        NotHttp = "not_http",
+        /// An HTTP response for another URL than a `/robots.txt`.
+        OtherUrl = "other_url",
+    }
 }
 
 impl Skip {
-    /// Every reason, in this order.
-    pub const ALL: [Skip; 3] = [Skip::NotResponse, Skip::NotHttp, Skip::OtherUrl];
-
-    /// The word written in summaries (`not_response`).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Skip::NotResponse => "not_response",
-            Skip::NotHttp => "not_http",
-            Skip::OtherUrl => "other_url",
-        }
-    }
-
     /// What it means, in words.
     pub fn meaning(self) -> &'static str {
         match self {
@@ -80,12 +69,6 @@ impl Skip {
             Skip::NotHttp => "responses that are not HTTP",
             Skip::OtherUrl => "HTTP responses for another URL than a /robots.txt",
         }
-    }
-}
-
-impl fmt::Display for Skip {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
     }
 }
 
