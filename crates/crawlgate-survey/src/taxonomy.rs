@@ -24,7 +24,6 @@
 //!   2xx as `other`, the survey reads it as the fetch rules do (a
 //!   success).
 
-
 crawlgate::word_table! {
     /// A capture's HTTP status as Common Crawl classifies it.
     #[derive(
