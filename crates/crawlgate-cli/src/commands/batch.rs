@@ -27,6 +27,7 @@ use std::time::Duration;
 use anyhow::Context as _;
 use base64::Engine as _;
 use crawlgate::{CompiledRobotsTxt, Profile, Reading, RobotsTxt, Who};
+use crawlgate_answers::ByProfile;
 use crawlgate_survey::input::lines::read_line;
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -234,17 +235,24 @@ impl FileRules {
     }
 }
 
-/// One cache entry: a parsed body (or why there is none), and the bytes
-/// counted for it.
+/// One cache entry: a body's readings, each profile's made the first time
+/// a request's crawler is read by it (the `ByProfile` store
+/// `RobotsSource` and Python's batch keep too), and the bytes counted for
+/// them.
 struct Slot {
+    readings: ByProfile<Parsed>,
+    /// What [`BodyCache::bytes`] counts for it.
+    counted: Cell<usize>,
+}
+
+/// A body read by one profile (or why there is none).
+struct Parsed {
     cached: Cached,
     /// The heap of the parsed file when last measured, and how many times
     /// it grew since parsing (each growth is a crawler's rules compiled:
     /// a few more heap blocks).
     heap: Cell<usize>,
     growths: Cell<usize>,
-    /// What [`BodyCache::bytes`] counts for it.
-    counted: Cell<usize>,
 }
 
 type Cached = Result<Arc<CompiledRobotsTxt>, Refusal>;
@@ -261,22 +269,56 @@ const FILE_BLOCKS: usize = 18;
 const COMPILED_BLOCKS: usize = 10;
 
 impl Slot {
-    fn new(cached: Cached) -> Slot {
-        let heap = cached.as_ref().map_or(0, |robots| robots.heap_size());
+    fn new() -> Slot {
         Slot {
-            cached,
-            heap: Cell::new(heap),
-            growths: Cell::new(0),
+            readings: ByProfile::new(),
             counted: Cell::new(0),
         }
     }
 
+    /// The body read by `profile`, once it was.
+    fn reading(&self, profile: Profile) -> Option<&Parsed> {
+        self.readings.get(profile)
+    }
+
     /// The bytes this entry holds under a key of `key_len` bytes: the key,
-    /// the slot, and the parsed file with the rules compiled so far (or the
-    /// refusal's message), each heap block with the allocator's share.
+    /// the slot, and each reading's parsed file with the rules compiled so
+    /// far (or the refusal's message), each heap block with the allocator's
+    /// share.
     fn bytes(&self, key_len: usize) -> usize {
         let own = key_len + size_of::<Slot>() + 2 * size_of::<usize>() + 2 * BLOCK;
-        own + match &self.cached {
+        own + Profile::ALL
+            .iter()
+            .filter_map(|&profile| self.reading(profile))
+            .map(Parsed::bytes)
+            .sum::<usize>()
+    }
+
+    /// Measures each reading again (questions compile rules); true when
+    /// one grew.
+    fn remeasure(&self) -> bool {
+        // Every reading is measured: no short cut after the first growth.
+        let mut grew = false;
+        for parsed in Profile::ALL.iter().filter_map(|&p| self.reading(p)) {
+            grew |= parsed.remeasure();
+        }
+        grew
+    }
+}
+
+impl Parsed {
+    fn new(cached: Cached) -> Parsed {
+        let heap = cached.as_ref().map_or(0, |robots| robots.heap_size());
+        Parsed {
+            cached,
+            heap: Cell::new(heap),
+            growths: Cell::new(0),
+        }
+    }
+
+    /// What it holds beyond the slot.
+    fn bytes(&self) -> usize {
+        match &self.cached {
             Ok(_) => {
                 // Both Arcs' counts, the two structs, their heap.
                 4 * size_of::<usize>()
@@ -348,8 +390,9 @@ impl BodyCache {
         self.bytes = 0;
     }
 
-    /// The parsed body for `key`, made by `load` and read by `profile` on a
-    /// miss.
+    /// The entry for `key`, with the body read by `profile`: made by `load`
+    /// and read on a miss (another profile's reading of a kept body loads
+    /// it again).
     fn get(
         &mut self,
         key: &[u8],
@@ -357,40 +400,50 @@ impl BodyCache {
         load: impl FnOnce() -> Result<Vec<u8>, Refusal>,
     ) -> Rc<Slot> {
         // Consecutive requests usually share a body: one comparison, no hashing.
-        if let Some(last) = &self.last
-            && self.last_key == key
-        {
-            return Rc::clone(last);
-        }
-        let slot = match self.parsed.get(key) {
-            Some(slot) => Rc::clone(slot),
-            None => {
-                // Kept with the rules compiled for its crawlers: repeated
-                // questions compile once.
-                let slot = Rc::new(Slot::new(load().map(|bytes| {
+        let hit_last = self.last.is_some() && self.last_key == key;
+        let slot = match &self.last {
+            Some(last) if hit_last => Rc::clone(last),
+            _ => match self.parsed.get(key) {
+                Some(slot) => Rc::clone(slot),
+                None => Rc::new(Slot::new()),
+            },
+        };
+        if slot.reading(profile).is_none() {
+            // Kept with the rules compiled for its crawlers: repeated
+            // questions compile once.
+            slot.readings.set(
+                profile,
+                Parsed::new(load().map(|bytes| {
                     Arc::new(CompiledRobotsTxt::new(RobotsTxt::parse_with(
                         &bytes, profile,
                     )))
-                })));
-                let cost = slot.bytes(key.len());
-                slot.counted.set(cost);
-                // The table may double to take one more key.
-                let growth = if self.parsed.len() == self.parsed.capacity() {
-                    self.parsed.capacity().max(3) * (size_of::<(Vec<u8>, Rc<Slot>)>() + 1) * 8 / 7
-                } else {
-                    0
-                };
-                if self.held() + cost + growth + key.len() > self.budget {
-                    self.clear();
-                }
+                })),
+            );
+            let cost = slot.bytes(key.len());
+            let counted = slot.counted.replace(cost);
+            let new_key = counted == 0;
+            // The table may double to take one more key.
+            let growth = if new_key && self.parsed.len() == self.parsed.capacity() {
+                self.parsed.capacity().max(3) * (size_of::<(Vec<u8>, Rc<Slot>)>() + 1) * 8 / 7
+            } else {
+                0
+            };
+            let key_copy = if new_key { key.len() } else { 0 };
+            if self.held() - counted + cost + growth + key_copy > self.budget {
+                self.clear();
+            }
+            if self.parsed.contains_key(key) {
+                self.bytes = self.bytes + cost - counted;
+            } else {
                 self.bytes += cost;
                 self.parsed.insert(key.to_vec(), Rc::clone(&slot));
-                slot
             }
-        };
-        self.last_key.clear();
-        self.last_key.extend_from_slice(key);
-        self.last = Some(Rc::clone(&slot));
+        }
+        if !hit_last || self.last.is_none() {
+            self.last_key.clear();
+            self.last_key.extend_from_slice(key);
+            self.last = Some(Rc::clone(&slot));
+        }
         slot
     }
 
@@ -413,7 +466,7 @@ impl BodyCache {
         asked: &Asked<'_>,
         files: &FileRules,
         key: &mut Vec<u8>,
-    ) -> Result<Rc<Slot>, Refusal> {
+    ) -> Result<(Rc<Slot>, Profile), Refusal> {
         let profile = match asked {
             Asked::Token(agent) => Reading::OneToken.profile_for(agent, self.named),
             Asked::Crawler(name) => Reading::Crawler.profile_for(name, self.named),
@@ -436,33 +489,37 @@ impl BodyCache {
                 ),
             ));
         }
-        // One body may be read by several profiles.
+        // Keyed by the body alone: its entry keeps a reading per profile.
         key.clear();
-        key.extend_from_slice(profile.name.as_bytes());
-        key.push(0);
         if let Some(b64) = &request.robots_txt_b64 {
             key.push(b'b');
             key.extend_from_slice(b64.as_bytes());
-            return Ok(self.get(key, profile, || {
-                base64::engine::general_purpose::STANDARD
-                    .decode(b64.as_bytes())
-                    .map_err(|e| {
-                        refuse(
-                            ErrorKind::InvalidBody,
-                            format!("robots_txt_b64 is not valid base64: {e}"),
-                        )
-                    })
-            }));
+            return Ok((
+                self.get(key, profile, || {
+                    base64::engine::general_purpose::STANDARD
+                        .decode(b64.as_bytes())
+                        .map_err(|e| {
+                            refuse(
+                                ErrorKind::InvalidBody,
+                                format!("robots_txt_b64 is not valid base64: {e}"),
+                            )
+                        })
+                }),
+                profile,
+            ));
         }
         if let Some(raw) = inline {
             key.push(b't');
             key.extend_from_slice(raw.get().as_bytes());
-            return Ok(self.get(key, profile, || inline_text(raw)));
+            return Ok((self.get(key, profile, || inline_text(raw)), profile));
         }
         if let Some(path) = &request.robots_file {
             key.push(b'f');
             key.extend_from_slice(path.as_bytes());
-            return Ok(self.get(key, profile, || read_robots_file(path, files)));
+            return Ok((
+                self.get(key, profile, || read_robots_file(path, files)),
+                profile,
+            ));
         }
         Err(refuse(
             ErrorKind::NoRobotsTxt,
@@ -644,8 +701,8 @@ fn answer_line(
             );
         }
     };
-    let slot = match cache.robots_for(&request, &asked, files, key) {
-        Ok(slot) => slot,
+    let (slot, profile) = match cache.robots_for(&request, &asked, files, key) {
+        Ok(found) => found,
         Err(refusal) => {
             *tally.errors.entry(refusal.kind).or_default() += 1;
             return write_error(
@@ -655,7 +712,19 @@ fn answer_line(
             );
         }
     };
-    match &slot.cached {
+    // Every profile `robots_for` chooses is one of `Profile::ALL`, which
+    // has a slot: the reading is there.
+    let Some(parsed) = slot.reading(profile) else {
+        return write_error(
+            out,
+            request.id,
+            &format!(
+                "input line {number}: the profile {} cannot be kept",
+                profile.name
+            ),
+        );
+    };
+    match &parsed.cached {
         Ok(robots) => {
             let allowed = write_answer(out, request.id, robots, &asked, &request.url)?;
             cache.answered(&slot, key.len());
@@ -822,7 +891,7 @@ mod tests {
     /// Asks enough questions of `slot` to compile the rules of a few
     /// crawlers, counting each answer as `crawlgate batch` does.
     fn ask(cache: &mut BodyCache, slot: &Slot, key_len: usize) {
-        let Ok(robots) = &slot.cached else {
+        let Ok(robots) = &slot.reading(Profile::GOOGLE).unwrap().cached else {
             return;
         };
         for agent in ["Googlebot", "Bingbot", "GPTBot", "mybot"] {
@@ -900,15 +969,35 @@ mod tests {
                 loads += 1;
                 Ok(b"User-agent: *\nDisallow: /x\n".to_vec())
             });
-            assert!(!slot.cached.as_ref().unwrap().is_allowed("bot", "/x"));
+            let cached = &slot.reading(Profile::GOOGLE).unwrap().cached;
+            assert!(!cached.as_ref().unwrap().is_allowed("bot", "/x"));
         }
         assert_eq!(loads, 2);
         let refused = cache.get(b"c", Profile::GOOGLE, || {
             Err(refuse(ErrorKind::RobotsFile, "no"))
         });
-        assert!(refused.cached.is_err());
+        assert!(refused.reading(Profile::GOOGLE).unwrap().cached.is_err());
         let again = cache.get(b"c", Profile::GOOGLE, || unreachable!("kept"));
-        assert_eq!(again.cached.as_ref().unwrap_err().message, "no");
+        let cached = &again.reading(Profile::GOOGLE).unwrap().cached;
+        assert_eq!(cached.as_ref().unwrap_err().message, "no");
+        // Another profile's reading of a kept body: the same entry, loaded
+        // and read again by that profile, and counted.
+        let held = cache.held();
+        let bing = cache.get(b"a", Profile::BING, || {
+            loads += 1;
+            Ok(b"User-agent: *\nDisallow: /x\n".to_vec())
+        });
+        assert_eq!(loads, 3);
+        assert_eq!(cache.parsed.len(), 3);
+        let read = bing
+            .reading(Profile::BING)
+            .unwrap()
+            .cached
+            .as_ref()
+            .unwrap();
+        assert_eq!(read.robots().profile(), Profile::BING);
+        assert!(bing.reading(Profile::GOOGLE).is_some());
+        assert!(cache.held() > held);
     }
 
     #[test]
