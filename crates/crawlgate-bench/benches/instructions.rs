@@ -33,6 +33,8 @@ const WORKLOADS: &[(&str, Workload)] = &[
     ("answers", answers),
     ("first_answers", first_answers),
     ("one_question", workload_one_question),
+    ("crawler_parse_and_view", workload_crawler_parse_and_view),
+    ("crawler_one_question", workload_crawler_one_question),
     ("decide", workload_decide),
     ("decide_once", workload_decide_once),
     (
@@ -228,6 +230,32 @@ fn workload_one_question(corpus: &Corpus) -> usize {
             let robots = crawlgate::RobotsTxt::parse(&e.bytes);
 
             robots.view(e.agent).is_allowed(corpus.first_question(e))
+        })
+        .count()
+}
+
+/// The file read for its crawler (`CrawlerRobotsTxt`), and its view.
+#[inline(never)]
+fn workload_crawler_parse_and_view(corpus: &Corpus) -> usize {
+    corpus
+        .entries
+        .iter()
+        .map(|e| {
+            let robots = crawlgate::CrawlerRobotsTxt::parse(&e.bytes, e.agent);
+            black_box(robots.view()).groups().len()
+        })
+        .sum()
+}
+
+/// The crawler's path: the file read for its crawler, and one question.
+#[inline(never)]
+fn workload_crawler_one_question(corpus: &Corpus) -> usize {
+    corpus
+        .entries
+        .iter()
+        .filter(|e| {
+            crawlgate::CrawlerRobotsTxt::parse(&e.bytes, e.agent)
+                .is_allowed(corpus.first_question(e))
         })
         .count()
 }

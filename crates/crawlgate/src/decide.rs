@@ -281,6 +281,20 @@ impl RobotsTxt {
         self.view_of(self.select_who(who), kept)
     }
 
+    /// The view of `who`, compiling into (or using) `rules`: for a reader
+    /// that only ever views one crawler.
+    pub(crate) fn view_sharing<'a>(
+        &'a self,
+        who: Who<'_>,
+        rules: &'a LazyMatcher,
+    ) -> AgentView<'a> {
+        AgentView {
+            robots: self,
+            selection: self.select_who(who),
+            rules: ViewRules::Kept(rules),
+        }
+    }
+
     /// The view of a selection, with the compiled rules of its slot in
     /// `kept` (its own when `kept` has none).
     fn view_of<'a>(&'a self, selection: Selected<'a>, kept: &'a [LazyMatcher]) -> AgentView<'a> {

@@ -105,6 +105,7 @@ mod decide;
 mod diagnostic;
 pub mod extension;
 mod field;
+mod for_crawler;
 mod hex;
 mod matcher;
 mod model;
@@ -136,6 +137,7 @@ pub use extension::{
     ContentSignal, ContentUsage, CrawlDelay, ExtensionKind, License, Preference, RequestRate,
     TimeOfDay, UsageCategory, VisitTime,
 };
+pub use for_crawler::CrawlerRobotsTxt;
 pub use model::{Extension, Group, InputStats, RobotsTxt, Rule, RuleKind, Sitemap, UserAgent};
 pub use once::{decide_once, decide_once_with, OnceVerdict};
 pub use pattern::Pattern;
@@ -186,5 +188,6 @@ mod send_sync {
         assert_send_sync::<crate::AgentView<'static>>();
         assert_send_sync::<crate::Verdict<'static>>();
         assert_send_sync::<crate::CompiledRobotsTxt>();
+        assert_send_sync::<crate::CrawlerRobotsTxt>();
     }
 }

@@ -118,6 +118,19 @@ impl<'a> Who<'a> {
         }
     }
 
+    /// A `Who` already looked up (kept apart by a reader that owns the name).
+    pub(crate) fn resolved(
+        name: &'a str,
+        reading: Reading,
+        crawler: Option<&'static Crawler>,
+    ) -> Who<'a> {
+        Who {
+            name,
+            reading,
+            crawler,
+        }
+    }
+
     /// The name as asked (a crawler given from the registry: its name).
     pub fn name(&self) -> &'a str {
         self.name

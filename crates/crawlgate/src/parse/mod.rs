@@ -5,6 +5,7 @@
 //! colon and exactly two tokens), and its field name recognised. Records go
 //! into the model's flat vectors; groups are ranges of them.
 
+mod crawler;
 pub(crate) mod findings;
 pub(crate) mod lines;
 pub(crate) mod normalize;
@@ -56,12 +57,24 @@ pub(crate) fn parse(input: &[u8], profile: Profile) -> RobotsTxt {
     if profile.yandex_records {
         return Builder::new(input, profile).run_yandex();
     }
-    Builder::new(input, profile).run()
+    Builder::<false>::new(input, profile).run()
 }
 
-struct Builder<'a> {
+pub(crate) use crawler::parse_for;
+
+/// Builds the model. `FOR_CRAWLER` when reading for one crawler
+/// ([`parse_for`]): no diagnostics, no unknown records, and the groups the
+/// crawler does not obey lose their records; a parameter, so that reading
+/// the whole file pays nothing for it.
+struct Builder<'a, const FOR_CRAWLER: bool = false> {
     input: &'a [u8],
     profile: Profile,
+    /// Reading for one crawler: the tokens whose groups (and `*`'s) keep
+    /// their records.
+    keep: &'a [&'a str],
+    /// Reading for one crawler: the current group is not the crawler's and
+    /// has had its first rule, so its lines are skipped.
+    skipping: bool,
     text: Vec<u8>,
     agents: Vec<AgentRecord>,
     rules: Vec<RuleRecord>,
@@ -112,7 +125,7 @@ struct Record<'a> {
     lossy: bool,
 }
 
-impl<'a> Builder<'a> {
+impl<'a, const FOR_CRAWLER: bool> Builder<'a, FOR_CRAWLER> {
     fn new(input: &'a [u8], profile: Profile) -> Self {
         // Room for every byte to be kept, and for a rule every eight bytes
         // (the shortest rule line, `allow:/` and its line end, has eight):
@@ -123,6 +136,8 @@ impl<'a> Builder<'a> {
         Builder {
             input,
             profile,
+            keep: &[],
+            skipping: false,
             text: Vec::with_capacity(read.len()),
             agents: Vec::new(),
             rules: Vec::with_capacity(lines),
@@ -163,6 +178,9 @@ impl<'a> Builder<'a> {
     }
 
     fn note(&mut self, span: Span, what: What) {
+        if FOR_CRAWLER {
+            return; // a crawler's reading keeps no diagnostics
+        }
         self.findings.push(Finding { span, what });
     }
 
@@ -410,6 +428,8 @@ impl<'a> Builder<'a> {
                     line: record.line.number,
                 });
             }
+            // A crawler's reading keeps the records it acts on.
+            Field::Extension(ExtensionKind::Unknown) if FOR_CRAWLER => {}
             Field::Extension(kind) => {
                 let key = self.push_text(record.key, record.lossy);
                 let value = self.push_text(record.value, record.lossy);
@@ -473,6 +493,7 @@ impl<'a> Builder<'a> {
                 extensions: e..e,
             });
             self.group_has_rules = false;
+            self.skipping = false;
         }
         let value = record.value;
         let global = if self.profile.lenient_global_agent {
@@ -512,6 +533,9 @@ impl<'a> Builder<'a> {
         if after_blank_line {
             let span = self.span_of(&record.line, trim(record.line.bytes));
             self.note(span, What::RuleAfterBlankLine { allow });
+            return;
+        }
+        if FOR_CRAWLER && !self.group_has_rules && self.group_left_out() {
             return;
         }
         let index = self.rules.len() as u32;
@@ -576,6 +600,36 @@ impl<'a> Builder<'a> {
                 self.note(span, What::RuleBeforeUserAgent { allow });
             }
         }
+    }
+
+    /// Reading for one crawler, at the first rule of a group: whether the
+    /// group names none of the crawler's tokens, and not `*`. It then
+    /// loses the records it has, and its lines are skipped up to the next
+    /// group (its user-agent lines stay: they decide which groups every
+    /// crawler obeys).
+    fn group_left_out(&mut self) -> bool {
+        let tokens = self.keep;
+        let Some(group) = self.groups.last_mut() else {
+            return false;
+        };
+        let agents = &self.agents[group.agents.start as usize..group.agents.end as usize];
+        let obeyed = agents.iter().any(|agent| {
+            agent.global || {
+                let start = agent.value.start as usize;
+                let token = &self.text[start..start + agent.token_len as usize];
+                tokens
+                    .iter()
+                    .any(|t| token.eq_ignore_ascii_case(t.as_bytes()))
+            }
+        });
+        if obeyed {
+            return false;
+        }
+        self.extensions.truncate(group.extensions.start as usize);
+        group.extensions.end = group.extensions.start;
+        self.group_has_rules = true;
+        self.skipping = true;
+        true
     }
 
     /// urllib's reading: a blank line (or the end of the file) ends the

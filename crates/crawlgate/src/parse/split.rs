@@ -68,8 +68,9 @@ pub(crate) fn first_non_space(content: &[u8]) -> Option<usize> {
 }
 
 /// Splits a line's content (already cut at the line-length limit, at a NUL
-/// byte and at its comment).
-#[inline]
+/// byte and at its comment). Inlined into each reader's line loop: called
+/// out of line, its answer goes through memory, on every line.
+#[inline(always)]
 pub(crate) fn split(content: &[u8]) -> Split<'_> {
     let Some(first) = first_non_space(content) else {
         return Split::Nothing;

@@ -5,6 +5,7 @@ mod architecture;
 mod bing;
 mod common;
 mod conformance;
+mod crawler_reading;
 mod differential;
 mod once;
 mod queries;
