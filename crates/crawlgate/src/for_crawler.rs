@@ -4,7 +4,7 @@
 use std::fmt;
 
 use crate::decide::{AgentView, LazyMatcher, Verdict};
-use crate::model::RobotsTxt;
+use crate::model::{RobotsTxt, Str};
 use crate::parse;
 use crate::profile::Profile;
 use crate::registry::Crawler;
@@ -51,7 +51,8 @@ use crate::who::{Reading, Who};
 /// ```
 pub struct CrawlerRobotsTxt {
     robots: RobotsTxt,
-    name: Box<str>,
+    /// The crawler's name, kept in the model's text.
+    name: Str,
     reading: Reading,
     crawler: Option<&'static Crawler>,
     rules: LazyMatcher,
@@ -83,16 +84,16 @@ impl CrawlerRobotsTxt {
         who: impl Into<Who<'w>>,
     ) -> CrawlerRobotsTxt {
         let who = who.into();
-        let robots = match (who.reading(), who.registered()) {
+        let (robots, name) = match (who.reading(), who.registered()) {
             (Reading::Crawler, Some(crawler)) => {
                 let tokens: Vec<&str> = crawler.tokens().collect();
-                parse::parse_for(robots_txt, profile, &tokens)
+                parse::parse_for(robots_txt, profile, &tokens, who.name())
             }
-            _ => parse::parse_for(robots_txt, profile, &[who.name()]),
+            _ => parse::parse_for(robots_txt, profile, &[who.name()], who.name()),
         };
         CrawlerRobotsTxt {
             robots,
-            name: who.name().into(),
+            name,
             reading: who.reading(),
             crawler: who.registered(),
             rules: LazyMatcher::default(),
@@ -108,7 +109,7 @@ impl CrawlerRobotsTxt {
     /// assert_eq!(robots.who().reading(), Reading::OneToken);
     /// ```
     pub fn who(&self) -> Who<'_> {
-        Who::resolved(&self.name, self.reading, self.crawler)
+        Who::resolved(self.robots.str(self.name), self.reading, self.crawler)
     }
 
     /// The crawler's view, sharing the rules compiled here. Its
@@ -130,8 +131,8 @@ impl CrawlerRobotsTxt {
         self.view().is_allowed(url)
     }
 
-    /// The heap bytes held: the file as read ([`RobotsTxt::heap_size`]),
-    /// the crawler's name and the rules compiled so far.
+    /// The heap bytes held: the file as read ([`RobotsTxt::heap_size`],
+    /// the crawler's name with it) and the rules compiled so far.
     ///
     /// ```
     /// use crawlgate::{CrawlerRobotsTxt, RobotsTxt};
@@ -143,7 +144,7 @@ impl CrawlerRobotsTxt {
     /// assert!(kept.heap_size() < RobotsTxt::parse(&body).heap_size());
     /// ```
     pub fn heap_size(&self) -> usize {
-        self.robots.heap_size() + self.name.len() + self.rules.heap_size()
+        self.robots.heap_size() + self.rules.heap_size()
     }
 }
 

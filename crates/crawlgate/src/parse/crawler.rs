@@ -17,7 +17,7 @@ use memchr::memchr;
 use super::lines::{self, Lines};
 use super::split::{self, Split};
 use super::{Builder, Record};
-use crate::model::{InputStats, RobotsTxt};
+use crate::model::{InputStats, RobotsTxt, Str};
 use crate::profile::{GroupSelection, Profile};
 
 /// The file as a crawler answering to `tokens` reads it: every group and
@@ -25,21 +25,35 @@ use crate::profile::{GroupSelection, Profile};
 /// are the whole file's), with rules and records only in the groups that
 /// name one of `tokens` or `*`, and no diagnostics. Readings that do not
 /// choose groups by product token (the legacy and Yandex readings, urllib's
-/// records) read the whole file.
-pub(crate) fn parse_for(input: &[u8], profile: Profile, tokens: &[&str]) -> RobotsTxt {
+/// records) read the whole file. The crawler's `name` is kept in the
+/// model's text, where its place is returned: one allocation fewer for a
+/// reader that keeps it.
+pub(crate) fn parse_for(
+    input: &[u8],
+    profile: Profile,
+    tokens: &[&str],
+    name: &str,
+) -> (RobotsTxt, Str) {
     let streams = profile.group_selection == GroupSelection::ProductToken
         && !profile.urllib_records
         && !profile.yandex_records;
     if !streams {
-        return super::parse(input, profile);
+        let mut robots = super::parse(input, profile);
+        let start = robots.text.len() as u32;
+        robots.text.extend_from_slice(name.as_bytes());
+        let name = Str {
+            start,
+            len: name.len() as u32,
+        };
+        return (robots, name);
     }
     let mut builder = Builder::<true>::new(input, profile);
     builder.keep = tokens;
-    builder.run_for_crawler()
+    builder.run_for_crawler(name)
 }
 
 impl Builder<'_, true> {
-    fn run_for_crawler(mut self) -> RobotsTxt {
+    fn run_for_crawler(mut self, name: &str) -> (RobotsTxt, Str) {
         let input = self.input;
         let parsed = lines::limited_len(input, self.profile.max_bytes);
         let bom = lines::bom_len(&input[..parsed]);
@@ -93,6 +107,7 @@ impl Builder<'_, true> {
             had_bom: bom > 0,
             had_invalid_utf8: invalid_utf8,
         };
-        self.finish(stats)
+        let name = self.push_ascii(name.as_bytes());
+        (self.finish(stats), name)
     }
 }

@@ -10,6 +10,7 @@ pub(crate) mod findings;
 pub(crate) mod lines;
 pub(crate) mod normalize;
 mod reread;
+mod scratch;
 pub(crate) mod split;
 mod yandex;
 
@@ -72,6 +73,8 @@ struct Builder<'a, const FOR_CRAWLER: bool = false> {
     /// Reading for one crawler: the tokens whose groups (and `*`'s) keep
     /// their records.
     keep: &'a [&'a str],
+    /// The vectors are the thread's kept ones: the model gets copies.
+    kept_vectors: bool,
     /// Reading for one crawler: the current group is not the crawler's and
     /// has had its first rule, so its lines are skipped.
     skipping: bool,
@@ -133,20 +136,31 @@ impl<'a, const FOR_CRAWLER: bool> Builder<'a, FOR_CRAWLER> {
         // unused. Counting the lines would cost more than the room.
         let read = &input[..input.len().min(profile.max_bytes)];
         let lines = read.len() / 8 + 1;
+        // Small files gather their records in this thread's kept vectors
+        // (see `scratch`); a large one in its own, given back once shrunk.
+        let kept_vectors = read.len() <= scratch::SMALL_FILE;
+        let mut kept = if kept_vectors {
+            scratch::Scratch::take()
+        } else {
+            scratch::Scratch::default()
+        };
+        kept.text.reserve(read.len());
+        kept.rules.reserve(lines);
         Builder {
             input,
             profile,
+            kept_vectors,
             keep: &[],
             skipping: false,
-            text: Vec::with_capacity(read.len()),
-            agents: Vec::new(),
-            rules: Vec::with_capacity(lines),
-            extensions: Vec::new(),
-            groups: Vec::new(),
-            sitemaps: Vec::new(),
-            originals: Vec::new(),
-            aliases: Vec::new(),
-            findings: Vec::new(),
+            text: kept.text,
+            agents: kept.agents,
+            rules: kept.rules,
+            extensions: kept.extensions,
+            groups: kept.groups,
+            sitemaps: kept.sitemaps,
+            originals: kept.originals,
+            aliases: kept.aliases,
+            findings: kept.findings,
             orphan_rules: 0,
             file_extensions: 0,
             group_has_rules: false,
@@ -651,16 +665,23 @@ impl<'a, const FOR_CRAWLER: bool> Builder<'a, FOR_CRAWLER> {
         if self.profile.urllib_records {
             self.end_record();
         }
-        // Growth leaves up to half of each vector unused; the model lives
-        // long. A few unused bytes are not worth a call to the allocator.
-        shrink(&mut self.text);
-        shrink(&mut self.agents);
-        shrink(&mut self.rules);
-        shrink(&mut self.extensions);
-        shrink(&mut self.groups);
-        shrink(&mut self.sitemaps);
-        shrink(&mut self.findings);
-        let text = self.text;
+        // The model lives long: it keeps exact copies of the thread's kept
+        // vectors (which go back for its next parse), or a large file's
+        // own, shrunk where more than a few bytes are unused.
+        if !self.kept_vectors {
+            shrink(&mut self.text);
+            shrink(&mut self.agents);
+            shrink(&mut self.rules);
+            shrink(&mut self.extensions);
+            shrink(&mut self.groups);
+            shrink(&mut self.sitemaps);
+            shrink(&mut self.findings);
+        }
+        let text = if self.kept_vectors {
+            self.text.clone()
+        } else {
+            std::mem::take(&mut self.text)
+        };
         debug_assert!(
             self.profile.yandex_records || std::str::from_utf8(&text).is_ok(),
             "the text arena holds UTF-8"
@@ -710,26 +731,58 @@ impl<'a, const FOR_CRAWLER: bool> Builder<'a, FOR_CRAWLER> {
                 });
             }
         }
-        RobotsTxt {
+        let mut robots = RobotsTxt {
             profile: self.profile,
             text,
+            agents: Vec::new(),
+            rules: Vec::new(),
+            extensions: Vec::new(),
+            groups: Vec::new(),
+            sitemaps: Vec::new(),
+            orphan_rules: self.orphan_rules,
+            file_extensions: self.file_extensions,
+            originals: Vec::new(),
+            aliases: Vec::new(),
+            audiences,
+            audience_groups,
+            global_groups,
+            robot_table: None,
+            findings: Vec::new(),
+            diagnostics: OnceLock::new(),
+            stats,
+        };
+        if !self.kept_vectors {
+            robots.agents = self.agents;
+            robots.rules = self.rules;
+            robots.extensions = self.extensions;
+            robots.groups = self.groups;
+            robots.sitemaps = self.sitemaps;
+            robots.originals = self.originals;
+            robots.aliases = self.aliases;
+            robots.findings = self.findings;
+            return robots;
+        }
+        robots.agents = self.agents.clone();
+        robots.rules = self.rules.clone();
+        robots.extensions = self.extensions.clone();
+        robots.groups = self.groups.clone();
+        robots.sitemaps = self.sitemaps.clone();
+        robots.originals = self.originals.clone();
+        robots.aliases = self.aliases.clone();
+        robots.findings = self.findings.clone();
+        scratch::Scratch {
+            text: self.text,
             agents: self.agents,
             rules: self.rules,
             extensions: self.extensions,
             groups: self.groups,
             sitemaps: self.sitemaps,
-            orphan_rules: self.orphan_rules,
-            file_extensions: self.file_extensions,
             originals: self.originals,
             aliases: self.aliases,
-            audiences,
-            audience_groups,
-            global_groups,
-            robot_table: None,
             findings: self.findings,
-            diagnostics: OnceLock::new(),
-            stats,
         }
+        .give_back();
+        robots
     }
 }
 
