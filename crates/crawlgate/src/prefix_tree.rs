@@ -57,8 +57,9 @@ pub(crate) struct Glob {
 #[derive(Clone, Copy, Debug)]
 #[repr(C, align(64))]
 pub(crate) struct Node {
-    /// The label's first (up to) 8 bytes, little-endian and zero-padded:
-    /// one comparison checks a short label; and the next 8.
+    /// The label's first (up to) 8 bytes, little-endian, shifted left by
+    /// `shift` bits (so that the bytes past the label fall off): one shift
+    /// and one comparison check a short label; and the next 8, by `shift2`.
     head: u64,
     head2: u64,
     /// For up to 8 children, the first bytes of their labels: one
@@ -72,9 +73,14 @@ pub(crate) struct Node {
     /// first 16 (compared as `head` and `head2`) start in `long_labels`.
     label_len: u32,
     label_start: u32,
-    /// The children are `first_child..first_child + children`.
+    /// The children are `first_child..first_child + children` (at most
+    /// 256, one per first byte).
     first_child: u32,
-    children: u32,
+    children: u16,
+    /// `64 - 8 * n` for the `n` bytes (up to 8) of the label `head` holds,
+    /// and of those `head2` holds.
+    shift: u8,
+    shift2: u8,
     /// The best prefix rule whose head ends at this node or above it.
     pub prefix: u32,
     /// The best exact rule whose head ends at this node.
@@ -293,7 +299,7 @@ impl PrefixTree {
                 None => NONE,
             };
             self.nodes[parent].glob_node = glob_node;
-            for child in p.first_child..p.first_child + p.children {
+            for child in p.first_child..p.first_child + u32::from(p.children) {
                 let c = &mut self.nodes[child as usize];
                 c.prefix = c.prefix.min(p.prefix);
                 c.bytes_above |= p.bytes_above;
@@ -312,8 +318,10 @@ impl PrefixTree {
     pub(crate) fn prefetch(&self) {
         #[cfg(target_arch = "x86_64")]
         {
-            for node in self.nodes.iter().take(PREFETCHED_NODES) {
-                safe_arch::prefetch_t0(node);
+            // A whole chunk unrolls into one instruction per line.
+            match self.nodes.first_chunk::<PREFETCHED_NODES>() {
+                Some(top) => top.iter().for_each(safe_arch::prefetch_t0),
+                None => self.nodes.iter().for_each(safe_arch::prefetch_t0),
             }
             if let Some(link) = self.links.first() {
                 safe_arch::prefetch_t0(link);
@@ -348,8 +356,10 @@ impl PrefixTree {
             };
             let index = if node.children <= 8 {
                 // The lowest flag is exact (see `scan::matching`), and
-                // labels of siblings start with different bytes.
-                let hits = scan::matching(node.child_bytes, byte) & low_bytes(node.children);
+                // labels of siblings start with different bytes. The
+                // unused bytes are NUL, which only a NUL finds, and no
+                // label holds a NUL: the child found then fails `label_at`.
+                let hits = scan::matching(node.child_bytes, byte);
                 if hits == 0 {
                     break;
                 }
@@ -377,15 +387,14 @@ impl PrefixTree {
         (node, at)
     }
 
-    /// Whether `bytes` holds `node`'s label at `at`.
+    /// Whether `bytes` holds `node`'s label at `at`. Past their end,
+    /// `bytes` read as NULs, which no label holds: a label running past
+    /// the end differs there, without a length check.
     #[inline(always)]
     fn label_at(&self, node: &Node, bytes: &[u8], at: usize) -> bool {
         let len = node.label_len as usize;
-        at + len <= bytes.len()
-            && (scan::word_padded(bytes, at) ^ node.head) & low_bytes(node.label_len) == 0
-            && (len <= 8
-                || (scan::word_padded(bytes, at + 8) ^ node.head2) & low_bytes(node.label_len - 8)
-                    == 0)
+        scan::word_padded(bytes, at) << node.shift == node.head
+            && (len <= 8 || scan::word_padded(bytes, at + 8) << node.shift2 == node.head2)
             && (len <= 16 || self.label_rest_at(node, bytes, at))
     }
 
@@ -478,13 +487,16 @@ fn breadth_first(text: &[u8], building: &[Building], with_globs: bool) -> (Prefi
             0
         };
         nodes.push(Node {
-            head,
-            head2,
+            head: head << shift_for(label.len()),
+            head2: head2 << shift_for(label.len().saturating_sub(8)),
             child_bytes: 0,
             label_len: label.len() as u32,
+            shift: shift_for(label.len()),
+            shift2: shift_for(label.len().saturating_sub(8)),
             label_start: long_labels.len() as u32,
             first_child,
-            children: order.len() as u32 - first_child,
+            children: u16::try_from(order.len() as u32 - first_child)
+                .expect("at most 256 children, one per first byte"),
             prefix: b.prefix,
             exact: b.exact,
             glob_node: NONE,
@@ -496,8 +508,8 @@ fn breadth_first(text: &[u8], building: &[Building], with_globs: bool) -> (Prefi
     }
     let mut wide = Vec::new();
     for node in &mut nodes {
-        let children =
-            &firsts[node.first_child as usize..(node.first_child + node.children) as usize];
+        let children = &firsts
+            [node.first_child as usize..node.first_child as usize + usize::from(node.children)];
         if children.len() <= 8 {
             node.child_bytes = head_of(children);
         } else {
@@ -582,6 +594,16 @@ fn common_prefix(a: &[u8], b: &[u8]) -> usize {
 #[inline]
 fn word_of(text: &[u8], span: Str) -> u64 {
     scan::word_padded(text, span.start as usize) & low_bytes(span.len)
+}
+
+/// How far a word holding the first `n` bytes of a label is shifted left
+/// to drop the bytes past them: `64 - 8 * n`, for `n` from 1 to 8 (none
+/// for 8 and more, and for an empty label, which is never compared).
+fn shift_for(n: usize) -> u8 {
+    match n {
+        0 | 8.. => 0,
+        _ => 64 - 8 * n as u8,
+    }
 }
 
 /// The first up to 8 bytes as a little-endian word, zero-padded.
