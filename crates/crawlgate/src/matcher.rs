@@ -587,6 +587,49 @@ mod tests {
         assert_eq!(compared, 3_000 * 3 * 8);
     }
 
+    /// Wide nodes whose children's first bytes fall in different words of
+    /// the node's set: ASCII digits, letters, and UTF-8 letters (which
+    /// rules hold %-escaped, so that their escapes branch).
+    #[test]
+    fn wide_nodes_find_children_across_their_set() {
+        let letters = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz\
+                       àáâãäåæçèéêëìíîïðñòóôõö÷øùúûüýþÿĀāĂăĄąĆćĈĉЀЁЂЃЄЅІЇЈЉЊЋЌЍЎЏ";
+        let mut body = String::from("User-agent: *\n");
+        for (i, c) in letters.chars().enumerate() {
+            if i % 3 != 1 {
+                body.push_str(&format!("Disallow: /{c}\nAllow: /{c}/x\n"));
+            }
+        }
+        let robots = RobotsTxt::parse(body.as_bytes());
+        let groups = robots.global_groups.clone();
+        let compiled = Matcher::compile(&robots, &groups, &[]);
+        let text = robots.text.as_slice();
+        let found = |e: &super::Entry| (e.rule, e.alias, e.allow);
+        let mut matched = 0;
+        for c in letters.chars() {
+            for path in [format!("/{c}"), format!("/{c}/x"), format!("/{c}y")] {
+                let scanned =
+                    Matcher::scan(&robots, &groups, &[], path.as_bytes()).map(|e| found(&e));
+                matched += usize::from(scanned.is_some() && c.is_ascii());
+                assert_eq!(
+                    scanned,
+                    compiled.first_match(text, path.as_bytes()).map(found),
+                    "{path:?}"
+                );
+            }
+        }
+        // Two ASCII letters in three have rules, each matching its three
+        // paths (a raw UTF-8 path does not match an escaped rule).
+        assert_eq!(
+            matched,
+            3 * letters
+                .chars()
+                .enumerate()
+                .filter(|&(i, c)| i % 3 != 1 && c.is_ascii())
+                .count()
+        );
+    }
+
     /// Wide and deep trees: a node with more children than a word holds
     /// (looked up through its set of first bytes), labels past 8 and 16 bytes, globs
     /// hanging at several depths, exact rules ending inside labels.

@@ -87,6 +87,10 @@ pub(crate) struct Node {
     pub exact: u32,
     /// The nearest node at or above this one that has globs.
     pub glob_node: u32,
+    /// For more than 8 children, how many of them start with a byte in
+    /// each 64 below the byte's own: a child's place is that and the
+    /// count of bits below its own in its word of the set.
+    before: [u8; 4],
 }
 
 // One cache line, no more.
@@ -369,11 +373,12 @@ impl PrefixTree {
                     break;
                 };
                 let (word, bit) = (usize::from(byte >> 6), byte & 63);
-                if set[word] >> bit & 1 == 0 {
+                let bits = set[word];
+                if bits >> bit & 1 == 0 {
                     break;
                 }
-                let below: u32 = set[..word].iter().map(|w| w.count_ones()).sum::<u32>()
-                    + (set[word] & ((1u64 << bit) - 1)).count_ones();
+                let below =
+                    u32::from(node.before[word]) + (bits & ((1u64 << bit) - 1)).count_ones();
                 node.first_child + below
             };
             match self.nodes.get(index as usize) {
@@ -399,27 +404,19 @@ impl PrefixTree {
     }
 
     /// Whether `bytes` holds the rest of `node`'s label, past its first
-    /// sixteen bytes, at `at` (where there is room for it).
+    /// sixteen bytes, at `at`.
     #[cold]
     #[inline(never)]
     fn label_rest_at(&self, node: &Node, bytes: &[u8], at: usize) -> bool {
-        let len = node.label_len as usize;
-        let mut i = 16;
-        while i < len {
-            let label =
-                scan::word_at(&self.long_labels, node.label_start as usize + i - 16).unwrap_or(0);
-            let left = len - i;
-            let mask = if left >= 8 {
-                u64::MAX
-            } else {
-                (1 << (8 * left)) - 1
-            };
-            if (scan::word_padded(bytes, at + i) ^ label) & mask != 0 {
-                return false;
-            }
-            i += 8;
+        let rest = node.label_len as usize - 16;
+        let start = node.label_start as usize;
+        match (
+            bytes.get(at + 16..at + 16 + rest),
+            self.long_labels.get(start..start + rest),
+        ) {
+            (Some(path), Some(label)) => path == label,
+            _ => false,
         }
-        true
     }
 
     /// The globs of `node` (best first), and the next node above with globs.
@@ -500,6 +497,7 @@ fn breadth_first(text: &[u8], building: &[Building], with_globs: bool) -> (Prefi
             prefix: b.prefix,
             exact: b.exact,
             glob_node: NONE,
+            before: [0; 4],
             bytes_above: if with_globs { scan::byte_set(label) } else { 0 },
         });
         firsts.push(label.first().copied().unwrap_or(0));
@@ -519,6 +517,12 @@ fn breadth_first(text: &[u8], building: &[Building], with_globs: bool) -> (Prefi
             }
             node.child_bytes = wide.len() as u64;
             wide.push(set);
+            let mut below = 0;
+            for (count, word) in node.before.iter_mut().zip(set) {
+                *count = below;
+                // At most 192 below the last word.
+                below = below.saturating_add(word.count_ones() as u8);
+            }
         }
     }
     long_labels.extend_from_slice(&[0; 8]);
