@@ -228,7 +228,9 @@ impl Matcher {
     #[inline(always)]
     fn rank<const IN_URL: bool>(&self, text: &[u8], bytes: &[u8], from: usize) -> u32 {
         self.tree.prefetch();
-        let (node, at) = self.tree.descend(bytes, from);
+        // A path read from a URL starts with its `/`.
+        debug_assert!(!IN_URL || bytes.get(from) == Some(&b'/'));
+        let (node, at) = self.tree.descend(bytes, from, IN_URL);
         let mut best = node.prefix;
         if node.exact < best && (at == bytes.len() || IN_URL && matches!(bytes[at], b'#' | 0)) {
             best = node.exact;

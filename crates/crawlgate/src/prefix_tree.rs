@@ -144,6 +144,8 @@ pub(crate) struct PrefixTree {
     /// rule (all heads then start with its label, often `/`), else the
     /// root.
     start: u32,
+    /// Whether the start node's label is `/`.
+    start_is_slash: bool,
 }
 
 /// A node while the tree is built: its label a span of the text, its
@@ -256,6 +258,9 @@ impl PrefixTree {
         if root.children == 1 && root.prefix == NONE && root.exact == NONE && root.glob_node == NONE
         {
             tree.start = root.first_child;
+            let start = tree.nodes[root.first_child as usize];
+            tree.start_is_slash =
+                start.label_len == 1 && start.head == u64::from(b'/') << shift_for(1);
         }
         tree
     }
@@ -340,14 +345,18 @@ impl PrefixTree {
     /// labels agree with it: the last node reached, and where in `bytes`
     /// the path leaves it. No label holds `#` or NUL (a value read from a
     /// line ends at either), so a walk along a URL stops where its path
-    /// ends.
+    /// ends. `at_slash`: the path is known to start with `/` (as a path
+    /// read from a URL does), so a start node of `/` needs no comparison.
     #[inline(always)]
-    pub(crate) fn descend(&self, bytes: &[u8], from: usize) -> (&Node, usize) {
+    pub(crate) fn descend(&self, bytes: &[u8], from: usize, at_slash: bool) -> (&Node, usize) {
         let mut node = &self.nodes[0];
         let mut at = from;
         if self.start != 0 {
             match self.nodes.get(self.start as usize) {
-                Some(start) if self.label_at(start, bytes, at) => {
+                Some(start)
+                    if at_slash && self.start_is_slash
+                        || self.label_at(start, scan::word_padded(bytes, at), bytes, at) =>
+                {
                     at += start.label_len as usize;
                     node = start;
                 }
@@ -355,9 +364,10 @@ impl PrefixTree {
             }
         }
         while node.children != 0 {
-            let Some(&byte) = bytes.get(at) else {
-                break;
-            };
+            // Past the end, the path reads as NULs (see `label_at`): a NUL
+            // finds no child, or one whose label differs.
+            let word = scan::word_padded(bytes, at);
+            let byte = word as u8;
             let index = if node.children <= 8 {
                 // The lowest flag is exact (see `scan::matching`), and
                 // labels of siblings start with different bytes. The
@@ -382,7 +392,7 @@ impl PrefixTree {
                 node.first_child + below
             };
             match self.nodes.get(index as usize) {
-                Some(child) if self.label_at(child, bytes, at) => {
+                Some(child) if self.label_at(child, word, bytes, at) => {
                     at += child.label_len as usize;
                     node = child;
                 }
@@ -392,13 +402,14 @@ impl PrefixTree {
         (node, at)
     }
 
-    /// Whether `bytes` holds `node`'s label at `at`. Past their end,
-    /// `bytes` read as NULs, which no label holds: a label running past
-    /// the end differs there, without a length check.
+    /// Whether `bytes` holds `node`'s label at `at`, where `word` is
+    /// `scan::word_padded(bytes, at)`. Past their end, `bytes` read as
+    /// NULs, which no label holds: a label running past the end differs
+    /// there, without a length check.
     #[inline(always)]
-    fn label_at(&self, node: &Node, bytes: &[u8], at: usize) -> bool {
+    fn label_at(&self, node: &Node, word: u64, bytes: &[u8], at: usize) -> bool {
         let len = node.label_len as usize;
-        scan::word_padded(bytes, at) << node.shift == node.head
+        word << node.shift == node.head
             && (len <= 8 || scan::word_padded(bytes, at + 8) << node.shift2 == node.head2)
             && (len <= 16 || self.label_rest_at(node, bytes, at))
     }
@@ -537,6 +548,7 @@ fn breadth_first(text: &[u8], building: &[Building], with_globs: bool) -> (Prefi
         globs: Box::default(),
         links: Box::default(),
         start: 0,
+        start_is_slash: false,
     };
     (tree, renumbered)
 }
