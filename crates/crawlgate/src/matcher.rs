@@ -269,21 +269,7 @@ impl Matcher {
                     if glob.needs & !present != 0 {
                         continue;
                     }
-                    let (first, end) = glob.segments;
-                    let segments = self.segments[first as usize..end as usize]
-                        .iter()
-                        .map(|s| &text[s.range()]);
-                    let matched = if glob.restart {
-                        pattern::restart_segments_match(
-                            segments,
-                            glob.anchored,
-                            path,
-                            glob.head as usize,
-                        )
-                    } else {
-                        pattern::segments_match(segments, glob.anchored, path, glob.head as usize)
-                    };
-                    if matched {
+                    if self.glob_matches(text, glob, path) {
                         best = glob.rank;
                         break;
                     }
@@ -292,6 +278,21 @@ impl Matcher {
             node = above;
         }
         best
+    }
+
+    /// Whether `glob` matches `path` past its head. Kept apart from the
+    /// walk over the globs, which most globs leave at their byte filter.
+    #[inline(never)]
+    fn glob_matches(&self, text: &[u8], glob: &Glob, path: &[u8]) -> bool {
+        let (first, end) = glob.segments;
+        let segments = self.segments[first as usize..end as usize]
+            .iter()
+            .map(|s| &text[s.range()]);
+        if glob.restart {
+            pattern::restart_segments_match(segments, glob.anchored, path, glob.head as usize)
+        } else {
+            pattern::segments_match(segments, glob.anchored, path, glob.head as usize)
+        }
     }
 
     /// Every entry that matches `path`, in precedence order.
@@ -484,6 +485,7 @@ impl<'b> Walk<'b> {
     /// lies past `at`), and its bytes as a set (see [`scan::byte_set`]): a cheap
     /// filter for ordinary paths; a huge one gets the full set and goes
     /// straight to the (linear) glob.
+    #[inline(never)]
     fn path<const IN_URL: bool>(&self) -> (&'b [u8], u64) {
         let end = if IN_URL {
             url_path::path_end(self.bytes, self.at)
