@@ -257,11 +257,11 @@ impl Matcher {
         mut node: u32,
         mut best: u32,
     ) -> u32 {
-        let mut path = None;
+        let (mut path, mut present) = (None, None);
         while node != NONE {
             let (globs, above) = self.tree.globs_of(node);
             if globs.first().is_some_and(|glob| glob.rank < best) {
-                let (path, present) = *path.get_or_insert_with(|| walk.path::<IN_URL>());
+                let present = *present.get_or_insert_with(|| walk.present());
                 for glob in globs {
                     if glob.rank >= best {
                         break;
@@ -269,6 +269,8 @@ impl Matcher {
                     if glob.needs & !present != 0 {
                         continue;
                     }
+                    // Where the path ends, once a glob needs it.
+                    let path = *path.get_or_insert_with(|| walk.path::<IN_URL>());
                     if self.glob_matches(text, glob, path) {
                         best = glob.rank;
                         break;
@@ -482,23 +484,30 @@ struct Walk<'b> {
 
 impl<'b> Walk<'b> {
     /// The whole path (with `IN_URL`, up to its first `#` or NUL, which
-    /// lies past `at`), and its bytes as a set (see [`scan::byte_set`]): a cheap
-    /// filter for ordinary paths; a huge one gets the full set and goes
-    /// straight to the (linear) glob.
+    /// lies past `at`).
     #[inline(never)]
-    fn path<const IN_URL: bool>(&self) -> (&'b [u8], u64) {
+    fn path<const IN_URL: bool>(&self) -> &'b [u8] {
         let end = if IN_URL {
             url_path::path_end(self.bytes, self.at)
         } else {
             self.bytes.len()
         };
-        let rest = &self.bytes[self.at..end];
-        let present = if rest.len() > 2048 {
+        &self.bytes[self.from..end]
+    }
+
+    /// The path's bytes as a set (see [`scan::byte_set`]), a cheap filter
+    /// for ordinary paths: with `IN_URL`, a superset, holding what follows
+    /// the path in the URL too (a filter that only rejects less, found
+    /// without looking for the path's end). A huge rest gets the full set
+    /// and goes straight to the (linear) glob.
+    #[inline(never)]
+    fn present(&self) -> u64 {
+        let rest = self.bytes.get(self.at..).unwrap_or_default();
+        if rest.len() > 2048 {
             u64::MAX
         } else {
             self.above | scan::byte_set(rest)
-        };
-        (&self.bytes[self.from..end], present)
+        }
     }
 }
 
