@@ -262,10 +262,14 @@ impl Matcher {
             let (globs, above) = self.tree.globs_of(node);
             if globs.first().is_some_and(|glob| glob.rank < best) {
                 let present = *present.get_or_insert_with(|| walk.present());
+                // Those that would beat the best so far (all, when nothing
+                // matched yet): globs are best first.
+                let globs = if best == NONE {
+                    globs
+                } else {
+                    &globs[..globs.partition_point(|glob| glob.rank < best)]
+                };
                 for glob in globs {
-                    if glob.rank >= best {
-                        break;
-                    }
                     if glob.needs & !present != 0 {
                         continue;
                     }
