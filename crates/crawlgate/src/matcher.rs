@@ -228,7 +228,9 @@ impl Matcher {
     #[inline(always)]
     fn rank<const IN_URL: bool>(&self, text: &[u8], bytes: &[u8], from: usize) -> u32 {
         self.tree.prefetch();
-        let (node, at) = self.tree.descend(bytes, from);
+        // A path read from a URL starts with its `/`.
+        debug_assert!(!IN_URL || bytes.get(from) == Some(&b'/'));
+        let (node, at) = self.tree.descend(bytes, from, IN_URL);
         let mut best = node.prefix;
         if node.exact < best && (at == bytes.len() || IN_URL && matches!(bytes[at], b'#' | 0)) {
             best = node.exact;
@@ -255,33 +257,25 @@ impl Matcher {
         mut node: u32,
         mut best: u32,
     ) -> u32 {
-        let mut path = None;
+        let (mut path, mut present) = (None, None);
         while node != NONE {
             let (globs, above) = self.tree.globs_of(node);
             if globs.first().is_some_and(|glob| glob.rank < best) {
-                let (path, present) = *path.get_or_insert_with(|| walk.path::<IN_URL>());
+                let present = *present.get_or_insert_with(|| walk.present());
+                // Those that would beat the best so far (all, when nothing
+                // matched yet): globs are best first.
+                let globs = if best == NONE {
+                    globs
+                } else {
+                    &globs[..globs.partition_point(|glob| glob.rank < best)]
+                };
                 for glob in globs {
-                    if glob.rank >= best {
-                        break;
-                    }
                     if glob.needs & !present != 0 {
                         continue;
                     }
-                    let (first, end) = glob.segments;
-                    let segments = self.segments[first as usize..end as usize]
-                        .iter()
-                        .map(|s| &text[s.range()]);
-                    let matched = if glob.restart {
-                        pattern::restart_segments_match(
-                            segments,
-                            glob.anchored,
-                            path,
-                            glob.head as usize,
-                        )
-                    } else {
-                        pattern::segments_match(segments, glob.anchored, path, glob.head as usize)
-                    };
-                    if matched {
+                    // Where the path ends, once a glob needs it.
+                    let path = *path.get_or_insert_with(|| walk.path::<IN_URL>());
+                    if self.glob_matches(text, glob, path) {
                         best = glob.rank;
                         break;
                     }
@@ -290,6 +284,21 @@ impl Matcher {
             node = above;
         }
         best
+    }
+
+    /// Whether `glob` matches `path` past its head. Kept apart from the
+    /// walk over the globs, which most globs leave at their byte filter.
+    #[inline(never)]
+    fn glob_matches(&self, text: &[u8], glob: &Glob, path: &[u8]) -> bool {
+        let (first, end) = glob.segments;
+        let segments = self.segments[first as usize..end as usize]
+            .iter()
+            .map(|s| &text[s.range()]);
+        if glob.restart {
+            pattern::restart_segments_match(segments, glob.anchored, path, glob.head as usize)
+        } else {
+            pattern::segments_match(segments, glob.anchored, path, glob.head as usize)
+        }
     }
 
     /// Every entry that matches `path`, in precedence order.
@@ -479,22 +488,30 @@ struct Walk<'b> {
 
 impl<'b> Walk<'b> {
     /// The whole path (with `IN_URL`, up to its first `#` or NUL, which
-    /// lies past `at`), and its bytes as a set (see [`scan::byte_set`]): a cheap
-    /// filter for ordinary paths; a huge one gets the full set and goes
-    /// straight to the (linear) glob.
-    fn path<const IN_URL: bool>(&self) -> (&'b [u8], u64) {
+    /// lies past `at`).
+    #[inline(never)]
+    fn path<const IN_URL: bool>(&self) -> &'b [u8] {
         let end = if IN_URL {
             url_path::path_end(self.bytes, self.at)
         } else {
             self.bytes.len()
         };
-        let rest = &self.bytes[self.at..end];
-        let present = if rest.len() > 2048 {
+        &self.bytes[self.from..end]
+    }
+
+    /// The path's bytes as a set (see [`scan::byte_set`]), a cheap filter
+    /// for ordinary paths: with `IN_URL`, a superset, holding what follows
+    /// the path in the URL too (a filter that only rejects less, found
+    /// without looking for the path's end). A huge rest gets the full set
+    /// and goes straight to the (linear) glob.
+    #[inline(never)]
+    fn present(&self) -> u64 {
+        let rest = self.bytes.get(self.at..).unwrap_or_default();
+        if rest.len() > 2048 {
             u64::MAX
         } else {
             self.above | scan::byte_set(rest)
-        };
-        (&self.bytes[self.from..end], present)
+        }
     }
 }
 
@@ -585,6 +602,49 @@ mod tests {
             }
         }
         assert_eq!(compared, 3_000 * 3 * 8);
+    }
+
+    /// Wide nodes whose children's first bytes fall in different words of
+    /// the node's set: ASCII digits, letters, and UTF-8 letters (which
+    /// rules hold %-escaped, so that their escapes branch).
+    #[test]
+    fn wide_nodes_find_children_across_their_set() {
+        let letters = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz\
+                       àáâãäåæçèéêëìíîïðñòóôõö÷øùúûüýþÿĀāĂăĄąĆćĈĉЀЁЂЃЄЅІЇЈЉЊЋЌЍЎЏ";
+        let mut body = String::from("User-agent: *\n");
+        for (i, c) in letters.chars().enumerate() {
+            if i % 3 != 1 {
+                body.push_str(&format!("Disallow: /{c}\nAllow: /{c}/x\n"));
+            }
+        }
+        let robots = RobotsTxt::parse(body.as_bytes());
+        let groups = robots.global_groups.clone();
+        let compiled = Matcher::compile(&robots, &groups, &[]);
+        let text = robots.text.as_slice();
+        let found = |e: &super::Entry| (e.rule, e.alias, e.allow);
+        let mut matched = 0;
+        for c in letters.chars() {
+            for path in [format!("/{c}"), format!("/{c}/x"), format!("/{c}y")] {
+                let scanned =
+                    Matcher::scan(&robots, &groups, &[], path.as_bytes()).map(|e| found(&e));
+                matched += usize::from(scanned.is_some() && c.is_ascii());
+                assert_eq!(
+                    scanned,
+                    compiled.first_match(text, path.as_bytes()).map(found),
+                    "{path:?}"
+                );
+            }
+        }
+        // Two ASCII letters in three have rules, each matching its three
+        // paths (a raw UTF-8 path does not match an escaped rule).
+        assert_eq!(
+            matched,
+            3 * letters
+                .chars()
+                .enumerate()
+                .filter(|&(i, c)| i % 3 != 1 && c.is_ascii())
+                .count()
+        );
     }
 
     /// Wide and deep trees: a node with more children than a word holds

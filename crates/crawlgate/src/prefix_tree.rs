@@ -57,8 +57,9 @@ pub(crate) struct Glob {
 #[derive(Clone, Copy, Debug)]
 #[repr(C, align(64))]
 pub(crate) struct Node {
-    /// The label's first (up to) 8 bytes, little-endian and zero-padded:
-    /// one comparison checks a short label; and the next 8.
+    /// The label's first (up to) 8 bytes, little-endian, shifted left by
+    /// `shift` bits (so that the bytes past the label fall off): one shift
+    /// and one comparison check a short label; and the next 8, by `shift2`.
     head: u64,
     head2: u64,
     /// For up to 8 children, the first bytes of their labels: one
@@ -72,15 +73,24 @@ pub(crate) struct Node {
     /// first 16 (compared as `head` and `head2`) start in `long_labels`.
     label_len: u32,
     label_start: u32,
-    /// The children are `first_child..first_child + children`.
+    /// The children are `first_child..first_child + children` (at most
+    /// 256, one per first byte).
     first_child: u32,
-    children: u32,
+    children: u16,
+    /// `64 - 8 * n` for the `n` bytes (up to 8) of the label `head` holds,
+    /// and of those `head2` holds.
+    shift: u8,
+    shift2: u8,
     /// The best prefix rule whose head ends at this node or above it.
     pub prefix: u32,
     /// The best exact rule whose head ends at this node.
     pub exact: u32,
     /// The nearest node at or above this one that has globs.
     pub glob_node: u32,
+    /// For more than 8 children, how many of them start with a byte in
+    /// each 64 below the byte's own: a child's place is that and the
+    /// count of bits below its own in its word of the set.
+    before: [u8; 4],
 }
 
 // One cache line, no more.
@@ -134,6 +144,8 @@ pub(crate) struct PrefixTree {
     /// rule (all heads then start with its label, often `/`), else the
     /// root.
     start: u32,
+    /// Whether the start node's label is `/`.
+    start_is_slash: bool,
 }
 
 /// A node while the tree is built: its label a span of the text, its
@@ -246,6 +258,9 @@ impl PrefixTree {
         if root.children == 1 && root.prefix == NONE && root.exact == NONE && root.glob_node == NONE
         {
             tree.start = root.first_child;
+            let start = tree.nodes[root.first_child as usize];
+            tree.start_is_slash =
+                start.label_len == 1 && start.head == u64::from(b'/') << shift_for(1);
         }
         tree
     }
@@ -293,7 +308,7 @@ impl PrefixTree {
                 None => NONE,
             };
             self.nodes[parent].glob_node = glob_node;
-            for child in p.first_child..p.first_child + p.children {
+            for child in p.first_child..p.first_child + u32::from(p.children) {
                 let c = &mut self.nodes[child as usize];
                 c.prefix = c.prefix.min(p.prefix);
                 c.bytes_above |= p.bytes_above;
@@ -312,8 +327,10 @@ impl PrefixTree {
     pub(crate) fn prefetch(&self) {
         #[cfg(target_arch = "x86_64")]
         {
-            for node in self.nodes.iter().take(PREFETCHED_NODES) {
-                safe_arch::prefetch_t0(node);
+            // A whole chunk unrolls into one instruction per line.
+            match self.nodes.first_chunk::<PREFETCHED_NODES>() {
+                Some(top) => top.iter().for_each(safe_arch::prefetch_t0),
+                None => self.nodes.iter().for_each(safe_arch::prefetch_t0),
             }
             if let Some(link) = self.links.first() {
                 safe_arch::prefetch_t0(link);
@@ -328,14 +345,18 @@ impl PrefixTree {
     /// labels agree with it: the last node reached, and where in `bytes`
     /// the path leaves it. No label holds `#` or NUL (a value read from a
     /// line ends at either), so a walk along a URL stops where its path
-    /// ends.
+    /// ends. `at_slash`: the path is known to start with `/` (as a path
+    /// read from a URL does), so a start node of `/` needs no comparison.
     #[inline(always)]
-    pub(crate) fn descend(&self, bytes: &[u8], from: usize) -> (&Node, usize) {
+    pub(crate) fn descend(&self, bytes: &[u8], from: usize, at_slash: bool) -> (&Node, usize) {
         let mut node = &self.nodes[0];
         let mut at = from;
         if self.start != 0 {
             match self.nodes.get(self.start as usize) {
-                Some(start) if self.label_at(start, bytes, at) => {
+                Some(start)
+                    if at_slash && self.start_is_slash
+                        || self.label_at(start, scan::word_padded(bytes, at), bytes, at) =>
+                {
                     at += start.label_len as usize;
                     node = start;
                 }
@@ -343,13 +364,16 @@ impl PrefixTree {
             }
         }
         while node.children != 0 {
-            let Some(&byte) = bytes.get(at) else {
-                break;
-            };
+            // Past the end, the path reads as NULs (see `label_at`): a NUL
+            // finds no child, or one whose label differs.
+            let word = scan::word_padded(bytes, at);
+            let byte = word as u8;
             let index = if node.children <= 8 {
                 // The lowest flag is exact (see `scan::matching`), and
-                // labels of siblings start with different bytes.
-                let hits = scan::matching(node.child_bytes, byte) & low_bytes(node.children);
+                // labels of siblings start with different bytes. The
+                // unused bytes are NUL, which only a NUL finds, and no
+                // label holds a NUL: the child found then fails `label_at`.
+                let hits = scan::matching(node.child_bytes, byte);
                 if hits == 0 {
                     break;
                 }
@@ -359,15 +383,16 @@ impl PrefixTree {
                     break;
                 };
                 let (word, bit) = (usize::from(byte >> 6), byte & 63);
-                if set[word] >> bit & 1 == 0 {
+                let bits = set[word];
+                if bits >> bit & 1 == 0 {
                     break;
                 }
-                let below: u32 = set[..word].iter().map(|w| w.count_ones()).sum::<u32>()
-                    + (set[word] & ((1u64 << bit) - 1)).count_ones();
+                let below =
+                    u32::from(node.before[word]) + (bits & ((1u64 << bit) - 1)).count_ones();
                 node.first_child + below
             };
             match self.nodes.get(index as usize) {
-                Some(child) if self.label_at(child, bytes, at) => {
+                Some(child) if self.label_at(child, word, bytes, at) => {
                     at += child.label_len as usize;
                     node = child;
                 }
@@ -377,40 +402,32 @@ impl PrefixTree {
         (node, at)
     }
 
-    /// Whether `bytes` holds `node`'s label at `at`.
+    /// Whether `bytes` holds `node`'s label at `at`, where `word` is
+    /// `scan::word_padded(bytes, at)`. Past their end, `bytes` read as
+    /// NULs, which no label holds: a label running past the end differs
+    /// there, without a length check.
     #[inline(always)]
-    fn label_at(&self, node: &Node, bytes: &[u8], at: usize) -> bool {
+    fn label_at(&self, node: &Node, word: u64, bytes: &[u8], at: usize) -> bool {
         let len = node.label_len as usize;
-        at + len <= bytes.len()
-            && (scan::word_padded(bytes, at) ^ node.head) & low_bytes(node.label_len) == 0
-            && (len <= 8
-                || (scan::word_padded(bytes, at + 8) ^ node.head2) & low_bytes(node.label_len - 8)
-                    == 0)
+        word << node.shift == node.head
+            && (len <= 8 || scan::word_padded(bytes, at + 8) << node.shift2 == node.head2)
             && (len <= 16 || self.label_rest_at(node, bytes, at))
     }
 
     /// Whether `bytes` holds the rest of `node`'s label, past its first
-    /// sixteen bytes, at `at` (where there is room for it).
+    /// sixteen bytes, at `at`.
     #[cold]
     #[inline(never)]
     fn label_rest_at(&self, node: &Node, bytes: &[u8], at: usize) -> bool {
-        let len = node.label_len as usize;
-        let mut i = 16;
-        while i < len {
-            let label =
-                scan::word_at(&self.long_labels, node.label_start as usize + i - 16).unwrap_or(0);
-            let left = len - i;
-            let mask = if left >= 8 {
-                u64::MAX
-            } else {
-                (1 << (8 * left)) - 1
-            };
-            if (scan::word_padded(bytes, at + i) ^ label) & mask != 0 {
-                return false;
-            }
-            i += 8;
+        let rest = node.label_len as usize - 16;
+        let start = node.label_start as usize;
+        match (
+            bytes.get(at + 16..at + 16 + rest),
+            self.long_labels.get(start..start + rest),
+        ) {
+            (Some(path), Some(label)) => path == label,
+            _ => false,
         }
-        true
     }
 
     /// The globs of `node` (best first), and the next node above with globs.
@@ -478,16 +495,20 @@ fn breadth_first(text: &[u8], building: &[Building], with_globs: bool) -> (Prefi
             0
         };
         nodes.push(Node {
-            head,
-            head2,
+            head: head << shift_for(label.len()),
+            head2: head2 << shift_for(label.len().saturating_sub(8)),
             child_bytes: 0,
             label_len: label.len() as u32,
+            shift: shift_for(label.len()),
+            shift2: shift_for(label.len().saturating_sub(8)),
             label_start: long_labels.len() as u32,
             first_child,
-            children: order.len() as u32 - first_child,
+            children: u16::try_from(order.len() as u32 - first_child)
+                .expect("at most 256 children, one per first byte"),
             prefix: b.prefix,
             exact: b.exact,
             glob_node: NONE,
+            before: [0; 4],
             bytes_above: if with_globs { scan::byte_set(label) } else { 0 },
         });
         firsts.push(label.first().copied().unwrap_or(0));
@@ -496,8 +517,8 @@ fn breadth_first(text: &[u8], building: &[Building], with_globs: bool) -> (Prefi
     }
     let mut wide = Vec::new();
     for node in &mut nodes {
-        let children =
-            &firsts[node.first_child as usize..(node.first_child + node.children) as usize];
+        let children = &firsts
+            [node.first_child as usize..node.first_child as usize + usize::from(node.children)];
         if children.len() <= 8 {
             node.child_bytes = head_of(children);
         } else {
@@ -507,6 +528,12 @@ fn breadth_first(text: &[u8], building: &[Building], with_globs: bool) -> (Prefi
             }
             node.child_bytes = wide.len() as u64;
             wide.push(set);
+            let mut below = 0;
+            for (count, word) in node.before.iter_mut().zip(set) {
+                *count = below;
+                // At most 192 below the last word.
+                below = below.saturating_add(word.count_ones() as u8);
+            }
         }
     }
     long_labels.extend_from_slice(&[0; 8]);
@@ -521,6 +548,7 @@ fn breadth_first(text: &[u8], building: &[Building], with_globs: bool) -> (Prefi
         globs: Box::default(),
         links: Box::default(),
         start: 0,
+        start_is_slash: false,
     };
     (tree, renumbered)
 }
@@ -582,6 +610,16 @@ fn common_prefix(a: &[u8], b: &[u8]) -> usize {
 #[inline]
 fn word_of(text: &[u8], span: Str) -> u64 {
     scan::word_padded(text, span.start as usize) & low_bytes(span.len)
+}
+
+/// How far a word holding the first `n` bytes of a label is shifted left
+/// to drop the bytes past them: `64 - 8 * n`, for `n` from 1 to 8 (none
+/// for 8 and more, and for an empty label, which is never compared).
+fn shift_for(n: usize) -> u8 {
+    match n {
+        0 | 8.. => 0,
+        _ => 64 - 8 * n as u8,
+    }
 }
 
 /// The first up to 8 bytes as a little-endian word, zero-padded.

@@ -14,10 +14,12 @@ pub(crate) fn word_at(bytes: &[u8], at: usize) -> Option<u64> {
 /// The (up to) eight bytes at `at`, little-endian, zero past the end.
 #[inline(always)]
 pub(crate) fn word_padded(bytes: &[u8], at: usize) -> u64 {
-    let rest = bytes.get(at..).unwrap_or_default();
-    if let Some(word) = rest.first_chunk::<8>() {
-        return u64::from_le_bytes(*word);
+    if let Some(last) = bytes.len().checked_sub(8)
+        && at <= last
+    {
+        return u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"));
     }
+    let rest = bytes.get(at..).unwrap_or_default();
     match bytes.last_chunk::<8>() {
         // The last eight bytes, shifted so that the byte at `at` comes first.
         Some(last) if !rest.is_empty() => u64::from_le_bytes(*last) >> (8 * (8 - rest.len())),

@@ -8,9 +8,34 @@ use crate::scan;
 const ONES: u64 = 0x0101_0101_0101_0101;
 
 /// The first `#` or NUL from `from` on, else the end: where the path
-/// ends. Eight bytes at a time, since paths run to dozens of bytes.
+/// ends. Sixteen bytes a step (SSE2) while sixteen are left, since paths
+/// run to dozens of bytes; then eight.
 #[inline]
 pub(crate) fn path_end(bytes: &[u8], from: usize) -> usize {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    let from = {
+        use safe_arch::{
+            cmp_eq_mask_i8_m128i, load_unaligned_m128i, move_mask_i8_m128i, set_splat_i8_m128i,
+        };
+        let [hash, nul] = [b'#', 0].map(|b| set_splat_i8_m128i(b as i8));
+        let mut i = from;
+        while let Some(chunk) = bytes.get(i..).and_then(|rest| rest.first_chunk::<16>()) {
+            let v = load_unaligned_m128i(chunk);
+            let mask =
+                move_mask_i8_m128i(cmp_eq_mask_i8_m128i(v, hash) | cmp_eq_mask_i8_m128i(v, nul));
+            if mask != 0 {
+                return i + mask.trailing_zeros() as usize;
+            }
+            i += 16;
+        }
+        i
+    };
+    path_end_words(bytes, from)
+}
+
+/// [`path_end`] eight bytes a step.
+#[inline]
+fn path_end_words(bytes: &[u8], from: usize) -> usize {
     let mut i = from;
     while i < bytes.len() {
         // `#` (0x23) and NUL are among the bytes whose bits all lie in
@@ -29,10 +54,39 @@ pub(crate) fn path_end(bytes: &[u8], from: usize) -> usize {
 }
 
 /// The first byte from `from` on that starts a path, params or query (`/`,
-/// `;`, `?`) or a fragment (`#`): where a scheme and authority end. Eight
-/// bytes at a time, as hosts run to a few dozen bytes.
+/// `;`, `?`) or a fragment (`#`): where a scheme and authority end.
+/// Sixteen bytes a step (SSE2) while sixteen are left, as hosts run to a
+/// few dozen bytes; then eight.
 #[inline(always)]
 fn authority_end(bytes: &[u8], from: usize) -> Option<usize> {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    let from = {
+        use safe_arch::{
+            cmp_eq_mask_i8_m128i, load_unaligned_m128i, move_mask_i8_m128i, set_splat_i8_m128i,
+        };
+        let [slash, question, semicolon, hash] =
+            [b'/', b'?', b';', b'#'].map(|b| set_splat_i8_m128i(b as i8));
+        let mut i = from;
+        while let Some(chunk) = bytes.get(i..).and_then(|rest| rest.first_chunk::<16>()) {
+            let v = load_unaligned_m128i(chunk);
+            let hits = cmp_eq_mask_i8_m128i(v, slash)
+                | cmp_eq_mask_i8_m128i(v, question)
+                | cmp_eq_mask_i8_m128i(v, semicolon)
+                | cmp_eq_mask_i8_m128i(v, hash);
+            let mask = move_mask_i8_m128i(hits);
+            if mask != 0 {
+                return Some(i + mask.trailing_zeros() as usize);
+            }
+            i += 16;
+        }
+        i
+    };
+    authority_end_words(bytes, from)
+}
+
+/// [`authority_end`] eight bytes a step.
+#[inline(always)]
+fn authority_end_words(bytes: &[u8], from: usize) -> Option<usize> {
     let mut i = from;
     while i < bytes.len() {
         // The four are among the bytes that `| 0x1C` makes `?`; so are `'`,
@@ -233,6 +287,30 @@ mod tests {
         #[test]
         fn any_string_agrees_with_the_reference(url in "\\PC{0,40}") {
             prop_assert_eq!(path_of(&url), reference_path_of(&url));
+        }
+
+        #[test]
+        fn the_authority_ends_at_the_first_path_or_fragment_byte(
+            url in "[a-z0-9'+37:@.#?;/\\x00-\\x03]{0,70}",
+            from in 0usize..20,
+        ) {
+            let bytes = url.as_bytes();
+            let from = from.min(bytes.len());
+            let expected = find_from(bytes, from, |b| matches!(b, b'/' | b'?' | b';' | b'#'));
+            prop_assert_eq!(authority_end(bytes, from), expected);
+            prop_assert_eq!(authority_end_words(bytes, from), expected);
+        }
+
+        #[test]
+        fn the_path_ends_at_the_first_fragment_or_nul(
+            url in "[a-z0-9/?:@.#\\x00-\\x03\\x20-\\x23]{0,70}",
+            from in 0usize..20,
+        ) {
+            let bytes = url.as_bytes();
+            let from = from.min(bytes.len());
+            let expected = find_from(bytes, from, |b| b == b'#' || b == 0).unwrap_or(bytes.len());
+            prop_assert_eq!(path_end(bytes, from), expected);
+            prop_assert_eq!(path_end_words(bytes, from), expected);
         }
 
         #[test]
