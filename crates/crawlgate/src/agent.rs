@@ -169,10 +169,12 @@ impl RobotsTxt {
     /// group names obeys.
     fn select_global(&self) -> Selected<'_> {
         match self.profile.group_selection {
-            GroupSelection::ProductToken if self.global_groups.is_empty() => Selected::NOTHING,
+            GroupSelection::ProductToken if self.global_group_list().is_empty() => {
+                Selected::NOTHING
+            }
             GroupSelection::ProductToken => Selected {
                 kind: SelectionKind::Global,
-                groups: GroupList::Many(&self.global_groups),
+                groups: GroupList::Many(self.global_group_list()),
                 slot: Some(self.audiences.len() as u32),
                 ..Selected::NOTHING
             },

@@ -573,7 +573,7 @@ mod tests {
             }
             for profile in profiles {
                 let robots = RobotsTxt::parse_with(body.as_bytes(), profile);
-                let groups = robots.global_groups.clone();
+                let groups = robots.global_group_list().to_vec();
                 let compiled = Matcher::compile(&robots, &groups, &[]);
                 let text = robots.text.as_slice();
                 for _ in 0..8 {
@@ -618,7 +618,7 @@ mod tests {
             }
         }
         let robots = RobotsTxt::parse(body.as_bytes());
-        let groups = robots.global_groups.clone();
+        let groups = robots.global_group_list().to_vec();
         let compiled = Matcher::compile(&robots, &groups, &[]);
         let text = robots.text.as_slice();
         let found = |e: &super::Entry| (e.rule, e.alias, e.allow);
@@ -671,7 +671,7 @@ mod tests {
         }
         body.push_str("Disallow: /*?\nAllow: /*?keep=\nDisallow: /*.pdf$\n");
         let robots = RobotsTxt::parse(body.as_bytes());
-        let groups = robots.global_groups.clone();
+        let groups = robots.global_group_list().to_vec();
         let compiled = Matcher::compile(&robots, &groups, &[]);
         let text = robots.text.as_slice();
         const PIECES: &[&str] = &[

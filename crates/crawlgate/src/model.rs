@@ -233,7 +233,8 @@ pub struct RobotsTxt {
     pub(crate) aliases: Vec<(u32, Str)>,
     pub(crate) audiences: Vec<Audience>,
     pub(crate) audience_groups: Vec<u32>,
-    pub(crate) global_groups: Vec<u32>,
+    /// Range into `audience_groups`: the `*` groups.
+    pub(crate) global_groups: (u32, u32),
     /// Under [`GroupSelection::RobotPrefix`](crate::GroupSelection::RobotPrefix):
     /// what Yandex's parser stored for each robot of its table.
     pub(crate) robot_table: Option<Box<crate::yandex::table::RobotTable>>,
@@ -256,6 +257,12 @@ impl fmt::Debug for RobotsTxt {
 }
 
 impl RobotsTxt {
+    /// The `*` groups, in file order.
+    pub(crate) fn global_group_list(&self) -> &[u32] {
+        let (start, end) = self.global_groups;
+        &self.audience_groups[start as usize..end as usize]
+    }
+
     pub(crate) fn str(&self, s: Str) -> &str {
         std::str::from_utf8(&self.text[s.range()]).unwrap_or("\u{FFFD}")
     }
@@ -382,7 +389,7 @@ impl RobotsTxt {
                 "indexes",
                 (self.originals.capacity() + self.aliases.capacity()) * size_of::<(u32, Str)>()
                     + self.audiences.capacity() * size_of::<Audience>()
-                    + (self.audience_groups.capacity() + self.global_groups.capacity()) * 4
+                    + self.audience_groups.capacity() * 4
                     + self.robot_table.as_ref().map_or(0, |t| t.heap_size()),
             ),
             (

@@ -87,6 +87,10 @@ struct Builder<'a, const FOR_CRAWLER: bool = false> {
     originals: Vec<(u32, Str)>,
     aliases: Vec<(u32, Str)>,
     findings: Vec<Finding>,
+    /// The tokens the groups name, with their groups, to sort into audiences.
+    named: Vec<(Str, u32)>,
+    /// The `*` groups.
+    globals: Vec<u32>,
     orphan_rules: u32,
     file_extensions: u32,
     /// The current group has members: rules (and, in urllib's reading,
@@ -161,6 +165,8 @@ impl<'a, const FOR_CRAWLER: bool> Builder<'a, FOR_CRAWLER> {
             originals: kept.originals,
             aliases: kept.aliases,
             findings: kept.findings,
+            named: kept.named,
+            globals: kept.globals,
             orphan_rules: 0,
             file_extensions: 0,
             group_has_rules: false,
@@ -686,9 +692,10 @@ impl<'a, const FOR_CRAWLER: bool> Builder<'a, FOR_CRAWLER> {
             self.profile.yandex_records || std::str::from_utf8(&text).is_ok(),
             "the text arena holds UTF-8"
         );
-        // Audiences: the groups naming each product token, case-insensitively.
-        let mut named: Vec<(Str, u32)> = Vec::new();
-        let mut global_groups = Vec::new();
+        // Audiences: the groups naming each product token, case-insensitively,
+        // listed after the `*` groups in one vector (gathered in the thread's
+        // kept vectors: no allocation but the model's).
+        let (named, globals) = (&mut self.named, &mut self.globals);
         for (g, group) in self.groups.iter().enumerate() {
             let mut is_global = false;
             for agent in &self.agents[group.agents.start as usize..group.agents.end as usize] {
@@ -705,14 +712,16 @@ impl<'a, const FOR_CRAWLER: bool> Builder<'a, FOR_CRAWLER> {
                 }
             }
             if is_global {
-                global_groups.push(g as u32);
+                globals.push(g as u32);
             }
         }
         let token = |s: Str| &text[s.range()];
         named.sort_by(|a, b| cmp_ignore_case(token(a.0), token(b.0)).then(a.1.cmp(&b.1)));
         let mut audiences: Vec<Audience> = Vec::new();
-        let mut audience_groups: Vec<u32> = Vec::with_capacity(named.len());
-        for (tok, group) in named {
+        let mut audience_groups: Vec<u32> = Vec::with_capacity(globals.len() + named.len());
+        audience_groups.extend_from_slice(globals);
+        let global_groups = (0, globals.len() as u32);
+        for &(tok, group) in named.iter() {
             let same = audiences
                 .last()
                 .is_some_and(|a| token(a.token).eq_ignore_ascii_case(token(tok)));
@@ -780,6 +789,8 @@ impl<'a, const FOR_CRAWLER: bool> Builder<'a, FOR_CRAWLER> {
             originals: self.originals,
             aliases: self.aliases,
             findings: self.findings,
+            named: self.named,
+            globals: self.globals,
         }
         .give_back();
         robots

@@ -35,6 +35,10 @@ pub(super) struct Scratch {
     pub originals: Vec<(u32, Str)>,
     pub aliases: Vec<(u32, Str)>,
     pub findings: Vec<Finding>,
+    /// The tokens the groups name, with their groups, to sort.
+    pub named: Vec<(Str, u32)>,
+    /// The `*` groups.
+    pub globals: Vec<u32>,
 }
 
 thread_local! {
@@ -58,7 +62,9 @@ impl Scratch {
             + held(&self.sitemaps)
             + held(&self.originals)
             + held(&self.aliases)
-            + held(&self.findings);
+            + held(&self.findings)
+            + held(&self.named)
+            + held(&self.globals);
         if bytes > KEPT_BYTES {
             return;
         }
@@ -71,6 +77,8 @@ impl Scratch {
         self.originals.clear();
         self.aliases.clear();
         self.findings.clear();
+        self.named.clear();
+        self.globals.clear();
         KEPT.with(|kept| kept.set(Some(self)));
     }
 }
