@@ -4,14 +4,16 @@
 //! (see `corpus.rs`). Three paths a crawler takes:
 //!
 //! * `parse_and_view`: parse a file and build the crawler's view of it
-//!   (crawlgate: `RobotsTxt::parse` then `view`);
+//!   (crawlgate: `RobotsTxt::parse` then `view`, the whole file; and
+//!   `CrawlerRobotsTxt::parse`, the file read for the one crawler, as
+//!   `robotxt` and `texting_robots` read it);
 //! * `answers`: ask every URL of every file of views built beforehand
 //!   (crawlgate: `AgentView::is_allowed`); extracting the path from the URL
 //!   is part of the answer, so crates that only take a path get it from
 //!   `url::Url`, as their documentation does;
-//! * `one_question`: parse, view and one question per file (the model path),
-//!   next to the ways crawlgate answers one question without a view
-//!   (`RobotsTxt::decide`, `decide_once`).
+//! * `one_question`: parse, view and one question per file (the crawler's
+//!   path; crawlgate both ways), next to the ways crawlgate answers one
+//!   question without a view (`RobotsTxt::decide`, `decide_once`).
 //!
 //! `cargo bench -p crawlgate-bench --bench peers`; with `--features spider`
 //! it also runs the robots.txt parser of the `spider` crawler, which the
@@ -129,6 +131,14 @@ fn parse_and_view(c: &mut Criterion, corpus: &Corpus) {
             for e in entries {
                 let robots = crawlgate::RobotsTxt::parse(&e.bytes);
                 black_box(&robots.view(e.agent));
+            }
+        })
+    });
+    group.bench_function("crawlgate_crawler", |b| {
+        b.iter(|| {
+            for e in entries {
+                let robots = crawlgate::CrawlerRobotsTxt::parse(&e.bytes, e.agent);
+                black_box(&robots.view());
             }
         })
     });
@@ -274,6 +284,15 @@ fn one_question(c: &mut Criterion, corpus: &Corpus) {
                 let url = corpus.first_question(e);
                 let robots = crawlgate::RobotsTxt::parse(&e.bytes);
                 black_box(robots.view(e.agent).is_allowed(url));
+            }
+        })
+    });
+    group.bench_function("crawlgate_crawler", |b| {
+        b.iter(|| {
+            for e in entries {
+                let url = corpus.first_question(e);
+                let robots = crawlgate::CrawlerRobotsTxt::parse(&e.bytes, e.agent);
+                black_box(robots.is_allowed(url));
             }
         })
     });
