@@ -51,6 +51,10 @@ proptest! {
                 prop_assert!(d.span.bytes.end <= bytes.len());
                 prop_assert!(d.span.line >= 1);
             }
+            // The file read for one crawler gives the whole file's verdict.
+            let kept = crawlgate::CrawlerRobotsTxt::parse_with(&bytes, profile, agent.as_str());
+            prop_assert_eq!(kept.is_allowed(&url), robots.is_allowed(agent.as_str(), &url));
+            let _ = kept.view().crawl_delay();
         }
     }
 
@@ -185,6 +189,13 @@ fn five_thousand_groups() {
     assert!(!robots.is_allowed(&format!("bot{}", letters(4321)), "/private/4321/x"));
     assert!(robots.is_allowed(&format!("bot{}", letters(4321)), "/private/4320/x"));
     assert!(!robots.is_allowed("otherbot", "/anything"));
+    // Read for one crawler: its group among 5,000, the others' rules skipped.
+    let bot = format!("bot{}", letters(4321));
+    let kept = crawlgate::CrawlerRobotsTxt::parse(body.as_bytes(), bot.as_str());
+    assert!(!kept.is_allowed("/private/4321/x"));
+    assert!(kept.is_allowed("/private/4320/x"));
+    assert_eq!(kept.view().robots().groups().len(), 5001);
+    assert_eq!(kept.view().robots().rules().len(), 2);
 }
 
 fn letters(mut n: usize) -> String {
