@@ -115,7 +115,8 @@ impl CrawlerRobotsTxt {
     /// The crawler's view, sharing the rules compiled here. Its
     /// [`robots`](AgentView::robots) is the file as read for this crawler:
     /// every group and user-agent line, with rules and records only in the
-    /// groups it can obey.
+    /// groups it can obey, and only its own tokens among
+    /// [`tokens`](RobotsTxt::tokens).
     pub fn view(&self) -> AgentView<'_> {
         self.robots.view_sharing(self.who(), &self.rules)
     }

@@ -21,9 +21,10 @@ use crate::model::{InputStats, RobotsTxt, Str};
 use crate::profile::{GroupSelection, Profile};
 
 /// The file as a crawler answering to `tokens` reads it: every group and
-/// user-agent line (so the groups each crawler obeys, and their numbers,
-/// are the whole file's), with rules and records only in the groups that
-/// name one of `tokens` or `*`, and no diagnostics. Readings that do not
+/// user-agent line (so the groups it obeys, and their numbers, are the
+/// whole file's), with rules and records only in the groups that name one
+/// of `tokens` or `*`, no diagnostics, and only `tokens` among the tokens
+/// the model can choose groups for. Readings that do not
 /// choose groups by product token (the legacy and Yandex readings, urllib's
 /// records) read the whole file. The crawler's `name` is kept in the
 /// model's text, where its place is returned: one allocation fewer for a

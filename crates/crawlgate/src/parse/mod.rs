@@ -705,13 +705,20 @@ impl<'a, const FOR_CRAWLER: bool> Builder<'a, FOR_CRAWLER> {
                 if agent.global {
                     is_global = true;
                 } else {
-                    named.push((
-                        Str {
-                            start: agent.value.start,
-                            len: agent.token_len,
-                        },
-                        g as u32,
-                    ));
+                    let tok = Str {
+                        start: agent.value.start,
+                        len: agent.token_len,
+                    };
+                    // A crawler's reading answers for its own tokens only.
+                    let kept = !FOR_CRAWLER || {
+                        let tok = &text[tok.range()];
+                        self.keep
+                            .iter()
+                            .any(|t| tok.eq_ignore_ascii_case(t.as_bytes()))
+                    };
+                    if kept {
+                        named.push((tok, g as u32));
+                    }
                 }
             }
             if is_global {
