@@ -41,17 +41,25 @@ pub(crate) fn is_space(b: u8) -> bool {
 /// `s` without whitespace at either end.
 #[inline]
 pub(crate) fn trim(s: &[u8]) -> &[u8] {
-    let Some(start) = s.iter().position(|&b| !is_space(b)) else {
-        return &[];
-    };
-    trim_end(&s[start..])
+    let mut s = s;
+    while let [first, rest @ ..] = s
+        && is_space(*first)
+    {
+        s = rest;
+    }
+    trim_end(s)
 }
 
 /// `s` without whitespace at its end.
 #[inline]
 pub(crate) fn trim_end(s: &[u8]) -> &[u8] {
-    let end = s.iter().rposition(|&b| !is_space(b)).map_or(0, |i| i + 1);
-    &s[..end]
+    let mut s = s;
+    while let [rest @ .., last] = s
+        && is_space(*last)
+    {
+        s = rest;
+    }
+    s
 }
 
 pub(crate) fn parse(input: &[u8], profile: Profile) -> RobotsTxt {
