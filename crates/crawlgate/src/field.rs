@@ -85,9 +85,9 @@ pub(crate) fn canonical_name(field: Field) -> &'static str {
 
 /// Recognises a (whitespace-stripped, non-empty) field name.
 ///
-/// Dispatches on the first letter: each core field and all of its accepted
-/// misspellings share one, so at most one entry of `KNOWN` is tried, which
-/// keeps Google's order of checks without walking the table.
+/// The names nearly every line uses are compared here, inlined into the
+/// reader's loop; the rest in [`recognise_other`].
+#[inline(always)]
 pub(crate) fn recognise(key: &[u8], profile: &Profile) -> (Field, Spelling) {
     // The names nearly every line uses, compared a word at a time with ASCII
     // case folded as `eq_folded` does (`| 0x20` lowercases a letter and
@@ -110,6 +110,16 @@ pub(crate) fn recognise(key: &[u8], profile: &Profile) -> (Field, Spelling) {
         }
         _ => {}
     }
+    recognise_other(key, profile)
+}
+
+/// Recognises a field name other than the exact core names.
+///
+/// Dispatches on the first letter: each core field and all of its accepted
+/// misspellings share one, so at most one entry of `KNOWN` is tried, which
+/// keeps Google's order of checks without walking the table.
+#[inline(never)]
+fn recognise_other(key: &[u8], profile: &Profile) -> (Field, Spelling) {
     let known = match key.first().map(u8::to_ascii_lowercase) {
         Some(b'u') => &KNOWN[0],
         Some(b'a') => &KNOWN[1],
