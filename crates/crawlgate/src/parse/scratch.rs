@@ -17,7 +17,7 @@ use crate::model::{
 /// Files up to this size gather their records in the thread's kept
 /// vectors; a larger one's growth and shrinking weigh little against its
 /// lines, and copying its records would weigh more.
-pub(super) const SMALL_FILE: usize = 64 << 10;
+pub(super) const SMALL_FILE: usize = 16 << 10;
 
 /// The most a thread keeps between parses; vectors grown past it (by a
 /// large file) are given back to the allocator.
