@@ -145,12 +145,9 @@ fn looks_binary(source: &[u8]) -> bool {
 }
 
 impl<'a> Context<'a> {
-    pub(crate) fn new(source: &'a [u8], robots: &'a RobotsTxt) -> Self {
-        Context::sharing(source, robots, &[])
-    }
-
-    /// [`Context::new`], with readings of `source` under other profiles
-    /// already parsed (each `RobotsTxt::parse_with(source, its profile)`):
+    /// What every check sees of `source`, parsed as `robots`, given
+    /// readings of it under other profiles already parsed (each
+    /// `RobotsTxt::parse_with(source, its profile)`; none at all will do):
     /// one is used where the linter would parse the file afresh (it cannot
     /// re-read the linted model), and ignored otherwise, so that every
     /// check sees the readings it sees without them.
@@ -549,7 +546,7 @@ mod tests {
     fn fields_are_found_with_and_without_a_colon() {
         let source = b"User-agent : bot # c\nDisallow /x\n";
         let robots = RobotsTxt::parse(source);
-        let cx = Context::new(source, &robots);
+        let cx = Context::sharing(source, &robots, &[]);
         let f = cx.fields(1).unwrap();
         assert_eq!(&source[f.key], b"User-agent");
         assert_eq!(&source[f.value], b"bot");

@@ -302,7 +302,7 @@ impl Survey {
         // (Bing's crawlers by Bing's, Yandex's robots by Yandex's parser),
         // parsed once per file for the linter and the verdicts both.
         let others = match &outcome.rules {
-            Rules::Conditional(copy) => self.other_readings(copy.body()),
+            Rules::Conditional(copy) => self.other_readings(copy.body(), copy.robots()),
             _ => Vec::new(),
         };
         if let Rules::Conditional(copy) = &outcome.rules {
@@ -337,15 +337,21 @@ impl Survey {
         vec![CrawlerVerdict::unanswered(cause); self.crawlers.len()]
     }
 
-    /// `body` parsed under each reading, other than the survey's, that
-    /// some crawler is answered by, in the crawlers' order.
-    fn other_readings(&self, body: &[u8]) -> Vec<(Profile, RobotsTxt)> {
+    /// `body` (parsed as `robots` under the survey's reading) under each
+    /// other reading some crawler is answered by, in the crawlers' order:
+    /// `robots` re-read where that provably gives the same records
+    /// ([`RobotsTxt::reinterpret`]: Bing's reading of most files), else a
+    /// fresh parse.
+    fn other_readings(&self, body: &[u8], robots: &RobotsTxt) -> Vec<(Profile, RobotsTxt)> {
         let base = self.profile();
         let mut others: Vec<(Profile, RobotsTxt)> = Vec::new();
         for i in 0..self.crawlers.len() {
             let profile = self.crawler_profile(i);
             if profile != base && !others.iter().any(|(p, _)| *p == profile) {
-                others.push((profile, RobotsTxt::parse_with(body, profile)));
+                let reading = robots
+                    .reinterpret(profile)
+                    .unwrap_or_else(|| RobotsTxt::parse_with(body, profile));
+                others.push((profile, reading));
             }
         }
         others
