@@ -37,6 +37,9 @@ pub(crate) struct Context<'a> {
     readings: [OnceCell<RobotsTxt>; Profile::ALL.len()],
     /// Whether each reading is the linted model re-read (same records).
     reinterpreted: [std::cell::Cell<bool>; Profile::ALL.len()],
+    /// Readings the caller parsed already ([`crate::lint_parsed_sharing`]),
+    /// kept only where [`Context::reading`] would parse afresh.
+    given: [Option<&'a RobotsTxt>; Profile::ALL.len()],
     audiences: OnceCell<Vec<Audience>>,
     patterns: OnceCell<Vec<PatternTable<'a>>>,
     /// The content and the fields of the last line they were found for: a
@@ -142,8 +145,29 @@ fn looks_binary(source: &[u8]) -> bool {
 }
 
 impl<'a> Context<'a> {
-    pub(crate) fn new(source: &'a [u8], robots: &'a RobotsTxt) -> Self {
+    /// What every check sees of `source`, parsed as `robots`, given
+    /// readings of it under other profiles already parsed (each
+    /// `RobotsTxt::parse_with(source, its profile)`; none at all will do):
+    /// one is used where the linter would parse the file afresh (it cannot
+    /// re-read the linted model), and ignored otherwise, so that every
+    /// check sees the readings it sees without them.
+    pub(crate) fn sharing(
+        source: &'a [u8],
+        robots: &'a RobotsTxt,
+        readings: &[&'a RobotsTxt],
+    ) -> Self {
+        let mut given = [None; Profile::ALL.len()];
+        for reading in readings {
+            let profile = reading.profile();
+            if profile == robots.profile() || robots.can_reinterpret(profile) {
+                continue;
+            }
+            if let Some(slot) = Profile::ALL.iter().position(|p| *p == profile) {
+                given[slot] = Some(*reading);
+            }
+        }
         Context {
+            given,
             source,
             robots,
             lines: OnceCell::new(),
@@ -314,6 +338,9 @@ impl<'a> Context<'a> {
         let Some(slot) = Profile::ALL.iter().position(|p| *p == profile) else {
             return self.robots;
         };
+        if let Some(given) = self.given[slot] {
+            return given;
+        }
         self.readings[slot].get_or_init(|| match self.robots.reinterpret(profile) {
             Some(copy) => {
                 self.reinterpreted[slot].set(true);
@@ -519,7 +546,7 @@ mod tests {
     fn fields_are_found_with_and_without_a_colon() {
         let source = b"User-agent : bot # c\nDisallow /x\n";
         let robots = RobotsTxt::parse(source);
-        let cx = Context::new(source, &robots);
+        let cx = Context::sharing(source, &robots, &[]);
         let f = cx.fields(1).unwrap();
         assert_eq!(&source[f.key], b"User-agent");
         assert_eq!(&source[f.value], b"bot");

@@ -28,7 +28,33 @@ pub fn lint(source: &[u8], options: &LintOptions) -> LintReport {
 
 /// Lints a file already parsed from `source` (with `options.profile`).
 pub fn lint_parsed(source: &[u8], robots: &RobotsTxt, options: &LintOptions) -> LintReport {
-    let cx = Context::new(source, robots);
+    lint_parsed_sharing(source, robots, &[], options)
+}
+
+/// [`lint_parsed`], given readings of `source` under other profiles that
+/// the caller parsed already (each `RobotsTxt::parse_with(source, its
+/// profile)`, as a survey does for the crawlers read by their operators'
+/// parsers): the checks comparing readings use them instead of parsing
+/// the file again. The report is the one [`lint_parsed`] gives.
+///
+/// ```
+/// use crawlgate::{Profile, RobotsTxt};
+/// use crawlgate_lint::{lint_parsed, lint_parsed_sharing, LintOptions};
+///
+/// let source = b"User-agent: *\nDisallow: /a\n\nClean-param: ref /\n";
+/// let robots = RobotsTxt::parse(source);
+/// let yandex = RobotsTxt::parse_with(source, Profile::YANDEX);
+/// let options = LintOptions::default();
+/// let shared = lint_parsed_sharing(source, &robots, &[&yandex], &options);
+/// assert_eq!(shared.diagnostics, lint_parsed(source, &robots, &options).diagnostics);
+/// ```
+pub fn lint_parsed_sharing(
+    source: &[u8],
+    robots: &RobotsTxt,
+    readings: &[&RobotsTxt],
+    options: &LintOptions,
+) -> LintReport {
+    let cx = Context::sharing(source, robots, readings);
     let mut diagnostics = Vec::new();
     for rule in RULES {
         let skipped = match rule.code {

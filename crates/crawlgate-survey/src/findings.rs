@@ -3,7 +3,7 @@
 
 use crawlgate::{Profile, RobotsTxt, Severity};
 use crawlgate_lint::Code;
-use crawlgate_lint::{lint_parsed, LintOptions};
+use crawlgate_lint::{lint_parsed_sharing, LintOptions};
 
 /// Every code a row counts, in column order.
 pub fn codes() -> &'static [Code] {
@@ -28,7 +28,24 @@ pub struct LintCounts {
 impl LintCounts {
     /// Lints `body`, already parsed as `robots`.
     pub fn of(body: &[u8], robots: &RobotsTxt, profile: Profile) -> LintCounts {
-        let report = lint_parsed(body, robots, &LintOptions::default().with_profile(profile));
+        LintCounts::sharing(body, robots, &[], profile)
+    }
+
+    /// [`of`](LintCounts::of), with readings of `body` under other
+    /// profiles already parsed (the survey's, for the crawlers read by their
+    /// operators' parsers), which the linter then need not parse again.
+    pub(crate) fn sharing(
+        body: &[u8],
+        robots: &RobotsTxt,
+        readings: &[&RobotsTxt],
+        profile: Profile,
+    ) -> LintCounts {
+        let report = lint_parsed_sharing(
+            body,
+            robots,
+            readings,
+            &LintOptions::default().with_profile(profile),
+        );
         let mut counts = LintCounts {
             by_code: vec![0; codes().len()],
             ..LintCounts::default()

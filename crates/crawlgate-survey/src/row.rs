@@ -175,14 +175,23 @@ mod distinct_verdicts {
     ) -> Result<S::Ok, S::Error> {
         let mut distinct: Vec<&CrawlerVerdict> = Vec::new();
         let mut indices = Vec::with_capacity(verdicts.len());
+        // Neighbours mostly share a verdict: the last one found is tried
+        // first, so a row costs about one comparison per crawler rather
+        // than one per crawler and distinct verdict (the indices are the
+        // same either way: each verdict is stored once, in first-seen order).
+        let mut last = None;
         for verdict in verdicts {
-            let index = match distinct.iter().position(|d| *d == verdict) {
+            let index = match last.filter(|&i: &usize| distinct[i] == verdict) {
                 Some(index) => index,
-                None => {
-                    distinct.push(verdict);
-                    distinct.len() - 1
-                }
+                None => match distinct.iter().position(|d| *d == verdict) {
+                    Some(index) => index,
+                    None => {
+                        distinct.push(verdict);
+                        distinct.len() - 1
+                    }
+                },
             };
+            last = Some(index);
             indices.push(index);
         }
         (distinct, indices).serialize(serializer)

@@ -298,8 +298,15 @@ impl Survey {
         row.outcome = Some(outcome.kind());
         row.reason = Some(outcome.reason);
         let mut not_robots_txt = false;
+        // The file under each other reading some crawler is answered by
+        // (Bing's crawlers by Bing's, Yandex's robots by Yandex's parser),
+        // parsed once per file for the linter and the verdicts both.
+        let others = match &outcome.rules {
+            Rules::Conditional(copy) => self.other_readings(copy.body(), copy.robots()),
+            _ => Vec::new(),
+        };
         if let Rules::Conditional(copy) = &outcome.rules {
-            self.describe_file(&mut row, copy.body(), copy.robots());
+            self.describe_file(&mut row, copy.body(), copy.robots(), &others);
             not_robots_txt = row.lint.as_ref().is_some_and(|l| {
                 l.count(crawlgate_lint::Code::HtmlPage) > 0
                     || l.count(crawlgate_lint::Code::BinaryFile) > 0
@@ -310,7 +317,7 @@ impl Survey {
             .as_ref()
             .is_some_and(|l| l.count(crawlgate_lint::Code::HtmlPage) > 0);
         row.html = Some(served_html || html_body);
-        row.crawlers = self.verdicts(&outcome, not_robots_txt);
+        row.crawlers = self.verdicts(&outcome, &others, not_robots_txt);
         row.cc_class = Some(HostClass::of(
             row.status.or(match outcome.reason {
                 // A file given without a status was read as a 200.
@@ -330,8 +337,34 @@ impl Survey {
         vec![CrawlerVerdict::unanswered(cause); self.crawlers.len()]
     }
 
-    /// Every crawler's verdict under a fetch outcome.
-    fn verdicts(&self, outcome: &Outcome, not_robots_txt: bool) -> Vec<CrawlerVerdict> {
+    /// `body` (parsed as `robots` under the survey's reading) under each
+    /// other reading some crawler is answered by, in the crawlers' order:
+    /// `robots` re-read where that provably gives the same records
+    /// ([`RobotsTxt::reinterpret`]: Bing's reading of most files), else a
+    /// fresh parse.
+    fn other_readings(&self, body: &[u8], robots: &RobotsTxt) -> Vec<(Profile, RobotsTxt)> {
+        let base = self.profile();
+        let mut others: Vec<(Profile, RobotsTxt)> = Vec::new();
+        for i in 0..self.crawlers.len() {
+            let profile = self.crawler_profile(i);
+            if profile != base && !others.iter().any(|(p, _)| *p == profile) {
+                let reading = robots
+                    .reinterpret(profile)
+                    .unwrap_or_else(|| RobotsTxt::parse_with(body, profile));
+                others.push((profile, reading));
+            }
+        }
+        others
+    }
+
+    /// Every crawler's verdict under a fetch outcome (`others`: the file
+    /// under the other readings, [`Survey::other_readings`]).
+    fn verdicts(
+        &self,
+        outcome: &Outcome,
+        others: &[(Profile, RobotsTxt)],
+        not_robots_txt: bool,
+    ) -> Vec<CrawlerVerdict> {
         let fixed = |allowed, cause| {
             vec![
                 CrawlerVerdict::without_rules(allowed, cause, self.paths.len());
@@ -347,19 +380,6 @@ impl Survey {
             },
             Rules::Conditional(copy) => {
                 let reader = Reader::new(copy.robots(), &self.paths).not_robots_txt(not_robots_txt);
-                // The same bytes read by each other reading a crawler needs
-                // (Bing's crawlers by Bing's, Yandex's robots by Yandex's parser), once per file.
-                let base = self.profile();
-                let mut others: Vec<(Profile, crawlgate::RobotsTxt)> = Vec::new();
-                for i in 0..self.crawlers.len() {
-                    let profile = self.crawler_profile(i);
-                    if profile != base && !others.iter().any(|(p, _)| *p == profile) {
-                        others.push((
-                            profile,
-                            crawlgate::RobotsTxt::parse_with(copy.body(), profile),
-                        ));
-                    }
-                }
                 let other_readers: Vec<(Profile, Reader<'_>)> = others
                     .iter()
                     .map(|(p, robots)| {
@@ -394,8 +414,15 @@ impl Survey {
     }
 
     /// The facts of a parsed file.
-    fn describe_file(&self, row: &mut SiteRow, body: &[u8], robots: &RobotsTxt) {
-        row.lint = Some(LintCounts::of(body, robots, self.profile()));
+    fn describe_file(
+        &self,
+        row: &mut SiteRow,
+        body: &[u8],
+        robots: &RobotsTxt,
+        others: &[(Profile, RobotsTxt)],
+    ) {
+        let readings: Vec<&RobotsTxt> = others.iter().map(|(_, r)| r).collect();
+        row.lint = Some(LintCounts::sharing(body, robots, &readings, self.profile()));
         row.groups = Some(count(robots.groups().len()));
         row.rules = Some(count(robots.rules().len()));
         row.sitemaps = Some(count(robots.sitemaps().len()));

@@ -295,6 +295,8 @@ pub struct Reader<'a> {
     /// Whether the body is no robots.txt (an HTML page, binary data).
     not_robots_txt: bool,
     answers: RefCell<FxHashMap<Vec<usize>, Answers>>,
+    /// The group indices of the crawler being answered (reused).
+    key: RefCell<Vec<usize>>,
 }
 
 impl<'a> Reader<'a> {
@@ -307,6 +309,7 @@ impl<'a> Reader<'a> {
             paths,
             not_robots_txt: false,
             answers: RefCell::default(),
+            key: RefCell::default(),
         }
     }
 
@@ -337,13 +340,22 @@ impl<'a> Reader<'a> {
         identity: Option<&'static Crawler>,
     ) -> CrawlerVerdict {
         let (view, group) = identified_view(self.robots, token, identity);
-        let key: Vec<usize> = view.groups().map(|g| g.index()).collect();
+        // The groups' indices, gathered in a buffer kept between crawlers:
+        // a key is allocated only for a set of groups not seen before.
+        let mut key = self.key.borrow_mut();
+        key.clear();
+        key.extend(view.groups().map(|g| g.index()));
         let mut answers = self.answers.borrow_mut();
-        let answer = answers
-            .entry(key)
-            .or_insert_with(|| self.answer(&view))
-            .clone();
+        let answer = match answers.get(key.as_slice()) {
+            Some(known) => known.clone(),
+            None => {
+                let fresh = self.answer(&view);
+                answers.insert(key.clone(), fresh.clone());
+                fresh
+            }
+        };
         drop(answers);
+        drop(key);
         let cause = if self.not_robots_txt {
             Cause::NotRobotsTxt
         } else if answer.disallowed == self.probes.len() {
