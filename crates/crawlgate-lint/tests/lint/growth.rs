@@ -279,6 +279,9 @@ fn lint_and_render(bytes: &[u8], profile: Profile) {
     let audit = report.audit.as_deref().unwrap_or_default();
     black_box(render::audit_table(audit, false));
     black_box(render::audit_json(audit));
+    // The file read for one crawler and asked once: the crawler's path.
+    let kept = crawlgate::CrawlerRobotsTxt::parse_with(bytes, profile, "bot");
+    black_box(kept.is_allowed("/x/y?z"));
 }
 
 /// The time of one run: at least [`MEASURED`] of repeated runs, divided.

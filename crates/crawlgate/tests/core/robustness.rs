@@ -304,3 +304,48 @@ proptest! {
         prop_assert_eq!(crawlgate::path_of(&url), robotstxt::get_path_params_query(&url));
     }
 }
+
+/// The file read for one crawler takes what the whole file's reading takes:
+/// a 70,000-character agent, line and URL, and 100,000 lines, with the
+/// whole file's answers.
+#[test]
+fn the_crawlers_reading_takes_hostile_inputs() {
+    let long = "a".repeat(70_000);
+    let body =
+        format!("User-agent: {long}\nDisallow: /{long}\n\nUser-agent: *\nDisallow: /private\n");
+    let whole = RobotsTxt::parse(body.as_bytes());
+    let urls = [
+        format!("/{long}"),
+        "/private/x".to_owned(),
+        format!("https://example.com/{long}?{long}"),
+    ];
+    for agent in [long.as_str(), "mybot"] {
+        let kept = crawlgate::CrawlerRobotsTxt::parse(body.as_bytes(), agent);
+        for url in &urls {
+            assert_eq!(
+                kept.is_allowed(url),
+                whole.is_allowed(agent, url),
+                "{}",
+                &url[..20]
+            );
+        }
+    }
+    let mut many = String::new();
+    for i in 0..50_000 {
+        many.push_str(&format!("User-agent: bot{}\nDisallow: /{i}/\n", letters(i)));
+    }
+    // 1.5 MB: read up to 500 KiB, as Google reads it, both ways.
+    let whole = RobotsTxt::parse(many.as_bytes());
+    for i in [10_000, 49_999] {
+        let bot = format!("bot{}", letters(i));
+        let kept = crawlgate::CrawlerRobotsTxt::parse(many.as_bytes(), bot.as_str());
+        for url in [format!("/{i}/x"), "/1/x".to_owned(), "/".to_owned()] {
+            assert_eq!(
+                kept.is_allowed(&url),
+                whole.is_allowed(bot.as_str(), &url),
+                "{url}"
+            );
+        }
+        assert_eq!(kept.is_allowed(&format!("/{i}/x")), i == 49_999);
+    }
+}
