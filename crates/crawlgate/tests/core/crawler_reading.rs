@@ -126,13 +126,7 @@ fn corpus_files_read_as_the_whole_file_does() {
     let mut checks = 0;
     for (name, bytes) in common::corpus_files() {
         let robots = RobotsTxt::parse(&bytes);
-        let mut urls = vec!["/".to_owned(), format!("https://{name}/index.html")];
-        for rule in robots
-            .rules()
-            .step_by(robots.rules().len().div_ceil(4).max(1))
-        {
-            urls.extend(common::paths_from_pattern(rule.pattern(), &mut rng));
-        }
+        let urls = common::corpus_urls(&name, &robots, 4, &mut rng);
         let urls: Vec<&str> = urls.iter().map(String::as_str).collect();
         // A token the file names, one it does not, and crawlers read by
         // their operators' rules (fallback tokens, Bing's reading).

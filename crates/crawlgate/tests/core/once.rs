@@ -62,13 +62,7 @@ fn corpus_files_agree_with_the_model() {
     let mut checks = 0;
     for (name, bytes) in common::corpus_files() {
         let robots = RobotsTxt::parse(&bytes);
-        let mut urls = vec!["/".to_owned(), format!("https://{name}/index.html")];
-        for rule in robots
-            .rules()
-            .step_by(robots.rules().len().div_ceil(5).max(1))
-        {
-            urls.extend(common::paths_from_pattern(rule.pattern(), &mut rng));
-        }
+        let urls = common::corpus_urls(&name, &robots, 5, &mut rng);
         let mut agents: Vec<String> = robots
             .user_agents()
             .map(|u| u.token().to_owned())

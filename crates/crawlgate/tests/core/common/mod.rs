@@ -10,6 +10,24 @@ pub fn corpus_files() -> Vec<(String, Vec<u8>)> {
     crawlgate_corpus::files()
 }
 
+/// The URLs a corpus file is asked about: its root, its `index.html`, and
+/// paths made from about `samples` of its rules.
+pub fn corpus_urls(
+    name: &str,
+    robots: &crawlgate::RobotsTxt,
+    samples: usize,
+    rng: &mut Rng,
+) -> Vec<String> {
+    let mut urls = vec!["/".to_owned(), format!("https://{name}/index.html")];
+    for rule in robots
+        .rules()
+        .step_by(robots.rules().len().div_ceil(samples).max(1))
+    {
+        urls.extend(paths_from_pattern(rule.pattern(), rng));
+    }
+    urls
+}
+
 /// Concrete paths a pattern should (and nearly should) match: wildcards
 /// filled in, the anchor dropped, a suffix added, the last byte cut.
 pub fn paths_from_pattern(pattern: &str, rng: &mut Rng) -> Vec<String> {
