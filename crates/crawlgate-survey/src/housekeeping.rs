@@ -13,6 +13,10 @@
 //! [`FILE_EXTENSIONS`] (not `index.*`), or when it is the home page's query
 //! string (`/?s=`, `/?add-to-cart=`). docs/survey.md lists them.
 
+use std::sync::LazyLock;
+
+use rustc_hash::FxHashSet;
+
 /// The segment words that make a path housekeeping, by kind.
 pub const WORDS: &[(&str, &[&str])] = &[
     (
@@ -140,13 +144,32 @@ pub fn is_housekeeping(path: &str) -> bool {
             .rsplit_once('.')
             .is_some_and(|(_, ext)| FILE_EXTENSIONS.iter().any(|e| e.eq_ignore_ascii_case(ext)))
             && !stem.eq_ignore_ascii_case("index");
-        !stem.is_empty()
-            && (software_file
-                || WORDS
-                    .iter()
-                    .flat_map(|(_, words)| words.iter())
-                    .any(|word| word.eq_ignore_ascii_case(stem)))
+        !stem.is_empty() && (software_file || is_word(stem))
     })
+}
+
+/// The longest of [`WORDS`]: a longer stem is none of them.
+const LONGEST_WORD: usize = 16;
+
+/// Whether `stem` is one of [`WORDS`], in any case: looked up in a set
+/// (the survey asks this of every disallowed probe path of every file, and
+/// comparing with each word in turn was most of its cost).
+fn is_word(stem: &str) -> bool {
+    static SET: LazyLock<FxHashSet<&'static [u8]>> = LazyLock::new(|| {
+        WORDS
+            .iter()
+            .flat_map(|(_, words)| words.iter().map(|w| w.as_bytes()))
+            .collect()
+    });
+    let stem = stem.as_bytes();
+    if stem.len() > LONGEST_WORD {
+        return false;
+    }
+    let mut lower = [0u8; LONGEST_WORD];
+    for (out, b) in lower.iter_mut().zip(stem) {
+        *out = b.to_ascii_lowercase();
+    }
+    SET.contains(&lower[..stem.len()])
 }
 
 #[cfg(test)]
@@ -184,7 +207,26 @@ mod tests {
     }
 
     #[test]
-    fn words_are_lower_case_and_listed_once() {
+    fn every_word_is_found_in_any_case_and_nothing_near_it() {
+        let words: Vec<&str> = WORDS.iter().flat_map(|(_, w)| w.iter().copied()).collect();
+        for word in &words {
+            assert!(
+                is_word(word) && is_word(&word.to_ascii_uppercase()),
+                "{word}"
+            );
+            assert!(!is_word(&format!("{word}x")), "{word}x");
+            let shorter = &word[..word.len() - 1];
+            assert_eq!(is_word(shorter), words.contains(&shorter), "{shorter}");
+        }
+        assert!(!is_word("") && !is_word("\u{e4}dmin") && !is_word(&"a".repeat(LONGEST_WORD + 1)));
+    }
+
+    #[test]
+    fn words_are_lower_case_short_and_listed_once() {
+        assert!(WORDS
+            .iter()
+            .flat_map(|(_, w)| w.iter())
+            .all(|w| w.len() <= LONGEST_WORD));
         let mut all: Vec<&str> = WORDS.iter().flat_map(|(_, w)| w.iter().copied()).collect();
         assert!(all
             .iter()

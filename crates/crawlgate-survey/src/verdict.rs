@@ -50,7 +50,7 @@
 //! assert_eq!(other.line, None);
 //! ```
 
-use std::cell::RefCell;
+use std::cell::{OnceCell, RefCell};
 
 use crawlgate::registry::{self, Crawler};
 use crawlgate::{AgentView, ChoiceKind, RobotsTxt, SelectionKind, Who};
@@ -295,6 +295,9 @@ pub struct Reader<'a> {
     /// Whether the body is no robots.txt (an HTML page, binary data).
     not_robots_txt: bool,
     answers: RefCell<FxHashMap<Vec<usize>, Answers>>,
+    /// Whether each probe path is housekeeping, once asked (the answers of
+    /// several sets of groups ask it of the same paths).
+    housekeeping: Vec<OnceCell<bool>>,
     /// The group indices of the crawler being answered (reused).
     key: RefCell<Vec<usize>>,
 }
@@ -303,9 +306,11 @@ impl<'a> Reader<'a> {
     /// The reader of a parsed file, answering for `/`, the probe paths and
     /// `paths` (each starting with `/`).
     pub fn new(robots: &'a RobotsTxt, paths: &'a [String]) -> Reader<'a> {
+        let probes = probe_paths(robots);
         Reader {
             robots,
-            probes: probe_paths(robots),
+            housekeeping: vec![OnceCell::new(); probes.len()],
+            probes,
             paths,
             not_robots_txt: false,
             answers: RefCell::default(),
@@ -386,10 +391,11 @@ impl<'a> Reader<'a> {
         let root = view.decide_path("/");
         let mut disallowed = usize::from(!root.is_allowed());
         let mut content_disallowed = disallowed;
-        for path in &self.probes[1..] {
+        for (path, housekeeping) in self.probes.iter().zip(&self.housekeeping).skip(1) {
             if !view.decide_path(path).is_allowed() {
                 disallowed += 1;
-                content_disallowed += usize::from(!is_housekeeping(path));
+                content_disallowed +=
+                    usize::from(!*housekeeping.get_or_init(|| is_housekeeping(path)));
             }
         }
         Answers {

@@ -12,6 +12,7 @@
 //! ([`Resume`]) without reading anything twice.
 
 mod folder;
+mod kept_buffer;
 pub mod lines;
 mod live;
 pub mod remote;

@@ -45,9 +45,11 @@ impl<R: Read> Rewind<R> {
         self.base + self.at as u64
     }
 
-    /// Marks the next byte to come back to.
+    /// Marks the next byte to come back to. The bytes before it are
+    /// dropped when the buffer is next refilled, not here: a WARC file's
+    /// members are marked one after the other, and moving the rest of the
+    /// buffer at every mark copied it once per member.
     pub(crate) fn mark(&mut self) {
-        self.compact(self.at);
         self.mark = Some(self.at);
     }
 

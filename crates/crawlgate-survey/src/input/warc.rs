@@ -26,12 +26,13 @@
 //! member's captures are held until it is known to be sound, at most
 //! [`MEMBER_ITEMS`] of them (a larger member is handed on as it goes).
 
-use std::io::{self, BufRead, BufReader, Read};
+use std::io::{self, BufRead, Read};
 
 use crawlgate_answers::{HttpResponse, Origin};
 use flate2::bufread::GzDecoder;
 
 use crate::capture::{host_of, shown, Capture, Payload, BODY_LIMIT, MAX_HOST_LEN};
+use crate::input::kept_buffer::KeptBuffer;
 use crate::input::rewind::Rewind;
 use crate::input::{Flow, Item, Mark, Skip};
 
@@ -110,6 +111,8 @@ pub fn read(input: impl Read, offset: u64, name: &str, emit: &mut dyn FnMut(Item
 /// Reads gzip members one after the other, each as its own stream of
 /// records, so a damaged member costs one error capture.
 fn read_gzip<R: Read>(input: &mut Rewind<R>, name: &str, emit: &mut dyn FnMut(Item, Mark) -> Flow) {
+    // Every member is read through this buffer.
+    let mut buffer = vec![0; 1 << 16];
     loop {
         let start = input.position();
         match input.fill(GZIP_MAGIC.len()) {
@@ -146,7 +149,7 @@ fn read_gzip<R: Read>(input: &mut Rewind<R>, name: &str, emit: &mut dyn FnMut(It
         let mut streamed = false;
         let mut stopped = false;
         let ended = {
-            let mut member = BufReader::with_capacity(1 << 16, GzDecoder::new(&mut *input));
+            let mut member = KeptBuffer::new(GzDecoder::new(&mut *input), &mut buffer);
             records.read(&mut member, &mut |item, _, _| {
                 held.push(item);
                 if held.len() >= MEMBER_ITEMS {

@@ -7,6 +7,7 @@ use crate::wording::and_list;
 use crawlgate::Who;
 use crawlgate::{registry, Group, Profile, Reading, SelectionKind};
 use rustc_hash::FxHashMap;
+use std::sync::LazyLock;
 
 /// The rule's registration.
 pub(crate) static RULE: RuleInfo = RuleInfo::new(
@@ -60,12 +61,17 @@ pub(crate) struct Split<'a> {
 
 /// The robots of Yandex's table that are Yandex's own (crawlers the
 /// registry reads by `yandex`), not the other engines its table lists.
-fn yandex_robots() -> Vec<&'static registry::Robot> {
-    registry::robots(Profile::YANDEX.name)
-        .filter(|robot| {
-            registry::find(robot.token()).is_some_and(|c| c.profile == Some(Profile::YANDEX))
-        })
-        .collect()
+/// Worked out once: looking each robot up in the registry for every file
+/// cost more than the rest of the check.
+fn yandex_robots() -> &'static [&'static registry::Robot] {
+    static ROBOTS: LazyLock<Vec<&'static registry::Robot>> = LazyLock::new(|| {
+        registry::robots(Profile::YANDEX.name)
+            .filter(|robot| {
+                registry::find(robot.token()).is_some_and(|c| c.profile == Some(Profile::YANDEX))
+            })
+            .collect()
+    });
+    &ROBOTS
 }
 
 /// Every such split, in file order.
@@ -132,7 +138,7 @@ pub(crate) fn splits<'a>(cx: &'a Context<'_>) -> Vec<Split<'a>> {
             if ua.is_global() {
                 named.push("*");
             }
-            for robot in &robots {
+            for robot in robots {
                 if robot.named_by(ua.value()) && !named.contains(&robot.full_name) {
                     named.push(robot.full_name);
                 }
