@@ -227,6 +227,28 @@ impl Disagreement<'_> {
 
 type RuleKey<'a> = (u32, bool, &'a str);
 
+/// A name compared and hashed without ASCII case, so that sets of names
+/// need no lowercase copies.
+#[derive(Clone, Copy, Debug)]
+struct Caseless<'a>(&'a str);
+
+impl PartialEq for Caseless<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.eq_ignore_ascii_case(other.0)
+    }
+}
+
+impl Eq for Caseless<'_> {}
+
+impl std::hash::Hash for Caseless<'_> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        for b in self.0.bytes() {
+            state.write_u8(b.to_ascii_lowercase());
+        }
+        state.write_u8(0xff);
+    }
+}
+
 /// Whether the rfc9309 reading of this (google) model differs only by rules
 /// it drops, whose lines another finding already explains, without changing
 /// the groups. Then it cannot decide anything differently on a line this
@@ -381,20 +403,20 @@ pub(crate) fn compare(cx: &Context<'_>, other: Profile, code: Code, out: &mut Ve
         _ => Reading::OneToken,
     };
     let mut agents: Vec<&str> = Vec::new();
-    let mut names = FxHashSet::default();
+    let mut names: FxHashSet<Caseless<'_>> = FxHashSet::default();
     for robots in [google, theirs] {
         for ua in robots.user_agents() {
             let token = ua.token();
             // `MJ12bot` names `MJ` for Google's parser: not a crawler's name.
             let cut_by_digit = ua.value()[token.len()..].starts_with(|c: char| c.is_ascii_digit());
-            if !token.is_empty() && !cut_by_digit && names.insert(token.to_ascii_lowercase()) {
+            if !token.is_empty() && !cut_by_digit && names.insert(Caseless(token)) {
                 agents.push(token);
             }
         }
     }
     if family.is_empty() {
         for extra in ["Googlebot", generic] {
-            if names.insert(extra.to_ascii_lowercase()) {
+            if names.insert(Caseless(extra)) {
                 agents.push(extra);
             }
         }
@@ -404,7 +426,7 @@ pub(crate) fn compare(cx: &Context<'_>, other: Profile, code: Code, out: &mut Ve
         // the family when the `*` groups apply).
         agents.retain(|a| reads_for(a));
         if let Some(main) = family.first()
-            && names.insert(main.to_ascii_lowercase())
+            && names.insert(Caseless(main))
         {
             agents.push(main);
         }
@@ -475,15 +497,20 @@ pub(crate) fn compare(cx: &Context<'_>, other: Profile, code: Code, out: &mut Ve
             .map(|r| r.line())
             .collect()
     });
-    // The first line naming each crawler, in Google's reading, else the other.
-    let mut agent_lines: FxHashMap<String, u32> = FxHashMap::default();
-    for ua in google.user_agents().chain(theirs.user_agents()) {
-        if !ua.is_global() {
-            agent_lines
-                .entry(ua.token().to_ascii_lowercase())
-                .or_insert(ua.line());
-        }
-    }
+    // The first line naming each crawler, in Google's reading, else the
+    // other: needed only where a crawler's groups differ, so built then.
+    let agent_lines = std::cell::OnceCell::new();
+    let agent_lines = || -> &FxHashMap<Caseless<'_>, u32> {
+        agent_lines.get_or_init(|| {
+            let mut lines = FxHashMap::default();
+            for ua in google.user_agents().chain(theirs.user_agents()) {
+                if !ua.is_global() {
+                    lines.entry(Caseless(ua.token())).or_insert(ua.line());
+                }
+            }
+            lines
+        })
+    };
     // Deciding every sample of every crawler could be quadratic: thousands of
     // crawlers sharing large groups, or thousands of rules that a lookup
     // must all try. Views, group choices and lookups are paid from
@@ -508,21 +535,28 @@ pub(crate) fn compare(cx: &Context<'_>, other: Profile, code: Code, out: &mut Ve
     let mut sample = String::new();
     for agent in agents {
         // Skip crawlers whose groups were already compared, before building
-        // (and compiling) their views.
-        let group_indices = |robots: &RobotsTxt| -> Vec<u32> {
-            match how {
-                Reading::OneToken => robots.groups_of(agent).map(|g| g.index() as u32).collect(),
-                Reading::Crawler => robots
-                    .view(Who::read(agent, how))
-                    .groups()
-                    .map(|g| g.index() as u32)
-                    .collect(),
-            }
+        // (and compiling) their views. The crawler reading chooses groups by
+        // building the views: they are kept for the comparison below.
+        let crawler_views = (how == Reading::Crawler).then(|| {
+            (
+                google.view(Who::read(agent, how)),
+                theirs.view(Who::read(agent, how)),
+            )
+        });
+        let indices = |view: &AgentView<'_>| -> Vec<u32> {
+            view.groups().map(|g| g.index() as u32).collect()
         };
-        let our_groups = group_indices(google);
-        let their_groups = match &legacy_choice {
-            Some(choice) => choice.group(agent).map(|g| g as u32).into_iter().collect(),
-            None => group_indices(theirs),
+        let token_groups = |robots: &RobotsTxt| -> Vec<u32> {
+            robots.groups_of(agent).map(|g| g.index() as u32).collect()
+        };
+        let our_groups = match &crawler_views {
+            Some((ours, _)) => indices(ours),
+            None => token_groups(google),
+        };
+        let their_groups = match (&legacy_choice, &crawler_views) {
+            (Some(choice), _) => choice.group(agent).map(|g| g as u32).into_iter().collect(),
+            (None, Some((_, other_view))) => indices(other_view),
+            (None, None) => token_groups(theirs),
         };
         if !seen_choices.insert((our_groups.clone(), their_groups.clone())) {
             continue;
@@ -564,8 +598,12 @@ pub(crate) fn compare(cx: &Context<'_>, other: Profile, code: Code, out: &mut Ve
                 continue;
             }
         }
-        let ours = google.view(Who::read(agent, how));
-        let other_view = theirs.view(Who::read(agent, how));
+        let (ours, other_view) = crawler_views.unwrap_or_else(|| {
+            (
+                google.view(Who::read(agent, how)),
+                theirs.view(Who::read(agent, how)),
+            )
+        });
         let selection = (group_lines(&ours), group_lines(&other_view));
         if selection.0.is_empty() && selection.1.is_empty()
             || !seen_selections.insert(selection.clone())
@@ -591,8 +629,8 @@ pub(crate) fn compare(cx: &Context<'_>, other: Profile, code: Code, out: &mut Ve
         };
         let choice_line = differ
             .then(|| {
-                agent_lines
-                    .get(&agent.to_ascii_lowercase())
+                agent_lines()
+                    .get(&Caseless(agent))
                     .copied()
                     .or_else(|| match how {
                         Reading::Crawler => selection.1.first().or(selection.0.first()).copied(),
@@ -824,6 +862,17 @@ mod tests {
         assert_eq!(index.flags(b"/"), 0);
         assert_eq!(index.flags(b"/c"), 0);
         assert_eq!(index.flags(b"/b"), DISALLOW);
+    }
+
+    #[test]
+    fn caseless_names_are_one_key_in_any_case() {
+        let mut names = FxHashSet::default();
+        assert!(names.insert(Caseless("GPTBot")));
+        assert!(!names.insert(Caseless("gptbot")) && !names.insert(Caseless("GPTBOT")));
+        assert!(names.insert(Caseless("GPTBot-News")) && names.insert(Caseless("")));
+        // Non-ASCII letters keep their case, as `eq_ignore_ascii_case` does.
+        assert!(names.insert(Caseless("\u{c9}bot")) && names.insert(Caseless("\u{e9}bot")));
+        assert_eq!(names.len(), 5);
     }
 
     #[test]
