@@ -227,7 +227,7 @@ pub(crate) fn restart_segments_match<'s>(
 }
 
 /// The first occurrence of `needle` (non-empty) in `haystack`.
-fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+pub(crate) fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
     let (&first, rest) = needle.split_first()?;
     let last_start = haystack.len().checked_sub(needle.len())?;
     if haystack.len() > 256 {
