@@ -13,7 +13,7 @@ use std::cell::Cell;
 
 use crate::model::{RobotsTxt, Str};
 use crate::pattern::{self, Shape};
-use crate::prefix_tree::{Glob, Head, PrefixTree, NONE};
+use crate::prefix_tree::{Glob, GlobTest, Head, PrefixTree, NONE};
 use crate::profile::{Precedence, Profile};
 use crate::scan;
 use crate::url_path;
@@ -91,30 +91,20 @@ impl Matcher {
                     Shape::Exact => (body.len(), Head::Exact),
                     Shape::Glob | Shape::GlobAnchored | Shape::Restart | Shape::RestartAnchored => {
                         let star = memchr::memchr(b'*', body).unwrap_or(0);
-                        let first = segments.len() as u32;
-                        let mut at = e.body.start + star as u32;
-                        for segment in body[star..].split(|&b| b == b'*') {
-                            if !segment.is_empty() {
-                                segments.push(Str {
-                                    start: at,
-                                    len: segment.len() as u32,
-                                });
-                            }
-                            at += segment.len() as u32 + 1;
-                        }
-                        let glob = Glob {
-                            needs: byte_set(&body[star..]),
-                            rank,
-                            segments: (first, segments.len() as u32),
-                            head: star as u32,
-                            // A trailing `*` before `$` frees the end again.
-                            anchored: matches!(
-                                e.shape,
-                                Shape::GlobAnchored | Shape::RestartAnchored
-                            ) && !body.ends_with(b"*"),
-                            restart: matches!(e.shape, Shape::Restart | Shape::RestartAnchored),
-                        };
-                        (star, Head::Glob(glob))
+                        // A trailing `*` before `$` frees the end again.
+                        let anchored =
+                            matches!(e.shape, Shape::GlobAnchored | Shape::RestartAnchored)
+                                && !body.ends_with(b"*");
+                        let restart = matches!(e.shape, Shape::Restart | Shape::RestartAnchored);
+                        let glob = compile_glob(
+                            e.body.start,
+                            body,
+                            star,
+                            (rank, anchored, restart),
+                            &mut segments,
+                        );
+                        let needs = byte_set(&body[star..]);
+                        (star, Head::Glob { needs, glob })
                     }
                     Shape::Never => unreachable!("rules that match nothing are not compiled"),
                 };
@@ -257,21 +247,24 @@ impl Matcher {
         mut node: u32,
         mut best: u32,
     ) -> u32 {
-        let (mut path, mut present) = (None, None);
+        // The path's byte set, once a node's globs need it (never 0: the
+        // path holds its `/`, and a 0 would only be found again).
+        let mut present = 0;
+        let mut path = None;
         while node != NONE {
-            let (globs, above) = self.tree.globs_of(node);
-            if globs.first().is_some_and(|glob| glob.rank < best) {
-                let present = *present.get_or_insert_with(|| walk.present());
-                // Those that would beat the best so far (all, when nothing
-                // matched yet): globs are best first.
-                let globs = if best == NONE {
-                    globs
-                } else {
-                    &globs[..globs.partition_point(|glob| glob.rank < best)]
-                };
-                for glob in globs {
-                    if glob.needs & !present != 0 {
-                        continue;
+            let link = self.tree.link(node);
+            if link.best < best {
+                if present == 0 {
+                    present = walk.present();
+                }
+                // Globs are best first: the first that matches decides, and
+                // none from the first that cannot beat the best so far.
+                let needs = self.tree.needs(link.globs);
+                let mut from = 0;
+                while let Some(found) = needs.get(from..).and_then(|n| first_within(n, present)) {
+                    let glob = self.tree.glob(link.globs.0 as usize + from + found);
+                    if glob.rank >= best {
+                        break;
                     }
                     // Where the path ends, once a glob needs it.
                     let path = *path.get_or_insert_with(|| walk.path::<IN_URL>());
@@ -279,25 +272,55 @@ impl Matcher {
                         best = glob.rank;
                         break;
                     }
+                    from += found + 1;
                 }
             }
-            node = above;
+            node = link.above;
         }
         best
     }
 
-    /// Whether `glob` matches `path` past its head. Kept apart from the
-    /// walk over the globs, which most globs leave at their byte filter.
-    #[inline(never)]
+    /// Whether `glob` matches `path` past its head: the common shapes
+    /// here, the others out of line.
+    #[inline(always)]
     fn glob_matches(&self, text: &[u8], glob: &Glob, path: &[u8]) -> bool {
-        let (first, end) = glob.segments;
+        if last_word(path) & glob.tail_mask != glob.tail {
+            return false;
+        }
+        let head = glob.head as usize;
+        match glob.test {
+            GlobTest::EndsWith(len) => path.len() >= head + len as usize,
+            GlobTest::Contains(segment) => path
+                .get(head..)
+                .is_some_and(|rest| pattern::find(rest, &text[segment.range()]).is_some()),
+            GlobTest::Segments {
+                segments,
+                anchored,
+                restart,
+            } => self.segments_match(text, segments, (anchored, restart), path, head),
+        }
+    }
+
+    /// Whether the literal `segments` (a range of the matcher's) match
+    /// `path` past its head, `from` bytes long. Kept apart from the walk
+    /// over the globs, which most globs leave at their byte filter or at
+    /// a shape of [`glob_matches`](Self::glob_matches).
+    #[inline(never)]
+    fn segments_match(
+        &self,
+        text: &[u8],
+        (first, end): (u32, u32),
+        (anchored, restart): (bool, bool),
+        path: &[u8],
+        from: usize,
+    ) -> bool {
         let segments = self.segments[first as usize..end as usize]
             .iter()
             .map(|s| &text[s.range()]);
-        if glob.restart {
-            pattern::restart_segments_match(segments, glob.anchored, path, glob.head as usize)
+        if restart {
+            pattern::restart_segments_match(segments, anchored, path, from)
         } else {
-            pattern::segments_match(segments, glob.anchored, path, glob.head as usize)
+            pattern::segments_match(segments, anchored, path, from)
         }
     }
 
@@ -515,6 +538,86 @@ impl<'b> Walk<'b> {
     }
 }
 
+/// The glob of rank `rank` whose pattern, spanning `body` from `start` in
+/// the text, has its first `*` at `star`: its literal segments after the
+/// head left in `segments` unless a shape of [`GlobTest`] needs none.
+fn compile_glob(
+    start: u32,
+    body: &[u8],
+    star: usize,
+    (rank, anchored, restart): (u32, bool, bool),
+    segments: &mut Vec<Str>,
+) -> Glob {
+    let first = segments.len();
+    let mut at = start + star as u32;
+    for segment in body[star..].split(|&b| b == b'*') {
+        if !segment.is_empty() {
+            segments.push(Str {
+                start: at,
+                len: segment.len() as u32,
+            });
+        }
+        at += segment.len() as u32 + 1;
+    }
+    let (mut tail, mut tail_mask) = (0, 0);
+    if anchored && let Some(last) = segments[first..].last() {
+        let bytes = &body[(last.start - start) as usize..][..last.len as usize];
+        tail_mask = u64::MAX << (8 * (8 - bytes.len().min(8)));
+        tail = last_word(bytes) & tail_mask;
+    }
+    let test = match (&segments[first..], anchored, restart) {
+        (&[segment], false, false) => GlobTest::Contains(segment),
+        (&[segment], true, false) if segment.len <= 8 => GlobTest::EndsWith(segment.len),
+        _ => GlobTest::Segments {
+            segments: (first as u32, segments.len() as u32),
+            anchored,
+            restart,
+        },
+    };
+    if !matches!(test, GlobTest::Segments { .. }) {
+        segments.truncate(first);
+    }
+    Glob {
+        rank,
+        head: star as u32,
+        tail,
+        tail_mask,
+        test,
+    }
+}
+
+/// The first of the byte sets `needs` that `present` holds whole. Four at
+/// a time: most fail, and a node may hang dozens of globs.
+#[inline(always)]
+fn first_within(needs: &[u64], present: u64) -> Option<usize> {
+    let missing = !present;
+    let mut chunks = needs.chunks_exact(4);
+    let mut at = 0;
+    for chunk in chunks.by_ref() {
+        if let Some(i) = chunk.iter().position(|&n| n & missing == 0) {
+            return Some(at + i);
+        }
+        at += 4;
+    }
+    chunks
+        .remainder()
+        .iter()
+        .position(|&n| n & missing == 0)
+        .map(|i| at + i)
+}
+
+/// The last (up to) eight bytes of `bytes` as one little-endian word, the
+/// last byte on top (zeros below when there are fewer than eight).
+#[inline(always)]
+fn last_word(bytes: &[u8]) -> u64 {
+    match bytes.last_chunk::<8>() {
+        Some(last) => u64::from_le_bytes(*last),
+        None => scan::word_padded(bytes, 0)
+            .checked_shl(8 * (8 - bytes.len() as u32))
+            .unwrap_or(0),
+    }
+}
+
 /// The set of bytes a pattern's literal parts need, folded to 64 bits like
 /// [`scan::byte_set`]'s (a `*` is no byte).
 #[inline]
@@ -602,6 +705,162 @@ mod tests {
             }
         }
         assert_eq!(compared, 3_000 * 3 * 8);
+    }
+
+    /// The shapes globs are matched by without the general segment search
+    /// (one segment found anywhere, one short segment ending the path, the
+    /// tail compared before any other), held to Google's matching itself
+    /// and to the uncompiled scan, Yandex's restarting `*` included: empty
+    /// segments, `$` anchors and literal `$`, segments of 8 and 9 bytes at
+    /// the path's end, repeated bytes, escapes and non-ASCII bytes.
+    #[test]
+    fn glob_shapes_match_as_the_general_globs_do() {
+        use crawlgate_test_support::reference_matches;
+        const HEADS: &[&str] = &["/", "/a", "/ab/", "", "/é"];
+        const SEGMENTS: &[&str] = &[
+            "a",
+            "aa",
+            "aab",
+            "b",
+            ".pdf",
+            "%2F",
+            "é",
+            "12345678",
+            "123456789",
+            "$",
+            "?q=",
+            "/",
+        ];
+        const ENDS: &[&str] = &["", "$", "*", "*$", "**"];
+        const PIECES: &[&str] = &[
+            "a", "aa", "b", ".pdf", "%2F", "%2f", "é", "1234", "12345678", "9", "$", "?q=", "/",
+            "x",
+        ];
+        let mut rng = Rng::new(0x5DEE_CE66_D1CE_4E5B);
+        let found = |e: &super::Entry| (e.rule, e.alias, e.allow);
+        let mut matched = 0;
+        for _ in 0..3_000 {
+            let mut pattern = rng.pick(HEADS).to_string();
+            for _ in 0..1 + rng.below(3) {
+                pattern.push_str(["*", "**"][usize::from(rng.below(5) == 0)]);
+                pattern.push_str(rng.pick(SEGMENTS));
+            }
+            pattern.push_str(rng.pick(ENDS));
+            let body = format!("User-agent: *\nDisallow: {pattern}\n");
+            for profile in [Profile::GOOGLE, Profile::YANDEX] {
+                let robots = RobotsTxt::parse_with(body.as_bytes(), profile);
+                let groups = robots.global_group_list().to_vec();
+                let compiled = Matcher::compile(&robots, &groups, &[]);
+                let text = robots.text.as_slice();
+                let normalised = robots.rules().next().map(|r| r.pattern().to_owned());
+                for _ in 0..10 {
+                    // Half the paths from the pattern itself, its stars
+                    // filled, so that many match.
+                    let mut path = if rng.below(2) == 0 {
+                        format!("{}{}", rng.pick(HEADS), rng.text(PIECES, 6))
+                    } else {
+                        let mut path = String::new();
+                        for piece in pattern.trim_end_matches('$').split('*') {
+                            path.push_str(piece);
+                            path.push_str(&rng.text(PIECES, 2));
+                        }
+                        path
+                    };
+                    if rng.below(3) == 0 {
+                        path.push_str(rng.pick(PIECES));
+                    }
+                    // Near misses: a character changed, dropped or doubled,
+                    // or the path cut short.
+                    let mut chars: Vec<char> = path.chars().collect();
+                    if !chars.is_empty() && rng.below(2) == 0 {
+                        let at = rng.below(chars.len());
+                        match rng.below(4) {
+                            0 => {
+                                chars[at] = rng.pick(&['a', 'b', '1', '8', '.', '/', 'é', '$', '%'])
+                            }
+                            1 => drop(chars.remove(at)),
+                            2 => chars.insert(at, chars[at]),
+                            _ => chars.truncate(at),
+                        }
+                    }
+                    let mut path: String = chars.into_iter().collect();
+                    if !path.starts_with('/') {
+                        path.insert(0, '/');
+                    }
+                    let scanned =
+                        Matcher::scan(&robots, &groups, &[], path.as_bytes()).map(|e| found(&e));
+                    let looked_up = compiled.first_match(text, path.as_bytes()).map(found);
+                    assert_eq!(scanned, looked_up, "{} {pattern:?} {path:?}", profile.name);
+                    if profile == Profile::GOOGLE
+                        && let Some(normalised) = &normalised
+                    {
+                        let (pattern, path) = (normalised.as_bytes(), path.as_bytes());
+                        assert_eq!(looked_up.is_some(), reference_matches(pattern, path));
+                    }
+                    matched += usize::from(looked_up.is_some());
+                    let url = format!("https://example.com{path}{}", TAILS[rng.below(TAILS.len())]);
+                    assert_eq!(
+                        scanned,
+                        compiled
+                            .first_match_in_url(text, url.as_bytes(), 19)
+                            .map(found),
+                        "{} {pattern:?} {url:?}",
+                        profile.name
+                    );
+                }
+            }
+        }
+        // Both answers are common.
+        assert!((10_000..40_000).contains(&matched), "{matched}");
+        // Paths just long enough, or one byte short, for a head and a
+        // segment that ends them; segments of 8 and 9 bytes that differ
+        // from the path's end in their first byte only.
+        let cases = [
+            ("/a*aa$", "/aa"),
+            ("/a*aa$", "/aaa"),
+            ("/a*a$", "/a"),
+            ("/a*a$", "/aa"),
+            ("*a$", "/a"),
+            ("/*/$", "/"),
+            ("/*/$", "//"),
+            ("/ab*b$", "/ab"),
+            ("/*12345678$", "/x2345678"),
+            // The byte that differs is in the path elsewhere, so that the
+            // byte set lets the glob through.
+            ("/*12345678$", "/1x2345678"),
+            ("/*12345678$", "/1234567x8"),
+            ("/*123456789$", "/1x23456789"),
+            ("/*12345678$", "/12345678"),
+            ("/*12345678$", "12345678"),
+            ("/1*12345678$", "/12345678"),
+            ("/1*12345678$", "/112345678"),
+            ("/*123456789$", "/023456789"),
+            ("/*123456789$", "/123456789"),
+            ("/*123456789$", "/x123456789"),
+            ("/*é$", "/%C3%A9"),
+            ("/*é$", "/x%C3%A9"),
+            ("/*%2F$", "/%2f"),
+            ("/*$$", "/$"),
+            ("/*$$", "/a$"),
+            ("/*a", "/"),
+            ("/*a", "/b"),
+        ];
+        for (pattern, path) in cases {
+            let body = format!("User-agent: *\nDisallow: {pattern}\n");
+            let robots = RobotsTxt::parse(body.as_bytes());
+            let groups = robots.global_group_list().to_vec();
+            let compiled = Matcher::compile(&robots, &groups, &[]);
+            let text = robots.text.as_slice();
+            let normalised = robots.rules().next().unwrap().pattern().to_owned();
+            let expected = reference_matches(normalised.as_bytes(), path.as_bytes());
+            let got = compiled.first_match(text, path.as_bytes()).is_some();
+            assert_eq!(got, expected, "{pattern:?} {path:?}");
+            if path.starts_with('/') {
+                let url = format!("https://example.com{path}");
+                let got = compiled.first_match_in_url(text, url.as_bytes(), 19);
+                assert_eq!(got.is_some(), expected, "{pattern:?} {url:?}");
+            }
+        }
     }
 
     /// Wide nodes whose children's first bytes fall in different words of

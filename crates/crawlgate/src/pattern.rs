@@ -227,14 +227,11 @@ pub(crate) fn restart_segments_match<'s>(
 }
 
 /// The first occurrence of `needle` (non-empty) in `haystack`.
-fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+pub(crate) fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
     let (&first, rest) = needle.split_first()?;
     let last_start = haystack.len().checked_sub(needle.len())?;
     if haystack.len() > 256 {
-        return match rest {
-            [] => memchr::memchr(first, haystack),
-            _ => memmem::find(haystack, needle),
-        };
+        return find_long(haystack, needle);
     }
     // Paths are short: candidates for the first byte eight at a time, each
     // checked in place, beat setting up any search.
@@ -255,6 +252,17 @@ fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
         i += 8;
     }
     None
+}
+
+/// [`find`] in a long haystack: a search worth setting up. Apart, so that
+/// its frame does not weigh on the short searches.
+#[cold]
+#[inline(never)]
+fn find_long(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    match needle {
+        [first] => memchr::memchr(*first, haystack),
+        _ => memmem::find(haystack, needle),
+    }
 }
 
 /// Whether `path` starts with `prefix`.
@@ -496,7 +504,29 @@ mod tests {
         assert!(m(&pattern, &path));
     }
 
+    /// The first occurrence, literally.
+    fn naive_find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+        haystack.windows(needle.len()).position(|w| w == needle)
+    }
+
     proptest! {
+        /// Haystacks on both sides of 256 bytes (where a set-up search
+        /// takes over from the word loop), few distinct bytes so that near
+        /// misses abound, needles of 1 to 20 bytes.
+        #[test]
+        fn find_finds_the_first_occurrence(
+            haystack in proptest::collection::vec(prop_oneof![Just(b'a'), Just(b'b'), Just(b'.'), Just(0xC3u8)], 0..300),
+            needle in proptest::collection::vec(prop_oneof![Just(b'a'), Just(b'b'), Just(b'.'), Just(0xC3u8)], 1..20),
+            cut in 0usize..300,
+        ) {
+            let haystack = &haystack[..cut.min(haystack.len())];
+            prop_assert_eq!(find(haystack, &needle), naive_find(haystack, &needle));
+            // The needle planted at the end.
+            let mut planted = haystack.to_vec();
+            planted.extend_from_slice(&needle);
+            prop_assert_eq!(find(&planted, &needle), naive_find(&planted, &needle));
+        }
+
         #[test]
         fn agrees_with_the_reference(
             pattern in "/[ab*$]{0,8}",

@@ -27,27 +27,48 @@ pub(crate) enum Head {
     Prefix,
     /// An exact rule: it matches a path that ends at the node.
     Exact,
-    /// A glob: it may match a path that reaches the node.
-    Glob(Glob),
+    /// A glob: it may match a path that reaches the node. `needs`: the
+    /// bytes its segments need, as a set (see [`scan::byte_set`]): a path
+    /// lacking one cannot match.
+    Glob { needs: u64, glob: Glob },
 }
 
 /// A glob hanging on a node (the node spells its head, the part before its
 /// first `*`): what the rest of a path needs for it.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Glob {
-    /// The bytes its segments need, as a set (see [`scan::byte_set`]): a
-    /// path lacking one cannot match.
-    pub needs: u64,
     pub rank: u32,
-    /// Its literal segments after the head, a range of the matcher's.
-    pub segments: (u32, u32),
     /// The length of its head.
     pub head: u32,
-    /// Whether its last segment must end the path (`…$`).
-    pub anchored: bool,
-    /// Matched as Yandex's parser matches `*` (see
+    /// For a glob whose last segment must end the path, that segment's
+    /// last (up to) eight bytes where a path's last eight bytes, read as
+    /// one little-endian word, hold them (the top bytes), and the mask of
+    /// those bytes; 0 and 0 for other globs. One comparison rejects most
+    /// paths (`/*.pdf$` and a path ending in `.html`).
+    pub tail: u64,
+    pub tail_mask: u64,
+    pub test: GlobTest,
+}
+
+/// How a glob is matched past its head, once its byte set and tail pass.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum GlobTest {
+    /// One literal segment, anywhere after the head (`/*?s=`): the span of
+    /// the text to find.
+    Contains(Str),
+    /// One literal segment of up to eight bytes that must end the path
+    /// (`/*.pdf$`): its length. The tail comparison is the whole match,
+    /// given a path long enough to hold the head and the segment apart.
+    EndsWith(u32),
+    /// Any other glob: its literal segments after the head, a range of the
+    /// matcher's; whether the last must end the path (`…$`), and whether
+    /// it is matched as Yandex's parser matches `*` (see
     /// [`restart_segments_match`](crate::pattern::restart_segments_match)).
-    pub restart: bool,
+    Segments {
+        segments: (u32, u32),
+        anchored: bool,
+        restart: bool,
+    },
 }
 
 /// A node of the tree: what a walk reads at each step, in one cache line
@@ -98,12 +119,15 @@ const _: () = assert!(std::mem::size_of::<Node>() == 64);
 
 /// Where a node's globs are, read only when a walk tries globs.
 #[derive(Clone, Copy, Debug)]
-struct GlobLink {
+pub(crate) struct GlobLink {
     /// The globs whose head ends at the node, best first: a range of
-    /// `globs`.
-    globs: (u32, u32),
+    /// `globs` (and of `needs`).
+    pub globs: (u32, u32),
+    /// The rank of the first of them (the best), [`NONE`] for none: a walk
+    /// that has found a better rule skips the node without reading them.
+    pub best: u32,
     /// The nearest node strictly above the node that has globs.
-    above: u32,
+    pub above: u32,
 }
 
 /// How many nodes (the first in breadth-first order, one line each) a
@@ -138,6 +162,10 @@ pub(crate) struct PrefixTree {
     /// would take a kilobyte and a cache miss of its own.
     wide: Box<[[u64; 4]]>,
     globs: Box<[Glob]>,
+    /// Each glob's byte set (see [`Head::Glob`]), apart from the globs: a
+    /// walk reads these for every glob it passes, and the globs only for
+    /// those whose set the path holds.
+    needs: Box<[u64]>,
     /// One per node when the tree holds globs, else none.
     links: Box<[GlobLink]>,
     /// Where walks start: the root's only child when the root holds no
@@ -178,7 +206,7 @@ impl PrefixTree {
         // The branch of the head before: the root, then deeper nodes.
         let mut branch: Vec<u32> = vec![0];
         let mut previous: &[u8] = &[];
-        let mut glob_heads: Vec<(u32, Glob)> = Vec::new();
+        let mut glob_heads: Vec<(u32, u64, Glob)> = Vec::new();
         for &i in &order {
             let (head, how, rank) = heads[i as usize];
             let key = &text[head.range()];
@@ -239,8 +267,8 @@ impl PrefixTree {
             let slot = match how {
                 Head::Prefix => &mut building[node as usize].prefix,
                 Head::Exact => &mut building[node as usize].exact,
-                Head::Glob(glob) => {
-                    glob_heads.push((node, glob));
+                Head::Glob { needs, glob } => {
+                    glob_heads.push((node, needs, glob));
                     previous = key;
                     continue;
                 }
@@ -249,7 +277,7 @@ impl PrefixTree {
             previous = key;
         }
         let (mut tree, renumbered) = breadth_first(text, &building, !glob_heads.is_empty());
-        for (node, _) in &mut glob_heads {
+        for (node, _, _) in &mut glob_heads {
             *node = renumbered[*node as usize];
         }
         tree.attach_globs(glob_heads);
@@ -271,20 +299,22 @@ impl PrefixTree {
             + std::mem::size_of_val(&*self.long_labels)
             + std::mem::size_of_val(&*self.wide)
             + std::mem::size_of_val(&*self.globs)
+            + std::mem::size_of_val(&*self.needs)
             + std::mem::size_of_val(&*self.links)
     }
 
     /// Puts each glob on its node, best first.
-    fn attach_globs(&mut self, mut glob_heads: Vec<(u32, Glob)>) {
+    fn attach_globs(&mut self, mut glob_heads: Vec<(u32, u64, Glob)>) {
         if glob_heads.is_empty() {
             return;
         }
         let unlinked = GlobLink {
             globs: (0, 0),
+            best: NONE,
             above: NONE,
         };
         self.links = vec![unlinked; self.nodes.len()].into_boxed_slice();
-        glob_heads.sort_unstable_by_key(|&(node, glob)| (node, glob.rank));
+        glob_heads.sort_unstable_by_key(|&(node, _, glob)| (node, glob.rank));
         let mut i = 0;
         while i < glob_heads.len() {
             let node = glob_heads[i].0;
@@ -292,9 +322,12 @@ impl PrefixTree {
             while i < glob_heads.len() && glob_heads[i].0 == node {
                 i += 1;
             }
-            self.links[node as usize].globs = (start as u32, i as u32);
+            let link = &mut self.links[node as usize];
+            link.globs = (start as u32, i as u32);
+            link.best = glob_heads[start].2.rank;
         }
-        self.globs = glob_heads.into_iter().map(|(_, glob)| glob).collect();
+        self.needs = glob_heads.iter().map(|&(_, needs, _)| needs).collect();
+        self.globs = glob_heads.into_iter().map(|(_, _, glob)| glob).collect();
     }
 
     /// What a node learns from its ancestors: the best prefix rule above
@@ -335,8 +368,8 @@ impl PrefixTree {
             if let Some(link) = self.links.first() {
                 safe_arch::prefetch_t0(link);
             }
-            if let Some(glob) = self.globs.first() {
-                safe_arch::prefetch_t0(glob);
+            if let Some(needs) = self.needs.first() {
+                safe_arch::prefetch_t0(needs);
             }
         }
     }
@@ -430,14 +463,22 @@ impl PrefixTree {
         }
     }
 
-    /// The globs of `node` (best first), and the next node above with globs.
+    /// Where the globs of `node` are, and the next node above with globs.
     #[inline]
-    pub(crate) fn globs_of(&self, node: u32) -> (&[Glob], u32) {
-        let link = &self.links[node as usize];
-        (
-            &self.globs[link.globs.0 as usize..link.globs.1 as usize],
-            link.above,
-        )
+    pub(crate) fn link(&self, node: u32) -> &GlobLink {
+        &self.links[node as usize]
+    }
+
+    /// The byte sets of the globs `range` (of a [`GlobLink`]).
+    #[inline]
+    pub(crate) fn needs(&self, (start, end): (u32, u32)) -> &[u64] {
+        &self.needs[start as usize..end as usize]
+    }
+
+    /// Glob `index` (of a [`GlobLink`]'s range).
+    #[inline]
+    pub(crate) fn glob(&self, index: usize) -> &Glob {
+        &self.globs[index]
     }
 }
 
@@ -546,6 +587,7 @@ fn breadth_first(text: &[u8], building: &[Building], with_globs: bool) -> (Prefi
         long_labels: long_labels.into_boxed_slice(),
         wide: wide.into_boxed_slice(),
         globs: Box::default(),
+        needs: Box::default(),
         links: Box::default(),
         start: 0,
         start_is_slash: false,

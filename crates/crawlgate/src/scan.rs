@@ -31,11 +31,55 @@ pub(crate) fn word_padded(bytes: &[u8], at: usize) -> u64 {
     }
 }
 
-/// The set of bytes in `bytes`, folded to 64 bits (bit `b % 64` for byte
-/// `b`): a cheap, conservative stand-in for "contains every byte of".
+/// The set of bytes in `bytes`, folded to 64 bits (one bit per class of
+/// [`BYTE_CLASS`]): a cheap, conservative stand-in for "contains every
+/// byte of".
 #[inline]
 pub(crate) fn byte_set(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0, |set, &b| set | 1 << (b & 63))
+    bytes
+        .iter()
+        .fold(0, |set, &b| set | BYTE_CLASS[usize::from(b)])
+}
+
+/// Each byte's bit in [`byte_set`]. Folding by `b % 64` put `.` on `n`,
+/// `&` on `f` and `%` on `e`: a glob such as `/misc/*.png` passed the
+/// filter for most paths. Here letters (either case) and digits have bits
+/// of their own, and so has the punctuation URLs and rules use; the rest
+/// share the few bits left.
+static BYTE_CLASS: [u64; 256] = byte_classes();
+
+const fn byte_classes() -> [u64; 256] {
+    const PUNCTUATION: &[u8] = b"./-_?=&%+,;:~!@$'()";
+    let mut table = [0u64; 256];
+    let mut b = 0;
+    while b < 256 {
+        let byte = b as u8;
+        let class = match byte {
+            b'a'..=b'z' => byte - b'a',
+            b'A'..=b'Z' => byte - b'A',
+            b'0'..=b'9' => 26 + byte - b'0',
+            0x80..=0xBF => 61,
+            0xC0..=0xFF => 62,
+            _ => {
+                let mut class = 63;
+                let mut i = 0;
+                while i < PUNCTUATION.len() {
+                    if PUNCTUATION[i] == byte {
+                        class = 36 + i as u8;
+                    }
+                    i += 1;
+                }
+                if class == 63 && byte >= b' ' {
+                    // The other printable ASCII bytes, six classes.
+                    class = 55 + byte % 6;
+                }
+                class
+            }
+        };
+        table[b] = 1 << class;
+        b += 1;
+    }
+    table
 }
 
 /// Whether two equally long byte strings are equal, eight bytes at a
@@ -140,5 +184,31 @@ mod tests {
         assert!(same(b"0123456789", b"0123456789"));
         assert!(!same(b"0123456789", b"0123456780"));
         assert!(!same(b"01234567", b"01234568"));
+    }
+
+    #[test]
+    fn byte_classes_separate_what_urls_and_rules_hold() {
+        // One bit each, and a set holds the bit of each of its bytes.
+        for b in 0..=255u8 {
+            assert_eq!(BYTE_CLASS[usize::from(b)].count_ones(), 1, "{b}");
+            assert_eq!(
+                byte_set(&[b, b'a']) & BYTE_CLASS[usize::from(b)],
+                BYTE_CLASS[usize::from(b)]
+            );
+        }
+        let distinct = b"abcdefghijklmnopqrstuvwxyz0123456789./-_?=&%+,;:~!@$'()";
+        for (i, &x) in distinct.iter().enumerate() {
+            for &y in &distinct[i + 1..] {
+                assert_ne!(
+                    byte_set(&[x]),
+                    byte_set(&[y]),
+                    "{} {}",
+                    x as char,
+                    y as char
+                );
+            }
+        }
+        assert_eq!(byte_set(b"PNG"), byte_set(b"png"));
+        assert_eq!(byte_set(b""), 0);
     }
 }
