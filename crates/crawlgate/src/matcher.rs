@@ -662,6 +662,27 @@ mod tests {
     /// ends the path as Google's reference reads it).
     const TAILS: &[&str] = &["", "#", "#frag/a", "\0", "\0/a"];
 
+    /// Asserts that `path`, read in place from a URL with one of [`TAILS`]
+    /// after it, finds `expected` (what the path alone found).
+    fn assert_found_in_url<T: PartialEq + std::fmt::Debug>(
+        compiled: &Matcher,
+        text: &[u8],
+        path: &str,
+        rng: &mut Rng,
+        found: impl Fn(&super::Entry) -> T,
+        expected: Option<T>,
+        context: &str,
+    ) {
+        let url = format!("https://example.com{path}{}", TAILS[rng.below(TAILS.len())]);
+        assert_eq!(
+            compiled
+                .first_match_in_url(text, url.as_bytes(), 19)
+                .map(found),
+            expected,
+            "{context}, URL {url:?}"
+        );
+    }
+
     #[test]
     fn scanning_finds_the_entry_the_compiled_order_finds() {
         let mut rng = Rng::new(0x9E37_79B9_7F4A_7C15);
@@ -691,15 +712,8 @@ mod tests {
                         profile.name
                     );
                     // The same path read in place from a URL, whatever follows it.
-                    let url = format!("https://example.com{path}{}", TAILS[rng.below(TAILS.len())]);
-                    assert_eq!(
-                        scanned,
-                        compiled
-                            .first_match_in_url(text, url.as_bytes(), 19)
-                            .map(found),
-                        "{} reading of {body:?}, URL {url:?}",
-                        profile.name
-                    );
+                    let context = format!("{} reading of {body:?}", profile.name);
+                    assert_found_in_url(&compiled, text, &path, &mut rng, found, scanned, &context);
                     compared += 1;
                 }
             }
@@ -798,15 +812,8 @@ mod tests {
                         assert_eq!(looked_up.is_some(), reference_matches(pattern, path));
                     }
                     matched += usize::from(looked_up.is_some());
-                    let url = format!("https://example.com{path}{}", TAILS[rng.below(TAILS.len())]);
-                    assert_eq!(
-                        scanned,
-                        compiled
-                            .first_match_in_url(text, url.as_bytes(), 19)
-                            .map(found),
-                        "{} {pattern:?} {url:?}",
-                        profile.name
-                    );
+                    let context = format!("{} {pattern:?}", profile.name);
+                    assert_found_in_url(&compiled, text, &path, &mut rng, found, scanned, &context);
                 }
             }
         }
@@ -957,13 +964,14 @@ mod tests {
                 compiled.first_match(text, path.as_bytes()).map(found),
                 "{path:?}"
             );
-            let url = format!("https://example.com{path}{}", TAILS[rng.below(TAILS.len())]);
-            assert_eq!(
+            assert_found_in_url(
+                &compiled,
+                text,
+                &path,
+                &mut rng,
+                found,
                 scanned,
-                compiled
-                    .first_match_in_url(text, url.as_bytes(), 19)
-                    .map(found),
-                "{url:?}"
+                "deep tree",
             );
         }
     }
