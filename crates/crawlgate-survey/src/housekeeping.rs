@@ -148,7 +148,8 @@ pub fn is_housekeeping(path: &str) -> bool {
     })
 }
 
-/// The longest of [`WORDS`]: a longer stem is none of them.
+/// A bound on the length of [`WORDS`] (a test checks it): a longer stem is none
+/// of them.
 const LONGEST_WORD: usize = 16;
 
 /// Whether `stem` is one of [`WORDS`], in any case: looked up in a set
