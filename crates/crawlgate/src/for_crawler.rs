@@ -109,7 +109,7 @@ impl CrawlerRobotsTxt {
     /// assert_eq!(robots.who().reading(), Reading::OneToken);
     /// ```
     pub fn who(&self) -> Who<'_> {
-        Who::resolved(self.robots.str(self.name), self.reading, self.crawler)
+        Who::resolved(self.robots.str_alone(self.name), self.reading, self.crawler)
     }
 
     /// The crawler's view, sharing the rules compiled here. Its

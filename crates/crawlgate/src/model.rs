@@ -215,9 +215,13 @@ pub struct RobotsTxt {
     /// construction: the parser only cuts validated input at ASCII bytes,
     /// and writes ASCII or replacement characters itself; Yandex's reading
     /// alone keeps a rule's bytes as written (with a readable original when
-    /// they are not UTF-8). Each piece handed out as `&str` is checked
-    /// then, so parsing skips a pass over it all.
+    /// they are not UTF-8). Parsing skips a pass over it all: it is checked
+    /// when the first piece is asked for as `&str`.
     pub(crate) text: Vec<u8>,
+    /// `text` as a `str`, copied and checked once on the first `&str` asked
+    /// of the model (the linter asks for each rule's pattern dozens of
+    /// times), or `None` where it is not UTF-8 (then each piece is checked).
+    pub(crate) text_str: OnceLock<Option<Box<str>>>,
     pub(crate) agents: Vec<AgentRecord>,
     pub(crate) rules: Vec<RuleRecord>,
     pub(crate) extensions: Vec<ExtensionRecord>,
@@ -263,8 +267,26 @@ impl RobotsTxt {
         &self.audience_groups[start as usize..end as usize]
     }
 
-    pub(crate) fn str(&self, s: Str) -> &str {
+    /// One piece checked on its own, leaving `text_str` unmade: for a piece
+    /// read once per answer on a crawler's path (its own name), where
+    /// copying the whole text would cost more than it saves.
+    pub(crate) fn str_alone(&self, s: Str) -> &str {
         std::str::from_utf8(&self.text[s.range()]).unwrap_or("\u{FFFD}")
+    }
+
+    /// A piece of the text, sliced from the checked copy made on first use.
+    pub(crate) fn str(&self, s: Str) -> &str {
+        let whole = self.text_str.get_or_init(|| {
+            String::from_utf8(self.text.clone())
+                .ok()
+                .map(String::into_boxed_str)
+        });
+        // A piece cut inside a character is no text: the same `U+FFFD` as
+        // checking its bytes alone gives.
+        whole
+            .as_deref()
+            .and_then(|text| text.get(s.range()))
+            .unwrap_or_else(|| self.str_alone(s))
     }
 
     /// The profile this file was parsed with.
@@ -373,7 +395,14 @@ impl RobotsTxt {
                 })
                 .sum::<usize>();
         [
-            ("text", self.text.capacity()),
+            (
+                "text",
+                self.text.capacity()
+                    + self
+                        .text_str
+                        .get()
+                        .map_or(0, |t| t.as_ref().map_or(0, |t| t.len())),
+            ),
             ("agents", self.agents.capacity() * size_of::<AgentRecord>()),
             ("rules", self.rules.capacity() * size_of::<RuleRecord>()),
             (
@@ -829,5 +858,55 @@ impl<'a> Extension<'a> {
 impl fmt::Debug for Extension<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}: {}: {}", self.line(), self.key(), self.value())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every piece of the text is the same `&str` sliced from the checked
+    /// copy as checked on its own: in files of UTF-8 text, and in Yandex's
+    /// reading, which keeps bytes that are not UTF-8 as written.
+    #[test]
+    fn pieces_read_the_same_sliced_from_the_copy_or_checked_alone() {
+        let inputs: [&[u8]; 3] = [
+            "User-agent: *\nDisallow: /ü/\nAllow: /é$\nCrawl-delay: 2\nSitemap: https://example.com/s.xml\n"
+                .as_bytes(),
+            b"User-agent: Yandex\nDisallow: /\xff\xfe/\nAllow: /a\nClean-param: ref /b\n",
+            b"User-agent: b\xe9\nDisallow: /x\xe9y\nDisalow: /typo\n",
+        ];
+        let mut kept_bytes = 0;
+        for input in inputs {
+            for profile in Profile::ALL {
+                let robots = RobotsTxt::parse_with(input, profile);
+                let pieces: Vec<Str> = robots
+                    .rules
+                    .iter()
+                    .map(|r| r.pattern)
+                    .chain(robots.agents.iter().map(|a| a.value))
+                    .chain(robots.extensions.iter().flat_map(|e| [e.key, e.value]))
+                    .chain(robots.sitemaps.iter().map(|s| s.url))
+                    .chain(robots.originals.iter().map(|&(_, s)| s))
+                    .chain(robots.audiences.iter().map(|a| a.token))
+                    .collect();
+                let alone: Vec<&str> = pieces.iter().map(|&s| robots.str_alone(s)).collect();
+                assert!(
+                    robots.text_str.get().is_none(),
+                    "checked alone, nothing is copied"
+                );
+                let sliced: Vec<&str> = pieces.iter().map(|&s| robots.str(s)).collect();
+                assert_eq!(
+                    sliced,
+                    alone,
+                    "{profile:?} {:?}",
+                    String::from_utf8_lossy(input)
+                );
+                let copied = robots.text_str.get().expect("made by the first `str`");
+                assert_eq!(copied.is_some(), std::str::from_utf8(&robots.text).is_ok());
+                kept_bytes += usize::from(copied.is_none());
+            }
+        }
+        assert!(kept_bytes > 0, "a reading kept bytes that are not UTF-8");
     }
 }
