@@ -276,11 +276,9 @@ impl RobotsTxt {
 
     /// A piece of the text, sliced from the checked copy made on first use.
     pub(crate) fn str(&self, s: Str) -> &str {
-        let whole = self.text_str.get_or_init(|| {
-            String::from_utf8(self.text.clone())
-                .ok()
-                .map(String::into_boxed_str)
-        });
+        let whole = self
+            .text_str
+            .get_or_init(|| simdutf8::basic::from_utf8(&self.text).ok().map(Box::from));
         // A piece cut inside a character is no text: the same `U+FFFD` as
         // checking its bytes alone gives.
         whole

@@ -64,7 +64,7 @@ impl Builder<'_, true> {
         self.has_nul = memchr(0, body).is_some();
         // Values are copied lossily only where they are not UTF-8, as the
         // whole file's reading copies them.
-        let invalid_utf8 = !body.is_ascii() && std::str::from_utf8(body).is_err();
+        let invalid_utf8 = simdutf8::basic::from_utf8(body).is_err();
         let mut line_count = 0;
         // Comments are looked for only in the lines read.
         for line in Lines::new(&input[..parsed], bom, self.profile.max_line_bytes, true) {

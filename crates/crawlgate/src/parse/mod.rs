@@ -271,7 +271,7 @@ impl<'a, const FOR_CRAWLER: bool> Builder<'a, FOR_CRAWLER> {
             self.note(span, What::ByteOrderMark);
         }
         self.has_nul = memchr(0, &input[bom..parsed]).is_some();
-        if !input[bom..parsed].is_ascii() && std::str::from_utf8(&input[bom..parsed]).is_err() {
+        if simdutf8::basic::from_utf8(&input[bom..parsed]).is_err() {
             let mut offset = bom;
             for chunk in input[bom..parsed].utf8_chunks() {
                 offset += chunk.valid().len();

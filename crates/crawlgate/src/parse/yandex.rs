@@ -155,7 +155,7 @@ impl<'a> Builder<'a> {
         let whole = self.input;
         let input = &whole[..lines::limited_len(whole, self.profile.max_bytes)];
         self.has_nul = memchr(0, input).is_some();
-        if !input.is_ascii() && std::str::from_utf8(input).is_err() {
+        if simdutf8::basic::from_utf8(input).is_err() {
             let mut offset = 0;
             for chunk in input.utf8_chunks() {
                 offset += chunk.valid().len();
