@@ -8,6 +8,7 @@
 
 use std::fmt;
 use std::ops::Range;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::OnceLock;
 
 use crate::diagnostic::{Diagnostic, Span};
@@ -215,13 +216,10 @@ pub struct RobotsTxt {
     /// construction: the parser only cuts validated input at ASCII bytes,
     /// and writes ASCII or replacement characters itself; Yandex's reading
     /// alone keeps a rule's bytes as written (with a readable original when
-    /// they are not UTF-8). Parsing skips a pass over it all: it is checked
-    /// when the first piece is asked for as `&str`.
+    /// they are not UTF-8). Parsing skips a pass over it all: pieces are
+    /// checked when asked for as `&str` ([`TextCopy`]).
     pub(crate) text: Vec<u8>,
-    /// `text` as a `str`, copied and checked once on the first `&str` asked
-    /// of the model (the linter asks for each rule's pattern dozens of
-    /// times), or `None` where it is not UTF-8 (then each piece is checked).
-    pub(crate) text_str: OnceLock<Option<Box<str>>>,
+    pub(crate) text_str: TextCopy,
     pub(crate) agents: Vec<AgentRecord>,
     pub(crate) rules: Vec<RuleRecord>,
     pub(crate) extensions: Vec<ExtensionRecord>,
@@ -249,6 +247,40 @@ pub struct RobotsTxt {
     pub(crate) stats: InputStats,
 }
 
+/// The text arena as a `str`, for a model whose pieces are asked for as
+/// `&str` many times (the linter reads each rule's pattern dozens of
+/// times). Pieces are checked for UTF-8 one by one until the bytes checked
+/// reach the arena's length; then the arena is checked and copied
+/// once, and later pieces are sliced from the copy. A model asked for a
+/// few pieces (a crawler's verdicts) never holds the copy.
+#[derive(Debug, Default)]
+pub(crate) struct TextCopy {
+    /// The copy, or `None` when the arena is not UTF-8 (Yandex's reading
+    /// of bytes that are not): then every piece is checked on its own.
+    copy: OnceLock<Option<Box<str>>>,
+    /// Bytes checked piece by piece so far. A heuristic: a lost update
+    /// between threads only delays the copy.
+    checked: AtomicUsize,
+}
+
+impl Clone for TextCopy {
+    fn clone(&self) -> Self {
+        TextCopy {
+            copy: self.copy.clone(),
+            checked: AtomicUsize::new(self.checked.load(Ordering::Relaxed)),
+        }
+    }
+}
+
+impl TextCopy {
+    /// The heap bytes of the copy, if made.
+    fn heap_size(&self) -> usize {
+        self.copy
+            .get()
+            .map_or(0, |t| t.as_ref().map_or(0, |t| t.len()))
+    }
+}
+
 impl fmt::Debug for RobotsTxt {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("RobotsTxt")
@@ -267,18 +299,28 @@ impl RobotsTxt {
         &self.audience_groups[start as usize..end as usize]
     }
 
-    /// One piece checked on its own, leaving `text_str` unmade: for a piece
-    /// read once per answer on a crawler's path (its own name), where
-    /// copying the whole text would cost more than it saves.
+    /// One piece checked on its own: for a piece read once per answer on
+    /// a crawler's path (its own name), which never needs the copy.
     pub(crate) fn str_alone(&self, s: Str) -> &str {
         std::str::from_utf8(&self.text[s.range()]).unwrap_or("\u{FFFD}")
     }
 
-    /// A piece of the text, sliced from the checked copy made on first use.
+    /// A piece of the text: checked on its own, or sliced from the copy
+    /// once the pieces checked have cost as much as the text ([`TextCopy`]).
     pub(crate) fn str(&self, s: Str) -> &str {
-        let whole = self
-            .text_str
-            .get_or_init(|| simdutf8::basic::from_utf8(&self.text).ok().map(Box::from));
+        let copy = &self.text_str;
+        let whole = match copy.copy.get() {
+            Some(whole) => whole,
+            None => {
+                let checked = copy.checked.load(Ordering::Relaxed) + s.len as usize;
+                if checked <= self.text.len() {
+                    copy.checked.store(checked, Ordering::Relaxed);
+                    return self.str_alone(s);
+                }
+                copy.copy
+                    .get_or_init(|| simdutf8::basic::from_utf8(&self.text).ok().map(Box::from))
+            }
+        };
         // A piece cut inside a character is no text: the same `U+FFFD` as
         // checking its bytes alone gives.
         whole
@@ -393,14 +435,7 @@ impl RobotsTxt {
                 })
                 .sum::<usize>();
         [
-            (
-                "text",
-                self.text.capacity()
-                    + self
-                        .text_str
-                        .get()
-                        .map_or(0, |t| t.as_ref().map_or(0, |t| t.len())),
-            ),
+            ("text", self.text.capacity() + self.text_str.heap_size()),
             ("agents", self.agents.capacity() * size_of::<AgentRecord>()),
             ("rules", self.rules.capacity() * size_of::<RuleRecord>()),
             (
@@ -865,7 +900,8 @@ mod tests {
 
     /// Every piece of the text is the same `&str` sliced from the checked
     /// copy as checked on its own: in files of UTF-8 text, and in Yandex's
-    /// reading, which keeps bytes that are not UTF-8 as written.
+    /// reading, which keeps bytes that are not UTF-8 as written. The copy
+    /// is made only once the pieces asked for have cost as much as the text.
     #[test]
     fn pieces_read_the_same_sliced_from_the_copy_or_checked_alone() {
         let inputs: [&[u8]; 3] = [
@@ -889,10 +925,25 @@ mod tests {
                     .chain(robots.audiences.iter().map(|a| a.token))
                     .collect();
                 let alone: Vec<&str> = pieces.iter().map(|&s| robots.str_alone(s)).collect();
-                assert!(
-                    robots.text_str.get().is_none(),
-                    "checked alone, nothing is copied"
-                );
+                if let Some(&first) = pieces.first() {
+                    assert_eq!(robots.str(first), alone[0]);
+                    assert!(
+                        robots.text_str.copy.get().is_none(),
+                        "one piece makes no copy"
+                    );
+                }
+                let mut rounds = 0;
+                while robots.text_str.copy.get().is_none() {
+                    let sliced: Vec<&str> = pieces.iter().map(|&s| robots.str(s)).collect();
+                    assert_eq!(
+                        sliced,
+                        alone,
+                        "{profile:?} {:?}",
+                        String::from_utf8_lossy(input)
+                    );
+                    rounds += 1;
+                    assert!(rounds < 1000, "the copy is made once pieces cost the text");
+                }
                 let sliced: Vec<&str> = pieces.iter().map(|&s| robots.str(s)).collect();
                 assert_eq!(
                     sliced,
@@ -900,8 +951,12 @@ mod tests {
                     "{profile:?} {:?}",
                     String::from_utf8_lossy(input)
                 );
-                let copied = robots.text_str.get().expect("made by the first `str`");
+                let copied = robots.text_str.copy.get().unwrap();
                 assert_eq!(copied.is_some(), std::str::from_utf8(&robots.text).is_ok());
+                assert_eq!(
+                    robots.heap_parts()[0].1,
+                    robots.text.capacity() + copied.as_ref().map_or(0, |c| c.len())
+                );
                 kept_bytes += usize::from(copied.is_none());
             }
         }

@@ -43,7 +43,7 @@ pub(crate) fn parse_for(
         let start = robots.text.len() as u32;
         robots.text.extend_from_slice(name.as_bytes());
         // The text grew: no `str` copy of it may stand.
-        robots.text_str = std::sync::OnceLock::new();
+        robots.text_str = Default::default();
         let name = Str {
             start,
             len: name.len() as u32,
