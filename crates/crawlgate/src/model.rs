@@ -219,7 +219,7 @@ pub struct RobotsTxt {
     /// they are not UTF-8). Parsing skips a pass over it all: pieces are
     /// checked when asked for as `&str` ([`TextCopy`]).
     pub(crate) text: Vec<u8>,
-    pub(crate) text_str: TextCopy,
+    pub(crate) text_copy: TextCopy,
     pub(crate) agents: Vec<AgentRecord>,
     pub(crate) rules: Vec<RuleRecord>,
     pub(crate) extensions: Vec<ExtensionRecord>,
@@ -308,7 +308,7 @@ impl RobotsTxt {
     /// A piece of the text: checked on its own, or sliced from the copy
     /// once the pieces checked have cost as much as the text ([`TextCopy`]).
     pub(crate) fn str(&self, s: Str) -> &str {
-        let copy = &self.text_str;
+        let copy = &self.text_copy;
         let whole = match copy.copy.get() {
             Some(whole) => whole,
             None => {
@@ -435,7 +435,7 @@ impl RobotsTxt {
                 })
                 .sum::<usize>();
         [
-            ("text", self.text.capacity() + self.text_str.heap_size()),
+            ("text", self.text.capacity() + self.text_copy.heap_size()),
             ("agents", self.agents.capacity() * size_of::<AgentRecord>()),
             ("rules", self.rules.capacity() * size_of::<RuleRecord>()),
             (
@@ -928,12 +928,12 @@ mod tests {
                 if let Some(&first) = pieces.first() {
                     assert_eq!(robots.str(first), alone[0]);
                     assert!(
-                        robots.text_str.copy.get().is_none(),
+                        robots.text_copy.copy.get().is_none(),
                         "one piece makes no copy"
                     );
                 }
                 let mut rounds = 0;
-                while robots.text_str.copy.get().is_none() {
+                while robots.text_copy.copy.get().is_none() {
                     let sliced: Vec<&str> = pieces.iter().map(|&s| robots.str(s)).collect();
                     assert_eq!(
                         sliced,
@@ -951,7 +951,7 @@ mod tests {
                     "{profile:?} {:?}",
                     String::from_utf8_lossy(input)
                 );
-                let copied = robots.text_str.copy.get().unwrap();
+                let copied = robots.text_copy.copy.get().unwrap();
                 assert_eq!(copied.is_some(), std::str::from_utf8(&robots.text).is_ok());
                 assert_eq!(
                     robots.heap_parts()[0].1,

@@ -42,8 +42,8 @@ pub(crate) fn parse_for(
         let mut robots = super::parse(input, profile);
         let start = robots.text.len() as u32;
         robots.text.extend_from_slice(name.as_bytes());
-        // The text grew: no `str` copy of it may stand.
-        robots.text_str = Default::default();
+        // The text grew: a `str` copy of it made before would be short.
+        robots.text_copy = Default::default();
         let name = Str {
             start,
             len: name.len() as u32,

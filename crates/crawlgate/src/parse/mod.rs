@@ -761,7 +761,7 @@ impl<'a, const FOR_CRAWLER: bool> Builder<'a, FOR_CRAWLER> {
         let mut robots = RobotsTxt {
             profile: self.profile,
             text,
-            text_str: Default::default(),
+            text_copy: Default::default(),
             agents: Vec::new(),
             rules: Vec::new(),
             extensions: Vec::new(),
