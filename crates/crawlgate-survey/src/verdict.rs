@@ -176,7 +176,7 @@ impl GroupKind {
 }
 
 /// What a site says to one crawler.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, Eq, Serialize, Deserialize)]
 pub struct CrawlerVerdict {
     /// May it fetch `/` (None: the input gives no answer).
     pub root: Option<bool>,
@@ -195,6 +195,33 @@ pub struct CrawlerVerdict {
     pub prefs: Option<String>,
     /// The same for each path asked about, in order (as long as `paths`).
     pub path_prefs: Vec<Option<String>>,
+}
+
+/// Field by field, the lists only when they hold something: a row's 160
+/// verdicts are compared with each other when it is stored, and a derived
+/// comparison calls `memcmp` even for two empty lists.
+impl PartialEq for CrawlerVerdict {
+    fn eq(&self, other: &CrawlerVerdict) -> bool {
+        // Destructured, so that a new field cannot be left out.
+        let CrawlerVerdict {
+            root,
+            cause,
+            group,
+            line,
+            paths,
+            prefs,
+            path_prefs,
+        } = self;
+        *root == other.root
+            && *cause == other.cause
+            && *group == other.group
+            && *line == other.line
+            && paths.len() == other.paths.len()
+            && path_prefs.len() == other.path_prefs.len()
+            && *prefs == other.prefs
+            && (paths.is_empty() || *paths == other.paths)
+            && (path_prefs.is_empty() || *path_prefs == other.path_prefs)
+    }
 }
 
 impl CrawlerVerdict {
@@ -555,5 +582,44 @@ mod tests {
         }
         assert_eq!(Cause::from_word("blocked"), None);
         assert!(!Cause::Unreachable.is_choice() && Cause::NoRobotsTxt.is_choice());
+    }
+
+    #[test]
+    fn verdicts_are_equal_only_when_every_field_is() {
+        let base = CrawlerVerdict {
+            root: Some(true),
+            cause: Some(Cause::PartlyBlocked),
+            group: Some(GroupKind::Named),
+            line: Some(3),
+            paths: vec![true, false],
+            prefs: Some("train-ai=n".to_owned()),
+            path_prefs: vec![None, Some("search=y".to_owned())],
+        };
+        assert_eq!(base, base.clone());
+        let changes: [fn(&mut CrawlerVerdict); 11] = [
+            |v| v.root = Some(false),
+            |v| v.cause = Some(Cause::Allowed),
+            |v| v.group = None,
+            |v| v.line = Some(4),
+            |v| v.paths[1] = true,
+            |v| v.paths.push(true),
+            |v| v.prefs = None,
+            |v| v.path_prefs[1] = None,
+            |v| v.path_prefs.push(None),
+            |v| {
+                v.paths.clear();
+                v.path_prefs.clear();
+            },
+            |v| *v = CrawlerVerdict::default(),
+        ];
+        for (i, change) in changes.iter().enumerate() {
+            let mut other = base.clone();
+            change(&mut other);
+            assert_ne!(base, other, "change {i}");
+            assert_ne!(other, base, "change {i}");
+        }
+        // Empty lists on both sides compare equal.
+        let bare = CrawlerVerdict::without_rules(true, Cause::Allowed, 0);
+        assert_eq!(bare, bare.clone());
     }
 }
