@@ -385,14 +385,41 @@ pub fn run(
     }
     let mut summary = Summary::new(survey.crawlers(), survey.paths());
     let mut baseline = baseline;
-    // Rows are merged and counted on this thread and encoded on another.
+    // Rows are merged and counted on this thread, made into columns on a
+    // second and encoded on a third: on one thread, columns and encoding
+    // took longer than the merge.
     let written = std::thread::scope(|scope| -> Result<(), SurveyError> {
         let (sender, receiver) = mpsc::sync_channel::<Vec<crate::row::SiteRow>>(2);
+        let (to_writer, batches) = mpsc::sync_channel::<arrow_array::RecordBatch>(2);
+        let first_table = tables.first().map(|t| t.path().to_owned());
         let tables = &mut tables;
         let table_schema = &table_schema;
+        let builder = scope.spawn(move || -> Result<(), SurveyError> {
+            let Some(path) = first_table else {
+                // No table to write: the rows are only counted.
+                return Ok(());
+            };
+            for rows in receiver {
+                if rows.is_empty() {
+                    continue;
+                }
+                let batch = record_batch(&rows, table_schema).map_err(|e| OutputError::Encode {
+                    path: path.clone(),
+                    message: e.to_string(),
+                })?;
+                drop(rows);
+                if to_writer.send(batch).is_err() {
+                    // The writer stopped on an error: it says which.
+                    return Ok(());
+                }
+            }
+            Ok(())
+        });
         let writer = scope.spawn(move || -> Result<(), SurveyError> {
-            for batch in receiver {
-                write_batch(tables, &batch, table_schema)?;
+            for batch in batches {
+                for table in tables.iter_mut() {
+                    table.write(&batch)?;
+                }
             }
             Ok(())
         });
@@ -422,10 +449,13 @@ pub fn run(
             Ok(())
         })();
         drop(sender);
+        let built = builder
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
         let wrote = writer
             .join()
             .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-        merged.and(wrote)
+        merged.and(built).and(wrote)
     });
     if let Err(e) = written {
         tables.into_iter().for_each(TableWriter::abandon);
@@ -538,24 +568,6 @@ fn flush_run(
     write_run(&work.run_path(&name), held)?;
     runs.push(name);
     held.clear();
-    Ok(())
-}
-
-fn write_batch(
-    tables: &mut [TableWriter],
-    rows: &[crate::row::SiteRow],
-    schema: &arrow_schema::SchemaRef,
-) -> Result<(), SurveyError> {
-    if tables.is_empty() || rows.is_empty() {
-        return Ok(());
-    }
-    let batch = record_batch(rows, schema).map_err(|e| OutputError::Encode {
-        path: tables[0].path().to_owned(),
-        message: e.to_string(),
-    })?;
-    for table in tables {
-        table.write(&batch)?;
-    }
     Ok(())
 }
 
