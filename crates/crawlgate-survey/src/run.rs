@@ -7,8 +7,10 @@
 //! at most four chunks alive at once; at most [`Plan::checkpoint`] rows
 //! wait in memory before they are sorted into a run file (on a thread of
 //! its own, while the next rows gather: twice that at most); the merge
-//! reads at most [`FAN_IN`] runs at a time, one block of each; the summary is
-//! of fixed size. What grows with the sites: with `--compare`, the earlier
+//! reads at most [`FAN_IN`] runs at a time, one block of each, and hands
+//! the table at most seven batches of `WRITE_ROWS` rows at once (one
+//! filling, two queued as rows, one made into columns, two queued as
+//! columns, one encoded); the summary is of fixed size. What grows with the sites: with `--compare`, the earlier
 //! survey's hosts (see [`compare`](crate::compare)); when redirects cross
 //! hosts, the rows of the hosts they lead to (see [`merge`]).
 //!
