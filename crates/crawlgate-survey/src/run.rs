@@ -10,9 +10,10 @@
 //! reads at most [`FAN_IN`] runs at a time, one block of each, and hands
 //! the table at most seven batches of `WRITE_ROWS` rows at once (one
 //! filling, two queued as rows, one made into columns, two queued as
-//! columns, one encoded); the summary is of fixed size. What grows with the sites: with `--compare`, the earlier
-//! survey's hosts (see [`compare`](crate::compare)); when redirects cross
-//! hosts, the rows of the hosts they lead to (see [`merge`]).
+//! columns, one encoded); the summary is of fixed size. What grows with
+//! the sites: with `--compare`, the earlier survey's hosts (see
+//! [`compare`](crate::compare)); when redirects cross hosts, the rows of
+//! the hosts they lead to (see [`merge`]).
 //!
 //! Every output is written under a temporary name and renamed when whole,
 //! so a survey killed at any moment (SIGINT, SIGTERM, SIGKILL) leaves the
