@@ -11,18 +11,24 @@
 //!
 //! Deciding every sample in both readings would be quadratic for files with
 //! thousands of rules, so a sample is only decided when the two readings can
-//! disagree on it. When both readings match patterns alike (same wildcards,
-//! same precedence: google and rfc9309), that is when a rule only one of them
-//! has, or an `index.html` alias, may match it. Otherwise (google and
-//! legacy), it is when such a rule or any wildcard or anchored pattern may
-//! match it, or when both an allow and a disallow match it: if not, every
-//! matching rule is a plain prefix of one kind in both readings, and both
-//! decide alike. [`PrefixIndex`] answers "which kinds of plain rules match
-//! this path" in logarithmic time.
+//! disagree on it (a test checks, on the corpus, that this finds what
+//! deciding every sample finds). When both readings match patterns alike
+//! (same wildcards, same precedence: google and rfc9309), that is when a
+//! rule only one of them has, or an `index.html` alias, may match it. With
+//! the legacy reading (first match, no wildcards), it is when such a rule or
+//! any wildcard or anchored pattern may match it, or when both an allow and
+//! a disallow match it: if not, every matching rule is a plain prefix of one
+//! kind in both readings. With Yandex's (longest literal, a `*` that never
+//! goes back), plain rules weigh and match alike, and so do most wildcard
+//! patterns ([`restart_alike`]): where such a rule matches, the sample is
+//! decided only if the rules' weights in the two readings give different
+//! verdicts. [`PrefixIndex`] answers "which kinds of plain rules match this
+//! path, and the longest of each" in logarithmic time.
 
 use crawlgate::Who;
 use crawlgate::{
-    AgentView, ExtensionKind, GroupSelection, Pattern, Profile, Reading, RobotsTxt, Rule,
+    AgentView, ExtensionKind, GroupSelection, Pattern, Precedence, Profile, Reading, RobotsTxt,
+    Rule,
 };
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -131,36 +137,78 @@ const SPECIAL: u8 = 4;
 /// their literal prefix instead (conservatively).
 const MAX_FLOATING: usize = 64;
 
+/// The longest matching rule of each kind, allow and disallow, by weight;
+/// `-1` where none matches.
+type Longest = [i64; 2];
+
+const NO_MATCH: Longest = [-1, -1];
+
+/// Whether a reading allows a path whose longest matches are these: the
+/// heavier kind, allow on a tie (and when nothing matches).
+fn allowed(longest: Longest) -> bool {
+    longest[0] >= longest[1]
+}
+
 /// Literal prefixes with flags; answers the union of the flags of every key
-/// that is a prefix of a path.
+/// that is a prefix of a path, and the longest such key of each kind.
 struct PrefixIndex<'a> {
     prefixes: Prefixes<'a>,
     /// Flags of the key and of every key that is a prefix of it.
     flags: Vec<u8>,
+    /// The longest of those keys flagged `ALLOW`, and `DISALLOW`.
+    longest: Vec<Longest>,
 }
 
 impl<'a> PrefixIndex<'a> {
-    fn new(items: Vec<(&'a [u8], u8)>) -> Self {
-        let prefixes = Prefixes::new(items.iter().map(|(key, _)| *key).collect());
-        let mut flags = vec![0u8; prefixes.len()];
+    fn new(mut items: Vec<(&'a [u8], u8)>) -> Self {
+        // Sorted, a key's repeats are neighbours: merged without searching.
+        items.sort_unstable_by(|a, b| a.0.cmp(b.0));
+        let mut keys: Vec<&[u8]> = Vec::with_capacity(items.len());
+        let mut flags: Vec<u8> = Vec::with_capacity(items.len());
+        let mut longest: Vec<Longest> = Vec::with_capacity(items.len());
         for (key, flag) in items {
-            if let Some(i) = prefixes.find(key) {
-                flags[i] |= flag;
+            if keys.last() != Some(&key) {
+                keys.push(key);
+                flags.push(0);
+                longest.push(NO_MATCH);
+            }
+            let i = keys.len() - 1;
+            flags[i] |= flag;
+            for (kind, slot) in [(ALLOW, 0), (DISALLOW, 1)] {
+                if flag & kind != 0 {
+                    longest[i][slot] = key.len() as i64;
+                }
             }
         }
+        // Distinct and sorted already: the indices stay those above.
+        let prefixes = Prefixes::new(keys);
+        debug_assert_eq!(prefixes.len(), flags.len());
         // A key's parent sorts before it: its flags are complete by then.
         for i in 0..flags.len() {
             if let Some(parent) = prefixes.ancestors(i).next() {
                 flags[i] |= flags[parent];
+                let inherited = longest[parent];
+                for (own, above) in longest[i].iter_mut().zip(inherited) {
+                    *own = (*own).max(above);
+                }
             }
         }
-        PrefixIndex { prefixes, flags }
+        PrefixIndex {
+            prefixes,
+            flags,
+            longest,
+        }
     }
 
+    #[cfg(test)]
     fn flags(&self, path: &[u8]) -> u8 {
+        self.at(path).0
+    }
+
+    fn at(&self, path: &[u8]) -> (u8, Longest) {
         self.prefixes
             .longest_prefix_of(path)
-            .map_or(0, |i| self.flags[i])
+            .map_or((0, NO_MATCH), |i| (self.flags[i], self.longest[i]))
     }
 }
 
@@ -173,6 +221,43 @@ fn byte_set(bytes: &[u8]) -> u64 {
         .fold(0, |set, &b| set | 1 << (b & 63))
 }
 
+/// Whether Yandex's `*`, which never goes back (the core's
+/// `restart_segments_match`), matches this wildcard pattern exactly as
+/// Google's does. Each literal segment after a `*` is looked for byte by
+/// byte, a broken partial match starting again at the byte that broke it:
+/// that finds a segment's first occurrence, as Google's `*` does, unless
+/// an occurrence can start inside a broken partial match, which takes the
+/// segment's first byte again inside it (before its last byte; before its
+/// end for the last segment of an anchored pattern, whose occurrence must
+/// end the path). Leftmost occurrences are then all an unanchored match
+/// needs. A `$` before the end is read literally by one reading only.
+fn restart_alike(pattern: &str) -> bool {
+    let (body, anchored) = match pattern.strip_suffix('$') {
+        Some(body) => (body, true),
+        None => (pattern, false),
+    };
+    if body.contains('$') {
+        return false;
+    }
+    let Some(star) = body.find('*') else {
+        return true;
+    };
+    let anchored = anchored && !body.ends_with('*');
+    let segments: Vec<&[u8]> = body.as_bytes()[star + 1..]
+        .split(|&b| b == b'*')
+        .filter(|s| !s.is_empty())
+        .collect();
+    let last = segments.len().saturating_sub(1);
+    segments.iter().enumerate().all(|(i, segment)| {
+        let end = if anchored && i == last {
+            segment.len()
+        } else {
+            segment.len() - 1
+        };
+        !segment.get(1..end).unwrap_or(&[]).contains(&segment[0])
+    })
+}
+
 /// A pattern compiled for both readings: as a wildcard pattern, and as a
 /// plain prefix.
 struct Floating<'a> {
@@ -181,14 +266,22 @@ struct Floating<'a> {
     /// Bytes both readings need in a path (bit `b % 64`): all but `*` and
     /// the anchor, which the wildcard reading does not need.
     needs: u64,
+    /// `SPECIAL` when the readings may match it differently, else its kind.
+    flag: u8,
+    /// Its weight in Google's reading and in the other (for a rule both
+    /// match alike).
+    weights: [i64; 2],
 }
 
 impl<'a> Floating<'a> {
-    fn new(pattern: &'a str) -> Self {
+    fn new(pattern: &'a str, flag: u8, other: Precedence) -> Self {
+        let weight = |precedence: Precedence| i64::from(precedence.weight(pattern.as_bytes()));
         Floating {
             written: pattern,
             wildcard: Pattern::new(pattern, true),
             needs: byte_set(pattern.strip_suffix('$').unwrap_or(pattern).as_bytes()),
+            flag,
+            weights: [weight(Profile::GOOGLE.precedence), weight(other)],
         }
     }
 
@@ -208,20 +301,55 @@ fn is_plain(pattern: &str) -> bool {
 struct Disagreement<'a> {
     index: PrefixIndex<'a>,
     floating: Vec<Floating<'a>>,
-    same_matching: bool,
+    /// Google's `index.html` aliases (`/dir/$`) as the one path each
+    /// matches.
+    aliases: Vec<&'a str>,
+    /// Whether plain prefix rules both readings have decide alike when an
+    /// allow and a disallow both match: both readings let the longest win
+    /// (Yandex's longest literal is the length for a plain rule), allow
+    /// on a tie. Not so for the legacy reading's first match.
+    plain_alike: bool,
+    /// Whether a key of `index` is `SPECIAL`: if not, and plain rules
+    /// decide alike, a path's flags tell nothing, and the index is only
+    /// read for the weights of plain rules when a wildcard rule matches.
+    any_special: bool,
 }
 
 impl Disagreement<'_> {
     fn possible(&self, path: &str) -> bool {
         let bytes = path.as_bytes();
-        let flags = self.index.flags(bytes);
-        flags & SPECIAL != 0
-            || !self.same_matching && flags & (ALLOW | DISALLOW) == ALLOW | DISALLOW
-            || path.contains('%')
-            || !self.floating.is_empty() && {
-                let path_bytes = byte_set(bytes);
-                self.floating.iter().any(|p| p.may_match(path, path_bytes))
+        if path.contains('%') || self.aliases.contains(&path) {
+            return true;
+        }
+        let flagged = (self.any_special || !self.plain_alike).then(|| self.index.at(bytes));
+        if let Some((flags, _)) = flagged
+            && (flags & SPECIAL != 0
+                || !self.plain_alike && flags & (ALLOW | DISALLOW) == ALLOW | DISALLOW)
+        {
+            return true;
+        }
+        // The rest match alike in both readings: where a wildcard rule
+        // matches, each reading's verdict follows from the weights of the
+        // rules that match (plain rules alone decide alike).
+        let path_bytes = byte_set(bytes);
+        let mut longest: Option<[Longest; 2]> = None;
+        for p in &self.floating {
+            if p.flag & SPECIAL != 0 {
+                if p.may_match(path, path_bytes) {
+                    return true;
+                }
+            } else if p.needs & !path_bytes == 0 && p.wildcard.matches(path) {
+                let longest = longest.get_or_insert_with(|| {
+                    let (_, plain) = flagged.unwrap_or_else(|| self.index.at(bytes));
+                    [plain, plain]
+                });
+                let slot = usize::from(p.flag & DISALLOW != 0);
+                for (reading, weight) in p.weights.into_iter().enumerate() {
+                    longest[reading][slot] = longest[reading][slot].max(weight);
+                }
             }
+        }
+        longest.is_some_and(|[ours, theirs]| allowed(ours) != allowed(theirs))
     }
 }
 
@@ -317,22 +445,99 @@ fn crawl_delay_ending(view: &AgentView<'_>) -> Option<u32> {
 /// The crawlers a crawler family's reading is for: the profile's own list
 /// (Bing's), or the registry's crawlers whose operator's parser it is
 /// (`profile=yandex`); empty for a reading that is no family's.
-fn family(profile: Profile) -> Vec<&'static str> {
+fn family(profile: Profile) -> &'static [&'static str] {
     if !profile.crawlers.is_empty() {
-        return profile.crawlers.to_vec();
+        return profile.crawlers;
     }
-    crawlgate::registry::crawlers()
+    // The registry's families, gathered once: the linter asks per file.
+    static FAMILIES: std::sync::OnceLock<Vec<(Profile, Vec<&'static str>)>> =
+        std::sync::OnceLock::new();
+    let families = FAMILIES.get_or_init(|| {
+        let mut families: Vec<(Profile, Vec<&'static str>)> = Vec::new();
+        for crawler in crawlgate::registry::crawlers() {
+            let Some(profile) = crawler.profile else {
+                continue;
+            };
+            match families.iter_mut().find(|(p, _)| *p == profile) {
+                Some((_, tokens)) => tokens.push(crawler.token),
+                None => families.push((profile, vec![crawler.token])),
+            }
+        }
+        families
+    });
+    families
         .iter()
-        .filter(|c| c.profile == Some(profile))
-        .map(|c| c.token)
-        .collect()
+        .find(|(p, _)| *p == profile)
+        .map_or(&[], |(_, tokens)| tokens.as_slice())
 }
 
 fn key<'a>(rule: &Rule<'a>) -> RuleKey<'a> {
     (rule.line(), rule.is_allow(), rule.pattern())
 }
 
+/// Every rule of `ours`, then every rule of `theirs` that `ours` lacks, each
+/// with whether both have it (the same line, kind and pattern). A view's
+/// rules come in line order, and a line holds one rule: the two lists are
+/// merged in one pass (sets otherwise).
+fn shared_rules<'a>(ours: &[Rule<'a>], theirs: &[Rule<'a>]) -> Vec<(Rule<'a>, bool)> {
+    let in_order = |rules: &[Rule<'_>]| rules.windows(2).all(|w| w[0].line() < w[1].line());
+    let mut rules: Vec<(Rule<'a>, bool)> = Vec::with_capacity(ours.len() + theirs.len());
+    if in_order(ours) && in_order(theirs) {
+        let mut only_theirs = Vec::new();
+        let mut other = theirs.iter().peekable();
+        for rule in ours {
+            while let Some(t) = other.next_if(|t| t.line() < rule.line()) {
+                only_theirs.push(*t);
+            }
+            let shared = other.next_if(|t| t.line() == rule.line()).map(|t| {
+                let same = key(t) == key(rule);
+                if !same {
+                    only_theirs.push(*t);
+                }
+                same
+            });
+            rules.push((*rule, shared == Some(true)));
+        }
+        only_theirs.extend(other);
+        rules.extend(only_theirs.into_iter().map(|r| (r, false)));
+        return rules;
+    }
+    let our_keys: FxHashSet<RuleKey<'_>> = ours.iter().map(key).collect();
+    let their_keys: FxHashSet<RuleKey<'_>> = theirs.iter().map(key).collect();
+    rules.extend(ours.iter().map(|r| (*r, their_keys.contains(&key(r)))));
+    rules.extend(
+        theirs
+            .iter()
+            .filter(|r| !our_keys.contains(&key(r)))
+            .map(|r| (*r, false)),
+    );
+    rules
+}
+
+/// Which samples [`compare_samples`] decides in both readings.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Samples {
+    /// Those the two readings can disagree on ([`Disagreement`]), within
+    /// the lookup allowance: what the linter does.
+    Possible,
+    /// Every one, without an allowance: what the filter must agree with
+    /// (tests only).
+    #[cfg(test)]
+    Every,
+}
+
 pub(crate) fn compare(cx: &Context<'_>, other: Profile, code: Code, out: &mut Vec<Diagnostic>) {
+    compare_samples(cx, other, code, out, Samples::Possible);
+}
+
+fn compare_samples(
+    cx: &Context<'_>,
+    other: Profile,
+    code: Code,
+    out: &mut Vec<Diagnostic>,
+    samples: Samples,
+) {
+    let every = samples != Samples::Possible;
     if cx.html {
         return;
     }
@@ -346,6 +551,10 @@ pub(crate) fn compare(cx: &Context<'_>, other: Profile, code: Code, out: &mut Ve
     let same_matching = Profile::GOOGLE.wildcards == other.wildcards
         && Profile::GOOGLE.precedence == other.precedence
         && Profile::GOOGLE.group_selection == other.group_selection;
+    let plain_alike = matches!(
+        other.precedence,
+        Precedence::LongestMatch | Precedence::LongestLiteral
+    );
     // Same records, same matching: only Google's `index.html` aliases, and
     // escapes in URLs (normalised by the rfc9309 reading only), can make a
     // difference (`/robots.txt` aside). Decided before the other reading is
@@ -680,26 +889,19 @@ pub(crate) fn compare(cx: &Context<'_>, other: Profile, code: Code, out: &mut Ve
             });
             ours.of(path) + theirs.of(path)
         };
-        let our_keys: FxHashSet<RuleKey<'_>> = our_rules.iter().map(key).collect();
-        let their_keys: FxHashSet<RuleKey<'_>> = their_rules.iter().map(key).collect();
         // Every rule of either reading, with whether both readings have it.
-        let rules: Vec<(Rule<'_>, bool)> = our_rules
-            .iter()
-            .map(|r| (*r, their_keys.contains(&key(r))))
-            .chain(
-                their_rules
-                    .iter()
-                    .filter(|r| !our_keys.contains(&key(r)))
-                    .map(|r| (*r, false)),
-            )
-            .collect();
+        let rules = shared_rules(&our_rules, &their_rules);
         let mut items: Vec<(&[u8], u8)> = Vec::with_capacity(rules.len());
-        let mut floating: Vec<&str> = Vec::new();
+        let mut aliases: Vec<&str> = Vec::new();
+        let mut floating: Vec<(&str, u8)> = Vec::new();
         for (rule, shared) in &rules {
             let pattern = rule.pattern();
             let kind = if rule.is_allow() { ALLOW } else { DISALLOW };
             if let Some(alias) = rule.index_alias() {
-                items.push((alias.trim_end_matches('$').as_bytes(), SPECIAL));
+                match alias.strip_suffix('$') {
+                    Some(exact) if !exact.contains(['*', '$']) => aliases.push(exact),
+                    _ => items.push((alias.trim_end_matches('$').as_bytes(), SPECIAL)),
+                }
             }
             if pattern.is_empty() {
                 // Allows everything in every reading, but weakly.
@@ -711,7 +913,7 @@ pub(crate) fn compare(cx: &Context<'_>, other: Profile, code: Code, out: &mut Ve
                     if is_plain(pattern) {
                         items.push((pattern.as_bytes(), SPECIAL));
                     } else if floating.len() < MAX_FLOATING {
-                        floating.push(pattern);
+                        floating.push((pattern, SPECIAL));
                     } else {
                         items.push((b"", SPECIAL));
                     }
@@ -722,7 +924,14 @@ pub(crate) fn compare(cx: &Context<'_>, other: Profile, code: Code, out: &mut Ve
                     if *shared { kind } else { kind | SPECIAL },
                 ));
             } else if floating.len() < MAX_FLOATING {
-                floating.push(pattern);
+                // Both readings' wildcards, alike (Yandex's `*` matches most
+                // patterns as Google's does): then only the rules' weights
+                // differ, which matters where both kinds match.
+                let alike = *shared
+                    && plain_alike
+                    && other.wildcards
+                    && (!other.restarting_star || restart_alike(pattern));
+                floating.push((pattern, if alike { kind } else { SPECIAL }));
             } else {
                 let literal = pattern.split(['*', '$']).next().unwrap_or("");
                 let literal = if literal.starts_with('/') {
@@ -733,22 +942,34 @@ pub(crate) fn compare(cx: &Context<'_>, other: Profile, code: Code, out: &mut Ve
                 items.push((literal.as_bytes(), SPECIAL));
             }
         }
+        let any_special = items.iter().any(|(_, flag)| flag & SPECIAL != 0);
+        // Read only for flags, or for the weights of plain rules where a
+        // wildcard rule both readings match alike matches.
+        let index_read =
+            any_special || !plain_alike || floating.iter().any(|(_, flag)| flag & SPECIAL == 0);
         let check = Disagreement {
-            index: PrefixIndex::new(items),
-            floating: floating.into_iter().map(Floating::new).collect(),
-            same_matching,
+            index: PrefixIndex::new(if index_read { items } else { Vec::new() }),
+            any_special,
+            floating: floating
+                .into_iter()
+                .map(|(pattern, flag)| Floating::new(pattern, flag, other.precedence))
+                .collect(),
+            aliases,
+            plain_alike,
         };
         let mut decide = |path: &str, source_line: u32| {
             if path == "/robots.txt" {
                 return; // always fetched; Google's library leaves it to its caller
             }
-            // Yandex compares escapes and other bytes as written, Google
-            // encodes the rules': how Yandex's crawler writes such URLs is
-            // not known, so they are left out rather than guessed.
-            if !other.normalize_escapes && (path.contains('%') || !path.is_ascii()) {
+            // A crawler sends a URL's bytes outside ASCII percent-encoded
+            // (the encoded form is sampled from the normalised pattern).
+            // Yandex compares escapes as written, Google encodes the rules':
+            // how Yandex's crawler writes such URLs is not known, so they
+            // are left out rather than guessed.
+            if !path.is_ascii() || !other.normalize_escapes && path.contains('%') {
                 return;
             }
-            if !lookup_budget.spend(lookup_cost(path)) {
+            if !every && !lookup_budget.spend(lookup_cost(path)) {
                 return;
             }
             let a = ours.decide_path(path);
@@ -811,13 +1032,13 @@ pub(crate) fn compare(cx: &Context<'_>, other: Profile, code: Code, out: &mut Ve
             };
             out.push(cx.diagnostic(code, cx.content_span(line), message));
         };
-        if check.possible("/") {
+        if every || check.possible("/") {
             decide("/", 0);
         }
         for (rule, shared) in &rules {
             let pattern = rule.pattern();
             if *shared && is_plain(pattern) && rule.index_alias().is_none() {
-                if check.possible(pattern) {
+                if every || check.possible(pattern) {
                     decide(pattern, rule.line());
                 }
                 continue;
@@ -834,7 +1055,7 @@ pub(crate) fn compare(cx: &Context<'_>, other: Profile, code: Code, out: &mut Ve
                 } else {
                     sample_into(source, &mut sample)
                 };
-                if sampled && check.possible(&sample) {
+                if sampled && (every || check.possible(&sample)) {
                     decide(&sample, rule.line());
                 }
             }
@@ -865,6 +1086,40 @@ mod tests {
     }
 
     #[test]
+    fn shared_rules_are_found_merged_or_hashed_alike() {
+        let text = b"User-agent: *\nDisallow: /a\nDisallow:\nAllow: /b*\nDisallow: /c$\n";
+        let google = RobotsTxt::parse(text);
+        let yandex = RobotsTxt::parse_with(text, Profile::YANDEX);
+        let ours: Vec<Rule<'_>> = google.rules().collect();
+        let theirs: Vec<Rule<'_>> = yandex.rules().collect();
+        let said = |rules: Vec<(Rule<'_>, bool)>| -> Vec<(u32, String, bool)> {
+            rules
+                .iter()
+                .map(|(r, shared)| (r.line(), r.pattern().to_owned(), *shared))
+                .collect()
+        };
+        // Yandex reads the empty `Disallow:` as `/`: only that rule differs.
+        let merged = said(shared_rules(&ours, &theirs));
+        assert_eq!(
+            merged,
+            [
+                (2, "/a".to_owned(), true),
+                (3, String::new(), false),
+                (4, "/b*".to_owned(), true),
+                (5, "/c$".to_owned(), true),
+                (3, "/".to_owned(), false),
+            ]
+        );
+        // Out of line order, the sets find the same, in the lists' order.
+        let (mut ours_back, mut theirs_back) = (ours.clone(), theirs.clone());
+        ours_back.reverse();
+        theirs_back.reverse();
+        let mut hashed = said(shared_rules(&ours_back, &theirs_back));
+        hashed[..4].reverse();
+        assert_eq!(hashed, merged);
+    }
+
+    #[test]
     fn caseless_names_are_one_key_in_any_case() {
         let mut names = FxHashSet::default();
         assert!(names.insert(Caseless("GPTBot")));
@@ -875,10 +1130,86 @@ mod tests {
         assert_eq!(names.len(), 5);
     }
 
+    /// The filter only saves work: on every corpus file and for each
+    /// reading, deciding only the samples [`Disagreement`] lets through
+    /// finds what deciding every sample finds. (No file of the corpus runs
+    /// out of an allowance: `budget`'s test.)
+    #[test]
+    fn deciding_the_possible_samples_finds_what_deciding_every_sample_finds() {
+        let readings = [
+            (Profile::RFC9309, Code::Rfc9309Differs),
+            (Profile::LEGACY, Code::LegacyDiffers),
+            (Profile::BING, Code::BingDiffers),
+            (Profile::YANDEX, Code::YandexDiffers),
+        ];
+        let mut found = [0usize; 4];
+        let files = crawlgate_corpus::files();
+        assert!(files.len() > 1000, "the corpus has {} files", files.len());
+        for (name, bytes) in &files {
+            let robots = RobotsTxt::parse(bytes);
+            let cx = Context::sharing(bytes, &robots, &[]);
+            for (i, &(other, code)) in readings.iter().enumerate() {
+                let mut filtered = Vec::new();
+                compare_samples(&cx, other, code, &mut filtered, Samples::Possible);
+                let mut every = Vec::new();
+                compare_samples(&cx, other, code, &mut every, Samples::Every);
+                let said = |ds: &[Diagnostic]| -> Vec<(u32, String)> {
+                    ds.iter()
+                        .map(|d| (d.span.line, d.message.to_string()))
+                        .collect()
+                };
+                assert_eq!(said(&filtered), said(&every), "{name}, {}", other.name);
+                found[i] += every.len();
+            }
+        }
+        // Each reading differs somewhere in the corpus: the test compares
+        // findings, not two empty lists.
+        assert!(found.iter().all(|&n| n > 0), "{found:?}");
+    }
+
+    /// Every short pattern and path over a few bytes: where
+    /// [`restart_alike`] says so, Yandex's `*` matches as Google's does; and
+    /// it does not say so of every pattern that can match differently.
+    #[test]
+    fn restart_alike_patterns_match_alike_in_both_readings() {
+        fn words(alphabet: &[u8], max: usize) -> Vec<String> {
+            let mut all = vec![String::from("/")];
+            let mut last = all.clone();
+            for _ in 0..max {
+                last = last
+                    .iter()
+                    .flat_map(|w| alphabet.iter().map(move |&b| format!("{w}{}", b as char)))
+                    .collect();
+                all.extend(last.iter().cloned());
+            }
+            all
+        }
+        let paths = words(b"ab/", 6);
+        let (mut alike, mut differing) = (0, 0);
+        for body in words(b"ab/*", 5) {
+            for pattern in [body.clone(), format!("{body}$")] {
+                let google = Pattern::new(&pattern, true);
+                let yandex = Pattern::for_profile(&pattern, &Profile::YANDEX);
+                let differs = paths
+                    .iter()
+                    .find(|path| google.matches(path) != yandex.matches(path));
+                if restart_alike(&pattern) {
+                    alike += 1;
+                    assert_eq!(differs, None, "{pattern}");
+                } else if differs.is_some() {
+                    differing += 1;
+                }
+            }
+        }
+        // Most patterns are alike; some that are not do differ.
+        assert!(alike > 1500 && differing > 100, "{alike} {differing}");
+    }
+
     #[test]
     fn may_match_covers_both_readings() {
         let may_match = |pattern: &str, path: &str| {
-            Floating::new(pattern).may_match(path, byte_set(path.as_bytes()))
+            Floating::new(pattern, SPECIAL, Precedence::LongestMatch)
+                .may_match(path, byte_set(path.as_bytes()))
         };
         assert!(may_match("/*.php", "/x.php"));
         assert!(may_match("/*.php", "/*.php"));
