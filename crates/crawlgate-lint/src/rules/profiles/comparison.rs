@@ -102,6 +102,26 @@ fn sample_apart(pattern: &str, out: &mut String) -> bool {
     true
 }
 
+/// `path` as a crawler sends it: its bytes outside ASCII percent-encoded
+/// (as Google's reading encodes them in patterns).
+fn as_sent<'p>(path: &'p str, encoded: &'p mut String) -> &'p str {
+    if path.is_ascii() {
+        return path;
+    }
+    encoded.clear();
+    for &b in path.as_bytes() {
+        if b.is_ascii() {
+            encoded.push(char::from(b));
+        } else {
+            const HEX: &[u8; 16] = b"0123456789ABCDEF";
+            encoded.push('%');
+            encoded.push(char::from(HEX[usize::from(b >> 4)]));
+            encoded.push(char::from(HEX[usize::from(b & 15)]));
+        }
+    }
+    encoded
+}
+
 /// A path cut to a readable length.
 fn shorten(path: &str) -> String {
     const MAX: usize = 100;
@@ -742,6 +762,7 @@ fn compare_samples(
     let mut seen_selections = FxHashSet::default();
     let mut reported = FxHashSet::default();
     let mut sample = String::new();
+    let mut sent = String::new();
     for agent in agents {
         // Skip crawlers whose groups were already compared, before building
         // (and compiling) their views. The crawler reading chooses groups by
@@ -961,12 +982,10 @@ fn compare_samples(
             if path == "/robots.txt" {
                 return; // always fetched; Google's library leaves it to its caller
             }
-            // A crawler sends a URL's bytes outside ASCII percent-encoded
-            // (the encoded form is sampled from the normalised pattern).
             // Yandex compares escapes as written, Google encodes the rules':
             // how Yandex's crawler writes such URLs is not known, so they
             // are left out rather than guessed.
-            if !path.is_ascii() || !other.normalize_escapes && path.contains('%') {
+            if !other.normalize_escapes && path.contains('%') {
                 return;
             }
             if !every && !lookup_budget.spend(lookup_cost(path)) {
@@ -1038,8 +1057,9 @@ fn compare_samples(
         for (rule, shared) in &rules {
             let pattern = rule.pattern();
             if *shared && is_plain(pattern) && rule.index_alias().is_none() {
-                if every || check.possible(pattern) {
-                    decide(pattern, rule.line());
+                let path = as_sent(pattern, &mut sent);
+                if every || check.possible(path) {
+                    decide(path, rule.line());
                 }
                 continue;
             }
@@ -1055,8 +1075,12 @@ fn compare_samples(
                 } else {
                     sample_into(source, &mut sample)
                 };
-                if sampled && (every || check.possible(&sample)) {
-                    decide(&sample, rule.line());
+                if !sampled {
+                    continue;
+                }
+                let path = as_sent(&sample, &mut sent);
+                if every || check.possible(path) {
+                    decide(path, rule.line());
                 }
             }
         }
@@ -1117,6 +1141,16 @@ mod tests {
         let mut hashed = said(shared_rules(&ours_back, &theirs_back));
         hashed[..4].reverse();
         assert_eq!(hashed, merged);
+    }
+
+    #[test]
+    fn paths_are_sent_with_bytes_outside_ascii_encoded() {
+        let mut buffer = String::new();
+        assert_eq!(as_sent("/a%20b?c", &mut buffer), "/a%20b?c");
+        assert_eq!(
+            as_sent("/caf\u{e9}/x\u{a0}", &mut buffer),
+            "/caf%C3%A9/x%C2%A0"
+        );
     }
 
     #[test]
