@@ -152,10 +152,18 @@ const ALLOW: u8 = 1;
 const DISALLOW: u8 = 2;
 /// A rule that may decide differently in the two readings.
 const SPECIAL: u8 = 4;
+/// A wildcard rule both readings have that they may match differently on
+/// some paths: matched in both to know.
+const TRY_BOTH: u8 = 8;
 
 /// Most rules matched one by one against each sample; more are indexed by
 /// their literal prefix instead (conservatively).
 const MAX_FLOATING: usize = 64;
+
+/// The same for rules both readings match alike: each costs a few
+/// instructions per sample (its bytes are checked first), and files with
+/// hundreds of wildcard rules would otherwise have every sample decided.
+const MAX_ALIKE_FLOATING: usize = 1024;
 
 /// The longest matching rule of each kind, allow and disallow, by weight;
 /// `-1` where none matches.
@@ -289,19 +297,23 @@ struct Floating<'a> {
     /// `SPECIAL` when the readings may match it differently, else its kind.
     flag: u8,
     /// Its weight in Google's reading and in the other (for a rule both
-    /// match alike).
+    /// have).
     weights: [i64; 2],
+    /// The pattern as the other reading matches it, when that can differ
+    /// from Google's on some paths (Yandex's `*`): both are tried.
+    theirs: Option<Pattern<'a>>,
 }
 
 impl<'a> Floating<'a> {
-    fn new(pattern: &'a str, flag: u8, other: Precedence) -> Self {
+    fn new(pattern: &'a str, flag: u8, other: &Profile) -> Self {
         let weight = |precedence: Precedence| i64::from(precedence.weight(pattern.as_bytes()));
         Floating {
             written: pattern,
             wildcard: Pattern::new(pattern, true),
             needs: byte_set(pattern.strip_suffix('$').unwrap_or(pattern).as_bytes()),
             flag,
-            weights: [weight(Profile::GOOGLE.precedence), weight(other)],
+            weights: [weight(Profile::GOOGLE.precedence), weight(other.precedence)],
+            theirs: (flag & TRY_BOTH != 0).then(|| Pattern::for_profile(pattern, other)),
         }
     }
 
@@ -333,6 +345,8 @@ struct Disagreement<'a> {
     /// decide alike, a path's flags tell nothing, and the index is only
     /// read for the weights of plain rules when a wildcard rule matches.
     any_special: bool,
+    /// The rules that match every path, each reading's (weights).
+    everywhere: [Longest; 2],
 }
 
 impl Disagreement<'_> {
@@ -341,7 +355,9 @@ impl Disagreement<'_> {
         if path.contains('%') || self.aliases.contains(&path) {
             return true;
         }
-        let flagged = (self.any_special || !self.plain_alike).then(|| self.index.at(bytes));
+        let everywhere_differs = self.everywhere[0] != self.everywhere[1];
+        let flagged = (self.any_special || !self.plain_alike || everywhere_differs)
+            .then(|| self.index.at(bytes));
         if let Some((flags, _)) = flagged
             && (flags & SPECIAL != 0
                 || !self.plain_alike && flags & (ALLOW | DISALLOW) == ALLOW | DISALLOW)
@@ -351,17 +367,30 @@ impl Disagreement<'_> {
         // The rest match alike in both readings: where a wildcard rule
         // matches, each reading's verdict follows from the weights of the
         // rules that match (plain rules alone decide alike).
+        let with_plain = |plain: Longest| {
+            self.everywhere
+                .map(|every| [plain[0].max(every[0]), plain[1].max(every[1])])
+        };
         let path_bytes = byte_set(bytes);
-        let mut longest: Option<[Longest; 2]> = None;
+        let mut longest: Option<[Longest; 2]> = match flagged {
+            Some((_, plain)) if everywhere_differs => Some(with_plain(plain)),
+            _ => None,
+        };
         for p in &self.floating {
             if p.flag & SPECIAL != 0 {
                 if p.may_match(path, path_bytes) {
                     return true;
                 }
-            } else if p.needs & !path_bytes == 0 && p.wildcard.matches(path) {
+            } else if p.needs & !path_bytes == 0 && {
+                let ours = p.wildcard.matches(path);
+                match &p.theirs {
+                    Some(theirs) if theirs.matches(path) != ours => return true,
+                    _ => ours,
+                }
+            } {
                 let longest = longest.get_or_insert_with(|| {
                     let (_, plain) = flagged.unwrap_or_else(|| self.index.at(bytes));
-                    [plain, plain]
+                    with_plain(plain)
                 });
                 let slot = usize::from(p.flag & DISALLOW != 0);
                 for (reading, weight) in p.weights.into_iter().enumerate() {
@@ -915,9 +944,29 @@ fn compare_samples(
         let mut items: Vec<(&[u8], u8)> = Vec::with_capacity(rules.len());
         let mut aliases: Vec<&str> = Vec::new();
         let mut floating: Vec<(&str, u8)> = Vec::new();
-        for (rule, shared) in &rules {
+        // Rules one reading has that allow every path, weakly: weighed in
+        // that reading only (Google's `Disallow:` weighs 0, Yandex reads
+        // it as `Allow: /`, which weighs 1).
+        let mut everywhere = [NO_MATCH, NO_MATCH];
+        let mut special_floating = 0;
+        for (i, (rule, shared)) in rules.iter().enumerate() {
             let pattern = rule.pattern();
             let kind = if rule.is_allow() { ALLOW } else { DISALLOW };
+            let reading = usize::from(i >= our_rules.len());
+            if !*shared
+                && plain_alike
+                && !same_matching
+                && rule.is_empty()
+                && (reading == 0 || rule.allows())
+                && (pattern.is_empty() || pattern == "/")
+            {
+                let weight = match reading {
+                    0 => 0,
+                    _ => i64::from(other.precedence.weight(pattern.as_bytes())),
+                };
+                everywhere[reading][0] = everywhere[reading][0].max(weight);
+                continue;
+            }
             if let Some(alias) = rule.index_alias() {
                 match alias.strip_suffix('$') {
                     Some(exact) if !exact.contains(['*', '$']) => aliases.push(exact),
@@ -933,7 +982,8 @@ fn compare_samples(
                 if !*shared {
                     if is_plain(pattern) {
                         items.push((pattern.as_bytes(), SPECIAL));
-                    } else if floating.len() < MAX_FLOATING {
+                    } else if special_floating < MAX_FLOATING {
+                        special_floating += 1;
                         floating.push((pattern, SPECIAL));
                     } else {
                         items.push((b"", SPECIAL));
@@ -944,36 +994,43 @@ fn compare_samples(
                     pattern.as_bytes(),
                     if *shared { kind } else { kind | SPECIAL },
                 ));
-            } else if floating.len() < MAX_FLOATING {
+            } else {
                 // Both readings' wildcards, alike (Yandex's `*` matches most
                 // patterns as Google's does): then only the rules' weights
-                // differ, which matters where both kinds match.
-                let alike = *shared
-                    && plain_alike
-                    && other.wildcards
-                    && (!other.restarting_star || restart_alike(pattern));
-                floating.push((pattern, if alike { kind } else { SPECIAL }));
-            } else {
-                let literal = pattern.split(['*', '$']).next().unwrap_or("");
-                let literal = if literal.starts_with('/') {
-                    literal
+                // differ, which matters where both kinds match. A pattern
+                // Yandex's `*` may match otherwise is matched both ways.
+                let alike = *shared && plain_alike && other.wildcards;
+                if alike && floating.len() < MAX_ALIKE_FLOATING {
+                    let restarts = other.restarting_star && !restart_alike(pattern);
+                    floating.push((pattern, if restarts { kind | TRY_BOTH } else { kind }));
+                } else if !alike && special_floating < MAX_FLOATING {
+                    special_floating += 1;
+                    floating.push((pattern, SPECIAL));
                 } else {
-                    ""
-                };
-                items.push((literal.as_bytes(), SPECIAL));
+                    let literal = pattern.split(['*', '$']).next().unwrap_or("");
+                    let literal = if literal.starts_with('/') {
+                        literal
+                    } else {
+                        ""
+                    };
+                    items.push((literal.as_bytes(), SPECIAL));
+                }
             }
         }
         let any_special = items.iter().any(|(_, flag)| flag & SPECIAL != 0);
         // Read only for flags, or for the weights of plain rules where a
         // wildcard rule both readings match alike matches.
-        let index_read =
-            any_special || !plain_alike || floating.iter().any(|(_, flag)| flag & SPECIAL == 0);
+        let index_read = any_special
+            || !plain_alike
+            || everywhere[0] != everywhere[1]
+            || floating.iter().any(|(_, flag)| flag & SPECIAL == 0);
         let check = Disagreement {
             index: PrefixIndex::new(if index_read { items } else { Vec::new() }),
             any_special,
+            everywhere,
             floating: floating
                 .into_iter()
-                .map(|(pattern, flag)| Floating::new(pattern, flag, other.precedence))
+                .map(|(pattern, flag)| Floating::new(pattern, flag, &other))
                 .collect(),
             aliases,
             plain_alike,
@@ -1143,6 +1200,61 @@ mod tests {
         assert_eq!(hashed, merged);
     }
 
+    /// Yandex reads `Disallow:` as `Allow: /`, which ties with
+    /// `Disallow: /` and wins; for Google it weighs nothing.
+    #[test]
+    fn an_empty_disallow_is_weighed_as_each_reading_weighs_it() {
+        let found = |text: &str| {
+            let robots = RobotsTxt::parse(text.as_bytes());
+            let cx = Context::sharing(text.as_bytes(), &robots, &[]);
+            let mut filtered = Vec::new();
+            compare_samples(
+                &cx,
+                Profile::YANDEX,
+                Code::YandexDiffers,
+                &mut filtered,
+                Samples::Possible,
+            );
+            let mut every = Vec::new();
+            compare_samples(
+                &cx,
+                Profile::YANDEX,
+                Code::YandexDiffers,
+                &mut every,
+                Samples::Every,
+            );
+            let lines = |ds: &[Diagnostic]| ds.iter().map(|d| d.span.line).collect::<Vec<_>>();
+            assert_eq!(lines(&filtered), lines(&every), "{text}");
+            lines(&filtered)
+        };
+        assert_eq!(found("User-agent: *\nDisallow:\nDisallow: /\n"), [3]);
+        assert_eq!(
+            found("User-agent: *\nDisallow:\nDisallow: /a\n"),
+            Vec::<u32>::new()
+        );
+    }
+
+    /// `/*aab` matches `/aaab` for Google, not with Yandex's `*`: there
+    /// `Allow: /aa` decides, so the readings disagree; on `/xaab` both
+    /// match it and it outweighs the allow in both.
+    #[test]
+    fn patterns_matched_both_ways_disagree_where_the_matches_do() {
+        let check = Disagreement {
+            index: PrefixIndex::new(vec![(b"/aa".as_slice(), ALLOW)]),
+            floating: vec![Floating::new(
+                "/*aab",
+                DISALLOW | TRY_BOTH,
+                &Profile::YANDEX,
+            )],
+            aliases: Vec::new(),
+            plain_alike: true,
+            any_special: false,
+            everywhere: [NO_MATCH, NO_MATCH],
+        };
+        assert!(check.possible("/aaab"));
+        assert!(!check.possible("/xaab") && !check.possible("/aax"));
+    }
+
     #[test]
     fn paths_are_sent_with_bytes_outside_ascii_encoded() {
         let mut buffer = String::new();
@@ -1242,7 +1354,7 @@ mod tests {
     #[test]
     fn may_match_covers_both_readings() {
         let may_match = |pattern: &str, path: &str| {
-            Floating::new(pattern, SPECIAL, Precedence::LongestMatch)
+            Floating::new(pattern, SPECIAL, &Profile::GOOGLE)
                 .may_match(path, byte_set(path.as_bytes()))
         };
         assert!(may_match("/*.php", "/x.php"));
