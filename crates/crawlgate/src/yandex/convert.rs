@@ -41,8 +41,53 @@ impl Stored {
     /// Whether the stored pattern is empty (`**`, `*$`): it matches
     /// nothing, and the parser then reads the record stored after it as
     /// part of it (that record is lost).
+    #[cfg(test)]
     pub(crate) fn is_empty(&self) -> bool {
         self.bytes.is_empty()
+    }
+}
+
+/// [`Stored`] read in place: the stored bytes are `body`, then a `*` when
+/// `star`. For every rule without a run of `*` (nearly all of them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct StoredView<'a> {
+    pub body: &'a [u8],
+    pub star: bool,
+    pub prefix: bool,
+}
+
+impl<'a> StoredView<'a> {
+    /// How `rule` is stored, as [`Stored::of`] stores it, unless it needs a
+    /// copy (a run of `*` to collapse, or `*` alone, stored as `/*`).
+    pub(crate) fn of(rule: &'a [u8]) -> Option<StoredView<'a>> {
+        let runs_of_stars = memchr::memchr_iter(b'*', rule).any(|i| rule.get(i + 1) == Some(&b'*'));
+        if rule == b"*" || runs_of_stars {
+            return None;
+        }
+        // A final `$` is dropped; a final `*` kept; else a `*` is added.
+        let (mut body, mut star) = match rule.last() {
+            Some(b'$') => (&rule[..rule.len() - 1], false),
+            Some(b'*') => (rule, false),
+            _ => (rule, true),
+        };
+        // A plain prefix: a final `*` and no other, which is dropped.
+        let (ends_with_star, before_it) = if star {
+            (true, body)
+        } else {
+            (
+                body.last() == Some(&b'*'),
+                &body[..body.len().saturating_sub(1)],
+            )
+        };
+        let prefix = ends_with_star && !before_it.contains(&b'*');
+        if prefix {
+            if star {
+                star = false;
+            } else {
+                body = before_it;
+            }
+        }
+        Some(StoredView { body, star, prefix })
     }
 }
 
@@ -59,6 +104,43 @@ pub(crate) fn stores_empty(rule: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every rule of up to six bytes of `/a*$`: read in place, as copied.
+    #[test]
+    fn rules_read_in_place_are_stored_alike() {
+        let mut rules: Vec<Vec<u8>> = vec![Vec::new()];
+        let mut last = rules.clone();
+        for _ in 0..6 {
+            last = last
+                .iter()
+                .flat_map(|r| {
+                    b"/a*$".iter().map(move |&b| {
+                        let mut r = r.clone();
+                        r.push(b);
+                        r
+                    })
+                })
+                .collect();
+            rules.extend(last.iter().cloned());
+        }
+        let mut in_place = 0;
+        for rule in &rules {
+            let stored = Stored::of(rule);
+            if let Some(view) = StoredView::of(rule) {
+                in_place += 1;
+                let mut bytes = view.body.to_vec();
+                if view.star {
+                    bytes.push(b'*');
+                }
+                assert_eq!(
+                    (bytes, view.prefix),
+                    (stored.bytes, stored.prefix),
+                    "{rule:?}"
+                );
+            }
+        }
+        assert!(in_place > rules.len() / 2, "{in_place} of {}", rules.len());
+    }
 
     #[test]
     fn rules_are_stored_as_the_parser_stores_them() {
