@@ -153,8 +153,11 @@ fn folder_extension(pattern: &str) -> Option<&'static str> {
     if last.len() == body.len() {
         return None; // no folder: `css`
     }
-    let lower = body.to_ascii_lowercase();
-    if THEME_FOLDERS.iter().any(|f| lower.ends_with(f)) {
+    let ends_with = |folder: &str| {
+        body.len() >= folder.len()
+            && body.as_bytes()[body.len() - folder.len()..].eq_ignore_ascii_case(folder.as_bytes())
+    };
+    if THEME_FOLDERS.iter().any(|f| ends_with(f)) {
         return Some(".css");
     }
     if body.len() == last.len() + 1

@@ -49,10 +49,15 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         .robots
         .rules()
         .map(|r| r.value())
+        .filter(|v| memchr::memchr(b'%', v.as_bytes()).is_some())
         .filter(|v| v.contains("%20") || v.contains("%09"))
         .collect();
     for rule in cx.robots.rules() {
         let value = rule.value();
+        // Most values hold no space and no `&`: one pass rules them out.
+        if memchr::memchr3(b' ', b'\t', b'&', value.as_bytes()).is_none() {
+            continue;
+        }
         let space = value.find([' ', '\t']);
         let entity = find_ascii_ci(value, "&amp;");
         if space.is_none() && entity.is_none() {
