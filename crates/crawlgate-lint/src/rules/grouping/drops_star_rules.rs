@@ -181,6 +181,16 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             && !rules
                 .iter()
                 .any(|r| r.is_allow() && matches!(r.pattern(), "/" | "/*" | "*"));
+        // A group that disallows every path and allows none drops no `*`
+        // rule: nothing to decide (most such groups shut a crawler out).
+        let disallows_everything = rules
+            .iter()
+            .any(|r| !r.is_allow() && !r.is_empty() && matches!(r.pattern(), "/" | "/*" | "*"))
+            && !rules.iter().any(|r| r.is_allow() || r.allows())
+            && !star_rules.iter().any(|s| s.path == "/robots.txt");
+        if disallows_everything {
+            continue;
+        }
         let view = robots.view(&audience.label);
         let cost = LookupCost::new(rules.iter().map(|r| r.pattern()));
         let mut dropped: Vec<&StarRule<'_>> = Vec::new();
