@@ -71,11 +71,29 @@ fn without_scheme(value: &[u8]) -> Option<&[u8]> {
 /// `https` address with a host, shorter than 1,016 bytes, no spaces).
 pub(crate) fn sitemap(value: &[u8]) -> bool {
     value.len() < URL_MAX - 8
-        && !value
-            .iter()
-            .any(|&b| b.is_ascii_whitespace() || b == 0x0B || b"\"<>\\^`{|}".contains(&b))
+        && !value.iter().any(|&b| REFUSED_IN_SITEMAP[usize::from(b)])
         && without_scheme(value).and_then(host_part).is_some()
 }
+
+/// The bytes that make the parser refuse a `Sitemap` value: ASCII white
+/// space, the vertical tab, and `"<>\^`{|}`. A table: each byte of each
+/// value is looked up.
+static REFUSED_IN_SITEMAP: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let byte = b as u8;
+        table[b] = byte.is_ascii_whitespace() || byte == 0x0B;
+        b += 1;
+    }
+    let mut i = 0;
+    let others = b"\"<>\\^`{|}";
+    while i < others.len() {
+        table[others[i] as usize] = true;
+        i += 1;
+    }
+    table
+};
 
 /// Whether the parser stores a `Host` value (lowercased): a host name,
 /// with an optional `http`/`https` scheme, port and final `/`.
@@ -99,6 +117,14 @@ mod tests {
         assert_eq!(crawl_delay(b"1025"), None);
         assert_eq!(crawl_delay(b"1s"), None);
         assert_eq!(crawl_delay(b"1.a"), None);
+    }
+
+    #[test]
+    fn the_refused_bytes_are_the_listed_ones() {
+        for b in 0..=255u8 {
+            let listed = b.is_ascii_whitespace() || b == 0x0B || b"\"<>\\^`{|}".contains(&b);
+            assert_eq!(REFUSED_IN_SITEMAP[usize::from(b)], listed, "{b}");
+        }
     }
 
     #[test]
