@@ -39,10 +39,6 @@ Disallow: /
     check,
 );
 
-/// Whether `token` is one slip away from `known`: a swap of two neighbouring
-/// letters, a letter doubled or dropped (tokens of 6 letters or more), or a
-/// letter replaced (tokens of 10 letters or more: shorter real crawler names
-/// often differ from known ones by one letter, as `Roverbot` and `rogerbot`).
 /// The table's indices of its tokens by their length. A name that is no
 /// product token (`ChatGPT Agent`, `AI2Bot`) cannot be named by a line
 /// under Google's reading: suggesting it would only trade this finding for
@@ -65,6 +61,10 @@ fn tokens_by_length() -> &'static [Vec<usize>] {
     })
 }
 
+/// Whether `token` is one slip away from `known`: a swap of two neighbouring
+/// letters, a letter doubled or dropped (tokens of 6 letters or more), or a
+/// letter replaced (tokens of 10 letters or more: shorter real crawler names
+/// often differ from known ones by one letter, as `Roverbot` and `rogerbot`).
 fn one_slip(token: &str, known: &str) -> bool {
     if token.eq_ignore_ascii_case(known) || distance(token, known, 1) != Some(1) {
         return false;

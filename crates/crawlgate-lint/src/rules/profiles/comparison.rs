@@ -569,8 +569,8 @@ enum Samples {
     /// Those the two readings can disagree on ([`Disagreement`]), within
     /// the lookup allowance: what the linter does.
     Possible,
-    /// Every one, without an allowance: what the filter must agree with
-    /// (tests only).
+    /// Every one, past the lookup allowance too: what the filter must
+    /// agree with (tests only).
     #[cfg(test)]
     Every,
 }
