@@ -372,7 +372,7 @@ pub fn parse_date(text: &str) -> Option<i64> {
 }
 
 /// A run file's first bytes: the format and its version.
-const RUN_MAGIC: &[u8; 8] = b"CGRUN\x002\n";
+const RUN_MAGIC: &[u8; 8] = b"CGRUN\x003\n";
 
 /// The most bytes one block of a run may hold, decompressed: a block whose
 /// header says more is damaged.
@@ -392,7 +392,9 @@ pub fn write_run(path: &Path, rows: &[Keyed]) -> Result<(), CheckpointError> {
 }
 
 /// A run being written: rows in blocks of [`RUN_ROW_GROUP`], each block
-/// MessagePack records compressed with Snappy, behind its two lengths
+/// MessagePack records, each behind its length (four bytes, little-endian:
+/// a record is then decoded from its bytes in place, without copying each
+/// string out of a reader), compressed with Snappy, behind its two lengths
 /// (compressed, then whole); an empty block ends the file. Runs are the
 /// survey's own scratch files, read back only by the survey that wrote
 /// them, so they hold the rows as they are rather than as table columns:
@@ -427,7 +429,12 @@ impl RunWriter {
 
     /// Adds the next row (rows come in sorted order).
     pub fn push(&mut self, row: &Keyed) -> Result<(), CheckpointError> {
+        let at = self.block.len();
+        self.block.extend_from_slice(&[0; 4]);
         rmp_serde::encode::write(&mut self.block, row).map_err(|e| encode_error(&self.path, e))?;
+        let length = u32::try_from(self.block.len() - at - 4)
+            .map_err(|_| encode_error(&self.path, "a row over 4 GiB"))?;
+        self.block[at..at + 4].copy_from_slice(&length.to_le_bytes());
         self.rows += 1;
         if self.rows == RUN_ROW_GROUP || self.block.len() >= MAX_BLOCK_BYTES / 2 {
             self.write_block()?;
@@ -523,11 +530,18 @@ impl RunReader {
                 return Ok(None);
             }
         }
-        let mut rest = &self.block[self.at..];
-        let before = rest.len();
-        let row: Keyed = rmp_serde::from_read(&mut rest)
-            .map_err(|e| io_error(&self.path, format!("a damaged row: {e}")))?;
-        self.at += before - rest.len();
+        let damaged =
+            |e: &dyn std::fmt::Display| io_error(&self.path, format!("a damaged row: {e}"));
+        let rest = &self.block[self.at..];
+        let (length, rest) = rest
+            .split_first_chunk::<4>()
+            .ok_or_else(|| damaged(&"a cut length"))?;
+        let length = u32::from_le_bytes(*length) as usize;
+        let record = rest
+            .get(..length)
+            .ok_or_else(|| damaged(&"a length past its block"))?;
+        let row: Keyed = rmp_serde::from_slice(record).map_err(|e| damaged(&e))?;
+        self.at += 4 + length;
         Ok(Some(row))
     }
 

@@ -185,6 +185,9 @@ pub fn resolve_group(group: Vec<Keyed>, paths: usize) -> Resolved {
         row: own,
         elsewhere: None,
     };
+    if !own.is_unresolved_redirect() {
+        return unchanged(own); // the common case: no redirect to follow
+    }
     let mut current = own.clone();
     let mut visited = vec![own.url.as_deref().and_then(resource)];
     let mut hops = 0;

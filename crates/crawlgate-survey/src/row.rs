@@ -202,15 +202,15 @@ mod distinct_verdicts {
     ) -> Result<Vec<CrawlerVerdict>, D::Error> {
         let (distinct, indices): (Vec<CrawlerVerdict>, Vec<usize>) =
             Deserialize::deserialize(deserializer)?;
-        indices
-            .into_iter()
-            .map(|i| {
-                distinct
-                    .get(i)
-                    .cloned()
-                    .ok_or_else(|| D::Error::custom("a verdict index out of range"))
-            })
-            .collect()
+        // Sized at once: collecting `Result`s would grow it a step at a time.
+        let mut verdicts = Vec::with_capacity(indices.len());
+        for i in indices {
+            let verdict = distinct
+                .get(i)
+                .ok_or_else(|| D::Error::custom("a verdict index out of range"))?;
+            verdicts.push(verdict.clone());
+        }
+        Ok(verdicts)
     }
 }
 
