@@ -134,17 +134,28 @@ pub const FILE_EXTENSIONS: &[&str] = &[
 /// assert!(!is_housekeeping("/search-engine-tips/"));
 /// ```
 pub fn is_housekeeping(path: &str) -> bool {
-    if path.starts_with("/?") {
+    let path = path.as_bytes();
+    if path.starts_with(b"/?") {
         return true;
     }
-    let path = path.split('?').next().unwrap_or_default();
-    path.split('/').any(|segment| {
-        let stem = segment.split('.').next().unwrap_or_default();
-        let software_file = segment
-            .rsplit_once('.')
-            .is_some_and(|(_, ext)| FILE_EXTENSIONS.iter().any(|e| e.eq_ignore_ascii_case(ext)))
-            && !stem.eq_ignore_ascii_case("index");
-        !stem.is_empty() && (software_file || is_word(stem))
+    // Bytes, not `str` splits: the survey asks this of every disallowed
+    // probe path of every file.
+    let path = &path[..memchr::memchr(b'?', path).unwrap_or(path.len())];
+    path.split(|&b| b == b'/').any(|segment| {
+        let stem = &segment[..memchr::memchr(b'.', segment).unwrap_or(segment.len())];
+        !stem.is_empty() && (is_word(stem) || is_software_file(segment, stem))
+    })
+}
+
+/// Whether `segment` (whose part before its first `.` is `stem`) names a
+/// file with one of the [`FILE_EXTENSIONS`], but `index.*`.
+fn is_software_file(segment: &[u8], stem: &[u8]) -> bool {
+    memchr::memrchr(b'.', segment).is_some_and(|dot| {
+        let extension = &segment[dot + 1..];
+        FILE_EXTENSIONS
+            .iter()
+            .any(|e| e.as_bytes().eq_ignore_ascii_case(extension))
+            && !stem.eq_ignore_ascii_case(b"index")
     })
 }
 
@@ -155,14 +166,13 @@ const LONGEST_WORD: usize = 16;
 /// Whether `stem` is one of [`WORDS`], in any case: looked up in a set
 /// (the survey asks this of every disallowed probe path of every file, and
 /// comparing with each word in turn was most of its cost).
-fn is_word(stem: &str) -> bool {
+fn is_word(stem: &[u8]) -> bool {
     static SET: LazyLock<FxHashSet<&'static [u8]>> = LazyLock::new(|| {
         WORDS
             .iter()
             .flat_map(|(_, words)| words.iter().map(|w| w.as_bytes()))
             .collect()
     });
-    let stem = stem.as_bytes();
     if stem.len() > LONGEST_WORD {
         return false;
     }
@@ -212,14 +222,22 @@ mod tests {
         let words: Vec<&str> = WORDS.iter().flat_map(|(_, w)| w.iter().copied()).collect();
         for word in &words {
             assert!(
-                is_word(word) && is_word(&word.to_ascii_uppercase()),
+                is_word(word.as_bytes()) && is_word(word.to_ascii_uppercase().as_bytes()),
                 "{word}"
             );
-            assert!(!is_word(&format!("{word}x")), "{word}x");
+            assert!(!is_word(format!("{word}x").as_bytes()), "{word}x");
             let shorter = &word[..word.len() - 1];
-            assert_eq!(is_word(shorter), words.contains(&shorter), "{shorter}");
+            assert_eq!(
+                is_word(shorter.as_bytes()),
+                words.contains(&shorter),
+                "{shorter}"
+            );
         }
-        assert!(!is_word("") && !is_word("\u{e4}dmin") && !is_word(&"a".repeat(LONGEST_WORD + 1)));
+        assert!(
+            !is_word(b"")
+                && !is_word("\u{e4}dmin".as_bytes())
+                && !is_word("a".repeat(LONGEST_WORD + 1).as_bytes())
+        );
     }
 
     #[test]
@@ -236,5 +254,68 @@ mod tests {
         all.sort_unstable();
         all.dedup();
         assert_eq!(all.len(), n);
+    }
+
+    /// The definition in the module's words, on `str`s.
+    fn housekeeping_as_defined(path: &str) -> bool {
+        if path.starts_with("/?") {
+            return true;
+        }
+        let path = path.split('?').next().unwrap_or_default();
+        path.split('/').any(|segment| {
+            let stem = segment.split('.').next().unwrap_or_default();
+            let word = WORDS
+                .iter()
+                .flat_map(|(_, words)| words.iter())
+                .any(|w| w.eq_ignore_ascii_case(stem));
+            let software_file = segment.rsplit_once('.').is_some_and(|(_, extension)| {
+                FILE_EXTENSIONS
+                    .iter()
+                    .any(|e| e.eq_ignore_ascii_case(extension))
+            }) && !stem.eq_ignore_ascii_case("index");
+            !stem.is_empty() && (word || software_file)
+        })
+    }
+
+    #[test]
+    fn paths_are_read_as_the_definition_says() {
+        let parts = [
+            "",
+            "admin",
+            "Login",
+            "wp-login.php",
+            "index.php",
+            "INDEX.TXT",
+            "x.tar.sh",
+            "feed.",
+            ".php",
+            "news",
+            "cart?x=1",
+            "?s=",
+            "a.b.Config",
+            "\u{e4}.log",
+            "search-tips",
+            ".",
+        ];
+        let mut checked = 0;
+        for a in parts {
+            for b in parts {
+                for c in ["", "/", "?q=admin", "/x.pl"] {
+                    for path in [
+                        format!("/{a}/{b}{c}"),
+                        format!("/{a}{c}/{b}"),
+                        format!("{a}/{b}"),
+                    ] {
+                        assert_eq!(
+                            is_housekeeping(&path),
+                            housekeeping_as_defined(&path),
+                            "{path}"
+                        );
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert_eq!(checked, parts.len() * parts.len() * 4 * 3);
     }
 }

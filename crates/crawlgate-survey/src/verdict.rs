@@ -317,7 +317,7 @@ struct Answers {
 #[derive(Debug)]
 pub struct Reader<'a> {
     robots: &'a RobotsTxt,
-    probes: Vec<String>,
+    probes: Vec<&'a str>,
     paths: &'a [String],
     /// Whether the body is no robots.txt (an HTML page, binary data).
     not_robots_txt: bool,
@@ -354,7 +354,7 @@ impl<'a> Reader<'a> {
     }
 
     /// `/`, then the paths taken from the file's rules.
-    pub fn probe_paths(&self) -> &[String] {
+    pub fn probe_paths(&self) -> &[&'a str] {
         &self.probes
     }
 
@@ -446,16 +446,17 @@ impl<'a> Reader<'a> {
 }
 
 /// `/` and up to [`MAX_SAMPLES`] literal rule starts, each once.
-fn probe_paths(robots: &RobotsTxt) -> Vec<String> {
-    let mut probes = vec!["/".to_owned()];
+fn probe_paths(robots: &RobotsTxt) -> Vec<&str> {
+    // Slices of the file's text: no copy per site.
+    let mut probes = vec!["/"];
     for rule in robots.rules() {
         if probes.len() > MAX_SAMPLES {
             break;
         }
         let pattern = rule.pattern();
         let literal = &pattern[..pattern.find(['*', '$']).unwrap_or(pattern.len())];
-        if literal.starts_with('/') && literal != "/" && !probes.iter().any(|p| p == literal) {
-            probes.push(literal.to_owned());
+        if literal.starts_with('/') && literal != "/" && !probes.contains(&literal) {
+            probes.push(literal);
         }
     }
     probes

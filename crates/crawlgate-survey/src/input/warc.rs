@@ -610,7 +610,7 @@ fn http_line(block: &mut impl BufRead, line: &mut Vec<u8>) -> Result<bool, Broke
 }
 
 /// The HTTP response in a record's block.
-fn read_response(block: &mut impl BufRead) -> Result<Payload, Broken> {
+fn read_response<R: BufRead>(block: &mut io::Take<R>) -> Result<Payload, Broken> {
     let mut line = Vec::new();
     if !http_line(block, &mut line)? {
         return Err(Broken::Format("an empty HTTP response".to_owned()));
@@ -657,7 +657,8 @@ fn read_response(block: &mut impl BufRead) -> Result<Payload, Broken> {
             _ => {}
         }
     }
-    let (body, size) = read_body(block, chunked, coding.as_deref())?;
+    let left = block.limit();
+    let (body, size) = read_body(block, chunked, coding.as_deref(), left)?;
     response.body = body;
     Ok(Payload::Http {
         response,
@@ -681,12 +682,21 @@ fn parse_status(line: &[u8]) -> Option<u16> {
 }
 
 /// The body, decoded: at most [`BODY_LIMIT`] bytes kept, and its size
-/// counted up to [`MAX_COUNTED`].
+/// counted up to [`MAX_COUNTED`]. `left`: the bytes left in the record.
 fn read_body(
     block: &mut impl BufRead,
     chunked: bool,
     coding: Option<&str>,
+    left: u64,
 ) -> Result<(Vec<u8>, u64), Broken> {
+    // A body sent as it is fills the rest of the record: room for it (up
+    // to what is kept) at once, not grown a doubling and a copy at a time.
+    let plain = !chunked && matches!(coding.map(str::trim), None | Some("" | "identity"));
+    let room = if plain {
+        left.min(BODY_LIMIT as u64) as usize
+    } else {
+        0
+    };
     let transferred: Box<dyn Read + '_> = if chunked {
         Box::new(Chunked::new(block))
     } else {
@@ -703,7 +713,7 @@ fn read_body(
             )))
         }
     };
-    let mut body = Vec::new();
+    let mut body = Vec::with_capacity(room);
     let undecodable = |e: io::Error| Broken::Format(format!("the body cannot be decoded: {e}"));
     (&mut decoded)
         .take(BODY_LIMIT as u64)
