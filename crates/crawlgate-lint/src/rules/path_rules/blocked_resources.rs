@@ -51,11 +51,10 @@ Disallow: /*.json$
 /// folder.
 fn mentions_css_or_js(pattern: &str) -> bool {
     let bytes = pattern.as_bytes();
-    folder_extension(pattern).is_some()
-        || memchr::memchr_iter(b'.', bytes).any(|i| {
-            let rest = &bytes[i + 1..];
-            rest.starts_with(b"css") || rest.starts_with(b"js")
-        })
+    memchr::memchr_iter(b'.', bytes).any(|i| {
+        let rest = &bytes[i + 1..];
+        rest.starts_with(b"css") || rest.starts_with(b"js")
+    }) || folder_extension(pattern).is_some()
 }
 
 /// Folders that by name hold stylesheets or scripts, with the extension of
@@ -148,28 +147,34 @@ fn page_folders(path: &str, in_resource_folder: bool) -> impl Iterator<Item = &s
 /// The extension of the files in the resource folder a pattern ends in
 /// (`/static/css/`, `/web/javascript`).
 fn folder_extension(pattern: &str) -> Option<&'static str> {
-    let body = pattern.trim_end_matches(['$', '*']).trim_end_matches('/');
-    let last = body.rsplit('/').next()?;
-    if last.len() == body.len() {
-        return None; // no folder: `css`
+    // Bytes, not `str` searches: this is asked of every disallow rule.
+    let mut body = pattern.as_bytes();
+    while let [rest @ .., b'$' | b'*'] = body {
+        body = rest;
     }
+    while let [rest @ .., b'/'] = body {
+        body = rest;
+    }
+    // No folder (`css`): no slash before the last segment.
+    let slash = memchr::memrchr(b'/', body)?;
+    let last = &body[slash + 1..];
     let ends_with = |folder: &str| {
         body.len() >= folder.len()
-            && body.as_bytes()[body.len() - folder.len()..].eq_ignore_ascii_case(folder.as_bytes())
+            && body[body.len() - folder.len()..].eq_ignore_ascii_case(folder.as_bytes())
     };
     if THEME_FOLDERS.iter().any(|f| ends_with(f)) {
         return Some(".css");
     }
-    if body.len() == last.len() + 1
+    if slash == 0
         && TOP_RESOURCE_FOLDERS
             .iter()
-            .any(|name| last.eq_ignore_ascii_case(name))
+            .any(|name| last.eq_ignore_ascii_case(name.as_bytes()))
     {
         return Some(".css");
     }
     RESOURCE_FOLDERS
         .iter()
-        .find(|(name, _)| last.eq_ignore_ascii_case(name))
+        .find(|(name, _)| last.eq_ignore_ascii_case(name.as_bytes()))
         .map(|&(_, ext)| ext)
 }
 
