@@ -434,7 +434,9 @@ impl<'a> Builder<'a> {
     }
 
     fn keep_original_at(&mut self, index: u32, record: &Record<'_>) -> u8 {
-        if std::str::from_utf8(record.value).is_ok() {
+        // A line with no invalid sequence in it is UTF-8, and so is a value
+        // cut from it at ASCII bytes: only a lossy line is checked again.
+        if !record.lossy || std::str::from_utf8(record.value).is_ok() {
             return 0;
         }
         let original = self.push_text(record.value, true);

@@ -39,6 +39,12 @@ impl Entry {
 #[derive(Debug)]
 pub(crate) struct Table {
     pub entries: Vec<Entry>,
+    /// Per byte, the robots whose required prefix starts with it (and
+    /// those whose prefix is empty): the only ones a value starting with
+    /// that byte can name.
+    by_first: Box<[RobotSet; 256]>,
+    /// The robots whose required prefix is empty.
+    any_start: RobotSet,
 }
 
 impl Table {
@@ -57,8 +63,22 @@ impl Table {
                 full_name: robot.full_name.to_ascii_lowercase().into_bytes(),
                 obeys_star: robot.obeys_star,
             });
+        let entries: Vec<Entry> = std::iter::once(star).chain(rest).collect();
+        let mut by_first = Box::new([0; 256]);
+        let mut any_start = 0;
+        for (i, e) in entries.iter().enumerate() {
+            match e.prefix.first() {
+                Some(&b) => by_first[usize::from(b)] |= 1 << i,
+                None => any_start |= 1 << i,
+            }
+        }
+        for set in by_first.iter_mut() {
+            *set |= any_start;
+        }
         Table {
-            entries: std::iter::once(star).chain(rest).collect(),
+            entries,
+            by_first,
+            any_start,
         }
     }
 
@@ -67,8 +87,16 @@ impl Table {
     /// starts with it. Only values no longer than a full name can name
     /// one, so the work per line is bounded.
     pub(crate) fn named_by(&self, lower: &[u8]) -> RobotSet {
+        // Only the robots whose prefix can start the value are compared.
+        let mut candidates = match lower.first() {
+            Some(&b) => self.by_first[usize::from(b)],
+            None => self.any_start,
+        };
         let mut set = 0;
-        for (i, e) in self.entries.iter().enumerate() {
+        while candidates != 0 {
+            let i = candidates.trailing_zeros() as usize;
+            candidates &= candidates - 1;
+            let e = &self.entries[i];
             if lower.starts_with(&e.prefix) && e.full_name.starts_with(lower) {
                 set |= 1 << i;
             }
@@ -156,6 +184,34 @@ mod tests {
         assert!(table.entries.len() > 40, "{}", table.entries.len());
         assert!(table.entries.len() <= MAX_ROBOTS);
         assert_eq!(table.entries[STAR].full_name(), "*");
+    }
+
+    #[test]
+    fn the_first_byte_index_names_what_comparing_every_robot_names() {
+        let table = table("yandex");
+        let every = |lower: &[u8]| -> RobotSet {
+            let mut set = 0;
+            for (i, e) in table.entries.iter().enumerate() {
+                if lower.starts_with(&e.prefix) && e.full_name.starts_with(lower) {
+                    set |= 1 << i;
+                }
+            }
+            set
+        };
+        let mut values: Vec<Vec<u8>> = vec![b"".to_vec(), b"*".to_vec(), b"googlebot".to_vec()];
+        for e in &table.entries {
+            for end in 0..=e.full_name.len() {
+                values.push(e.full_name[..end].to_vec());
+            }
+            values.push([e.full_name.as_slice(), b"x"].concat());
+        }
+        let mut named = 0;
+        for value in &values {
+            let set = table.named_by(value);
+            assert_eq!(set, every(value), "{}", String::from_utf8_lossy(value));
+            named += usize::from(set != 0);
+        }
+        assert!(named > table.entries.len(), "{named}");
     }
 
     #[test]

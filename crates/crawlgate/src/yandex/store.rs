@@ -272,8 +272,11 @@ impl Store {
         }
         let len = lower.len().min(u32::MAX as usize) as u32;
         let mut named = self.table.named_by(lower);
-        for (i, robot) in self.robots.iter().enumerate() {
-            if named >> i & 1 == 1 && len < robot.longest {
+        let mut candidates = named;
+        while candidates != 0 {
+            let i = candidates.trailing_zeros() as usize;
+            candidates &= candidates - 1;
+            if len < self.robots[i].longest {
                 named &= !(1 << i);
             }
         }
