@@ -61,6 +61,43 @@ fn tokens_by_length() -> &'static [Vec<usize>] {
     })
 }
 
+/// For each length, the table's indices of the tokens (see
+/// [`tokens_by_length`]) one letter shorter, as long or one letter longer,
+/// in table order: gathered once, not per user-agent line.
+fn candidates_by_length() -> &'static [Vec<usize>] {
+    static CANDIDATES: std::sync::OnceLock<Vec<Vec<usize>>> = std::sync::OnceLock::new();
+    CANDIDATES.get_or_init(|| {
+        let by_length = tokens_by_length();
+        (0..=by_length.len())
+            .map(|len| {
+                let mut candidates: Vec<usize> = (len.saturating_sub(1)..=len + 1)
+                    .filter_map(|l| by_length.get(l))
+                    .flatten()
+                    .copied()
+                    .collect();
+                candidates.sort_unstable();
+                candidates
+            })
+            .collect()
+    })
+}
+
+/// The letters (and the slot of other bytes) a token holds, a bit each:
+/// tokens whose letter counts differ by at most 2 differ in at most two
+/// of these bits, which rules out most of the table in one instruction.
+fn letter_mask(counts: &[u8; 27]) -> u32 {
+    counts
+        .iter()
+        .enumerate()
+        .fold(0, |mask, (i, &n)| mask | u32::from(n > 0) << i)
+}
+
+/// [`letter_mask`] of every known token, in table order.
+fn table_letter_masks() -> &'static [u32] {
+    static MASKS: std::sync::OnceLock<Vec<u32>> = std::sync::OnceLock::new();
+    MASKS.get_or_init(|| table_letter_counts().iter().map(letter_mask).collect())
+}
+
 /// Whether `token` is one slip away from `known`: a swap of two neighbouring
 /// letters, a letter doubled or dropped (tokens of 6 letters or more), or a
 /// letter replaced (tokens of 10 letters or more: shorter real crawler names
@@ -102,7 +139,13 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             continue;
         }
         let counts = letter_counts(token);
+        let mask = letter_mask(&counts);
         let near = |i: usize| {
+            // A letter one token holds and the other not adds at least 1
+            // to the distance below: more than two such letters, too far.
+            if (mask ^ table_letter_masks()[i]).count_ones() > 2 {
+                return false;
+            }
             let known = &table_letter_counts()[i];
             let apart: u32 = counts
                 .iter()
@@ -113,16 +156,12 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         };
         // The table's tokens one letter longer or shorter at most, in
         // table order.
-        let by_length = tokens_by_length();
-        let mut candidates: Vec<usize> = (token.len() - 1..=token.len() + 1)
-            .filter_map(|len| by_length.get(len))
-            .flatten()
-            .copied()
-            .collect();
-        candidates.sort_unstable();
+        let candidates = candidates_by_length()
+            .get(token.len())
+            .map_or(&[][..], Vec::as_slice);
         let Some(known) = candidates
-            .into_iter()
-            .map(|i| (i, crawlers()[i].token))
+            .iter()
+            .map(|&i| (i, crawlers()[i].token))
             .find(|&(i, known)| near(i) && one_slip(token, known))
             .map(|(_, known)| known)
         else {
@@ -151,7 +190,39 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
 
 #[cfg(test)]
 mod slip_tests {
-    use super::one_slip;
+    use super::*;
+
+    #[test]
+    fn candidates_are_the_tokens_of_neighbouring_lengths_in_table_order() {
+        let by_length = tokens_by_length();
+        for len in 4..by_length.len() + 3 {
+            let mut gathered: Vec<usize> = (len - 1..=len + 1)
+                .filter_map(|l| by_length.get(l))
+                .flatten()
+                .copied()
+                .collect();
+            gathered.sort_unstable();
+            let kept = candidates_by_length()
+                .get(len)
+                .map_or(&[][..], Vec::as_slice);
+            assert_eq!(kept, gathered.as_slice(), "length {len}");
+        }
+    }
+
+    #[test]
+    fn letter_masks_never_rule_out_a_near_token() {
+        for (i, known) in table_letter_counts().iter().enumerate() {
+            for (j, other) in table_letter_counts().iter().enumerate().step_by(7) {
+                let apart: u32 = known
+                    .iter()
+                    .zip(other)
+                    .map(|(a, b)| u32::from(a.abs_diff(*b)))
+                    .sum();
+                let masks = (table_letter_masks()[i] ^ table_letter_masks()[j]).count_ones();
+                assert!(masks <= apart, "{i} {j}");
+            }
+        }
+    }
 
     #[test]
     fn slips() {
