@@ -50,6 +50,10 @@ pub const MEMBER_ITEMS: usize = 64;
 /// The first bytes of a gzip member.
 const GZIP_MAGIC: [u8; 3] = [0x1f, 0x8b, 0x08];
 
+/// The bytes asked of the inflater at a time when a damaged member is read
+/// again to keep what comes before the damage.
+const SALVAGE_STEP: usize = 32;
+
 /// Reads a WARC stream named `name` (for the captures' `source`), plain or
 /// gzip, whose first byte is at `offset` of the whole file (0, or where a
 /// stopped survey resumes: a member or record start), handing each item to
@@ -144,27 +148,20 @@ fn read_gzip<R: Read>(input: &mut Rewind<R>, name: &str, emit: &mut dyn FnMut(It
             }
         }
         input.mark();
-        let mut records = Records::new(name, Base::Member(start));
-        let mut held: Vec<Item> = Vec::new();
-        let mut streamed = false;
-        let mut stopped = false;
-        let ended = {
-            let mut member = KeptBuffer::new(GzDecoder::new(&mut *input), &mut buffer);
-            records.read(&mut member, &mut |item, _, _| {
-                held.push(item);
-                if held.len() >= MEMBER_ITEMS {
-                    // A large member is handed on as it goes.
-                    streamed = true;
-                    for item in held.drain(..) {
-                        if emit(item, Mark::at(start)) == Flow::Stop {
-                            stopped = true;
-                            return Flow::Stop;
-                        }
-                    }
-                }
-                Flow::Continue
-            })
-        };
+        let mut member = read_member(input, name, start, &mut buffer, emit);
+        if matches!(member.ended, Ended::Broken { .. }) && !member.streamed && input.rewind(0) {
+            // The inflater decodes a whole buffer's worth per call and gives
+            // none of it back when it meets the damage: read the member
+            // again a few bytes at a time to keep the records (or the host)
+            // that come before the damage.
+            member = read_member(input, name, start, &mut buffer[..SALVAGE_STEP], emit);
+        }
+        let Member {
+            held,
+            streamed,
+            stopped,
+            ended,
+        } = member;
         if stopped {
             return;
         }
@@ -209,6 +206,52 @@ fn read_gzip<R: Read>(input: &mut Rewind<R>, name: &str, emit: &mut dyn FnMut(It
                 }
             }
         }
+    }
+}
+
+/// What reading one gzip member gave: the items not yet handed on, whether
+/// some were (a large member), whether the consumer stopped, and how the
+/// member ended.
+struct Member {
+    held: Vec<Item>,
+    streamed: bool,
+    stopped: bool,
+    ended: Ended,
+}
+
+/// Reads the gzip member at `start` through `buffer`, holding its items
+/// until it ends unless there are more than [`MEMBER_ITEMS`].
+fn read_member<R: Read>(
+    input: &mut Rewind<R>,
+    name: &str,
+    start: u64,
+    buffer: &mut [u8],
+    emit: &mut dyn FnMut(Item, Mark) -> Flow,
+) -> Member {
+    let mut records = Records::new(name, Base::Member(start));
+    let mut held: Vec<Item> = Vec::new();
+    let mut streamed = false;
+    let mut stopped = false;
+    let mut member = KeptBuffer::new(GzDecoder::new(&mut *input), buffer);
+    let ended = records.read(&mut member, &mut |item, _, _| {
+        held.push(item);
+        if held.len() >= MEMBER_ITEMS {
+            // A large member is handed on as it goes.
+            streamed = true;
+            for item in held.drain(..) {
+                if emit(item, Mark::at(start)) == Flow::Stop {
+                    stopped = true;
+                    return Flow::Stop;
+                }
+            }
+        }
+        Flow::Continue
+    });
+    Member {
+        held,
+        streamed,
+        stopped,
+        ended,
     }
 }
 
@@ -854,5 +897,51 @@ mod tests {
         assert_eq!(input.position(), 11);
         let mut empty = Rewind::new(&b"xx"[..], 0);
         assert_eq!(next_member(&mut empty, 0), 2);
+    }
+
+    #[test]
+    fn a_damaged_member_keeps_the_host_decoded_before_the_damage() {
+        use std::io::Write;
+        let member = |host: &str| {
+            let http = "HTTP/1.1 200 OK\r\n\r\nUser-agent: *\nDisallow: /private\n";
+            let record = format!(
+                "WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: https://{host}/robots.txt\r\n\
+                 Content-Type: application/http; msgtype=response\r\nContent-Length: {}\r\n\r\n{http}\r\n\r\n",
+                http.len()
+            );
+            let mut encoder =
+                flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+            encoder.write_all(record.as_bytes()).unwrap();
+            encoder.finish().unwrap()
+        };
+        // Damaged near its end, before the trailer: its WARC header decodes
+        // before the damage.
+        let mut bytes = member("one.example");
+        let mut damaged = member("two.example");
+        let at = damaged.len() - 16;
+        for byte in &mut damaged[at..at + 8] {
+            *byte ^= 0x5a;
+        }
+        bytes.extend_from_slice(&damaged);
+        bytes.extend_from_slice(&member("three.example"));
+        let mut seen = Vec::new();
+        read(&bytes[..], 0, "x.warc.gz", &mut |item, _| {
+            if let Item::Capture(capture) = item {
+                seen.push((
+                    capture.host.clone(),
+                    matches!(capture.payload, Payload::Error(_)),
+                ));
+            }
+            Flow::Continue
+        });
+        let host = |h: &str| Some(h.to_owned());
+        assert_eq!(
+            seen,
+            [
+                (host("one.example"), false),
+                (host("two.example"), true),
+                (host("three.example"), false)
+            ]
+        );
     }
 }

@@ -309,8 +309,10 @@ fn damaged_records_become_one_error_row_each_and_the_rest_is_read() {
     let mut corrupt = gzip(&crate::warc_writer::response_record(&good(
         "corrupt.example",
     )));
-    let middle = corrupt.len() / 2;
-    for byte in &mut corrupt[middle..middle + 8] {
+    // Damaged near its end, before the trailer's CRC and length: the WARC
+    // header is decoded well before the damage, whatever the encoder.
+    let damaged = corrupt.len() - 16;
+    for byte in &mut corrupt[damaged..damaged + 8] {
         *byte ^= 0x5a;
     }
     let mut warc = WarcFile::new(true);
