@@ -609,10 +609,18 @@ impl<'n> Records<'n> {
                     "a record header longer than {MAX_HEADER} bytes"
                 )));
             }
-            let Some((name, value)) = split_field(&line) else {
+            const KNOWN: &[&str] = &[
+                "warc-type",
+                "warc-target-uri",
+                "content-type",
+                "content-length",
+                "warc-date",
+                "warc-identified-payload-type",
+            ];
+            let Some((name, value)) = split_field(&line, KNOWN) else {
                 continue;
             };
-            let slot = match name.to_ascii_lowercase().as_str() {
+            let slot = match name {
                 "warc-type" => &mut header.kind,
                 "warc-target-uri" => &mut header.target,
                 "content-type" => &mut header.content_type,
@@ -621,7 +629,7 @@ impl<'n> Records<'n> {
                 "warc-identified-payload-type" => &mut header.payload_type,
                 _ => continue,
             };
-            *slot = Some(value);
+            *slot = Some(field_value(value));
         }
     }
 }
@@ -630,14 +638,20 @@ fn stream_error(e: io::Error) -> Broken {
     Broken::Stream(format!("cannot read further: {e}"))
 }
 
-/// `Name: value` (the value trimmed).
-fn split_field(line: &[u8]) -> Option<(String, String)> {
+/// `Name: value`: the name, trimmed and lowercased when it is one of
+/// `known` (else `None`), and the raw value, read by [`field_value`] only
+/// for a name that is kept (most header lines are not).
+fn split_field<'l>(line: &'l [u8], known: &[&'static str]) -> Option<(&'static str, &'l [u8])> {
     let colon = line.iter().position(|&b| b == b':')?;
-    let name = String::from_utf8_lossy(&line[..colon]).trim().to_owned();
-    let value = String::from_utf8_lossy(&line[colon + 1..])
-        .trim()
-        .to_owned();
-    Some((name, value))
+    let name = String::from_utf8_lossy(&line[..colon]);
+    let name = name.trim();
+    let known = known.iter().find(|k| k.eq_ignore_ascii_case(name))?;
+    Some((known, &line[colon + 1..]))
+}
+
+/// A field's value as text, trimmed.
+fn field_value(value: &[u8]) -> String {
+    String::from_utf8_lossy(value).trim().to_owned()
 }
 
 /// One line of an HTTP header block into `line`; false at the end of the
@@ -682,10 +696,19 @@ fn read_response<R: BufRead>(block: &mut io::Take<R>) -> Result<Payload, Broken>
                 "an HTTP header longer than {MAX_HEADER} bytes"
             )));
         }
-        let Some((name, value)) = split_field(&line) else {
+        const KNOWN: &[&str] = &[
+            "content-type",
+            "location",
+            "retry-after",
+            "cache-control",
+            "transfer-encoding",
+            "content-encoding",
+        ];
+        let Some((name, value)) = split_field(&line, KNOWN) else {
             continue;
         };
-        match name.to_ascii_lowercase().as_str() {
+        let value = field_value(value);
+        match name {
             "content-type" => response.content_type = Some(value),
             "location" => location = Some(value),
             "retry-after" => response.retry_after = Some(value),

@@ -224,10 +224,15 @@ const DOCUMENTED_WITH_SPACES: &[&str] = &[
 /// Whether `value` is one of [`DOCUMENTED_WITH_SPACES`] (any case, any run
 /// of spaces).
 fn is_documented_with_spaces(value: &str) -> bool {
+    // Word by word, without case (and without a lowercase copy per word:
+    // this runs for every user-agent line).
     DOCUMENTED_WITH_SPACES.iter().any(|name| {
-        name.split(' ')
-            .map(str::to_ascii_lowercase)
-            .eq(value.split_whitespace().map(str::to_ascii_lowercase))
+        let mut words = value.split_whitespace();
+        name.split(' ').all(|part| {
+            words
+                .next()
+                .is_some_and(|word| word.eq_ignore_ascii_case(part))
+        }) && words.next().is_none()
     })
 }
 
@@ -237,6 +242,18 @@ crate::testing::fixture_tests!(AgentNotProductToken);
 #[cfg(test)]
 mod whole_names {
     use crate::{lint, Code, LintOptions, Severity};
+
+    #[test]
+    fn documented_names_with_spaces_match_word_by_word_in_any_case() {
+        use super::is_documented_with_spaces as documented;
+        assert!(documented("Sogou web spider"));
+        assert!(documented("  sogou   WEB\tSpider "));
+        assert!(documented("screaming frog SEO spider"));
+        assert!(!documented("Sogou web"));
+        assert!(!documented("Sogou web spider 2"));
+        assert!(!documented("Sogou webspider"));
+        assert!(!documented(""));
+    }
 
     /// `bigsur.ai` and `ChatGPT Agent` are crawlers' documented names: a
     /// note that Google's library cannot name them, and no fix (writing
