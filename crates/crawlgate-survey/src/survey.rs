@@ -4,7 +4,7 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::SystemTime;
 
-use crawlgate::{LineKind, Profile, RobotsTxt, SearchConsoleReport};
+use crawlgate::{Profile, RobotsTxt, SearchConsoleReport};
 use crawlgate_answers::{FetchPolicy, FetchResult, HttpResponse, Outcome, OutcomeReason, Rules};
 
 use crate::capture::{Capture, Payload};
@@ -439,10 +439,10 @@ impl Survey {
         row.content_usage = (!usage.is_empty()).then(|| usage.join("; "));
         row.content_signal = any.content_signal().map(|s| s.value.to_owned());
         row.licenses = Some(count(robots.licenses().count()));
-        let report = SearchConsoleReport::of(body);
-        row.sc_valid = Some(report.valid_directives());
-        row.sc_unused = Some(report.unused_directives());
-        row.sc_unknown = Some(count(report.count(LineKind::Unknown)));
+        let counts = SearchConsoleReport::counts(body);
+        row.sc_valid = Some(counts.valid_directives);
+        row.sc_unused = Some(counts.unused_directives);
+        row.sc_unknown = Some(counts.unknown_lines);
     }
 }
 
@@ -453,6 +453,7 @@ fn count(n: usize) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crawlgate::LineKind;
     use crawlgate_answers::OutcomeKind;
 
     fn survey() -> Survey {

@@ -145,7 +145,9 @@ pub use profile::{
     GroupSelection, Precedence, Profile, UnknownProfile, GOOGLE_MAX_LINE_BYTES, MAX_BYTES,
     READ_LIMIT, YANDEX_MAX_BYTES,
 };
-pub use search_console::{LineKind, ReportTag, ReportedLine, SearchConsoleReport, UNUSED_KEYS};
+pub use search_console::{
+    LineKind, ReportTag, ReportedLine, SearchConsoleCounts, SearchConsoleReport, UNUSED_KEYS,
+};
 pub use token::{is_product_token, product_token};
 pub use url_path::path_of;
 pub use usage::UsagePreferences;

@@ -199,6 +199,19 @@ impl ReportedLine {
     }
 }
 
+/// The counts of a [`SearchConsoleReport`], from
+/// [`SearchConsoleReport::counts`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SearchConsoleCounts {
+    /// Lines with a key Google uses: user-agent, allow, disallow, sitemap.
+    pub valid_directives: u32,
+    /// `key: value` lines whose key Google does not use: unused and unknown
+    /// keys alike.
+    pub unused_directives: u32,
+    /// Lines of [`LineKind::Unknown`].
+    pub unknown_lines: u32,
+}
+
 /// Every line of a robots.txt as Google's reporting library reports it,
 /// with its counts of valid and unused directives.
 ///
@@ -226,56 +239,27 @@ impl SearchConsoleReport {
     /// Classifies every line of `input` (all of it: no size limit, as the
     /// library has none). Linear in the input; never panics.
     pub fn of(input: &[u8]) -> SearchConsoleReport {
-        let mut report = SearchConsoleReport::default();
-        let bom = bom_len(input);
-        let has_nul = memchr::memchr(0, input).is_some();
-        for line in Lines::new(input, bom, GOOGLE_MAX_LINE_BYTES, true) {
-            // What Google's parser sees of the line: up to a NUL byte.
-            let seen = match has_nul {
-                true => memchr::memchr(0, line.bytes).unwrap_or(line.bytes.len()),
-                false => line.bytes.len(),
-            };
-            let before_comment = line.before_comment();
-            let has_comment = before_comment.len() < seen;
-            let content = &before_comment[..before_comment.len().min(seen)];
-            let mut reported = ReportedLine {
-                number: line.number,
-                bytes: line.start..line.start + line.bytes.len() + line.cut,
-                kind: LineKind::Invalid,
-                typo: false,
-                missing_colon: false,
-                too_long: line.cut > 0,
-                has_comment,
-                key: None,
-                known_as: None,
-            };
-            match split::split(content) {
-                Split::Nothing if has_comment => reported.kind = LineKind::Comment,
-                Split::Nothing => reported.kind = LineKind::Empty,
-                Split::Invalid { .. } => {}
-                Split::Record {
-                    key, missing_colon, ..
-                } => {
-                    let start = key.as_ptr() as usize - input.as_ptr() as usize;
-                    reported.key = Some(Span {
-                        line: line.number,
-                        bytes: start..start + key.len(),
-                        column: (start - line.start + 1) as u32,
-                    });
-                    reported.missing_colon = missing_colon;
-                    let (kind, known_as, typo) = classify(key);
-                    reported.kind = kind;
-                    reported.known_as = known_as;
-                    reported.typo = typo;
-                    match kind.tag() {
-                        ReportTag::Unknown | ReportTag::Unused => report.unused_directives += 1,
-                        _ => report.valid_directives += 1,
-                    }
-                }
-            }
-            report.lines.push(reported);
+        let mut lines = Vec::new();
+        let counts = classify_lines(input, |line| lines.push(line));
+        SearchConsoleReport {
+            lines,
+            valid_directives: counts.valid_directives,
+            unused_directives: counts.unused_directives,
         }
-        report
+    }
+
+    /// The report's counts alone, without keeping its lines: what a survey
+    /// of many files needs, at no allocation.
+    ///
+    /// ```
+    /// use crawlgate::SearchConsoleReport;
+    ///
+    /// let body = b"User-agent: *\nDisalow: /tmp\nCrawl-delay: 5\nunicorns: yes\n";
+    /// let counts = SearchConsoleReport::counts(body);
+    /// assert_eq!((counts.valid_directives, counts.unused_directives, counts.unknown_lines), (2, 2, 1));
+    /// ```
+    pub fn counts(input: &[u8]) -> SearchConsoleCounts {
+        classify_lines(input, |_| {})
     }
 
     /// Every physical line, in order: line `n` is `lines()[n - 1]`.
@@ -303,6 +287,64 @@ impl SearchConsoleReport {
     pub fn count(&self, kind: LineKind) -> usize {
         self.lines.iter().filter(|line| line.kind == kind).count()
     }
+}
+
+/// Classifies every line of `input` in order, handing each to `on_line`,
+/// and counts them.
+fn classify_lines(input: &[u8], mut on_line: impl FnMut(ReportedLine)) -> SearchConsoleCounts {
+    let mut counts = SearchConsoleCounts::default();
+    let bom = bom_len(input);
+    let has_nul = memchr::memchr(0, input).is_some();
+    for line in Lines::new(input, bom, GOOGLE_MAX_LINE_BYTES, true) {
+        // What Google's parser sees of the line: up to a NUL byte.
+        let seen = match has_nul {
+            true => memchr::memchr(0, line.bytes).unwrap_or(line.bytes.len()),
+            false => line.bytes.len(),
+        };
+        let before_comment = line.before_comment();
+        let has_comment = before_comment.len() < seen;
+        let content = &before_comment[..before_comment.len().min(seen)];
+        let mut reported = ReportedLine {
+            number: line.number,
+            bytes: line.start..line.start + line.bytes.len() + line.cut,
+            kind: LineKind::Invalid,
+            typo: false,
+            missing_colon: false,
+            too_long: line.cut > 0,
+            has_comment,
+            key: None,
+            known_as: None,
+        };
+        match split::split(content) {
+            Split::Nothing if has_comment => reported.kind = LineKind::Comment,
+            Split::Nothing => reported.kind = LineKind::Empty,
+            Split::Invalid { .. } => {}
+            Split::Record {
+                key, missing_colon, ..
+            } => {
+                let start = key.as_ptr() as usize - input.as_ptr() as usize;
+                reported.key = Some(Span {
+                    line: line.number,
+                    bytes: start..start + key.len(),
+                    column: (start - line.start + 1) as u32,
+                });
+                reported.missing_colon = missing_colon;
+                let (kind, known_as, typo) = classify(key);
+                reported.kind = kind;
+                reported.known_as = known_as;
+                reported.typo = typo;
+                match kind.tag() {
+                    ReportTag::Unknown | ReportTag::Unused => counts.unused_directives += 1,
+                    _ => counts.valid_directives += 1,
+                }
+            }
+        }
+        if reported.kind == LineKind::Unknown {
+            counts.unknown_lines += 1;
+        }
+        on_line(reported);
+    }
+    counts
 }
 
 /// A key's kind, the name Google knows it by, and whether it was an

@@ -231,6 +231,33 @@ fn the_corpus_exercises_every_kind_and_flag() {
     );
 }
 
+/// The counts alone are the whole report's, file by file, on the corpus
+/// (the survey reads them so), and not all zero.
+#[test]
+fn counts_alone_are_the_reports_counts() {
+    let mut totals = (0, 0, 0);
+    for (name, bytes) in crawlgate_corpus::files() {
+        let report = SearchConsoleReport::of(&bytes);
+        let counts = SearchConsoleReport::counts(&bytes);
+        let whole = (
+            report.valid_directives(),
+            report.unused_directives(),
+            report.count(LineKind::Unknown) as u32,
+        );
+        assert_eq!(
+            (
+                counts.valid_directives,
+                counts.unused_directives,
+                counts.unknown_lines
+            ),
+            whole,
+            "{name}"
+        );
+        totals = (totals.0 + whole.0, totals.1 + whole.1, totals.2 + whole.2);
+    }
+    assert!(totals.0 > 0 && totals.1 > 0 && totals.2 > 0, "{totals:?}");
+}
+
 // The expectations of Google's `reporting_robots_test.cc`, case by case.
 
 /// What one line of Google's test expects: the tag, typo, and the metadata.
