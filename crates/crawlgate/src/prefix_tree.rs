@@ -11,8 +11,10 @@
 //! the path ends there, and the globs worth trying.
 //!
 //! Rules are known by their rank, their place in precedence order, so the
-//! best of several is the smallest. Each node keeps the best prefix rule at
-//! it or above it: a walk needs only the last node it reaches.
+//! best of several is the smallest (the matcher passes ranks with a bit
+//! of its own below, which keeps that order). Each node keeps the best
+//! prefix rule at it or above it: a walk needs only the last node it
+//! reaches.
 
 use crate::model::Str;
 use crate::scan;
