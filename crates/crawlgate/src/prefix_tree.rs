@@ -110,10 +110,6 @@ pub(crate) struct Node {
     pub exact: u32,
     /// The nearest node at or above this one that has globs.
     pub glob_node: u32,
-    /// For more than 8 children, how many of them start with a byte in
-    /// each 64 below the byte's own: a child's place is that and the
-    /// count of bits below its own in its word of the set.
-    before: [u8; 4],
 }
 
 // One cache line, no more.
@@ -139,6 +135,30 @@ pub(crate) struct GlobLink {
 #[cfg(target_arch = "x86_64")]
 const PREFETCHED_NODES: usize = 8;
 
+/// The first bytes of the children of a node with more than 8, in one
+/// cache line: a bit per byte in `set`, and how many children start with
+/// a byte below each eight (at most 248), so that a child's place among
+/// its siblings is that count and the bits below its own in its byte of
+/// the set.
+#[derive(Clone, Copy, Debug)]
+#[repr(C, align(64))]
+struct Wide {
+    set: [u8; 32],
+    before: [u8; 32],
+}
+
+/// How many bits each byte has set: a table, since a count of bits is
+/// a dozen instructions without `popcnt`.
+static BITS_SET: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        table[b] = (b as u8).count_ones() as u8;
+        b += 1;
+    }
+    table
+};
+
 /// A mask of the lowest `n` bytes of a word (all eight from 8 on).
 #[inline(always)]
 fn low_bytes(n: u32) -> u64 {
@@ -160,9 +180,9 @@ pub(crate) struct PrefixTree {
     /// For each node with more than 8 children, the set of the first bytes
     /// of their labels (children are in the order of those bytes): a
     /// child's place among its siblings is the number of bytes in the set
-    /// below its own. 32 bytes a node, where a table of children by byte
-    /// would take a kilobyte and a cache miss of its own.
-    wide: Box<[[u64; 4]]>,
+    /// below its own. 64 bytes a node, where a table of children by byte
+    /// would take a kilobyte.
+    wide: Box<[Wide]>,
     globs: Box<[Glob]>,
     /// Each glob's byte set (see [`Head::Glob`]), apart from the globs: a
     /// walk reads these for every glob it passes, and the globs only for
@@ -414,17 +434,16 @@ impl PrefixTree {
                 }
                 node.first_child + hits.trailing_zeros() / 8
             } else {
-                let Some(set) = self.wide.get(node.child_bytes as usize) else {
+                let Some(wide) = self.wide.get(node.child_bytes as usize) else {
                     break;
                 };
-                let (word, bit) = (usize::from(byte >> 6), byte & 63);
-                let bits = set[word];
+                let (slot, bit) = (usize::from(byte >> 3), byte & 7);
+                let bits = wide.set[slot];
                 if bits >> bit & 1 == 0 {
                     break;
                 }
-                let below =
-                    u32::from(node.before[word]) + (bits & ((1u64 << bit) - 1)).count_ones();
-                node.first_child + below
+                let below = BITS_SET[usize::from(bits & ((1 << bit) - 1))];
+                node.first_child + u32::from(wide.before[slot]) + u32::from(below)
             };
             match self.nodes.get(index as usize) {
                 Some(child) if self.label_at(child, word, bytes, at) => {
@@ -551,7 +570,6 @@ fn breadth_first(text: &[u8], building: &[Building], with_globs: bool) -> (Prefi
             prefix: b.prefix,
             exact: b.exact,
             glob_node: NONE,
-            before: [0; 4],
             bytes_above: if with_globs { scan::byte_set(label) } else { 0 },
         });
         firsts.push(label.first().copied().unwrap_or(0));
@@ -565,18 +583,21 @@ fn breadth_first(text: &[u8], building: &[Building], with_globs: bool) -> (Prefi
         if children.len() <= 8 {
             node.child_bytes = head_of(children);
         } else {
-            let mut set = [0u64; 4];
+            let mut line = Wide {
+                set: [0; 32],
+                before: [0; 32],
+            };
             for &byte in children {
-                set[usize::from(byte >> 6)] |= 1 << (byte & 63);
+                line.set[usize::from(byte >> 3)] |= 1 << (byte & 7);
+            }
+            let mut below = 0u8;
+            for (count, bits) in line.before.iter_mut().zip(line.set) {
+                *count = below;
+                // At most 248 below the last eight.
+                below = below.saturating_add(bits.count_ones() as u8);
             }
             node.child_bytes = wide.len() as u64;
-            wide.push(set);
-            let mut below = 0;
-            for (count, word) in node.before.iter_mut().zip(set) {
-                *count = below;
-                // At most 192 below the last word.
-                below = below.saturating_add(word.count_ones() as u8);
-            }
+            wide.push(line);
         }
     }
     long_labels.extend_from_slice(&[0; 8]);
