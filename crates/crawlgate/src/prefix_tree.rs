@@ -159,6 +159,32 @@ static BITS_SET: [u8; 256] = {
     table
 };
 
+/// The first of the eight bytes of `child_bytes` (little-endian) equal
+/// to `byte`, if one is. SSE2 compares them in a few instructions with no
+/// 64-bit constants, which a walk's loop would keep reloading.
+#[inline(always)]
+fn child_slot(child_bytes: u64, byte: u8) -> Option<u32> {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    {
+        use safe_arch::{
+            cmp_eq_mask_i8_m128i, move_mask_i8_m128i, set_i64_m128i_s, set_splat_i8_m128i,
+        };
+        let equal = cmp_eq_mask_i8_m128i(
+            set_i64_m128i_s(child_bytes as i64),
+            set_splat_i8_m128i(byte as i8),
+        );
+        // The upper eight bytes are zero: a NUL would find them.
+        let hits = move_mask_i8_m128i(equal) as u32 & 0xFF;
+        (hits != 0).then(|| hits.trailing_zeros())
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    {
+        // The lowest flag is exact (see `scan::matching`).
+        let hits = scan::matching(child_bytes, byte);
+        (hits != 0).then(|| hits.trailing_zeros() / 8)
+    }
+}
+
 /// A mask of the lowest `n` bytes of a word (all eight from 8 on).
 #[inline(always)]
 fn low_bytes(n: u32) -> u64 {
@@ -428,11 +454,10 @@ impl PrefixTree {
                 // labels of siblings start with different bytes. The
                 // unused bytes are NUL, which only a NUL finds, and no
                 // label holds a NUL: the child found then fails `label_at`.
-                let hits = scan::matching(node.child_bytes, byte);
-                if hits == 0 {
+                let Some(slot) = child_slot(node.child_bytes, byte) else {
                     break;
-                }
-                node.first_child + hits.trailing_zeros() / 8
+                };
+                node.first_child + slot
             } else {
                 let Some(wide) = self.wide.get(node.child_bytes as usize) else {
                     break;
