@@ -218,7 +218,8 @@ impl Matcher {
         if node.exact < best && (at == bytes.len() || IN_URL && matches!(bytes[at], b'#' | 0)) {
             best = node.exact;
         }
-        if node.glob_node != NONE {
+        // NONE when no node on the way has globs.
+        if node.glob_best < best {
             let walk = Walk {
                 bytes,
                 from,

@@ -110,6 +110,9 @@ pub(crate) struct Node {
     pub exact: u32,
     /// The nearest node at or above this one that has globs.
     pub glob_node: u32,
+    /// The best of the globs on that node and the nodes above it, so
+    /// that a walk which has found better skips them without a call.
+    pub glob_best: u32,
 }
 
 // One cache line, no more.
@@ -383,15 +386,18 @@ impl PrefixTree {
     fn inherit(&mut self) {
         for parent in 0..self.nodes.len() {
             let p = self.nodes[parent];
-            let glob_node = match self.links.get(parent) {
-                Some(link) if link.globs.0 < link.globs.1 => parent as u32,
-                Some(link) => link.above,
-                None => NONE,
+            let (glob_node, own_best) = match self.links.get(parent) {
+                Some(link) if link.globs.0 < link.globs.1 => (parent as u32, link.best),
+                Some(link) => (link.above, NONE),
+                None => (NONE, NONE),
             };
             self.nodes[parent].glob_node = glob_node;
+            let glob_best = p.glob_best.min(own_best);
+            self.nodes[parent].glob_best = glob_best;
             for child in p.first_child..p.first_child + u32::from(p.children) {
                 let c = &mut self.nodes[child as usize];
                 c.prefix = c.prefix.min(p.prefix);
+                c.glob_best = glob_best;
                 c.bytes_above |= p.bytes_above;
                 if let Some(link) = self.links.get_mut(child as usize) {
                     link.above = glob_node;
@@ -595,6 +601,7 @@ fn breadth_first(text: &[u8], building: &[Building], with_globs: bool) -> (Prefi
             prefix: b.prefix,
             exact: b.exact,
             glob_node: NONE,
+            glob_best: NONE,
             bytes_above: if with_globs { scan::byte_set(label) } else { 0 },
         });
         firsts.push(label.first().copied().unwrap_or(0));
