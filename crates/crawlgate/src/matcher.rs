@@ -261,7 +261,7 @@ impl Matcher {
                         break;
                     }
                     // Where the path ends, once a glob needs it.
-                    let path = *path.get_or_insert_with(|| walk.path::<IN_URL>());
+                    let path = *path.get_or_insert_with(|| walk.path::<IN_URL>(present));
                     if self.glob_matches(text, glob, path) {
                         best = glob.rank;
                         break;
@@ -505,10 +505,11 @@ struct Walk<'b> {
 
 impl<'b> Walk<'b> {
     /// The whole path (with `IN_URL`, up to its first `#` or NUL, which
-    /// lies past `at`).
+    /// lies past `at`), given the set [`present`](Self::present) found:
+    /// when it lacks both, so does the rest of the URL, which is all path.
     #[inline(never)]
-    fn path<const IN_URL: bool>(&self) -> &'b [u8] {
-        let end = if IN_URL {
+    fn path<const IN_URL: bool>(&self, present: u64) -> &'b [u8] {
+        let end = if IN_URL && present & scan::PATH_END_CLASSES != 0 {
             url_path::path_end(self.bytes, self.at)
         } else {
             self.bytes.len()
