@@ -436,20 +436,23 @@ impl PrefixTree {
     /// read from a URL does), so a start node of `/` needs no comparison.
     #[inline(always)]
     pub(crate) fn descend(&self, bytes: &[u8], from: usize, at_slash: bool) -> (&Node, usize) {
-        let mut node = &self.nodes[0];
         let mut at = from;
-        if self.start != 0 {
-            match self.nodes.get(self.start as usize) {
-                Some(start)
-                    if at_slash && self.start_is_slash
-                        || self.label_at(start, scan::word_padded(bytes, at), bytes, at) =>
-                {
-                    at += start.label_len as usize;
-                    node = start;
-                }
-                _ => return (node, at),
+        // The start node: the root (0) or its only child.
+        let mut node = match self.nodes.get(self.start as usize) {
+            // A label of one byte, `/`.
+            Some(start) if at_slash && self.start_is_slash => {
+                at += 1;
+                start
             }
-        }
+            Some(start) if self.start != 0 => {
+                if !self.label_at(start, scan::word_padded(bytes, at), bytes, at) {
+                    return (&self.nodes[0], at);
+                }
+                at += start.label_len as usize;
+                start
+            }
+            _ => &self.nodes[0],
+        };
         while node.children != 0 {
             // Past the end, the path reads as NULs (see `label_at`): a NUL
             // finds no child, or one whose label differs.
