@@ -448,18 +448,23 @@ impl<'a> AgentView<'a> {
     /// profile needs the general way.
     #[inline(always)]
     fn compiled_answer(&self, url: &str) -> Option<Option<&Entry>> {
+        if self.selection.kind == SelectionKind::Nothing {
+            return None;
+        }
         let (matcher, url, from) = self.compiled_path(url)?;
         Some(matcher.first_match_in_url(self.robots.text.as_slice(), url, from))
     }
 
     /// The compiled rules and where the path of `url` starts, when they
     /// can read it in place: compiled already, a profile that matches
-    /// paths as given, a crawler with groups and an `http(s)://` URL or a
-    /// path.
+    /// paths as given and an `http(s)://` URL or a path. For a crawler
+    /// with groups: callers check that first (once, as the compiled
+    /// rules are read through an atomic load, after which the selection
+    /// would be read again).
     #[inline(always)]
     fn compiled_path<'u>(&self, url: &'u str) -> Option<(&Matcher, &'u [u8], usize)> {
         let matcher = self.rules.get().matcher.get()?;
-        if !matcher.paths_as_given || self.selection.kind == SelectionKind::Nothing {
+        if !matcher.paths_as_given {
             return None;
         }
         let url = url.as_bytes();

@@ -51,12 +51,16 @@ pub(crate) struct Matcher {
     /// Whether the profile matches a URL's path as given (Google's): then
     /// a lookup can read the path straight from the URL.
     pub paths_as_given: bool,
-    /// Whether the entry of each rank allows, a bit each: a yes-or-no
-    /// answer reads a word instead of the deciding entry (a cache miss of
-    /// its own when a crawler asks about many sites in turn). The first 64
-    /// ranks, all of most views, sit here; the others in `allows_rest`.
-    allows: u64,
-    allows_rest: Box<[u64]>,
+}
+
+/// The key the tree knows an entry by: its rank shifted left, with the
+/// lowest bit set when the entry allows. Keys order as ranks do, so the
+/// best is still the smallest; a yes-or-no answer reads the bit instead
+/// of the deciding entry (a cache miss of its own when a crawler asks
+/// about many sites in turn). [`NONE`] has the bit set: no rule allows.
+#[inline(always)]
+fn key(rank: u32, allows: bool) -> u32 {
+    rank << 1 | u32::from(allows)
 }
 
 impl Matcher {
@@ -79,11 +83,14 @@ impl Matcher {
             .into_iter()
             .map(|i| in_file_order[i as usize])
             .collect();
+        // Every rank has a key (and NONE's rank is past them all).
+        assert!(entries.len() < 1 << 31, "too many rules");
         let mut segments = Vec::new();
         let heads: Vec<_> = entries
             .iter()
             .zip(0..)
             .map(|(e, rank)| {
+                let rank = key(rank, e.allows(robots.profile.precedence));
                 let body = &text[e.body.range()];
                 let (len, head) = match e.shape {
                     Shape::Everything => (0, Head::Prefix),
@@ -115,20 +122,11 @@ impl Matcher {
                 (head_span, head, rank)
             })
             .collect();
-        let mut allows = vec![0u64; entries.len().div_ceil(64).max(1)];
-        for (rank, entry) in entries.iter().enumerate() {
-            if entry.allows(robots.profile.precedence) {
-                allows[rank / 64] |= 1 << (rank % 64);
-            }
-        }
-        let allows_rest = allows.split_off(1);
         Matcher {
             tree: PrefixTree::build(text, heads),
             segments: segments.into_boxed_slice(),
             entries,
             paths_as_given: paths_as_given(&robots.profile),
-            allows: allows[0],
-            allows_rest: allows_rest.into_boxed_slice(),
         }
     }
 
@@ -137,7 +135,6 @@ impl Matcher {
         std::mem::size_of::<Matcher>()
             + std::mem::size_of_val(&*self.entries)
             + std::mem::size_of_val(&*self.segments)
-            + std::mem::size_of_val(&*self.allows_rest)
             + self.tree.heap_size()
     }
 
@@ -196,12 +193,7 @@ impl Matcher {
     /// allows.
     #[inline(always)]
     pub(crate) fn allows_in_url(&self, text: &[u8], url: &[u8], from: usize) -> bool {
-        let rank = self.rank::<true>(text, url, from) as usize;
-        let word = match rank / 64 {
-            0 => Some(&self.allows),
-            n => self.allows_rest.get(n - 1),
-        };
-        word.is_none_or(|word| word >> (rank % 64) & 1 == 1)
+        self.best::<true>(text, url, from) & 1 == 1
     }
 
     /// The best entry for the path `bytes[from..]`; with `IN_URL`, the path
@@ -209,14 +201,15 @@ impl Matcher {
     /// the tree stops there by itself).
     #[inline(always)]
     fn lookup<const IN_URL: bool>(&self, text: &[u8], bytes: &[u8], from: usize) -> Option<&Entry> {
+        // NONE's rank is past any entry.
         self.entries
-            .get(self.rank::<IN_URL>(text, bytes, from) as usize)
+            .get((self.best::<IN_URL>(text, bytes, from) >> 1) as usize)
     }
 
-    /// The rank of the best entry for the path `bytes[from..]` (as
+    /// The [`key`] of the best entry for the path `bytes[from..]` (as
     /// [`lookup`](Self::lookup) takes it), or [`NONE`].
     #[inline(always)]
-    fn rank<const IN_URL: bool>(&self, text: &[u8], bytes: &[u8], from: usize) -> u32 {
+    fn best<const IN_URL: bool>(&self, text: &[u8], bytes: &[u8], from: usize) -> u32 {
         self.tree.prefetch();
         // A path read from a URL starts with its `/`.
         debug_assert!(!IN_URL || bytes.get(from) == Some(&b'/'));
@@ -225,7 +218,8 @@ impl Matcher {
         if node.exact < best && (at == bytes.len() || IN_URL && matches!(bytes[at], b'#' | 0)) {
             best = node.exact;
         }
-        if node.glob_node != NONE {
+        // NONE when no node on the way has globs.
+        if node.glob_best < best {
             let walk = Walk {
                 bytes,
                 from,
@@ -267,7 +261,7 @@ impl Matcher {
                         break;
                     }
                     // Where the path ends, once a glob needs it.
-                    let path = *path.get_or_insert_with(|| walk.path::<IN_URL>());
+                    let path = *path.get_or_insert_with(|| walk.path::<IN_URL>(present));
                     if self.glob_matches(text, glob, path) {
                         best = glob.rank;
                         break;
@@ -511,10 +505,11 @@ struct Walk<'b> {
 
 impl<'b> Walk<'b> {
     /// The whole path (with `IN_URL`, up to its first `#` or NUL, which
-    /// lies past `at`).
+    /// lies past `at`), given the set [`present`](Self::present) found:
+    /// when it lacks both, so does the rest of the URL, which is all path.
     #[inline(never)]
-    fn path<const IN_URL: bool>(&self) -> &'b [u8] {
-        let end = if IN_URL {
+    fn path<const IN_URL: bool>(&self, present: u64) -> &'b [u8] {
+        let end = if IN_URL && present & scan::PATH_END_CLASSES != 0 {
             url_path::path_end(self.bytes, self.at)
         } else {
             self.bytes.len()

@@ -11,8 +11,10 @@
 //! the path ends there, and the globs worth trying.
 //!
 //! Rules are known by their rank, their place in precedence order, so the
-//! best of several is the smallest. Each node keeps the best prefix rule at
-//! it or above it: a walk needs only the last node it reaches.
+//! best of several is the smallest (the matcher passes ranks with a bit
+//! of its own below, which keeps that order). Each node keeps the best
+//! prefix rule at it or above it: a walk needs only the last node it
+//! reaches.
 
 use crate::model::Str;
 use crate::scan;
@@ -108,10 +110,9 @@ pub(crate) struct Node {
     pub exact: u32,
     /// The nearest node at or above this one that has globs.
     pub glob_node: u32,
-    /// For more than 8 children, how many of them start with a byte in
-    /// each 64 below the byte's own: a child's place is that and the
-    /// count of bits below its own in its word of the set.
-    before: [u8; 4],
+    /// The best of the globs on that node and the nodes above it, so
+    /// that a walk which has found better skips them without a call.
+    pub glob_best: u32,
 }
 
 // One cache line, no more.
@@ -137,6 +138,56 @@ pub(crate) struct GlobLink {
 #[cfg(target_arch = "x86_64")]
 const PREFETCHED_NODES: usize = 8;
 
+/// The first bytes of the children of a node with more than 8, in one
+/// cache line: a bit per byte in `set`, and how many children start with
+/// a byte below each eight (at most 248), so that a child's place among
+/// its siblings is that count and the bits below its own in its byte of
+/// the set.
+#[derive(Clone, Copy, Debug)]
+#[repr(C, align(64))]
+struct Wide {
+    set: [u8; 32],
+    before: [u8; 32],
+}
+
+/// How many bits each byte has set: a table, since a count of bits is
+/// a dozen instructions without `popcnt`.
+static BITS_SET: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        table[b] = (b as u8).count_ones() as u8;
+        b += 1;
+    }
+    table
+};
+
+/// The first of the eight bytes of `child_bytes` (little-endian) equal
+/// to `byte`, if one is. SSE2 compares them in a few instructions with no
+/// 64-bit constants, which a walk's loop would keep reloading.
+#[inline(always)]
+fn child_slot(child_bytes: u64, byte: u8) -> Option<u32> {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    {
+        use safe_arch::{
+            cmp_eq_mask_i8_m128i, move_mask_i8_m128i, set_i64_m128i_s, set_splat_i8_m128i,
+        };
+        let equal = cmp_eq_mask_i8_m128i(
+            set_i64_m128i_s(child_bytes as i64),
+            set_splat_i8_m128i(byte as i8),
+        );
+        // The upper eight bytes are zero: a NUL would find them.
+        let hits = move_mask_i8_m128i(equal) as u32 & 0xFF;
+        (hits != 0).then(|| hits.trailing_zeros())
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    {
+        // The lowest flag is exact (see `scan::matching`).
+        let hits = scan::matching(child_bytes, byte);
+        (hits != 0).then(|| hits.trailing_zeros() / 8)
+    }
+}
+
 /// A mask of the lowest `n` bytes of a word (all eight from 8 on).
 #[inline(always)]
 fn low_bytes(n: u32) -> u64 {
@@ -158,9 +209,9 @@ pub(crate) struct PrefixTree {
     /// For each node with more than 8 children, the set of the first bytes
     /// of their labels (children are in the order of those bytes): a
     /// child's place among its siblings is the number of bytes in the set
-    /// below its own. 32 bytes a node, where a table of children by byte
-    /// would take a kilobyte and a cache miss of its own.
-    wide: Box<[[u64; 4]]>,
+    /// below its own. 64 bytes a node, where a table of children by byte
+    /// would take a kilobyte.
+    wide: Box<[Wide]>,
     globs: Box<[Glob]>,
     /// Each glob's byte set (see [`Head::Glob`]), apart from the globs: a
     /// walk reads these for every glob it passes, and the globs only for
@@ -335,15 +386,18 @@ impl PrefixTree {
     fn inherit(&mut self) {
         for parent in 0..self.nodes.len() {
             let p = self.nodes[parent];
-            let glob_node = match self.links.get(parent) {
-                Some(link) if link.globs.0 < link.globs.1 => parent as u32,
-                Some(link) => link.above,
-                None => NONE,
+            let (glob_node, own_best) = match self.links.get(parent) {
+                Some(link) if link.globs.0 < link.globs.1 => (parent as u32, link.best),
+                Some(link) => (link.above, NONE),
+                None => (NONE, NONE),
             };
             self.nodes[parent].glob_node = glob_node;
+            let glob_best = p.glob_best.min(own_best);
+            self.nodes[parent].glob_best = glob_best;
             for child in p.first_child..p.first_child + u32::from(p.children) {
                 let c = &mut self.nodes[child as usize];
                 c.prefix = c.prefix.min(p.prefix);
+                c.glob_best = glob_best;
                 c.bytes_above |= p.bytes_above;
                 if let Some(link) = self.links.get_mut(child as usize) {
                     link.above = glob_node;
@@ -382,20 +436,23 @@ impl PrefixTree {
     /// read from a URL does), so a start node of `/` needs no comparison.
     #[inline(always)]
     pub(crate) fn descend(&self, bytes: &[u8], from: usize, at_slash: bool) -> (&Node, usize) {
-        let mut node = &self.nodes[0];
         let mut at = from;
-        if self.start != 0 {
-            match self.nodes.get(self.start as usize) {
-                Some(start)
-                    if at_slash && self.start_is_slash
-                        || self.label_at(start, scan::word_padded(bytes, at), bytes, at) =>
-                {
-                    at += start.label_len as usize;
-                    node = start;
-                }
-                _ => return (node, at),
+        // The start node: the root (0) or its only child.
+        let mut node = match self.nodes.get(self.start as usize) {
+            // A label of one byte, `/`.
+            Some(start) if at_slash && self.start_is_slash => {
+                at += 1;
+                start
             }
-        }
+            Some(start) if self.start != 0 => {
+                if !self.label_at(start, scan::word_padded(bytes, at), bytes, at) {
+                    return (&self.nodes[0], at);
+                }
+                at += start.label_len as usize;
+                start
+            }
+            _ => &self.nodes[0],
+        };
         while node.children != 0 {
             // Past the end, the path reads as NULs (see `label_at`): a NUL
             // finds no child, or one whose label differs.
@@ -406,23 +463,21 @@ impl PrefixTree {
                 // labels of siblings start with different bytes. The
                 // unused bytes are NUL, which only a NUL finds, and no
                 // label holds a NUL: the child found then fails `label_at`.
-                let hits = scan::matching(node.child_bytes, byte);
-                if hits == 0 {
-                    break;
-                }
-                node.first_child + hits.trailing_zeros() / 8
-            } else {
-                let Some(set) = self.wide.get(node.child_bytes as usize) else {
+                let Some(slot) = child_slot(node.child_bytes, byte) else {
                     break;
                 };
-                let (word, bit) = (usize::from(byte >> 6), byte & 63);
-                let bits = set[word];
+                node.first_child + slot
+            } else {
+                let Some(wide) = self.wide.get(node.child_bytes as usize) else {
+                    break;
+                };
+                let (slot, bit) = (usize::from(byte >> 3), byte & 7);
+                let bits = wide.set[slot];
                 if bits >> bit & 1 == 0 {
                     break;
                 }
-                let below =
-                    u32::from(node.before[word]) + (bits & ((1u64 << bit) - 1)).count_ones();
-                node.first_child + below
+                let below = BITS_SET[usize::from(bits & ((1 << bit) - 1))];
+                node.first_child + u32::from(wide.before[slot]) + u32::from(below)
             };
             match self.nodes.get(index as usize) {
                 Some(child) if self.label_at(child, word, bytes, at) => {
@@ -549,7 +604,7 @@ fn breadth_first(text: &[u8], building: &[Building], with_globs: bool) -> (Prefi
             prefix: b.prefix,
             exact: b.exact,
             glob_node: NONE,
-            before: [0; 4],
+            glob_best: NONE,
             bytes_above: if with_globs { scan::byte_set(label) } else { 0 },
         });
         firsts.push(label.first().copied().unwrap_or(0));
@@ -563,18 +618,21 @@ fn breadth_first(text: &[u8], building: &[Building], with_globs: bool) -> (Prefi
         if children.len() <= 8 {
             node.child_bytes = head_of(children);
         } else {
-            let mut set = [0u64; 4];
+            let mut line = Wide {
+                set: [0; 32],
+                before: [0; 32],
+            };
             for &byte in children {
-                set[usize::from(byte >> 6)] |= 1 << (byte & 63);
+                line.set[usize::from(byte >> 3)] |= 1 << (byte & 7);
+            }
+            let mut below = 0u8;
+            for (count, bits) in line.before.iter_mut().zip(line.set) {
+                *count = below;
+                // At most 248 below the last eight.
+                below = below.saturating_add(bits.count_ones() as u8);
             }
             node.child_bytes = wide.len() as u64;
-            wide.push(set);
-            let mut below = 0;
-            for (count, word) in node.before.iter_mut().zip(set) {
-                *count = below;
-                // At most 192 below the last word.
-                below = below.saturating_add(word.count_ones() as u8);
-            }
+            wide.push(line);
         }
     }
     long_labels.extend_from_slice(&[0; 8]);

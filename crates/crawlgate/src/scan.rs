@@ -48,6 +48,13 @@ pub(crate) fn byte_set(bytes: &[u8]) -> u64 {
 /// share the few bits left.
 static BYTE_CLASS: [u64; 256] = byte_classes();
 
+/// The bits of [`byte_set`] that `#` and NUL set (the bytes that end a
+/// path read from a URL): a string whose set lacks them holds neither.
+pub(crate) const PATH_END_CLASSES: u64 = {
+    let table = byte_classes();
+    table[b'#' as usize] | table[0]
+};
+
 const fn byte_classes() -> [u64; 256] {
     const PUNCTUATION: &[u8] = b"./-_?=&%+,;:~!@$'()";
     let mut table = [0u64; 256];

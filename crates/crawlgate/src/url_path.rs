@@ -8,29 +8,51 @@ use crate::scan;
 const ONES: u64 = 0x0101_0101_0101_0101;
 
 /// The first `#` or NUL from `from` on, else the end: where the path
-/// ends. Sixteen bytes a step (SSE2) while sixteen are left, since paths
-/// run to dozens of bytes; then eight.
+/// ends. Sixteen bytes a step (SSE2), the last step over the last sixteen
+/// (see [`first_in_chunks`]), since paths run to dozens of bytes; eight
+/// for a string shorter than sixteen.
 #[inline]
 pub(crate) fn path_end(bytes: &[u8], from: usize) -> usize {
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-    let from = {
-        use safe_arch::{
-            cmp_eq_mask_i8_m128i, load_unaligned_m128i, move_mask_i8_m128i, set_splat_i8_m128i,
-        };
+    if bytes.len() >= 16 {
+        use safe_arch::{cmp_eq_mask_i8_m128i, move_mask_i8_m128i, set_splat_i8_m128i};
         let [hash, nul] = [b'#', 0].map(|b| set_splat_i8_m128i(b as i8));
-        let mut i = from;
-        while let Some(chunk) = bytes.get(i..).and_then(|rest| rest.first_chunk::<16>()) {
-            let v = load_unaligned_m128i(chunk);
-            let mask =
-                move_mask_i8_m128i(cmp_eq_mask_i8_m128i(v, hash) | cmp_eq_mask_i8_m128i(v, nul));
-            if mask != 0 {
-                return i + mask.trailing_zeros() as usize;
-            }
-            i += 16;
-        }
-        i
-    };
+        let end = first_in_chunks(bytes, from, |v| {
+            move_mask_i8_m128i(cmp_eq_mask_i8_m128i(v, hash) | cmp_eq_mask_i8_m128i(v, nul))
+        });
+        return end.unwrap_or(bytes.len());
+    }
     path_end_words(bytes, from)
+}
+
+/// The first byte from `from` (at most the length) on whose bit `mask`
+/// sets, for a string of sixteen bytes or more: sixteen bytes a step
+/// while sixteen are left, then the last sixteen once, the bits of the
+/// bytes before `from` dropped (cheaper than eight bytes a step for what
+/// is left of a host or path).
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[inline(always)]
+fn first_in_chunks(
+    bytes: &[u8],
+    from: usize,
+    mask: impl Fn(safe_arch::m128i) -> i32,
+) -> Option<usize> {
+    use safe_arch::load_unaligned_m128i;
+    let mut i = from;
+    while let Some(chunk) = bytes.get(i..).and_then(|rest| rest.first_chunk::<16>()) {
+        let bits = mask(load_unaligned_m128i(chunk));
+        if bits != 0 {
+            return Some(i + bits.trailing_zeros() as usize);
+        }
+        i += 16;
+    }
+    let last = bytes.last_chunk::<16>()?;
+    // Fewer than sixteen left: `i` lies within the last sixteen.
+    let skip = i - (bytes.len() - 16);
+    let bits = (mask(load_unaligned_m128i(last)) as u32)
+        .checked_shr(skip as u32)
+        .unwrap_or(0);
+    (bits != 0).then(|| i + bits.trailing_zeros() as usize)
 }
 
 /// [`path_end`] eight bytes a step.
@@ -55,32 +77,24 @@ fn path_end_words(bytes: &[u8], from: usize) -> usize {
 
 /// The first byte from `from` on that starts a path, params or query (`/`,
 /// `;`, `?`) or a fragment (`#`): where a scheme and authority end.
-/// Sixteen bytes a step (SSE2) while sixteen are left, as hosts run to a
-/// few dozen bytes; then eight.
+/// Sixteen bytes a step (SSE2), as hosts run to a few dozen bytes (see
+/// [`first_in_chunks`]); eight for a string shorter than sixteen.
 #[inline(always)]
 fn authority_end(bytes: &[u8], from: usize) -> Option<usize> {
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-    let from = {
-        use safe_arch::{
-            cmp_eq_mask_i8_m128i, load_unaligned_m128i, move_mask_i8_m128i, set_splat_i8_m128i,
-        };
+    if bytes.len() >= 16 {
+        use safe_arch::{cmp_eq_mask_i8_m128i, move_mask_i8_m128i, set_splat_i8_m128i};
         let [slash, question, semicolon, hash] =
             [b'/', b'?', b';', b'#'].map(|b| set_splat_i8_m128i(b as i8));
-        let mut i = from;
-        while let Some(chunk) = bytes.get(i..).and_then(|rest| rest.first_chunk::<16>()) {
-            let v = load_unaligned_m128i(chunk);
-            let hits = cmp_eq_mask_i8_m128i(v, slash)
-                | cmp_eq_mask_i8_m128i(v, question)
-                | cmp_eq_mask_i8_m128i(v, semicolon)
-                | cmp_eq_mask_i8_m128i(v, hash);
-            let mask = move_mask_i8_m128i(hits);
-            if mask != 0 {
-                return Some(i + mask.trailing_zeros() as usize);
-            }
-            i += 16;
-        }
-        i
-    };
+        return first_in_chunks(bytes, from, |v| {
+            move_mask_i8_m128i(
+                cmp_eq_mask_i8_m128i(v, slash)
+                    | cmp_eq_mask_i8_m128i(v, question)
+                    | cmp_eq_mask_i8_m128i(v, semicolon)
+                    | cmp_eq_mask_i8_m128i(v, hash),
+            )
+        });
+    }
     authority_end_words(bytes, from)
 }
 
