@@ -609,15 +609,8 @@ impl<'n> Records<'n> {
                     "a record header longer than {MAX_HEADER} bytes"
                 )));
             }
-            const KNOWN: &[&str] = &[
-                "warc-type",
-                "warc-target-uri",
-                "content-type",
-                "content-length",
-                "warc-date",
-                "warc-identified-payload-type",
-            ];
-            let Some((name, value)) = split_field(&line, KNOWN) else {
+            let mut lower = [0; FIELD_NAME_MAX];
+            let Some((name, value)) = split_field(&line, &mut lower) else {
                 continue;
             };
             let slot = match name {
@@ -638,15 +631,26 @@ fn stream_error(e: io::Error) -> Broken {
     Broken::Stream(format!("cannot read further: {e}"))
 }
 
-/// `Name: value`: the name, trimmed and lowercased when it is one of
-/// `known` (else `None`), and the raw value, read by [`field_value`] only
-/// for a name that is kept (most header lines are not).
-fn split_field<'l>(line: &'l [u8], known: &[&'static str]) -> Option<(&'static str, &'l [u8])> {
+/// The longest field name read from a header (`WARC-Identified-Payload-Type`
+/// and a little room).
+const FIELD_NAME_MAX: usize = 32;
+
+/// `Name: value`: the name trimmed and lowercased into `lower`, without an
+/// allocation, and the raw value, read by [`field_value`] only for a field
+/// that is kept (most header lines are not). `None` for a line without a
+/// colon, and for a name no field read here has: longer than `lower`, or
+/// not UTF-8.
+fn split_field<'l, 'b>(
+    line: &'l [u8],
+    lower: &'b mut [u8; FIELD_NAME_MAX],
+) -> Option<(&'b str, &'l [u8])> {
     let colon = line.iter().position(|&b| b == b':')?;
-    let name = String::from_utf8_lossy(&line[..colon]);
-    let name = name.trim();
-    let known = known.iter().find(|k| k.eq_ignore_ascii_case(name))?;
-    Some((known, &line[colon + 1..]))
+    let name = std::str::from_utf8(&line[..colon]).ok()?.trim();
+    let lower = lower.get_mut(..name.len())?;
+    lower.copy_from_slice(name.as_bytes());
+    lower.make_ascii_lowercase();
+    // ASCII lowercasing keeps the name UTF-8.
+    Some((std::str::from_utf8(lower).ok()?, &line[colon + 1..]))
 }
 
 /// A field's value as text, trimmed.
@@ -696,30 +700,25 @@ fn read_response<R: BufRead>(block: &mut io::Take<R>) -> Result<Payload, Broken>
                 "an HTTP header longer than {MAX_HEADER} bytes"
             )));
         }
-        const KNOWN: &[&str] = &[
-            "content-type",
-            "location",
-            "retry-after",
-            "cache-control",
-            "transfer-encoding",
-            "content-encoding",
-        ];
-        let Some((name, value)) = split_field(&line, KNOWN) else {
+        let mut lower = [0; FIELD_NAME_MAX];
+        let Some((name, value)) = split_field(&line, &mut lower) else {
             continue;
         };
-        let value = field_value(value);
         match name {
-            "content-type" => response.content_type = Some(value),
-            "location" => location = Some(value),
-            "retry-after" => response.retry_after = Some(value),
+            "content-type" => response.content_type = Some(field_value(value)),
+            "location" => location = Some(field_value(value)),
+            "retry-after" => response.retry_after = Some(field_value(value)),
             "cache-control" => {
+                let value = field_value(value);
                 response.cache_control = Some(match response.cache_control.take() {
                     Some(earlier) => format!("{earlier}, {value}"),
                     None => value,
                 })
             }
-            "transfer-encoding" => chunked |= value.to_ascii_lowercase().contains("chunked"),
-            "content-encoding" => coding = Some(value.to_ascii_lowercase()),
+            "transfer-encoding" => {
+                chunked |= field_value(value).to_ascii_lowercase().contains("chunked")
+            }
+            "content-encoding" => coding = Some(field_value(value).to_ascii_lowercase()),
             _ => {}
         }
     }
@@ -920,6 +919,24 @@ mod tests {
         assert_eq!(input.position(), 11);
         let mut empty = Rewind::new(&b"xx"[..], 0);
         assert_eq!(next_member(&mut empty, 0), 2);
+    }
+
+    #[test]
+    fn field_names_are_read_trimmed_in_lowercase_and_values_raw() {
+        let mut lower = [0; FIELD_NAME_MAX];
+        assert_eq!(
+            split_field(b" Content-TYPE :  text/plain ", &mut lower),
+            Some(("content-type", &b"  text/plain "[..]))
+        );
+        assert_eq!(field_value(b"  text/plain "), "text/plain");
+        let long = format!("{}: x", "X".repeat(FIELD_NAME_MAX + 1));
+        assert_eq!(split_field(long.as_bytes(), &mut lower), None);
+        assert_eq!(split_field(b"Caf\xe9: x", &mut lower), None);
+        assert_eq!(split_field(b"no colon here", &mut lower), None);
+        assert_eq!(
+            split_field(b": empty name", &mut lower),
+            Some(("", &b" empty name"[..]))
+        );
     }
 
     #[test]
