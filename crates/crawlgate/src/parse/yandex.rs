@@ -18,6 +18,7 @@
 use memchr::memchr;
 
 use super::lines::{self, Line};
+use super::split;
 use super::{trim, Builder, Record};
 use crate::diagnostic::Span;
 use crate::extension::ExtensionKind;
@@ -33,86 +34,64 @@ const BOM: &[u8] = b"\xEF\xBB\xBF";
 
 /// Yandex's lines: where each one's content lies in the input, with the
 /// number and start of the line as the other readings count lines.
+///
+/// They are the other readings' lines ([`lines::Lines`], one search for
+/// the line ends and comments) but for one way of Yandex's parser: the
+/// byte after a CR always opens the next line, so of a CR CR the second
+/// ends nothing, and the empty line between them is no line.
 struct YandexLines<'a> {
-    input: &'a [u8],
-    pos: usize,
-    after_cr: bool,
-    /// Lines counted up to `counted` (a line starts at 0 and after every
-    /// LF, and after every CR not followed by LF).
-    counted: usize,
-    number: u32,
+    lines: lines::Lines<'a>,
+    len: usize,
+    /// The line given last ended with a bare CR.
+    after_bare_cr: bool,
+    /// The line before was taken into the next one (so that one is a line
+    /// even when it is empty at the end of the input).
+    after_taken: bool,
 }
 
 impl<'a> YandexLines<'a> {
     fn new(input: &'a [u8]) -> Self {
         YandexLines {
-            input,
-            pos: 0,
-            after_cr: false,
-            counted: 0,
-            number: 1,
-        }
-    }
-
-    /// Counts the line ends before `to`.
-    fn count_to(&mut self, to: usize) {
-        while self.counted < to {
-            let rest = &self.input[self.counted..to];
-            let Some(at) = memchr::memchr2(b'\n', b'\r', rest) else {
-                self.counted = to;
-                break;
-            };
-            let i = self.counted + at;
-            let crlf = self.input[i] == b'\r' && self.input.get(i + 1) == Some(&b'\n');
-            if !crlf {
-                self.number += 1;
-            }
-            self.counted = i + 1;
+            lines: lines::Lines::new(input, 0, usize::MAX, true),
+            len: input.len(),
+            after_bare_cr: false,
+            after_taken: false,
         }
     }
 }
 
 impl<'a> Iterator for YandexLines<'a> {
-    /// A line: its number (as the other readings count lines) and its
-    /// content's range in the input, terminator excluded.
-    type Item = (u32, usize, usize);
+    /// A line: its number (as the other readings count lines), its
+    /// content's range in the input (terminator excluded), and where its
+    /// comment starts (its first `#`, or the end).
+    type Item = (u32, usize, usize, usize);
 
     fn next(&mut self) -> Option<Self::Item> {
-        let input = self.input;
-        let mut start = self.pos;
-        let mut has_content = false;
-        if self.after_cr {
-            let &c = input.get(self.pos)?;
-            self.pos += 1;
-            if c == b'\n' {
-                start = self.pos;
-            } else {
-                // The byte after a CR opens the next line, even a CR.
-                has_content = true;
+        loop {
+            let line = self.lines.next()?;
+            let empty = line.bytes.is_empty();
+            if empty && line.bare_cr && self.after_bare_cr {
+                // The second CR of a CR CR: it opens the next line.
+                self.after_bare_cr = false;
+                self.after_taken = true;
+                continue;
             }
+            // The input's end after a line end is no line, unless a CR
+            // opened it.
+            if empty && line.start == self.len && !self.after_taken {
+                return None;
+            }
+            self.after_taken = false;
+            let mut start = line.start;
+            if empty && self.after_bare_cr && !line.bare_cr && start < self.len {
+                // The CR of a CR LF right after a CR: Yandex's line starts
+                // past it (it is empty either way).
+                start += 1;
+            }
+            self.after_bare_cr = line.bare_cr;
+            let end = start + line.bytes.len();
+            return Some((line.number, start, end, start + line.comment));
         }
-        let rest = &input[self.pos..];
-        let end = match memchr::memchr2(b'\n', b'\r', rest) {
-            Some(at) => {
-                let end = self.pos + at;
-                self.after_cr = input[end] == b'\r';
-                self.pos = end + 1;
-                end
-            }
-            None => {
-                self.pos = input.len();
-                if !has_content && rest.is_empty() {
-                    return None;
-                }
-                input.len()
-            }
-        };
-        // A CR taken in from the line before is whitespace: leave it out.
-        if start < end && input[start] == b'\r' {
-            start += 1;
-        }
-        self.count_to(start);
-        Some((self.number, start, end))
     }
 }
 
@@ -135,17 +114,25 @@ enum Type {
 }
 
 impl Type {
+    /// The type of a field name, in any case (compared without a
+    /// lowercase copy: one per line cost more than the comparison).
     fn of(field: &[u8]) -> Type {
-        match field {
-            b"user-agent" => Type::UserAgent,
-            b"allow" => Type::Allow,
-            b"disallow" => Type::Disallow,
-            b"host" => Type::Host,
-            b"sitemap" => Type::Sitemap,
-            b"clean-param" => Type::CleanParam,
-            b"crawl-delay" => Type::CrawlDelay,
-            _ => Type::Unknown,
-        }
+        let candidates: &[(&[u8], Type)] = match field.len() {
+            4 => &[(b"host", Type::Host)],
+            5 => &[(b"allow", Type::Allow)],
+            7 => &[(b"sitemap", Type::Sitemap)],
+            8 => &[(b"disallow", Type::Disallow)],
+            10 => &[(b"user-agent", Type::UserAgent)],
+            11 => &[
+                (b"clean-param", Type::CleanParam),
+                (b"crawl-delay", Type::CrawlDelay),
+            ],
+            _ => &[],
+        };
+        candidates
+            .iter()
+            .find(|(name, _)| field.eq_ignore_ascii_case(name))
+            .map_or(Type::Unknown, |&(_, kind)| kind)
     }
 }
 
@@ -173,7 +160,9 @@ impl<'a> Builder<'a> {
         let mut seen_user_agent = false;
         let mut had_bom = false;
         let mut line_count = 0;
-        for (index, (number, mut start, end)) in YandexLines::new(input).enumerate() {
+        // A user-agent value lowercased, in a buffer kept between lines.
+        let mut lower = Vec::new();
+        for (index, (number, mut start, end, comment)) in YandexLines::new(input).enumerate() {
             line_count = number;
             if index == 0 && input[start..end].starts_with(BOM) {
                 had_bom = true;
@@ -188,7 +177,7 @@ impl<'a> Builder<'a> {
                 start += BOM.len();
             }
             let bytes = &input[start..end];
-            let comment = memchr(b'#', bytes).unwrap_or(bytes.len());
+            let comment = comment - start;
             let line = Line {
                 number,
                 start,
@@ -206,7 +195,7 @@ impl<'a> Builder<'a> {
                 self.note(span, What::NulByte);
                 content = &content[..nul.min(content.len())];
             }
-            let Some(colon) = memchr(b':', content) else {
+            let Some(colon) = split::find_either(content, b':', b':') else {
                 if content.iter().all(|&b| is_space(b)) {
                     blank |= seen_record;
                 } else {
@@ -217,7 +206,7 @@ impl<'a> Builder<'a> {
             seen_record = true;
             let key = trim(&content[..colon]);
             let value = trim(&content[colon + 1..]);
-            let kind = Type::of(&key.to_ascii_lowercase());
+            let kind = Type::of(key);
             if kind != Type::Unknown {
                 self.flush_invalid();
             }
@@ -233,7 +222,7 @@ impl<'a> Builder<'a> {
             match kind {
                 Type::UserAgent => {
                     seen_user_agent = true;
-                    self.yandex_user_agent(&record, new_group, &mut store);
+                    self.yandex_user_agent(&record, new_group, &mut store, &mut lower);
                 }
                 Type::Allow | Type::Disallow if !seen_user_agent => {
                     let allow = kind == Type::Allow;
@@ -298,6 +287,7 @@ impl<'a> Builder<'a> {
         record: &Record<'_>,
         new_group: bool,
         store: &mut store::Store,
+        lower: &mut Vec<u8>,
     ) {
         if self.groups.is_empty() || new_group {
             let (a, r, e) = (
@@ -313,7 +303,8 @@ impl<'a> Builder<'a> {
             store.new_group();
         }
         let value = record.value;
-        let lower = value.to_ascii_lowercase();
+        lower.clear();
+        lower.extend(value.iter().map(u8::to_ascii_lowercase));
         let global = lower == b"*";
         let token_len = if global { 0 } else { token_len(value) as u32 };
         let agent = self.agents.len() as u32;
@@ -328,7 +319,7 @@ impl<'a> Builder<'a> {
         if let Some(last) = self.groups.last_mut() {
             last.agents.end = self.agents.len() as u32;
         }
-        store.user_agent(&lower, agent, group, record.line.number);
+        store.user_agent(lower, agent, group, record.line.number);
     }
 
     /// A rule before any user-agent line: kept, in no group (every robot
@@ -378,6 +369,9 @@ impl<'a> Builder<'a> {
         });
         if let Some(group) = self.groups.last_mut() {
             group.rules.end = self.rules.len() as u32;
+        }
+        if !store.takes_records() {
+            return;
         }
         let (stored, allows) = if value.is_empty() {
             (&b"/"[..], true)
@@ -448,10 +442,11 @@ impl<'a> Builder<'a> {
 #[cfg(test)]
 mod tests {
     use super::YandexLines;
+    use crawlgate_test_support::Rng;
 
     fn lines(input: &[u8]) -> Vec<(u32, &[u8])> {
         YandexLines::new(input)
-            .map(|(number, start, end)| (number, &input[start..end]))
+            .map(|(number, start, end, _)| (number, &input[start..end]))
             .collect()
     }
 
@@ -465,7 +460,75 @@ mod tests {
         assert_eq!(lines(b"a\r\r\rb"), [(1, &b"a"[..]), (3, b""), (4, b"b")]);
         assert_eq!(lines(b"a\r\r\nb"), [(1, &b"a"[..]), (2, b""), (3, b"b")]);
         assert_eq!(lines(b"a\rb\r"), [(1, &b"a"[..]), (2, b"b")]);
+        // A CR CR at the end opens one more, empty line.
+        assert_eq!(lines(b"a\r\r"), [(1, &b"a"[..]), (3, b"")]);
+        assert_eq!(lines(b"\r\r"), [(1, &b""[..]), (3, b"")]);
         assert_eq!(lines(b""), []);
         assert_eq!(lines(b"\n"), [(1, &b""[..])]);
+    }
+
+    /// Yandex's parser's way of cutting lines, a byte at a time: a CR or
+    /// LF ends a line, and the byte after a CR opens the next one (an LF
+    /// there is skipped, a CR is whitespace that ends nothing).
+    fn bytewise(input: &[u8]) -> Vec<(u32, usize, usize)> {
+        let ends_before = |to: usize| {
+            (0..to)
+                .filter(|&i| {
+                    input[i] == b'\n' || (input[i] == b'\r' && input.get(i + 1) != Some(&b'\n'))
+                })
+                .count() as u32
+        };
+        let mut out = Vec::new();
+        let (mut pos, mut after_cr) = (0, false);
+        loop {
+            let mut start = pos;
+            let mut opened = false;
+            if after_cr {
+                let Some(&c) = input.get(pos) else { break };
+                pos += 1;
+                if c == b'\n' {
+                    start = pos;
+                } else {
+                    opened = true;
+                }
+            }
+            let end = match input[pos..].iter().position(|&b| b == b'\n' || b == b'\r') {
+                Some(at) => {
+                    after_cr = input[pos + at] == b'\r';
+                    let end = pos + at;
+                    pos = end + 1;
+                    end
+                }
+                None if !opened && pos == input.len() => break,
+                None => {
+                    pos = input.len();
+                    input.len()
+                }
+            };
+            if start < end && input[start] == b'\r' {
+                start += 1;
+            }
+            out.push((ends_before(start) + 1, start, end));
+        }
+        out
+    }
+
+    #[test]
+    fn lines_are_the_parsers_on_any_mix_of_line_ends() {
+        let mut rng = Rng::new(0x9E37_79B9_7F4A_7C15);
+        for round in 0..20_000 {
+            let len = 1 + round % 150;
+            let input: Vec<u8> = (0..len)
+                .map(|_| rng.pick(&[b'\n', b'\r', b'\r', b'#', b'a', b' ']))
+                .collect();
+            let ours: Vec<(u32, usize, usize)> = YandexLines::new(&input)
+                .map(|(number, start, end, comment)| {
+                    let hash = input[start..end].iter().position(|&b| b == b'#');
+                    assert_eq!(comment - start, hash.unwrap_or(end - start), "{input:?}");
+                    (number, start, end)
+                })
+                .collect();
+            assert_eq!(ours, bytewise(&input), "{input:?}");
+        }
     }
 }

@@ -60,8 +60,18 @@ impl<'a> StoredView<'a> {
     /// How `rule` is stored, as [`Stored::of`] stores it, unless it needs a
     /// copy (a run of `*` to collapse, or `*` alone, stored as `/*`).
     pub(crate) fn of(rule: &'a [u8]) -> Option<StoredView<'a>> {
-        let runs_of_stars = memchr::memchr_iter(b'*', rule).any(|i| rule.get(i + 1) == Some(&b'*'));
-        if rule == b"*" || runs_of_stars {
+        // One search for the stars: whether two are neighbours, and the
+        // first one.
+        let mut first_star = None;
+        let mut previous = usize::MAX;
+        for i in memchr::memchr_iter(b'*', rule) {
+            if previous.wrapping_add(1) == i {
+                return None;
+            }
+            first_star.get_or_insert(i);
+            previous = i;
+        }
+        if rule == b"*" {
             return None;
         }
         // A final `$` is dropped; a final `*` kept; else a `*` is added.
@@ -71,20 +81,16 @@ impl<'a> StoredView<'a> {
             _ => (rule, true),
         };
         // A plain prefix: a final `*` and no other, which is dropped.
-        let (ends_with_star, before_it) = if star {
-            (true, body)
+        let prefix = if star {
+            first_star.is_none()
         } else {
-            (
-                body.last() == Some(&b'*'),
-                &body[..body.len().saturating_sub(1)],
-            )
+            body.last() == Some(&b'*') && first_star == Some(body.len() - 1)
         };
-        let prefix = ends_with_star && !before_it.contains(&b'*');
         if prefix {
             if star {
                 star = false;
             } else {
-                body = before_it;
+                body = &body[..body.len() - 1];
             }
         }
         Some(StoredView { body, star, prefix })

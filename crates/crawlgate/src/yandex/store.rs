@@ -319,6 +319,13 @@ impl Store {
         }
     }
 
+    /// Whether a record of the current group would be stored by any robot:
+    /// most groups name none of the table's robots, and their rules need
+    /// not be measured.
+    pub(crate) fn takes_records(&self) -> bool {
+        self.current != 0 && !self.stopped()
+    }
+
     /// A record for every robot of the current group, in the table's order.
     pub(crate) fn for_current(&mut self, record: &Record, line: u32) {
         if self.stopped() {
