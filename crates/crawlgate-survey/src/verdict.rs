@@ -415,6 +415,7 @@ impl<'a> Reader<'a> {
     }
 
     fn answer(&self, view: &AgentView<'_>) -> Answers {
+        view.expect_questions(self.probes.len() + self.paths.len());
         let root = view.decide_path("/");
         let mut disallowed = usize::from(!root.is_allowed());
         let mut content_disallowed = disallowed;

@@ -471,6 +471,35 @@ impl<'a> AgentView<'a> {
         Some((matcher, url, url_path::path_start(url)?))
     }
 
+    /// Readies the view for `questions` questions: with more than a few,
+    /// its rules are compiled now, rather than after the first few
+    /// questions have each tried every rule. The answers are the same
+    /// either way; a caller that knows it will ask many (a survey asks
+    /// each crawler about dozens of paths) saves those tries.
+    ///
+    /// ```
+    /// use crawlgate::RobotsTxt;
+    ///
+    /// let robots = RobotsTxt::parse(b"User-agent: *\nDisallow: /private\nAllow: /private/open\n");
+    /// let view = robots.view("ExampleBot");
+    /// let paths = ["/", "/private", "/private/open", "/private/x", "/public", "/private/open/y"];
+    /// view.expect_questions(paths.len());
+    /// let allowed: Vec<bool> = paths.iter().map(|p| view.decide_path(p).is_allowed()).collect();
+    /// assert_eq!(allowed, [true, false, true, false, true, true]);
+    /// ```
+    pub fn expect_questions(&self, questions: usize) {
+        let ignores = self
+            .selection
+            .pick
+            .is_some_and(|p| p.kind == ChoiceKind::IgnoresRobotsTxt);
+        if questions > SCANNED_QUESTIONS as usize
+            && self.selection.kind != SelectionKind::Nothing
+            && !ignores
+        {
+            self.matcher();
+        }
+    }
+
     /// Decides a path as extracted from a URL (`/p;params?query`, starting
     /// with `/`).
     pub fn decide_path(&self, path: &str) -> Verdict<'a> {
