@@ -389,8 +389,8 @@ pub fn run(
     let mut summary = Summary::new(survey.crawlers(), survey.paths());
     let mut baseline = baseline;
     // Rows are merged and counted on this thread, made into columns on a
-    // second and encoded on a third: on one thread, columns and encoding
-    // took longer than the merge.
+    // second and encoded from a third (on the survey's threads): on one
+    // thread, columns and encoding took longer than the merge.
     let written = std::thread::scope(|scope| -> Result<(), SurveyError> {
         let (sender, receiver) = mpsc::sync_channel::<Vec<crate::row::SiteRow>>(2);
         let (to_writer, batches) = mpsc::sync_channel::<arrow_array::RecordBatch>(2);
@@ -418,10 +418,13 @@ pub fn run(
             }
             Ok(())
         });
+        let pool = &pool;
         let writer = scope.spawn(move || -> Result<(), SurveyError> {
             for batch in batches {
                 for table in tables.iter_mut() {
-                    table.write(&batch)?;
+                    // Columns are encoded on the survey's threads, idle
+                    // once the sites are classified.
+                    pool.install(|| table.write(&batch))?;
                 }
             }
             Ok(())
@@ -465,7 +468,7 @@ pub fn run(
         return Err(e);
     }
     for table in tables {
-        table.finish()?;
+        pool.install(|| table.finish())?;
     }
     summary.accounting = Some(Accounting::of(&counts, &summary));
     summary.comparison = baseline.map(Baseline::finish);
