@@ -118,3 +118,76 @@ impl ParquetTable {
         self.file.into_inner()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::io::Read;
+    use std::sync::Arc;
+
+    use arrow_array::{ArrayRef, Int32Array, StringArray};
+    use arrow_schema::{DataType, Field, Schema};
+    use parquet::basic::Compression;
+
+    use super::*;
+
+    fn properties(max_rows: usize) -> WriterProperties {
+        WriterProperties::builder()
+            .set_compression(Compression::SNAPPY)
+            .set_max_row_group_row_count(Some(max_rows))
+            .build()
+    }
+
+    fn bytes(mut file: File) -> Vec<u8> {
+        use std::io::Seek;
+        let mut out = Vec::new();
+        file.rewind().unwrap();
+        file.read_to_end(&mut out).unwrap();
+        out
+    }
+
+    /// Batches of uneven sizes across row groups of a few rows: the file
+    /// is the one `ArrowWriter` writes, byte for byte.
+    #[test]
+    fn the_file_is_arrow_writers_across_row_groups() {
+        let schema: SchemaRef = Arc::new(Schema::new(vec![
+            Field::new("host", DataType::Utf8, true),
+            Field::new("cause", DataType::Utf8, false),
+            Field::new("line", DataType::Int32, true),
+        ]));
+        let causes = ["allowed", "blocked_by_star", "partly_blocked"];
+        let batch = |from: usize, rows: usize| {
+            let columns: Vec<ArrayRef> = vec![
+                Arc::new(StringArray::from_iter(
+                    (from..from + rows).map(|i| (i % 5 != 0).then(|| format!("site{i}.example"))),
+                )),
+                Arc::new(StringArray::from_iter_values(
+                    (from..from + rows).map(|i| causes[i % 3]),
+                )),
+                Arc::new(Int32Array::from_iter(
+                    (from..from + rows).map(|i| (i % 4 != 0).then_some(i as i32)),
+                )),
+            ];
+            RecordBatch::try_new(schema.clone(), columns).unwrap()
+        };
+        for max_rows in [1, 7, 64, 1000] {
+            let sizes = [3, 0, 10, 1, 25, 7, 40];
+            let ours = tempfile::tempfile().unwrap();
+            let theirs = tempfile::tempfile().unwrap();
+            let mut table =
+                ParquetTable::create(ours, schema.clone(), properties(max_rows), max_rows).unwrap();
+            let mut writer =
+                ArrowWriter::try_new(theirs, schema.clone(), Some(properties(max_rows))).unwrap();
+            let mut from = 0;
+            for rows in sizes {
+                let batch = batch(from, rows);
+                table.write(&batch).unwrap();
+                writer.write(&batch).unwrap();
+                from += rows;
+            }
+            let ours = bytes(table.into_inner().unwrap());
+            let theirs = bytes(writer.into_inner().unwrap());
+            assert!(ours.len() > 100);
+            assert!(ours == theirs, "row groups of {max_rows}");
+        }
+    }
+}
