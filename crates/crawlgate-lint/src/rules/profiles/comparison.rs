@@ -691,43 +691,49 @@ fn compare_samples(
     }
     let legacy_choice = (theirs.profile().group_selection == GroupSelection::FirstSubstring)
         .then(|| LegacyChoice::new(theirs, &agents));
-    // Lines whose reading difference another finding already explains.
-    let explained: FxHashSet<u32> = google
-        .diagnostics()
-        .iter()
-        .chain(theirs.diagnostics())
-        .filter(|d| {
-            matches!(
-                d.code,
-                crawlgate::Code::MissingColon
-                    | crawlgate::Code::MisspelledField
-                    | crawlgate::Code::FieldNamePrefix
-                    | crawlgate::Code::RuleBeforeUserAgent
-                    | crawlgate::Code::PathNotAbsolute
-                    | crawlgate::Code::LineTooLong
-            )
-        })
-        .map(|d| d.span.line)
-        .chain(
+    // Lines whose reading difference another finding already explains:
+    // read only where the readings decide a URL differently, so built then.
+    let explained = std::cell::OnceCell::new();
+    let explained = || -> &FxHashSet<u32> {
+        explained.get_or_init(|| {
             google
-                .rules()
-                .filter(|r| r.value().starts_with('*'))
-                .map(|r| r.line()),
-        )
-        // Yandex's groups split at a blank line: `R106` says so.
-        .chain(
-            (other == Profile::YANDEX)
-                .then(|| crate::rules::grouping::yandex_split_group::splits(cx))
-                .into_iter()
-                .flatten()
-                .flat_map(|s| {
-                    s.split
-                        .user_agents()
-                        .map(|ua| ua.line())
-                        .collect::<Vec<_>>()
-                }),
-        )
-        .collect();
+                .diagnostics()
+                .iter()
+                .chain(theirs.diagnostics())
+                .filter(|d| {
+                    matches!(
+                        d.code,
+                        crawlgate::Code::MissingColon
+                            | crawlgate::Code::MisspelledField
+                            | crawlgate::Code::FieldNamePrefix
+                            | crawlgate::Code::RuleBeforeUserAgent
+                            | crawlgate::Code::PathNotAbsolute
+                            | crawlgate::Code::LineTooLong
+                    )
+                })
+                .map(|d| d.span.line)
+                .chain(
+                    google
+                        .rules()
+                        .filter(|r| r.value().starts_with('*'))
+                        .map(|r| r.line()),
+                )
+                // Yandex's groups split at a blank line: `R106` says so.
+                .chain(
+                    (other == Profile::YANDEX)
+                        .then(|| crate::rules::grouping::yandex_split_group::splits(cx))
+                        .into_iter()
+                        .flatten()
+                        .flat_map(|s| {
+                            s.split
+                                .user_agents()
+                                .map(|ua| ua.line())
+                                .collect::<Vec<_>>()
+                        }),
+                )
+                .collect()
+        })
+    };
     // With the same matching, the lines of rules that can make a difference:
     // rules only one reading has, rules with Google's `index.html` alias, and
     // rules whose value holds an escape (URL escapes are normalised only in
@@ -917,14 +923,17 @@ fn compare_samples(
                 more => format!("the groups at {}", more.join(", ")),
             }
         };
-        let (our_groups_said, their_groups_said) = match how {
-            Reading::Crawler => (describe_extents(&ours), describe_extents(&other_view)),
-            Reading::OneToken => (describe_groups(&selection.0), describe_groups(&selection.1)),
+        // Written only when a difference is reported (rarely).
+        let choice_note = || {
+            let (our_groups_said, their_groups_said) = match how {
+                Reading::Crawler => (describe_extents(&ours), describe_extents(&other_view)),
+                Reading::OneToken => (describe_groups(&selection.0), describe_groups(&selection.1)),
+            };
+            format!(
+                " (Google gives it {our_groups_said}, {} {their_groups_said})",
+                reader_name(other).split(" (").next().unwrap_or(""),
+            )
         };
-        let choice_note = format!(
-            " (Google gives it {our_groups_said}, {} {their_groups_said})",
-            reader_name(other).split(" (").next().unwrap_or(""),
-        );
         let mut choice_reported = false;
         let our_rules: Vec<Rule<'_>> = ours.groups().flat_map(|g| g.rules()).collect();
         let their_rules: Vec<Rule<'_>> = other_view.groups().flat_map(|g| g.rules()).collect();
@@ -1061,7 +1070,7 @@ fn compare_samples(
                 && [a.line(), b.line()]
                     .into_iter()
                     .flatten()
-                    .any(|line| explained.contains(&line) || past_google(line))
+                    .any(|line| explained().contains(&line) || past_google(line))
             {
                 return;
             }
@@ -1069,11 +1078,14 @@ fn compare_samples(
                 Some(_) if choice_reported => return,
                 Some(line) => {
                     choice_reported = true;
-                    (line, choice_note.as_str())
+                    (line, choice_note())
                 }
-                None => (a.line().or(b.line()).unwrap_or(source_line).max(1), ""),
+                None => (
+                    a.line().or(b.line()).unwrap_or(source_line).max(1),
+                    String::new(),
+                ),
             };
-            if explained.contains(&line) || !reported.insert(line) {
+            if explained().contains(&line) || !reported.insert(line) {
                 return;
             }
             let who = if agent == generic {
