@@ -22,8 +22,12 @@
 //! goes back), plain rules weigh and match alike, and so do most wildcard
 //! patterns ([`restart_alike`]): where such a rule matches, the sample is
 //! decided only if the rules' weights in the two readings give different
-//! verdicts. [`PrefixIndex`] answers "which kinds of plain rules match this
-//! path, and the longest of each" in logarithmic time.
+//! verdicts, and the weights are only compared where a rule matches that
+//! can rank apart (heavier in one reading only) from another rule that can
+//! match the same paths (with no such rule, nor any matched differently,
+//! no sample of a crawler is decided). [`PrefixIndex`] answers "which kinds
+//! of plain rules match this path, and the longest of each" in logarithmic
+//! time.
 
 use crawlgate::Who;
 use crawlgate::{
@@ -31,6 +35,7 @@ use crawlgate::{
     Rule,
 };
 use rustc_hash::{FxHashMap, FxHashSet};
+use std::cell::{Cell, OnceCell};
 
 use crate::budget::{Budget, LookupCost};
 use crate::context::generic_agent;
@@ -155,6 +160,10 @@ const SPECIAL: u8 = 4;
 /// A wildcard rule both readings have that they may match differently on
 /// some paths: matched in both to know.
 const TRY_BOTH: u8 = 8;
+
+/// A floating rule both readings match alike whose weights may rank apart
+/// from another rule's: where it matches, the weights are compared.
+const WEIGHTY: u8 = 16;
 
 /// Most rules matched one by one against each sample; more are indexed by
 /// their literal prefix instead (conservatively).
@@ -331,8 +340,18 @@ fn is_plain(pattern: &str) -> bool {
 
 /// What can make the two readings disagree for one crawler.
 struct Disagreement<'a> {
-    index: PrefixIndex<'a>,
-    floating: Vec<Floating<'a>>,
+    /// Built on first read from `items` (most crawlers need none).
+    index: OnceCell<PrefixIndex<'a>>,
+    items: Cell<Vec<(&'a [u8], u8)>>,
+    /// The floating rules tried on every path: those the readings may match
+    /// differently (`SPECIAL`, `TRY_BOTH`), and those whose weights may
+    /// rank differently against another rule's (`WEIGHTY`).
+    checked: Vec<Floating<'a>>,
+    /// Every floating rule both readings match alike (with `other`'s
+    /// weights), compiled when a path needs the weights.
+    weighed: OnceCell<Vec<Floating<'a>>>,
+    alike: Vec<(&'a str, u8)>,
+    other: Profile,
     /// Google's `index.html` aliases (`/dir/$`) as the one path each
     /// matches.
     aliases: Vec<&'a str>,
@@ -347,26 +366,275 @@ struct Disagreement<'a> {
     any_special: bool,
     /// The rules that match every path, each reading's (weights).
     everywhere: [Longest; 2],
+    /// Whether the rules matching every path may rank differently against
+    /// a plain rule: then every path's weights are compared.
+    always_weigh: bool,
 }
 
-impl Disagreement<'_> {
+/// Whether an allow and a disallow rule, each weighed in both readings,
+/// rank differently in the two.
+fn ranked_apart(allow: [i64; 2], disallow: [i64; 2]) -> bool {
+    (allow[0] >= disallow[0]) != (allow[1] >= disallow[1])
+}
+
+/// The rules of `plain` (sorted by weight, each weighing the same in both
+/// readings) that rank differently from a rule of the other kind weighed
+/// `weights` in the two readings: the allow wins in one reading only.
+fn ranked_apart_from_plain<T>(kind: u8, weights: [i64; 2], plain: &[(i64, T)]) -> &[(i64, T)] {
+    let (low, high) = (weights[0].min(weights[1]), weights[0].max(weights[1]));
+    let (start, end) = if kind == ALLOW {
+        // The allow weighs at least `w` in one reading only: `low < w <= high`.
+        (
+            plain.partition_point(|(w, _)| *w <= low),
+            plain.partition_point(|(w, _)| *w <= high),
+        )
+    } else {
+        // `w` weighs at least the disallow in one reading only: `low <= w < high`.
+        (
+            plain.partition_point(|(w, _)| *w < low),
+            plain.partition_point(|(w, _)| *w < high),
+        )
+    };
+    &plain[start..end]
+}
+
+/// The literal start every path a pattern matches (in Google's reading)
+/// begins with: up to its first `*` or `$`.
+fn literal_start(pattern: &str) -> &[u8] {
+    if !pattern.starts_with('/') {
+        return b"";
+    }
+    let end = pattern.find(['*', '$']).unwrap_or(pattern.len());
+    &pattern.as_bytes()[..end]
+}
+
+/// Whether two rules starting so can match one path: one start is a
+/// prefix of the other.
+fn may_overlap(a: &[u8], b: &[u8]) -> bool {
+    a.starts_with(b) || b.starts_with(a)
+}
+
+/// Most pairs of rules looked at to find the floating rules that may rank
+/// apart from another; past it, all may.
+const MAX_WEIGHED_PAIRS: usize = 1 << 16;
+
+impl<'a> Disagreement<'a> {
+    /// `items` for the index, `floating` with their flags.
+    ///
+    /// Where every rule matching a path matches it in both readings, the
+    /// verdicts differ only if a matching allow and a matching disallow
+    /// rank differently in the two (the allow heavier in one reading only).
+    /// Plain rules weigh alike in both: such a pair holds a floating rule,
+    /// or the rules matching every path. The floating rules in a pair that
+    /// can match one path are `WEIGHTY`, and weights are only compared
+    /// where one matches.
+    fn new(
+        items: Vec<(&'a [u8], u8)>,
+        floating: Vec<(&'a str, u8)>,
+        aliases: Vec<&'a str>,
+        plain_alike: bool,
+        everywhere: [Longest; 2],
+        other: Profile,
+    ) -> Self {
+        let any_special = items.iter().any(|(_, flag)| flag & SPECIAL != 0);
+        let mut floating = floating;
+        let mut always_weigh = false;
+        let weights_matter =
+            everywhere[0] != everywhere[1] || floating.iter().any(|(_, flag)| flag & SPECIAL == 0);
+        if !plain_alike {
+            // First match: no weights to compare (the flags decide).
+            for (_, flag) in &mut floating {
+                if *flag & SPECIAL == 0 {
+                    *flag |= WEIGHTY;
+                }
+            }
+        } else if weights_matter {
+            // The plain rules (both readings'), by kind, with their weights.
+            let mut plain: [Vec<(i64, &[u8])>; 2] = Default::default();
+            for &(key, flag) in &items {
+                for (kind, slot) in [(ALLOW, 0), (DISALLOW, 1)] {
+                    if flag & (kind | SPECIAL) == kind {
+                        plain[slot].push((key.len() as i64, key));
+                    }
+                }
+            }
+            plain
+                .iter_mut()
+                .for_each(|p| p.sort_unstable_by_key(|&(w, _)| w));
+            let every_allow = [everywhere[0][0], everywhere[1][0]];
+            let every_disallow = [everywhere[0][1], everywhere[1][1]];
+            always_weigh = ranked_apart(every_allow, every_disallow)
+                || !ranked_apart_from_plain(ALLOW, every_allow, &plain[1]).is_empty()
+                || !ranked_apart_from_plain(DISALLOW, every_disallow, &plain[0]).is_empty();
+            let weights = |pattern: &str| {
+                let weight =
+                    |precedence: Precedence| i64::from(precedence.weight(pattern.as_bytes()));
+                [weight(Profile::GOOGLE.precedence), weight(other.precedence)]
+            };
+            let mut pairs = 0usize;
+            let mut alike: Vec<(usize, u8, [i64; 2], &[u8])> = Vec::new();
+            for (i, &mut (pattern, ref mut flag)) in floating.iter_mut().enumerate() {
+                if *flag & SPECIAL != 0 {
+                    continue;
+                }
+                let kind = *flag & (ALLOW | DISALLOW);
+                let w = weights(pattern);
+                let start = literal_start(pattern);
+                let apart = if kind == ALLOW {
+                    ranked_apart(w, every_disallow)
+                } else {
+                    ranked_apart(every_allow, w)
+                };
+                let opposite = &plain[usize::from(kind == ALLOW)];
+                if apart
+                    || ranked_apart_from_plain(kind, w, opposite)
+                        .iter()
+                        .any(|(_, key)| {
+                            pairs += 1;
+                            pairs > MAX_WEIGHED_PAIRS || may_overlap(start, key)
+                        })
+                {
+                    *flag |= WEIGHTY;
+                }
+                alike.push((i, kind, w, start));
+            }
+            let allows = alike.iter().filter(|(_, kind, ..)| *kind == ALLOW).count();
+            if pairs + allows * (alike.len() - allows) > MAX_WEIGHED_PAIRS {
+                for &(i, ..) in &alike {
+                    floating[i].1 |= WEIGHTY;
+                }
+            } else {
+                for &(a, _, aw, astart) in alike.iter().filter(|(_, kind, ..)| *kind == ALLOW) {
+                    for &(d, _, dw, dstart) in
+                        alike.iter().filter(|(_, kind, ..)| *kind == DISALLOW)
+                    {
+                        if ranked_apart(aw, dw) && may_overlap(astart, dstart) {
+                            floating[a].1 |= WEIGHTY;
+                            floating[d].1 |= WEIGHTY;
+                        }
+                    }
+                }
+            }
+        }
+        let checked = floating
+            .iter()
+            .filter(|(_, flag)| flag & (SPECIAL | TRY_BOTH | WEIGHTY) != 0)
+            .map(|&(pattern, flag)| Floating::new(pattern, flag, &other))
+            .collect();
+        floating.retain(|(_, flag)| flag & SPECIAL == 0);
+        Disagreement {
+            index: OnceCell::new(),
+            items: Cell::new(items),
+            checked,
+            weighed: OnceCell::new(),
+            alike: floating,
+            other,
+            aliases,
+            plain_alike,
+            any_special,
+            everywhere,
+            always_weigh,
+        }
+    }
+
+    fn index(&self) -> &PrefixIndex<'a> {
+        self.index
+            .get_or_init(|| PrefixIndex::new(self.items.take()))
+    }
+
+    /// Whether only a path with an escape can be decided differently.
+    fn only_escapes(&self) -> bool {
+        self.aliases.is_empty()
+            && self.plain_alike
+            && !self.any_special
+            && !self.always_weigh
+            && self.checked.is_empty()
+    }
+
     fn possible(&self, path: &str) -> bool {
+        let possible = self.possible_weighing_some(path);
+        #[cfg(test)]
+        assert_eq!(possible, self.possible_weighing_all(path), "{path}");
+        possible
+    }
+
+    fn possible_weighing_some(&self, path: &str) -> bool {
         let bytes = path.as_bytes();
         if path.contains('%') || self.aliases.contains(&path) {
             return true;
         }
         let everywhere_differs = self.everywhere[0] != self.everywhere[1];
         let flagged = (self.any_special || !self.plain_alike || everywhere_differs)
-            .then(|| self.index.at(bytes));
+            .then(|| self.index().at(bytes));
         if let Some((flags, _)) = flagged
             && (flags & SPECIAL != 0
                 || !self.plain_alike && flags & (ALLOW | DISALLOW) == ALLOW | DISALLOW)
         {
             return true;
         }
-        // The rest match alike in both readings: where a wildcard rule
-        // matches, each reading's verdict follows from the weights of the
-        // rules that match (plain rules alone decide alike).
+        let path_bytes = byte_set(bytes);
+        let mut weigh = self.always_weigh;
+        for p in &self.checked {
+            if p.flag & SPECIAL != 0 {
+                if p.may_match(path, path_bytes) {
+                    return true;
+                }
+            } else if p.needs & !path_bytes == 0 {
+                let ours = p.wildcard.matches(path);
+                if let Some(theirs) = &p.theirs
+                    && theirs.matches(path) != ours
+                {
+                    return true;
+                }
+                weigh |= ours && p.flag & WEIGHTY != 0;
+            }
+        }
+        // The rest match alike in both readings: unless a rule that may
+        // rank apart matches, the verdicts agree (see `new`). Else each
+        // reading's verdict follows from the weights of the rules that
+        // match (plain rules alone decide alike).
+        if !weigh {
+            return false;
+        }
+        let (_, plain) = flagged.unwrap_or_else(|| self.index().at(bytes));
+        let mut longest = self
+            .everywhere
+            .map(|every| [plain[0].max(every[0]), plain[1].max(every[1])]);
+        let weighed = self.weighed.get_or_init(|| {
+            self.alike
+                .iter()
+                .map(|&(pattern, flag)| Floating::new(pattern, flag, &self.other))
+                .collect()
+        });
+        for p in weighed {
+            if p.needs & !path_bytes == 0 && p.wildcard.matches(path) {
+                let slot = usize::from(p.flag & DISALLOW != 0);
+                for (reading, weight) in p.weights.into_iter().enumerate() {
+                    longest[reading][slot] = longest[reading][slot].max(weight);
+                }
+            }
+        }
+        let [ours, theirs] = longest;
+        allowed(ours) != allowed(theirs)
+    }
+
+    /// [`Disagreement::possible`] as it was first written, every floating
+    /// rule weighed (tests only: the two must agree).
+    #[cfg(test)]
+    fn possible_weighing_all(&self, path: &str) -> bool {
+        let bytes = path.as_bytes();
+        if path.contains('%') || self.aliases.contains(&path) {
+            return true;
+        }
+        let everywhere_differs = self.everywhere[0] != self.everywhere[1];
+        let flagged = (self.any_special || !self.plain_alike || everywhere_differs)
+            .then(|| self.index().at(bytes));
+        if let Some((flags, _)) = flagged
+            && (flags & SPECIAL != 0
+                || !self.plain_alike && flags & (ALLOW | DISALLOW) == ALLOW | DISALLOW)
+        {
+            return true;
+        }
         let with_plain = |plain: Longest| {
             self.everywhere
                 .map(|every| [plain[0].max(every[0]), plain[1].max(every[1])])
@@ -376,7 +644,17 @@ impl Disagreement<'_> {
             Some((_, plain)) if everywhere_differs => Some(with_plain(plain)),
             _ => None,
         };
-        for p in &self.floating {
+        let all = self
+            .checked
+            .iter()
+            .filter(|p| p.flag & SPECIAL != 0)
+            .map(|p| Floating::new(p.written, p.flag, &self.other))
+            .chain(
+                self.alike
+                    .iter()
+                    .map(|&(pattern, flag)| Floating::new(pattern, flag, &self.other)),
+            );
+        for p in all {
             if p.flag & SPECIAL != 0 {
                 if p.may_match(path, path_bytes) {
                     return true;
@@ -389,7 +667,7 @@ impl Disagreement<'_> {
                 }
             } {
                 let longest = longest.get_or_insert_with(|| {
-                    let (_, plain) = flagged.unwrap_or_else(|| self.index.at(bytes));
+                    let (_, plain) = flagged.unwrap_or_else(|| self.index().at(bytes));
                     with_plain(plain)
                 });
                 let slot = usize::from(p.flag & DISALLOW != 0);
@@ -1026,24 +1304,12 @@ fn compare_samples(
                 }
             }
         }
-        let any_special = items.iter().any(|(_, flag)| flag & SPECIAL != 0);
-        // Read only for flags, or for the weights of plain rules where a
-        // wildcard rule both readings match alike matches.
-        let index_read = any_special
-            || !plain_alike
-            || everywhere[0] != everywhere[1]
-            || floating.iter().any(|(_, flag)| flag & SPECIAL == 0);
-        let check = Disagreement {
-            index: PrefixIndex::new(if index_read { items } else { Vec::new() }),
-            any_special,
-            everywhere,
-            floating: floating
-                .into_iter()
-                .map(|(pattern, flag)| Floating::new(pattern, flag, &other))
-                .collect(),
-            aliases,
-            plain_alike,
-        };
+        let check = Disagreement::new(items, floating, aliases, plain_alike, everywhere, other);
+        // Then a sample without an escape cannot be decided differently, and
+        // Yandex's reading leaves those with one out.
+        if !every && !other.normalize_escapes && check.only_escapes() {
+            continue;
+        }
         let mut decide = |path: &str, source_line: u32| {
             if path == "/robots.txt" {
                 return; // always fetched; Google's library leaves it to its caller
@@ -1251,20 +1517,173 @@ mod tests {
     /// match it and it outweighs the allow in both.
     #[test]
     fn patterns_matched_both_ways_disagree_where_the_matches_do() {
-        let check = Disagreement {
-            index: PrefixIndex::new(vec![(b"/aa".as_slice(), ALLOW)]),
-            floating: vec![Floating::new(
-                "/*aab",
-                DISALLOW | TRY_BOTH,
-                &Profile::YANDEX,
-            )],
-            aliases: Vec::new(),
-            plain_alike: true,
-            any_special: false,
-            everywhere: [NO_MATCH, NO_MATCH],
-        };
+        let check = Disagreement::new(
+            vec![(b"/aa".as_slice(), ALLOW)],
+            vec![("/*aab", DISALLOW | TRY_BOTH)],
+            Vec::new(),
+            true,
+            [NO_MATCH, NO_MATCH],
+            Profile::YANDEX,
+        );
         assert!(check.possible("/aaab"));
         assert!(!check.possible("/xaab") && !check.possible("/aax"));
+    }
+
+    /// Yandex measures `/**bcd` as 5, Google as 7: against `Allow: /abcd`
+    /// (5) it wins in Google's reading only, so it is weighed where it
+    /// matches; against `Allow: /abcdefgh` it loses in both, and is not.
+    #[test]
+    fn only_rules_that_may_rank_apart_are_weighed() {
+        let new = |allow: &'static [u8]| {
+            Disagreement::new(
+                vec![(allow, ALLOW)],
+                vec![("/**bcd", DISALLOW)],
+                Vec::new(),
+                true,
+                [NO_MATCH, NO_MATCH],
+                Profile::YANDEX,
+            )
+        };
+        let close = new(b"/abcd");
+        assert_eq!(close.checked.len(), 1);
+        assert!(close.possible("/abcd") && !close.possible("/xbcd"));
+        let far = new(b"/abcdefgh");
+        assert!(far.only_escapes() && !far.possible("/abcdefgh"));
+        // Everywhere-rules ranking apart from a plain rule: every path.
+        let everywhere = Disagreement::new(
+            vec![(b"/", DISALLOW)],
+            Vec::new(),
+            Vec::new(),
+            true,
+            [NO_MATCH, [1, -1]],
+            Profile::YANDEX,
+        );
+        assert!(everywhere.always_weigh && everywhere.possible("/a"));
+    }
+
+    #[test]
+    fn ranking_apart_from_plain_rules_is_found_at_the_bounds() {
+        let plain = [(3, ()), (5, ()), (8, ())];
+        let apart = |kind, weights, plain: &[(i64, ())]| {
+            ranked_apart_from_plain(kind, weights, plain)
+                .iter()
+                .map(|(w, _)| *w)
+                .collect::<Vec<i64>>()
+        };
+        // An allow weighing 5 and 7: apart from a disallow of 5 < w <= 7.
+        assert!(apart(ALLOW, [7, 5], &plain).is_empty());
+        assert_eq!(apart(ALLOW, [8, 3], &plain), [5, 8]);
+        // A disallow weighing 5 and 7: apart from an allow of 5 <= w < 7.
+        assert_eq!(apart(DISALLOW, [7, 5], &plain), [5]);
+        assert_eq!(apart(DISALLOW, [9, 3], &plain), [3, 5, 8]);
+        assert!(apart(DISALLOW, [9, 9], &plain).is_empty());
+        for (kind, weights) in [(ALLOW, [6, 2]), (DISALLOW, [6, 2]), (ALLOW, [-1, 1])] {
+            for w in -1..10 {
+                let expected = match kind {
+                    ALLOW => ranked_apart(weights, [w, w]),
+                    _ => ranked_apart([w, w], weights),
+                };
+                assert_eq!(
+                    !apart(kind, weights, &[(w, ())]).is_empty(),
+                    expected,
+                    "{w}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn rules_overlap_where_one_literal_start_extends_the_other() {
+        assert_eq!(literal_start("/a/*.php$"), b"/a/");
+        assert_eq!(literal_start("/a$b"), b"/a");
+        assert_eq!(literal_start("*.php"), b"");
+        assert!(may_overlap(b"/a/", b"/a/b") && may_overlap(b"", b"/x"));
+        assert!(!may_overlap(b"/a/", b"/b"));
+        // `/shop/*?sort` (12 for Google, 11 for Yandex) against an allow of
+        // 11: only a path both can match is weighed.
+        let apart = Disagreement::new(
+            vec![(b"/cart/abcde", ALLOW)],
+            vec![("/shop/*?sort", DISALLOW)],
+            Vec::new(),
+            true,
+            [NO_MATCH, NO_MATCH],
+            Profile::YANDEX,
+        );
+        assert!(apart.only_escapes());
+        let met = Disagreement::new(
+            vec![(b"/shop/abcde", ALLOW)],
+            vec![("/shop/*?sort", DISALLOW)],
+            Vec::new(),
+            true,
+            [NO_MATCH, NO_MATCH],
+            Profile::YANDEX,
+        );
+        assert!(!met.only_escapes());
+    }
+
+    /// Small sets of rules over a few bytes, every short path: weighing only
+    /// the rules that may rank apart answers as weighing all of them
+    /// (`possible` asserts so in tests).
+    #[test]
+    fn weighing_some_rules_answers_as_weighing_all() {
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        let pieces = ["/", "a", "b", "*", "ab", "/a", "**"];
+        let mut paths = vec![String::from("/")];
+        for _ in 0..4 {
+            let longer: Vec<String> = paths
+                .iter()
+                .flat_map(|p| ["a", "b", "/"].map(|c| format!("{p}{c}")))
+                .collect();
+            paths.extend(longer);
+        }
+        paths.dedup();
+        let mut weighed = 0;
+        for _ in 0..1000 {
+            let mut patterns: Vec<String> = Vec::new();
+            for _ in 0..1 + next(4) {
+                let mut p = String::from("/");
+                for _ in 0..next(4) {
+                    p.push_str(pieces[next(pieces.len())]);
+                }
+                if next(4) == 0 {
+                    p.push('$');
+                }
+                patterns.push(p);
+            }
+            let patterns: Vec<&str> = patterns.iter().map(|p| p.as_str()).collect();
+            let mut items: Vec<(&[u8], u8)> = Vec::new();
+            let mut floating: Vec<(&str, u8)> = Vec::new();
+            for &p in &patterns {
+                let kind = if next(2) == 0 { ALLOW } else { DISALLOW };
+                if is_plain(p) {
+                    items.push((p.as_bytes(), kind));
+                } else if restart_alike(p) {
+                    floating.push((p, kind));
+                } else {
+                    floating.push((p, kind | TRY_BOTH));
+                }
+            }
+            let everywhere = [[[-1, 0][next(2)], -1], [[-1, 1][next(2)], -1]];
+            let check = Disagreement::new(
+                items,
+                floating,
+                Vec::new(),
+                true,
+                everywhere,
+                Profile::YANDEX,
+            );
+            weighed += usize::from(check.checked.iter().any(|p| p.flag & WEIGHTY != 0));
+            for path in &paths {
+                check.possible(path);
+            }
+        }
+        assert!(weighed > 50, "{weighed}");
     }
 
     #[test]
