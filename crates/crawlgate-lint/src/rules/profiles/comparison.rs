@@ -714,7 +714,10 @@ impl std::hash::Hash for Caseless<'_> {
 /// group left without rules (it would merge with the next), a `* x` value
 /// (global for Google only), a cut long line, an `index.html` alias, or
 /// escapes the rfc9309 reading normalises.
-fn rfc9309_only_drops_explained_rules(google: &RobotsTxt) -> bool {
+fn rfc9309_only_drops_explained_rules(
+    google: &RobotsTxt,
+    escapes_differ: impl Fn(&Rule<'_>) -> bool,
+) -> bool {
     let mut dropped_lines: FxHashSet<u32> = FxHashSet::default();
     for d in google.diagnostics() {
         match d.code {
@@ -742,7 +745,7 @@ fn rfc9309_only_drops_explained_rules(google: &RobotsTxt) -> bool {
         let mut rules = group.rules();
         let kept =
             i + 1 == groups || group.rules().len() == 0 || group.rules().any(|r| !dropped(&r));
-        kept && rules.all(|r| r.index_alias().is_none() && !escapes_differ(r.value()))
+        kept && rules.all(|r| r.index_alias().is_none() && !escapes_differ(&r))
     })
 }
 
@@ -868,10 +871,20 @@ fn compare_samples(
     if cx.html {
         return;
     }
+    // Normalising a value (Google's, rfc9309's, Bing's: none requotes)
+    // changes only a `%` or a byte outside ASCII, and invalid UTF-8 turns
+    // into replacement characters: a file with neither has no value whose
+    // escapes differ. Looked at once, where a rule's value would be.
+    let escapes_in_file = OnceCell::new();
+    let rule_escapes_differ = |rule: &Rule<'_>| {
+        *escapes_in_file
+            .get_or_init(|| !cx.source.is_ascii() || memchr::memchr(b'%', cx.source).is_some())
+            && escapes_differ(rule.value())
+    };
     // Checked on Google's reading alone, before anything else is built.
     if other == Profile::RFC9309
         && cx.robots.profile() == Profile::GOOGLE
-        && rfc9309_only_drops_explained_rules(cx.robots)
+        && rfc9309_only_drops_explained_rules(cx.robots, rule_escapes_differ)
     {
         return;
     }
@@ -882,6 +895,11 @@ fn compare_samples(
         other.precedence,
         Precedence::LongestMatch | Precedence::LongestLiteral
     );
+    // Same records and the same decide-time switches: nothing can differ
+    // (Bing's reading of a file where no `Crawl-delay` ends a group).
+    if cx.same_records(other) && decides_alike(cx.robots.profile(), other) {
+        return;
+    }
     // Same records, same matching: only Google's `index.html` aliases, and
     // escapes in URLs (normalised by the rfc9309 reading only), can make a
     // difference (`/robots.txt` aside). Decided before the other reading is
@@ -892,13 +910,8 @@ fn compare_samples(
         && !cx
             .robots
             .rules()
-            .any(|r| r.index_alias().is_some() || escapes_differ(r.value()))
+            .any(|r| r.index_alias().is_some() || rule_escapes_differ(&r))
     {
-        return;
-    }
-    // Same records and the same decide-time switches: nothing can differ
-    // (Bing's reading of a file where no `Crawl-delay` ends a group).
-    if cx.same_records(other) && decides_alike(cx.robots.profile(), other) {
         return;
     }
     let google = cx.reading(Profile::GOOGLE);
@@ -1030,7 +1043,7 @@ fn compare_samples(
         let our_keys: FxHashSet<_> = google.rules().map(|r| placed(&r)).collect();
         let their_keys: FxHashSet<_> = theirs.rules().map(|r| placed(&r)).collect();
         let special = |r: &Rule<'_>, other: &FxHashSet<(u32, bool, &str, Option<u32>)>| {
-            !other.contains(&placed(r)) || r.index_alias().is_some() || escapes_differ(r.value())
+            !other.contains(&placed(r)) || r.index_alias().is_some() || rule_escapes_differ(r)
         };
         google
             .rules()
