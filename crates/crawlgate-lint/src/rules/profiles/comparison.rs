@@ -140,6 +140,14 @@ fn shorten(path: &str) -> String {
     format!("{}…", &path[..end])
 }
 
+/// A view's rules, each with its pattern, read once (it is looked at often).
+fn with_patterns<'a>(view: &AgentView<'a>) -> Vec<(Rule<'a>, &'a str)> {
+    view.groups()
+        .flat_map(|g| g.rules())
+        .map(|r| (r, r.pattern()))
+        .collect()
+}
+
 fn group_lines(view: &AgentView<'_>) -> Vec<u32> {
     view.groups().map(|g| g.first_line()).collect()
 }
@@ -801,45 +809,53 @@ fn family(profile: Profile) -> &'static [&'static str] {
         .map_or(&[], |(_, tokens)| tokens.as_slice())
 }
 
-fn key<'a>(rule: &Rule<'a>) -> RuleKey<'a> {
-    (rule.line(), rule.is_allow(), rule.pattern())
+fn key<'a>(&(rule, pattern): &(Rule<'a>, &'a str)) -> RuleKey<'a> {
+    (rule.line(), rule.is_allow(), pattern)
 }
 
 /// Every rule of `ours`, then every rule of `theirs` that `ours` lacks, each
-/// with whether both have it (the same line, kind and pattern). A view's
-/// rules come in line order, and a line holds one rule: the two lists are
-/// merged in one pass (sets otherwise).
-fn shared_rules<'a>(ours: &[Rule<'a>], theirs: &[Rule<'a>]) -> Vec<(Rule<'a>, bool)> {
-    let in_order = |rules: &[Rule<'_>]| rules.windows(2).all(|w| w[0].line() < w[1].line());
-    let mut rules: Vec<(Rule<'a>, bool)> = Vec::with_capacity(ours.len() + theirs.len());
+/// with its pattern and whether both have it (the same line, kind and
+/// pattern). A view's rules come in line order, and a line holds one rule:
+/// the two lists are merged in one pass (sets otherwise).
+fn shared_rules<'a>(
+    ours: &[(Rule<'a>, &'a str)],
+    theirs: &[(Rule<'a>, &'a str)],
+) -> Vec<(Rule<'a>, &'a str, bool)> {
+    let in_order =
+        |rules: &[(Rule<'_>, &str)]| rules.windows(2).all(|w| w[0].0.line() < w[1].0.line());
+    let mut rules: Vec<(Rule<'a>, &'a str, bool)> = Vec::with_capacity(ours.len() + theirs.len());
     if in_order(ours) && in_order(theirs) {
         let mut only_theirs = Vec::new();
         let mut other = theirs.iter().peekable();
         for rule in ours {
-            while let Some(t) = other.next_if(|t| t.line() < rule.line()) {
+            let line = rule.0.line();
+            while let Some(t) = other.next_if(|t| t.0.line() < line) {
                 only_theirs.push(*t);
             }
-            let shared = other.next_if(|t| t.line() == rule.line()).map(|t| {
+            let shared = other.next_if(|t| t.0.line() == line).map(|t| {
                 let same = key(t) == key(rule);
                 if !same {
                     only_theirs.push(*t);
                 }
                 same
             });
-            rules.push((*rule, shared == Some(true)));
+            rules.push((rule.0, rule.1, shared == Some(true)));
         }
         only_theirs.extend(other);
-        rules.extend(only_theirs.into_iter().map(|r| (r, false)));
+        rules.extend(only_theirs.into_iter().map(|(r, p)| (r, p, false)));
         return rules;
     }
     let our_keys: FxHashSet<RuleKey<'_>> = ours.iter().map(key).collect();
     let their_keys: FxHashSet<RuleKey<'_>> = theirs.iter().map(key).collect();
-    rules.extend(ours.iter().map(|r| (*r, their_keys.contains(&key(r)))));
+    rules.extend(
+        ours.iter()
+            .map(|r| (r.0, r.1, their_keys.contains(&key(r)))),
+    );
     rules.extend(
         theirs
             .iter()
             .filter(|r| !our_keys.contains(&key(r)))
-            .map(|r| (*r, false)),
+            .map(|&(r, p)| (r, p, false)),
     );
     rules
 }
@@ -956,9 +972,13 @@ fn compare_samples(
     for robots in [google, theirs] {
         for ua in robots.user_agents() {
             let token = ua.token();
+            // A crawler family's reading matters for its crawlers only.
+            if token.is_empty() || !family.is_empty() && !reads_for(token) {
+                continue;
+            }
             // `MJ12bot` names `MJ` for Google's parser: not a crawler's name.
             let cut_by_digit = ua.value()[token.len()..].starts_with(|c: char| c.is_ascii_digit());
-            if !token.is_empty() && !cut_by_digit && names.insert(Caseless(token)) {
+            if !cut_by_digit && names.insert(Caseless(token)) {
                 agents.push(token);
             }
         }
@@ -970,10 +990,8 @@ fn compare_samples(
             }
         }
     } else {
-        // A crawler family's reading matters for its crawlers only: the
-        // ones the file names, and its main crawler (which also stands for
-        // the family when the `*` groups apply).
-        agents.retain(|a| reads_for(a));
+        // The family's crawlers the file names, and its main crawler (which
+        // also stands for the family when the `*` groups apply).
         if let Some(main) = family.first()
             && names.insert(Caseless(main))
         {
@@ -1226,15 +1244,15 @@ fn compare_samples(
             )
         };
         let mut choice_reported = false;
-        let our_rules: Vec<Rule<'_>> = ours.groups().flat_map(|g| g.rules()).collect();
-        let their_rules: Vec<Rule<'_>> = other_view.groups().flat_map(|g| g.rules()).collect();
+        let our_rules = with_patterns(&ours);
+        let their_rules = with_patterns(&other_view);
         // Built on the first lookup: most crawlers need none.
         let lookups = std::cell::OnceCell::new();
         let lookup_cost = |path: &str| {
             let [ours, theirs] = lookups.get_or_init(|| {
                 [
-                    LookupCost::new(our_rules.iter().map(|r| r.pattern())),
-                    LookupCost::new(their_rules.iter().map(|r| r.pattern())),
+                    LookupCost::new(our_rules.iter().map(|&(_, pattern)| pattern)),
+                    LookupCost::new(their_rules.iter().map(|&(_, pattern)| pattern)),
                 ]
             });
             ours.of(path) + theirs.of(path)
@@ -1249,11 +1267,15 @@ fn compare_samples(
         // it as `Allow: /`, which weighs 1).
         let mut everywhere = [NO_MATCH, NO_MATCH];
         let mut special_floating = 0;
-        for (i, (rule, shared)) in rules.iter().enumerate() {
-            let pattern = rule.pattern();
+        // Whether each rule is plain, and its alias: read again for samples.
+        let mut facts: Vec<(bool, Option<&str>)> = Vec::with_capacity(rules.len());
+        for (i, &(rule, pattern, shared)) in rules.iter().enumerate() {
+            let plain = is_plain(pattern);
+            let alias = rule.index_alias();
+            facts.push((plain, alias));
             let kind = if rule.is_allow() { ALLOW } else { DISALLOW };
             let reading = usize::from(i >= our_rules.len());
-            if !*shared
+            if !shared
                 && plain_alike
                 && !same_matching
                 && rule.is_empty()
@@ -1267,7 +1289,7 @@ fn compare_samples(
                 everywhere[reading][0] = everywhere[reading][0].max(weight);
                 continue;
             }
-            if let Some(alias) = rule.index_alias() {
+            if let Some(alias) = alias {
                 match alias.strip_suffix('$') {
                     Some(exact) if !exact.contains(['*', '$']) => aliases.push(exact),
                     _ => items.push((alias.trim_end_matches('$').as_bytes(), SPECIAL)),
@@ -1275,12 +1297,12 @@ fn compare_samples(
             }
             if pattern.is_empty() {
                 // Allows everything in every reading, but weakly.
-                items.push((b"", if *shared { ALLOW } else { SPECIAL }));
+                items.push((b"", if shared { ALLOW } else { SPECIAL }));
             } else if same_matching {
                 // Matched alike by both readings: only a rule one reading
                 // lacks can make a difference.
-                if !*shared {
-                    if is_plain(pattern) {
+                if !shared {
+                    if plain {
                         items.push((pattern.as_bytes(), SPECIAL));
                     } else if special_floating < MAX_FLOATING {
                         special_floating += 1;
@@ -1289,17 +1311,17 @@ fn compare_samples(
                         items.push((b"", SPECIAL));
                     }
                 }
-            } else if is_plain(pattern) {
+            } else if plain {
                 items.push((
                     pattern.as_bytes(),
-                    if *shared { kind } else { kind | SPECIAL },
+                    if shared { kind } else { kind | SPECIAL },
                 ));
             } else {
                 // Both readings' wildcards, alike (Yandex's `*` matches most
                 // patterns as Google's does): then only the rules' weights
                 // differ, which matters where both kinds match. A pattern
                 // Yandex's `*` may match otherwise is matched both ways.
-                let alike = *shared && plain_alike && other.wildcards;
+                let alike = shared && plain_alike && other.wildcards;
                 if alike && floating.len() < MAX_ALIKE_FLOATING {
                     let restarts = other.restarting_star && !restart_alike(pattern);
                     floating.push((pattern, if restarts { kind | TRY_BOTH } else { kind }));
@@ -1402,9 +1424,8 @@ fn compare_samples(
         if every || check.possible("/") {
             decide("/", 0);
         }
-        for (rule, shared) in &rules {
-            let pattern = rule.pattern();
-            if *shared && is_plain(pattern) && rule.index_alias().is_none() {
+        for (&(rule, pattern, shared), &(plain, alias)) in rules.iter().zip(&facts) {
+            if shared && plain && alias.is_none() {
                 let path = as_sent(pattern, &mut sent);
                 if every || check.possible(path) {
                     decide(path, rule.line());
@@ -1412,11 +1433,7 @@ fn compare_samples(
                 continue;
             }
             let value = rule.value();
-            let sources = [
-                Some(pattern),
-                (value != pattern).then_some(value),
-                rule.index_alias(),
-            ];
+            let sources = [Some(pattern), (value != pattern).then_some(value), alias];
             for source in sources.into_iter().flatten() {
                 let sampled = if other.restarting_star {
                     sample_apart(source, &mut sample)
@@ -1462,12 +1479,12 @@ mod tests {
         let text = b"User-agent: *\nDisallow: /a\nDisallow:\nAllow: /b*\nDisallow: /c$\n";
         let google = RobotsTxt::parse(text);
         let yandex = RobotsTxt::parse_with(text, Profile::YANDEX);
-        let ours: Vec<Rule<'_>> = google.rules().collect();
-        let theirs: Vec<Rule<'_>> = yandex.rules().collect();
-        let said = |rules: Vec<(Rule<'_>, bool)>| -> Vec<(u32, String, bool)> {
+        let ours: Vec<(Rule<'_>, &str)> = google.rules().map(|r| (r, r.pattern())).collect();
+        let theirs: Vec<(Rule<'_>, &str)> = yandex.rules().map(|r| (r, r.pattern())).collect();
+        let said = |rules: Vec<(Rule<'_>, &str, bool)>| -> Vec<(u32, String, bool)> {
             rules
                 .iter()
-                .map(|(r, shared)| (r.line(), r.pattern().to_owned(), *shared))
+                .map(|(r, pattern, shared)| (r.line(), pattern.to_string(), *shared))
                 .collect()
         };
         // Yandex reads the empty `Disallow:` as `/`: only that rule differs.
