@@ -22,8 +22,12 @@
 //! goes back), plain rules weigh and match alike, and so do most wildcard
 //! patterns ([`restart_alike`]): where such a rule matches, the sample is
 //! decided only if the rules' weights in the two readings give different
-//! verdicts. [`PrefixIndex`] answers "which kinds of plain rules match this
-//! path, and the longest of each" in logarithmic time.
+//! verdicts, and the weights are only compared where a rule matches that
+//! can rank apart (heavier in one reading only) from another rule that can
+//! match the same paths (with no such rule, nor any matched differently,
+//! no sample of a crawler is decided). [`PrefixIndex`] answers "which kinds
+//! of plain rules match this path, and the longest of each" in logarithmic
+//! time.
 
 use crawlgate::Who;
 use crawlgate::{
@@ -31,6 +35,7 @@ use crawlgate::{
     Rule,
 };
 use rustc_hash::{FxHashMap, FxHashSet};
+use std::cell::{Cell, OnceCell};
 
 use crate::budget::{Budget, LookupCost};
 use crate::context::generic_agent;
@@ -135,6 +140,14 @@ fn shorten(path: &str) -> String {
     format!("{}…", &path[..end])
 }
 
+/// A view's rules, each with its pattern, read once (it is looked at often).
+fn with_patterns<'a>(view: &AgentView<'a>) -> Vec<(Rule<'a>, &'a str)> {
+    view.groups()
+        .flat_map(|g| g.rules())
+        .map(|r| (r, r.pattern()))
+        .collect()
+}
+
 fn group_lines(view: &AgentView<'_>) -> Vec<u32> {
     view.groups().map(|g| g.first_line()).collect()
 }
@@ -155,6 +168,10 @@ const SPECIAL: u8 = 4;
 /// A wildcard rule both readings have that they may match differently on
 /// some paths: matched in both to know.
 const TRY_BOTH: u8 = 8;
+
+/// A floating rule both readings match alike whose weights may rank apart
+/// from another rule's: where it matches, the weights are compared.
+const WEIGHTY: u8 = 16;
 
 /// Most rules matched one by one against each sample; more are indexed by
 /// their literal prefix instead (conservatively).
@@ -331,8 +348,18 @@ fn is_plain(pattern: &str) -> bool {
 
 /// What can make the two readings disagree for one crawler.
 struct Disagreement<'a> {
-    index: PrefixIndex<'a>,
-    floating: Vec<Floating<'a>>,
+    /// Built on first read from `items` (most crawlers need none).
+    index: OnceCell<PrefixIndex<'a>>,
+    items: Cell<Vec<(&'a [u8], u8)>>,
+    /// The floating rules tried on every path: those the readings may match
+    /// differently (`SPECIAL`, `TRY_BOTH`), and those whose weights may
+    /// rank differently against another rule's (`WEIGHTY`).
+    checked: Vec<Floating<'a>>,
+    /// Every floating rule both readings match alike (with `other`'s
+    /// weights), compiled when a path needs the weights.
+    weighed: OnceCell<Vec<Floating<'a>>>,
+    alike: Vec<(&'a str, u8)>,
+    other: Profile,
     /// Google's `index.html` aliases (`/dir/$`) as the one path each
     /// matches.
     aliases: Vec<&'a str>,
@@ -347,26 +374,275 @@ struct Disagreement<'a> {
     any_special: bool,
     /// The rules that match every path, each reading's (weights).
     everywhere: [Longest; 2],
+    /// Whether the rules matching every path may rank differently against
+    /// a plain rule: then every path's weights are compared.
+    always_weigh: bool,
 }
 
-impl Disagreement<'_> {
+/// Whether an allow and a disallow rule, each weighed in both readings,
+/// rank differently in the two.
+fn ranked_apart(allow: [i64; 2], disallow: [i64; 2]) -> bool {
+    (allow[0] >= disallow[0]) != (allow[1] >= disallow[1])
+}
+
+/// The rules of `plain` (sorted by weight, each weighing the same in both
+/// readings) that rank differently from a rule of the other kind weighed
+/// `weights` in the two readings: the allow wins in one reading only.
+fn ranked_apart_from_plain<T>(kind: u8, weights: [i64; 2], plain: &[(i64, T)]) -> &[(i64, T)] {
+    let (low, high) = (weights[0].min(weights[1]), weights[0].max(weights[1]));
+    let (start, end) = if kind == ALLOW {
+        // The allow weighs at least `w` in one reading only: `low < w <= high`.
+        (
+            plain.partition_point(|(w, _)| *w <= low),
+            plain.partition_point(|(w, _)| *w <= high),
+        )
+    } else {
+        // `w` weighs at least the disallow in one reading only: `low <= w < high`.
+        (
+            plain.partition_point(|(w, _)| *w < low),
+            plain.partition_point(|(w, _)| *w < high),
+        )
+    };
+    &plain[start..end]
+}
+
+/// The literal start every path a pattern matches (in Google's reading)
+/// begins with: up to its first `*` or `$`.
+fn literal_start(pattern: &str) -> &[u8] {
+    if !pattern.starts_with('/') {
+        return b"";
+    }
+    let end = pattern.find(['*', '$']).unwrap_or(pattern.len());
+    &pattern.as_bytes()[..end]
+}
+
+/// Whether two rules starting so can match one path: one start is a
+/// prefix of the other.
+fn may_overlap(a: &[u8], b: &[u8]) -> bool {
+    a.starts_with(b) || b.starts_with(a)
+}
+
+/// Most pairs of rules looked at to find the floating rules that may rank
+/// apart from another; past it, all may.
+const MAX_WEIGHED_PAIRS: usize = 1 << 16;
+
+impl<'a> Disagreement<'a> {
+    /// `items` for the index, `floating` with their flags.
+    ///
+    /// Where every rule matching a path matches it in both readings, the
+    /// verdicts differ only if a matching allow and a matching disallow
+    /// rank differently in the two (the allow heavier in one reading only).
+    /// Plain rules weigh alike in both: such a pair holds a floating rule,
+    /// or the rules matching every path. The floating rules in a pair that
+    /// can match one path are `WEIGHTY`, and weights are only compared
+    /// where one matches.
+    fn new(
+        items: Vec<(&'a [u8], u8)>,
+        floating: Vec<(&'a str, u8)>,
+        aliases: Vec<&'a str>,
+        plain_alike: bool,
+        everywhere: [Longest; 2],
+        other: Profile,
+    ) -> Self {
+        let any_special = items.iter().any(|(_, flag)| flag & SPECIAL != 0);
+        let mut floating = floating;
+        let mut always_weigh = false;
+        let weights_matter =
+            everywhere[0] != everywhere[1] || floating.iter().any(|(_, flag)| flag & SPECIAL == 0);
+        if !plain_alike {
+            // First match: no weights to compare (the flags decide).
+            for (_, flag) in &mut floating {
+                if *flag & SPECIAL == 0 {
+                    *flag |= WEIGHTY;
+                }
+            }
+        } else if weights_matter {
+            // The plain rules (both readings'), by kind, with their weights.
+            let mut plain: [Vec<(i64, &[u8])>; 2] = Default::default();
+            for &(key, flag) in &items {
+                for (kind, slot) in [(ALLOW, 0), (DISALLOW, 1)] {
+                    if flag & (kind | SPECIAL) == kind {
+                        plain[slot].push((key.len() as i64, key));
+                    }
+                }
+            }
+            plain
+                .iter_mut()
+                .for_each(|p| p.sort_unstable_by_key(|&(w, _)| w));
+            let every_allow = [everywhere[0][0], everywhere[1][0]];
+            let every_disallow = [everywhere[0][1], everywhere[1][1]];
+            always_weigh = ranked_apart(every_allow, every_disallow)
+                || !ranked_apart_from_plain(ALLOW, every_allow, &plain[1]).is_empty()
+                || !ranked_apart_from_plain(DISALLOW, every_disallow, &plain[0]).is_empty();
+            let weights = |pattern: &str| {
+                let weight =
+                    |precedence: Precedence| i64::from(precedence.weight(pattern.as_bytes()));
+                [weight(Profile::GOOGLE.precedence), weight(other.precedence)]
+            };
+            let mut pairs = 0usize;
+            let mut alike: Vec<(usize, u8, [i64; 2], &[u8])> = Vec::new();
+            for (i, &mut (pattern, ref mut flag)) in floating.iter_mut().enumerate() {
+                if *flag & SPECIAL != 0 {
+                    continue;
+                }
+                let kind = *flag & (ALLOW | DISALLOW);
+                let w = weights(pattern);
+                let start = literal_start(pattern);
+                let apart = if kind == ALLOW {
+                    ranked_apart(w, every_disallow)
+                } else {
+                    ranked_apart(every_allow, w)
+                };
+                let opposite = &plain[usize::from(kind == ALLOW)];
+                if apart
+                    || ranked_apart_from_plain(kind, w, opposite)
+                        .iter()
+                        .any(|(_, key)| {
+                            pairs += 1;
+                            pairs > MAX_WEIGHED_PAIRS || may_overlap(start, key)
+                        })
+                {
+                    *flag |= WEIGHTY;
+                }
+                alike.push((i, kind, w, start));
+            }
+            let allows = alike.iter().filter(|(_, kind, ..)| *kind == ALLOW).count();
+            if pairs + allows * (alike.len() - allows) > MAX_WEIGHED_PAIRS {
+                for &(i, ..) in &alike {
+                    floating[i].1 |= WEIGHTY;
+                }
+            } else {
+                for &(a, _, aw, astart) in alike.iter().filter(|(_, kind, ..)| *kind == ALLOW) {
+                    for &(d, _, dw, dstart) in
+                        alike.iter().filter(|(_, kind, ..)| *kind == DISALLOW)
+                    {
+                        if ranked_apart(aw, dw) && may_overlap(astart, dstart) {
+                            floating[a].1 |= WEIGHTY;
+                            floating[d].1 |= WEIGHTY;
+                        }
+                    }
+                }
+            }
+        }
+        let checked = floating
+            .iter()
+            .filter(|(_, flag)| flag & (SPECIAL | TRY_BOTH | WEIGHTY) != 0)
+            .map(|&(pattern, flag)| Floating::new(pattern, flag, &other))
+            .collect();
+        floating.retain(|(_, flag)| flag & SPECIAL == 0);
+        Disagreement {
+            index: OnceCell::new(),
+            items: Cell::new(items),
+            checked,
+            weighed: OnceCell::new(),
+            alike: floating,
+            other,
+            aliases,
+            plain_alike,
+            any_special,
+            everywhere,
+            always_weigh,
+        }
+    }
+
+    fn index(&self) -> &PrefixIndex<'a> {
+        self.index
+            .get_or_init(|| PrefixIndex::new(self.items.take()))
+    }
+
+    /// Whether only a path with an escape can be decided differently.
+    fn only_escapes(&self) -> bool {
+        self.aliases.is_empty()
+            && self.plain_alike
+            && !self.any_special
+            && !self.always_weigh
+            && self.checked.is_empty()
+    }
+
     fn possible(&self, path: &str) -> bool {
+        let possible = self.possible_weighing_some(path);
+        #[cfg(test)]
+        assert_eq!(possible, self.possible_weighing_all(path), "{path}");
+        possible
+    }
+
+    fn possible_weighing_some(&self, path: &str) -> bool {
         let bytes = path.as_bytes();
         if path.contains('%') || self.aliases.contains(&path) {
             return true;
         }
         let everywhere_differs = self.everywhere[0] != self.everywhere[1];
         let flagged = (self.any_special || !self.plain_alike || everywhere_differs)
-            .then(|| self.index.at(bytes));
+            .then(|| self.index().at(bytes));
         if let Some((flags, _)) = flagged
             && (flags & SPECIAL != 0
                 || !self.plain_alike && flags & (ALLOW | DISALLOW) == ALLOW | DISALLOW)
         {
             return true;
         }
-        // The rest match alike in both readings: where a wildcard rule
-        // matches, each reading's verdict follows from the weights of the
-        // rules that match (plain rules alone decide alike).
+        let path_bytes = byte_set(bytes);
+        let mut weigh = self.always_weigh;
+        for p in &self.checked {
+            if p.flag & SPECIAL != 0 {
+                if p.may_match(path, path_bytes) {
+                    return true;
+                }
+            } else if p.needs & !path_bytes == 0 {
+                let ours = p.wildcard.matches(path);
+                if let Some(theirs) = &p.theirs
+                    && theirs.matches(path) != ours
+                {
+                    return true;
+                }
+                weigh |= ours && p.flag & WEIGHTY != 0;
+            }
+        }
+        // The rest match alike in both readings: unless a rule that may
+        // rank apart matches, the verdicts agree (see `new`). Else each
+        // reading's verdict follows from the weights of the rules that
+        // match (plain rules alone decide alike).
+        if !weigh {
+            return false;
+        }
+        let (_, plain) = flagged.unwrap_or_else(|| self.index().at(bytes));
+        let mut longest = self
+            .everywhere
+            .map(|every| [plain[0].max(every[0]), plain[1].max(every[1])]);
+        let weighed = self.weighed.get_or_init(|| {
+            self.alike
+                .iter()
+                .map(|&(pattern, flag)| Floating::new(pattern, flag, &self.other))
+                .collect()
+        });
+        for p in weighed {
+            if p.needs & !path_bytes == 0 && p.wildcard.matches(path) {
+                let slot = usize::from(p.flag & DISALLOW != 0);
+                for (reading, weight) in p.weights.into_iter().enumerate() {
+                    longest[reading][slot] = longest[reading][slot].max(weight);
+                }
+            }
+        }
+        let [ours, theirs] = longest;
+        allowed(ours) != allowed(theirs)
+    }
+
+    /// [`Disagreement::possible`] as it was first written, every floating
+    /// rule weighed (tests only: the two must agree).
+    #[cfg(test)]
+    fn possible_weighing_all(&self, path: &str) -> bool {
+        let bytes = path.as_bytes();
+        if path.contains('%') || self.aliases.contains(&path) {
+            return true;
+        }
+        let everywhere_differs = self.everywhere[0] != self.everywhere[1];
+        let flagged = (self.any_special || !self.plain_alike || everywhere_differs)
+            .then(|| self.index().at(bytes));
+        if let Some((flags, _)) = flagged
+            && (flags & SPECIAL != 0
+                || !self.plain_alike && flags & (ALLOW | DISALLOW) == ALLOW | DISALLOW)
+        {
+            return true;
+        }
         let with_plain = |plain: Longest| {
             self.everywhere
                 .map(|every| [plain[0].max(every[0]), plain[1].max(every[1])])
@@ -376,7 +652,17 @@ impl Disagreement<'_> {
             Some((_, plain)) if everywhere_differs => Some(with_plain(plain)),
             _ => None,
         };
-        for p in &self.floating {
+        let all = self
+            .checked
+            .iter()
+            .filter(|p| p.flag & SPECIAL != 0)
+            .map(|p| Floating::new(p.written, p.flag, &self.other))
+            .chain(
+                self.alike
+                    .iter()
+                    .map(|&(pattern, flag)| Floating::new(pattern, flag, &self.other)),
+            );
+        for p in all {
             if p.flag & SPECIAL != 0 {
                 if p.may_match(path, path_bytes) {
                     return true;
@@ -389,7 +675,7 @@ impl Disagreement<'_> {
                 }
             } {
                 let longest = longest.get_or_insert_with(|| {
-                    let (_, plain) = flagged.unwrap_or_else(|| self.index.at(bytes));
+                    let (_, plain) = flagged.unwrap_or_else(|| self.index().at(bytes));
                     with_plain(plain)
                 });
                 let slot = usize::from(p.flag & DISALLOW != 0);
@@ -436,7 +722,10 @@ impl std::hash::Hash for Caseless<'_> {
 /// group left without rules (it would merge with the next), a `* x` value
 /// (global for Google only), a cut long line, an `index.html` alias, or
 /// escapes the rfc9309 reading normalises.
-fn rfc9309_only_drops_explained_rules(google: &RobotsTxt) -> bool {
+fn rfc9309_only_drops_explained_rules(
+    google: &RobotsTxt,
+    escapes_differ: impl Fn(&Rule<'_>) -> bool,
+) -> bool {
     let mut dropped_lines: FxHashSet<u32> = FxHashSet::default();
     for d in google.diagnostics() {
         match d.code {
@@ -464,7 +753,7 @@ fn rfc9309_only_drops_explained_rules(google: &RobotsTxt) -> bool {
         let mut rules = group.rules();
         let kept =
             i + 1 == groups || group.rules().len() == 0 || group.rules().any(|r| !dropped(&r));
-        kept && rules.all(|r| r.index_alias().is_none() && !escapes_differ(r.value()))
+        kept && rules.all(|r| r.index_alias().is_none() && !escapes_differ(&r))
     })
 }
 
@@ -520,45 +809,53 @@ fn family(profile: Profile) -> &'static [&'static str] {
         .map_or(&[], |(_, tokens)| tokens.as_slice())
 }
 
-fn key<'a>(rule: &Rule<'a>) -> RuleKey<'a> {
-    (rule.line(), rule.is_allow(), rule.pattern())
+fn key<'a>(&(rule, pattern): &(Rule<'a>, &'a str)) -> RuleKey<'a> {
+    (rule.line(), rule.is_allow(), pattern)
 }
 
 /// Every rule of `ours`, then every rule of `theirs` that `ours` lacks, each
-/// with whether both have it (the same line, kind and pattern). A view's
-/// rules come in line order, and a line holds one rule: the two lists are
-/// merged in one pass (sets otherwise).
-fn shared_rules<'a>(ours: &[Rule<'a>], theirs: &[Rule<'a>]) -> Vec<(Rule<'a>, bool)> {
-    let in_order = |rules: &[Rule<'_>]| rules.windows(2).all(|w| w[0].line() < w[1].line());
-    let mut rules: Vec<(Rule<'a>, bool)> = Vec::with_capacity(ours.len() + theirs.len());
+/// with its pattern and whether both have it (the same line, kind and
+/// pattern). A view's rules come in line order, and a line holds one rule:
+/// the two lists are merged in one pass (sets otherwise).
+fn shared_rules<'a>(
+    ours: &[(Rule<'a>, &'a str)],
+    theirs: &[(Rule<'a>, &'a str)],
+) -> Vec<(Rule<'a>, &'a str, bool)> {
+    let in_order =
+        |rules: &[(Rule<'_>, &str)]| rules.windows(2).all(|w| w[0].0.line() < w[1].0.line());
+    let mut rules: Vec<(Rule<'a>, &'a str, bool)> = Vec::with_capacity(ours.len() + theirs.len());
     if in_order(ours) && in_order(theirs) {
         let mut only_theirs = Vec::new();
         let mut other = theirs.iter().peekable();
         for rule in ours {
-            while let Some(t) = other.next_if(|t| t.line() < rule.line()) {
+            let line = rule.0.line();
+            while let Some(t) = other.next_if(|t| t.0.line() < line) {
                 only_theirs.push(*t);
             }
-            let shared = other.next_if(|t| t.line() == rule.line()).map(|t| {
+            let shared = other.next_if(|t| t.0.line() == line).map(|t| {
                 let same = key(t) == key(rule);
                 if !same {
                     only_theirs.push(*t);
                 }
                 same
             });
-            rules.push((*rule, shared == Some(true)));
+            rules.push((rule.0, rule.1, shared == Some(true)));
         }
         only_theirs.extend(other);
-        rules.extend(only_theirs.into_iter().map(|r| (r, false)));
+        rules.extend(only_theirs.into_iter().map(|(r, p)| (r, p, false)));
         return rules;
     }
     let our_keys: FxHashSet<RuleKey<'_>> = ours.iter().map(key).collect();
     let their_keys: FxHashSet<RuleKey<'_>> = theirs.iter().map(key).collect();
-    rules.extend(ours.iter().map(|r| (*r, their_keys.contains(&key(r)))));
+    rules.extend(
+        ours.iter()
+            .map(|r| (r.0, r.1, their_keys.contains(&key(r)))),
+    );
     rules.extend(
         theirs
             .iter()
             .filter(|r| !our_keys.contains(&key(r)))
-            .map(|r| (*r, false)),
+            .map(|&(r, p)| (r, p, false)),
     );
     rules
 }
@@ -590,10 +887,20 @@ fn compare_samples(
     if cx.html {
         return;
     }
+    // Normalising a value (Google's, rfc9309's, Bing's: none requotes)
+    // changes only a `%` or a byte outside ASCII, and invalid UTF-8 turns
+    // into replacement characters: a file with neither has no value whose
+    // escapes differ. Looked at once, where a rule's value would be.
+    let escapes_in_file = OnceCell::new();
+    let rule_escapes_differ = |rule: &Rule<'_>| {
+        *escapes_in_file
+            .get_or_init(|| !cx.source.is_ascii() || memchr::memchr(b'%', cx.source).is_some())
+            && escapes_differ(rule.value())
+    };
     // Checked on Google's reading alone, before anything else is built.
     if other == Profile::RFC9309
         && cx.robots.profile() == Profile::GOOGLE
-        && rfc9309_only_drops_explained_rules(cx.robots)
+        && rfc9309_only_drops_explained_rules(cx.robots, rule_escapes_differ)
     {
         return;
     }
@@ -604,6 +911,11 @@ fn compare_samples(
         other.precedence,
         Precedence::LongestMatch | Precedence::LongestLiteral
     );
+    // Same records and the same decide-time switches: nothing can differ
+    // (Bing's reading of a file where no `Crawl-delay` ends a group).
+    if cx.same_records(other) && decides_alike(cx.robots.profile(), other) {
+        return;
+    }
     // Same records, same matching: only Google's `index.html` aliases, and
     // escapes in URLs (normalised by the rfc9309 reading only), can make a
     // difference (`/robots.txt` aside). Decided before the other reading is
@@ -614,13 +926,8 @@ fn compare_samples(
         && !cx
             .robots
             .rules()
-            .any(|r| r.index_alias().is_some() || escapes_differ(r.value()))
+            .any(|r| r.index_alias().is_some() || rule_escapes_differ(&r))
     {
-        return;
-    }
-    // Same records and the same decide-time switches: nothing can differ
-    // (Bing's reading of a file where no `Crawl-delay` ends a group).
-    if cx.same_records(other) && decides_alike(cx.robots.profile(), other) {
         return;
     }
     let google = cx.reading(Profile::GOOGLE);
@@ -665,9 +972,13 @@ fn compare_samples(
     for robots in [google, theirs] {
         for ua in robots.user_agents() {
             let token = ua.token();
+            // A crawler family's reading matters for its crawlers only.
+            if token.is_empty() || !family.is_empty() && !reads_for(token) {
+                continue;
+            }
             // `MJ12bot` names `MJ` for Google's parser: not a crawler's name.
             let cut_by_digit = ua.value()[token.len()..].starts_with(|c: char| c.is_ascii_digit());
-            if !token.is_empty() && !cut_by_digit && names.insert(Caseless(token)) {
+            if !cut_by_digit && names.insert(Caseless(token)) {
                 agents.push(token);
             }
         }
@@ -679,10 +990,8 @@ fn compare_samples(
             }
         }
     } else {
-        // A crawler family's reading matters for its crawlers only: the
-        // ones the file names, and its main crawler (which also stands for
-        // the family when the `*` groups apply).
-        agents.retain(|a| reads_for(a));
+        // The family's crawlers the file names, and its main crawler (which
+        // also stands for the family when the `*` groups apply).
         if let Some(main) = family.first()
             && names.insert(Caseless(main))
         {
@@ -691,43 +1000,49 @@ fn compare_samples(
     }
     let legacy_choice = (theirs.profile().group_selection == GroupSelection::FirstSubstring)
         .then(|| LegacyChoice::new(theirs, &agents));
-    // Lines whose reading difference another finding already explains.
-    let explained: FxHashSet<u32> = google
-        .diagnostics()
-        .iter()
-        .chain(theirs.diagnostics())
-        .filter(|d| {
-            matches!(
-                d.code,
-                crawlgate::Code::MissingColon
-                    | crawlgate::Code::MisspelledField
-                    | crawlgate::Code::FieldNamePrefix
-                    | crawlgate::Code::RuleBeforeUserAgent
-                    | crawlgate::Code::PathNotAbsolute
-                    | crawlgate::Code::LineTooLong
-            )
-        })
-        .map(|d| d.span.line)
-        .chain(
+    // Lines whose reading difference another finding already explains:
+    // read only where the readings decide a URL differently, so built then.
+    let explained = std::cell::OnceCell::new();
+    let explained = || -> &FxHashSet<u32> {
+        explained.get_or_init(|| {
             google
-                .rules()
-                .filter(|r| r.value().starts_with('*'))
-                .map(|r| r.line()),
-        )
-        // Yandex's groups split at a blank line: `R106` says so.
-        .chain(
-            (other == Profile::YANDEX)
-                .then(|| crate::rules::grouping::yandex_split_group::splits(cx))
-                .into_iter()
-                .flatten()
-                .flat_map(|s| {
-                    s.split
-                        .user_agents()
-                        .map(|ua| ua.line())
-                        .collect::<Vec<_>>()
-                }),
-        )
-        .collect();
+                .diagnostics()
+                .iter()
+                .chain(theirs.diagnostics())
+                .filter(|d| {
+                    matches!(
+                        d.code,
+                        crawlgate::Code::MissingColon
+                            | crawlgate::Code::MisspelledField
+                            | crawlgate::Code::FieldNamePrefix
+                            | crawlgate::Code::RuleBeforeUserAgent
+                            | crawlgate::Code::PathNotAbsolute
+                            | crawlgate::Code::LineTooLong
+                    )
+                })
+                .map(|d| d.span.line)
+                .chain(
+                    google
+                        .rules()
+                        .filter(|r| r.value().starts_with('*'))
+                        .map(|r| r.line()),
+                )
+                // Yandex's groups split at a blank line: `R106` says so.
+                .chain(
+                    (other == Profile::YANDEX)
+                        .then(|| crate::rules::grouping::yandex_split_group::splits(cx))
+                        .into_iter()
+                        .flatten()
+                        .flat_map(|s| {
+                            s.split
+                                .user_agents()
+                                .map(|ua| ua.line())
+                                .collect::<Vec<_>>()
+                        }),
+                )
+                .collect()
+        })
+    };
     // With the same matching, the lines of rules that can make a difference:
     // rules only one reading has, rules with Google's `index.html` alias, and
     // rules whose value holds an escape (URL escapes are normalised only in
@@ -746,7 +1061,7 @@ fn compare_samples(
         let our_keys: FxHashSet<_> = google.rules().map(|r| placed(&r)).collect();
         let their_keys: FxHashSet<_> = theirs.rules().map(|r| placed(&r)).collect();
         let special = |r: &Rule<'_>, other: &FxHashSet<(u32, bool, &str, Option<u32>)>| {
-            !other.contains(&placed(r)) || r.index_alias().is_some() || escapes_differ(r.value())
+            !other.contains(&placed(r)) || r.index_alias().is_some() || rule_escapes_differ(r)
         };
         google
             .rules()
@@ -917,24 +1232,27 @@ fn compare_samples(
                 more => format!("the groups at {}", more.join(", ")),
             }
         };
-        let (our_groups_said, their_groups_said) = match how {
-            Reading::Crawler => (describe_extents(&ours), describe_extents(&other_view)),
-            Reading::OneToken => (describe_groups(&selection.0), describe_groups(&selection.1)),
+        // Written only when a difference is reported (rarely).
+        let choice_note = || {
+            let (our_groups_said, their_groups_said) = match how {
+                Reading::Crawler => (describe_extents(&ours), describe_extents(&other_view)),
+                Reading::OneToken => (describe_groups(&selection.0), describe_groups(&selection.1)),
+            };
+            format!(
+                " (Google gives it {our_groups_said}, {} {their_groups_said})",
+                reader_name(other).split(" (").next().unwrap_or(""),
+            )
         };
-        let choice_note = format!(
-            " (Google gives it {our_groups_said}, {} {their_groups_said})",
-            reader_name(other).split(" (").next().unwrap_or(""),
-        );
         let mut choice_reported = false;
-        let our_rules: Vec<Rule<'_>> = ours.groups().flat_map(|g| g.rules()).collect();
-        let their_rules: Vec<Rule<'_>> = other_view.groups().flat_map(|g| g.rules()).collect();
+        let our_rules = with_patterns(&ours);
+        let their_rules = with_patterns(&other_view);
         // Built on the first lookup: most crawlers need none.
         let lookups = std::cell::OnceCell::new();
         let lookup_cost = |path: &str| {
             let [ours, theirs] = lookups.get_or_init(|| {
                 [
-                    LookupCost::new(our_rules.iter().map(|r| r.pattern())),
-                    LookupCost::new(their_rules.iter().map(|r| r.pattern())),
+                    LookupCost::new(our_rules.iter().map(|&(_, pattern)| pattern)),
+                    LookupCost::new(their_rules.iter().map(|&(_, pattern)| pattern)),
                 ]
             });
             ours.of(path) + theirs.of(path)
@@ -949,11 +1267,15 @@ fn compare_samples(
         // it as `Allow: /`, which weighs 1).
         let mut everywhere = [NO_MATCH, NO_MATCH];
         let mut special_floating = 0;
-        for (i, (rule, shared)) in rules.iter().enumerate() {
-            let pattern = rule.pattern();
+        // Whether each rule is plain, and its alias: read again for samples.
+        let mut facts: Vec<(bool, Option<&str>)> = Vec::with_capacity(rules.len());
+        for (i, &(rule, pattern, shared)) in rules.iter().enumerate() {
+            let plain = is_plain(pattern);
+            let alias = rule.index_alias();
+            facts.push((plain, alias));
             let kind = if rule.is_allow() { ALLOW } else { DISALLOW };
             let reading = usize::from(i >= our_rules.len());
-            if !*shared
+            if !shared
                 && plain_alike
                 && !same_matching
                 && rule.is_empty()
@@ -967,7 +1289,7 @@ fn compare_samples(
                 everywhere[reading][0] = everywhere[reading][0].max(weight);
                 continue;
             }
-            if let Some(alias) = rule.index_alias() {
+            if let Some(alias) = alias {
                 match alias.strip_suffix('$') {
                     Some(exact) if !exact.contains(['*', '$']) => aliases.push(exact),
                     _ => items.push((alias.trim_end_matches('$').as_bytes(), SPECIAL)),
@@ -975,12 +1297,12 @@ fn compare_samples(
             }
             if pattern.is_empty() {
                 // Allows everything in every reading, but weakly.
-                items.push((b"", if *shared { ALLOW } else { SPECIAL }));
+                items.push((b"", if shared { ALLOW } else { SPECIAL }));
             } else if same_matching {
                 // Matched alike by both readings: only a rule one reading
                 // lacks can make a difference.
-                if !*shared {
-                    if is_plain(pattern) {
+                if !shared {
+                    if plain {
                         items.push((pattern.as_bytes(), SPECIAL));
                     } else if special_floating < MAX_FLOATING {
                         special_floating += 1;
@@ -989,17 +1311,17 @@ fn compare_samples(
                         items.push((b"", SPECIAL));
                     }
                 }
-            } else if is_plain(pattern) {
+            } else if plain {
                 items.push((
                     pattern.as_bytes(),
-                    if *shared { kind } else { kind | SPECIAL },
+                    if shared { kind } else { kind | SPECIAL },
                 ));
             } else {
                 // Both readings' wildcards, alike (Yandex's `*` matches most
                 // patterns as Google's does): then only the rules' weights
                 // differ, which matters where both kinds match. A pattern
                 // Yandex's `*` may match otherwise is matched both ways.
-                let alike = *shared && plain_alike && other.wildcards;
+                let alike = shared && plain_alike && other.wildcards;
                 if alike && floating.len() < MAX_ALIKE_FLOATING {
                     let restarts = other.restarting_star && !restart_alike(pattern);
                     floating.push((pattern, if restarts { kind | TRY_BOTH } else { kind }));
@@ -1017,24 +1339,12 @@ fn compare_samples(
                 }
             }
         }
-        let any_special = items.iter().any(|(_, flag)| flag & SPECIAL != 0);
-        // Read only for flags, or for the weights of plain rules where a
-        // wildcard rule both readings match alike matches.
-        let index_read = any_special
-            || !plain_alike
-            || everywhere[0] != everywhere[1]
-            || floating.iter().any(|(_, flag)| flag & SPECIAL == 0);
-        let check = Disagreement {
-            index: PrefixIndex::new(if index_read { items } else { Vec::new() }),
-            any_special,
-            everywhere,
-            floating: floating
-                .into_iter()
-                .map(|(pattern, flag)| Floating::new(pattern, flag, &other))
-                .collect(),
-            aliases,
-            plain_alike,
-        };
+        let check = Disagreement::new(items, floating, aliases, plain_alike, everywhere, other);
+        // Then a sample without an escape cannot be decided differently, and
+        // Yandex's reading leaves those with one out.
+        if !every && !other.normalize_escapes && check.only_escapes() {
+            continue;
+        }
         let mut decide = |path: &str, source_line: u32| {
             if path == "/robots.txt" {
                 return; // always fetched; Google's library leaves it to its caller
@@ -1061,7 +1371,7 @@ fn compare_samples(
                 && [a.line(), b.line()]
                     .into_iter()
                     .flatten()
-                    .any(|line| explained.contains(&line) || past_google(line))
+                    .any(|line| explained().contains(&line) || past_google(line))
             {
                 return;
             }
@@ -1069,11 +1379,14 @@ fn compare_samples(
                 Some(_) if choice_reported => return,
                 Some(line) => {
                     choice_reported = true;
-                    (line, choice_note.as_str())
+                    (line, choice_note())
                 }
-                None => (a.line().or(b.line()).unwrap_or(source_line).max(1), ""),
+                None => (
+                    a.line().or(b.line()).unwrap_or(source_line).max(1),
+                    String::new(),
+                ),
             };
-            if explained.contains(&line) || !reported.insert(line) {
+            if explained().contains(&line) || !reported.insert(line) {
                 return;
             }
             let who = if agent == generic {
@@ -1111,9 +1424,8 @@ fn compare_samples(
         if every || check.possible("/") {
             decide("/", 0);
         }
-        for (rule, shared) in &rules {
-            let pattern = rule.pattern();
-            if *shared && is_plain(pattern) && rule.index_alias().is_none() {
+        for (&(rule, pattern, shared), &(plain, alias)) in rules.iter().zip(&facts) {
+            if shared && plain && alias.is_none() {
                 let path = as_sent(pattern, &mut sent);
                 if every || check.possible(path) {
                     decide(path, rule.line());
@@ -1121,11 +1433,7 @@ fn compare_samples(
                 continue;
             }
             let value = rule.value();
-            let sources = [
-                Some(pattern),
-                (value != pattern).then_some(value),
-                rule.index_alias(),
-            ];
+            let sources = [Some(pattern), (value != pattern).then_some(value), alias];
             for source in sources.into_iter().flatten() {
                 let sampled = if other.restarting_star {
                     sample_apart(source, &mut sample)
@@ -1171,12 +1479,12 @@ mod tests {
         let text = b"User-agent: *\nDisallow: /a\nDisallow:\nAllow: /b*\nDisallow: /c$\n";
         let google = RobotsTxt::parse(text);
         let yandex = RobotsTxt::parse_with(text, Profile::YANDEX);
-        let ours: Vec<Rule<'_>> = google.rules().collect();
-        let theirs: Vec<Rule<'_>> = yandex.rules().collect();
-        let said = |rules: Vec<(Rule<'_>, bool)>| -> Vec<(u32, String, bool)> {
+        let ours: Vec<(Rule<'_>, &str)> = google.rules().map(|r| (r, r.pattern())).collect();
+        let theirs: Vec<(Rule<'_>, &str)> = yandex.rules().map(|r| (r, r.pattern())).collect();
+        let said = |rules: Vec<(Rule<'_>, &str, bool)>| -> Vec<(u32, String, bool)> {
             rules
                 .iter()
-                .map(|(r, shared)| (r.line(), r.pattern().to_owned(), *shared))
+                .map(|(r, pattern, shared)| (r.line(), pattern.to_string(), *shared))
                 .collect()
         };
         // Yandex reads the empty `Disallow:` as `/`: only that rule differs.
@@ -1239,20 +1547,173 @@ mod tests {
     /// match it and it outweighs the allow in both.
     #[test]
     fn patterns_matched_both_ways_disagree_where_the_matches_do() {
-        let check = Disagreement {
-            index: PrefixIndex::new(vec![(b"/aa".as_slice(), ALLOW)]),
-            floating: vec![Floating::new(
-                "/*aab",
-                DISALLOW | TRY_BOTH,
-                &Profile::YANDEX,
-            )],
-            aliases: Vec::new(),
-            plain_alike: true,
-            any_special: false,
-            everywhere: [NO_MATCH, NO_MATCH],
-        };
+        let check = Disagreement::new(
+            vec![(b"/aa".as_slice(), ALLOW)],
+            vec![("/*aab", DISALLOW | TRY_BOTH)],
+            Vec::new(),
+            true,
+            [NO_MATCH, NO_MATCH],
+            Profile::YANDEX,
+        );
         assert!(check.possible("/aaab"));
         assert!(!check.possible("/xaab") && !check.possible("/aax"));
+    }
+
+    /// Yandex measures `/**bcd` as 5, Google as 7: against `Allow: /abcd`
+    /// (5) it wins in Google's reading only, so it is weighed where it
+    /// matches; against `Allow: /abcdefgh` it loses in both, and is not.
+    #[test]
+    fn only_rules_that_may_rank_apart_are_weighed() {
+        let new = |allow: &'static [u8]| {
+            Disagreement::new(
+                vec![(allow, ALLOW)],
+                vec![("/**bcd", DISALLOW)],
+                Vec::new(),
+                true,
+                [NO_MATCH, NO_MATCH],
+                Profile::YANDEX,
+            )
+        };
+        let close = new(b"/abcd");
+        assert_eq!(close.checked.len(), 1);
+        assert!(close.possible("/abcd") && !close.possible("/xbcd"));
+        let far = new(b"/abcdefgh");
+        assert!(far.only_escapes() && !far.possible("/abcdefgh"));
+        // Everywhere-rules ranking apart from a plain rule: every path.
+        let everywhere = Disagreement::new(
+            vec![(b"/", DISALLOW)],
+            Vec::new(),
+            Vec::new(),
+            true,
+            [NO_MATCH, [1, -1]],
+            Profile::YANDEX,
+        );
+        assert!(everywhere.always_weigh && everywhere.possible("/a"));
+    }
+
+    #[test]
+    fn ranking_apart_from_plain_rules_is_found_at_the_bounds() {
+        let plain = [(3, ()), (5, ()), (8, ())];
+        let apart = |kind, weights, plain: &[(i64, ())]| {
+            ranked_apart_from_plain(kind, weights, plain)
+                .iter()
+                .map(|(w, _)| *w)
+                .collect::<Vec<i64>>()
+        };
+        // An allow weighing 5 and 7: apart from a disallow of 5 < w <= 7.
+        assert!(apart(ALLOW, [7, 5], &plain).is_empty());
+        assert_eq!(apart(ALLOW, [8, 3], &plain), [5, 8]);
+        // A disallow weighing 5 and 7: apart from an allow of 5 <= w < 7.
+        assert_eq!(apart(DISALLOW, [7, 5], &plain), [5]);
+        assert_eq!(apart(DISALLOW, [9, 3], &plain), [3, 5, 8]);
+        assert!(apart(DISALLOW, [9, 9], &plain).is_empty());
+        for (kind, weights) in [(ALLOW, [6, 2]), (DISALLOW, [6, 2]), (ALLOW, [-1, 1])] {
+            for w in -1..10 {
+                let expected = match kind {
+                    ALLOW => ranked_apart(weights, [w, w]),
+                    _ => ranked_apart([w, w], weights),
+                };
+                assert_eq!(
+                    !apart(kind, weights, &[(w, ())]).is_empty(),
+                    expected,
+                    "{w}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn rules_overlap_where_one_literal_start_extends_the_other() {
+        assert_eq!(literal_start("/a/*.php$"), b"/a/");
+        assert_eq!(literal_start("/a$b"), b"/a");
+        assert_eq!(literal_start("*.php"), b"");
+        assert!(may_overlap(b"/a/", b"/a/b") && may_overlap(b"", b"/x"));
+        assert!(!may_overlap(b"/a/", b"/b"));
+        // `/shop/*?sort` (12 for Google, 11 for Yandex) against an allow of
+        // 11: only a path both can match is weighed.
+        let apart = Disagreement::new(
+            vec![(b"/cart/abcde", ALLOW)],
+            vec![("/shop/*?sort", DISALLOW)],
+            Vec::new(),
+            true,
+            [NO_MATCH, NO_MATCH],
+            Profile::YANDEX,
+        );
+        assert!(apart.only_escapes());
+        let met = Disagreement::new(
+            vec![(b"/shop/abcde", ALLOW)],
+            vec![("/shop/*?sort", DISALLOW)],
+            Vec::new(),
+            true,
+            [NO_MATCH, NO_MATCH],
+            Profile::YANDEX,
+        );
+        assert!(!met.only_escapes());
+    }
+
+    /// Small sets of rules over a few bytes, every short path: weighing only
+    /// the rules that may rank apart answers as weighing all of them
+    /// (`possible` asserts so in tests).
+    #[test]
+    fn weighing_some_rules_answers_as_weighing_all() {
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        let pieces = ["/", "a", "b", "*", "ab", "/a", "**"];
+        let mut paths = vec![String::from("/")];
+        for _ in 0..4 {
+            let longer: Vec<String> = paths
+                .iter()
+                .flat_map(|p| ["a", "b", "/"].map(|c| format!("{p}{c}")))
+                .collect();
+            paths.extend(longer);
+        }
+        paths.dedup();
+        let mut weighed = 0;
+        for _ in 0..1000 {
+            let mut patterns: Vec<String> = Vec::new();
+            for _ in 0..1 + next(4) {
+                let mut p = String::from("/");
+                for _ in 0..next(4) {
+                    p.push_str(pieces[next(pieces.len())]);
+                }
+                if next(4) == 0 {
+                    p.push('$');
+                }
+                patterns.push(p);
+            }
+            let patterns: Vec<&str> = patterns.iter().map(|p| p.as_str()).collect();
+            let mut items: Vec<(&[u8], u8)> = Vec::new();
+            let mut floating: Vec<(&str, u8)> = Vec::new();
+            for &p in &patterns {
+                let kind = if next(2) == 0 { ALLOW } else { DISALLOW };
+                if is_plain(p) {
+                    items.push((p.as_bytes(), kind));
+                } else if restart_alike(p) {
+                    floating.push((p, kind));
+                } else {
+                    floating.push((p, kind | TRY_BOTH));
+                }
+            }
+            let everywhere = [[[-1, 0][next(2)], -1], [[-1, 1][next(2)], -1]];
+            let check = Disagreement::new(
+                items,
+                floating,
+                Vec::new(),
+                true,
+                everywhere,
+                Profile::YANDEX,
+            );
+            weighed += usize::from(check.checked.iter().any(|p| p.flag & WEIGHTY != 0));
+            for path in &paths {
+                check.possible(path);
+            }
+        }
+        assert!(weighed > 50, "{weighed}");
     }
 
     #[test]
