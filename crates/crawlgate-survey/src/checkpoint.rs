@@ -158,6 +158,7 @@ impl WorkDir {
 
     /// Opens it to resume the survey with `signature`: its manifest, and
     /// every file it does not name removed (a run cut short by a kill).
+    /// Every run it names must be one this version reads.
     pub fn resume(&self, signature: &str) -> Result<Manifest, CheckpointError> {
         let manifest = self
             .manifest()?
@@ -170,6 +171,20 @@ impl WorkDir {
             let name = entry.file_name().to_string_lossy().into_owned();
             if name != MANIFEST && !manifest.runs.contains(&name) {
                 let _ = std::fs::remove_file(entry.path());
+            }
+        }
+        // A run of another version (or a missing one) is refused now, not
+        // once the rest of the inputs has been read.
+        for name in &manifest.runs {
+            match RunReader::open(&self.run_path(name)) {
+                Ok(_) => {}
+                Err(CheckpointError::Io { path, message }) => {
+                    return Err(CheckpointError::Io {
+                        path,
+                        message: format!("{message}: run the survey again without --resume"),
+                    });
+                }
+                Err(e) => return Err(e),
             }
         }
         Ok(manifest)
@@ -750,6 +765,17 @@ mod tests {
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
             .collect();
         assert_eq!(left.len(), 2, "{left:?}");
+        // A run another version wrote is refused at once.
+        let mut older = std::fs::read(work.run_path("run-1.run")).unwrap();
+        older[..RUN_MAGIC.len()].copy_from_slice(b"CGRUN\x003\n");
+        std::fs::write(work.run_path("run-1.run"), older).unwrap();
+        let message = work.resume("s").unwrap_err().to_string();
+        assert!(
+            message.contains("run-1.run")
+                && message.contains("not a run of this version")
+                && message.contains("without --resume"),
+            "{message}"
+        );
         work.remove().unwrap();
         assert!(!work.path().exists());
     }
