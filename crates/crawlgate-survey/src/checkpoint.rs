@@ -1,5 +1,5 @@
 //! A survey's work on disk while it runs: rows sorted into runs (files of
-//! compressed MessagePack records), and a manifest saying where the inputs were when the last run
+//! compressed binary records), and a manifest saying where the inputs were when the last run
 //! was written, so a stopped survey resumes there (`--resume`) and gives
 //! the table an uninterrupted run gives.
 //!
@@ -16,6 +16,8 @@ use std::path::{Path, PathBuf};
 use std::io::{Read, Write};
 
 use serde::{Deserialize, Serialize};
+
+mod codec;
 
 use crate::input::{Resume, Skip};
 use crate::output::write_atomically;
@@ -156,6 +158,7 @@ impl WorkDir {
 
     /// Opens it to resume the survey with `signature`: its manifest, and
     /// every file it does not name removed (a run cut short by a kill).
+    /// Every run it names must be one this version reads.
     pub fn resume(&self, signature: &str) -> Result<Manifest, CheckpointError> {
         let manifest = self
             .manifest()?
@@ -168,6 +171,20 @@ impl WorkDir {
             let name = entry.file_name().to_string_lossy().into_owned();
             if name != MANIFEST && !manifest.runs.contains(&name) {
                 let _ = std::fs::remove_file(entry.path());
+            }
+        }
+        // A run of another version (or a missing one) is refused now, not
+        // once the rest of the inputs has been read.
+        for name in &manifest.runs {
+            match RunReader::open(&self.run_path(name)) {
+                Ok(_) => {}
+                Err(CheckpointError::Io { path, message }) => {
+                    return Err(CheckpointError::Io {
+                        path,
+                        message: format!("{message}: run the survey again without --resume"),
+                    });
+                }
+                Err(e) => return Err(e),
             }
         }
         Ok(manifest)
@@ -372,7 +389,7 @@ pub fn parse_date(text: &str) -> Option<i64> {
 }
 
 /// A run file's first bytes: the format and its version.
-const RUN_MAGIC: &[u8; 8] = b"CGRUN\x003\n";
+const RUN_MAGIC: &[u8; 8] = b"CGRUN\x004\n";
 
 /// The most bytes one block of a run may hold, decompressed: a block whose
 /// header says more is damaged.
@@ -392,9 +409,9 @@ pub fn write_run(path: &Path, rows: &[Keyed]) -> Result<(), CheckpointError> {
 }
 
 /// A run being written: rows in blocks of [`RUN_ROW_GROUP`], each block
-/// MessagePack records, each behind its length (four bytes, little-endian:
-/// a record is then decoded from its bytes in place, without copying each
-/// string out of a reader), compressed with Snappy, behind its two lengths
+/// records in the run's own binary form (`checkpoint/codec.rs`), each
+/// behind its length (four bytes, little-endian: a record is decoded from
+/// its bytes in place), compressed with Snappy, behind its two lengths
 /// (compressed, then whole); an empty block ends the file. Runs are the
 /// survey's own scratch files, read back only by the survey that wrote
 /// them, so they hold the rows as they are rather than as table columns:
@@ -431,7 +448,7 @@ impl RunWriter {
     pub fn push(&mut self, row: &Keyed) -> Result<(), CheckpointError> {
         let at = self.block.len();
         self.block.extend_from_slice(&[0; 4]);
-        rmp_serde::encode::write(&mut self.block, row).map_err(|e| encode_error(&self.path, e))?;
+        codec::encode(row, &mut self.block).map_err(|e| encode_error(&self.path, e))?;
         let length = u32::try_from(self.block.len() - at - 4)
             .map_err(|_| encode_error(&self.path, "a row over 4 GiB"))?;
         self.block[at..at + 4].copy_from_slice(&length.to_le_bytes());
@@ -540,7 +557,7 @@ impl RunReader {
         let record = rest
             .get(..length)
             .ok_or_else(|| damaged(&"a length past its block"))?;
-        let row: Keyed = rmp_serde::from_slice(record).map_err(|e| damaged(&e))?;
+        let row: Keyed = codec::decode(record).map_err(|e| damaged(&e))?;
         self.at += 4 + length;
         Ok(Some(row))
     }
@@ -668,13 +685,32 @@ mod tests {
             assert_eq!((&a.row, a.seq, a.date), (&b.row, b.seq, b.date));
         }
 
-        // Cut short, another file, a block too large: errors.
+        // Cut short, another file, a run of the previous version, a block
+        // too large, a whole block holding a cut record: errors that say so.
         let whole = std::fs::read(&path).unwrap();
-        let mut damaged = vec![whole[..whole.len() / 2].to_vec(), b"PAR1".to_vec()];
+        let mut older = whole.clone();
+        older[..RUN_MAGIC.len()].copy_from_slice(b"CGRUN\x003\n");
         let mut huge = whole.clone();
         huge[RUN_MAGIC.len() + 4..RUN_MAGIC.len() + 8].copy_from_slice(&u32::MAX.to_le_bytes());
-        damaged.push(huge);
-        for bytes in damaged {
+        let mut record = Vec::new();
+        codec::encode(&rows[1], &mut record).unwrap();
+        record.truncate(record.len() - 3);
+        let mut block = (record.len() as u32).to_le_bytes().to_vec();
+        block.extend_from_slice(&record);
+        let packed = snap::raw::Encoder::new().compress_vec(&block).unwrap();
+        let mut cut_record = RUN_MAGIC.to_vec();
+        cut_record.extend_from_slice(&(packed.len() as u32).to_le_bytes());
+        cut_record.extend_from_slice(&(block.len() as u32).to_le_bytes());
+        cut_record.extend_from_slice(&packed);
+        cut_record.extend_from_slice(&[0; 8]);
+        let damaged = [
+            (whole[..whole.len() / 2].to_vec(), "cut short"),
+            (b"PAR1".to_vec(), "not a run of this version of crawlgate"),
+            (older, "not a run of this version of crawlgate"),
+            (huge, "a damaged block length"),
+            (cut_record, "a damaged row: cut short"),
+        ];
+        for (bytes, why) in damaged {
             std::fs::write(&path, &bytes).unwrap();
             let result = RunReader::open(&path).and_then(|mut reader| {
                 while reader.next_row()?.is_some() {}
@@ -682,6 +718,7 @@ mod tests {
             });
             let message = result.expect_err("a damaged run").to_string();
             assert!(message.contains("run-000000.run"), "{message}");
+            assert!(message.contains(why), "{message}");
         }
         // Snappy blocks carry no checksum: a flipped byte may decode, but
         // reading it never panics.
@@ -704,7 +741,7 @@ mod tests {
             Err(CheckpointError::NothingToResume(_))
         ));
         work.start().unwrap();
-        std::fs::write(work.run_path("run-1.run"), b"whole").unwrap();
+        write_run(&work.run_path("run-1.run"), &[]).unwrap();
         std::fs::write(work.run_path(".run-2.run.crawlgate-partial"), b"cut").unwrap();
         let position = Position {
             input: 1,
@@ -728,6 +765,17 @@ mod tests {
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
             .collect();
         assert_eq!(left.len(), 2, "{left:?}");
+        // A run another version wrote is refused at once.
+        let mut older = std::fs::read(work.run_path("run-1.run")).unwrap();
+        older[..RUN_MAGIC.len()].copy_from_slice(b"CGRUN\x003\n");
+        std::fs::write(work.run_path("run-1.run"), older).unwrap();
+        let message = work.resume("s").unwrap_err().to_string();
+        assert!(
+            message.contains("run-1.run")
+                && message.contains("not a run of this version")
+                && message.contains("without --resume"),
+            "{message}"
+        );
         work.remove().unwrap();
         assert!(!work.path().exists());
     }

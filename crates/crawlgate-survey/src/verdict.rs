@@ -176,7 +176,7 @@ impl GroupKind {
 }
 
 /// What a site says to one crawler.
-#[derive(Clone, Debug, Default, Eq, Serialize, Deserialize)]
+#[derive(Debug, Default, Eq, Serialize, Deserialize)]
 pub struct CrawlerVerdict {
     /// May it fetch `/` (None: the input gives no answer).
     pub root: Option<bool>,
@@ -221,6 +221,41 @@ impl PartialEq for CrawlerVerdict {
             && *prefs == other.prefs
             && (paths.is_empty() || *paths == other.paths)
             && (path_prefs.is_empty() || *path_prefs == other.path_prefs)
+    }
+}
+
+/// Field by field, the lists only when they hold something: a row's 160
+/// verdicts are cloned from its few distinct ones when a run is read back,
+/// and a derived clone calls the allocator's code even for an empty list.
+impl Clone for CrawlerVerdict {
+    #[inline]
+    fn clone(&self) -> CrawlerVerdict {
+        let CrawlerVerdict {
+            root,
+            cause,
+            group,
+            line,
+            paths,
+            prefs,
+            path_prefs,
+        } = self;
+        CrawlerVerdict {
+            root: *root,
+            cause: *cause,
+            group: *group,
+            line: *line,
+            paths: if paths.is_empty() {
+                Vec::new()
+            } else {
+                paths.clone()
+            },
+            prefs: prefs.clone(),
+            path_prefs: if path_prefs.is_empty() {
+                Vec::new()
+            } else {
+                path_prefs.clone()
+            },
+        }
     }
 }
 
