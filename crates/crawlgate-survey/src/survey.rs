@@ -340,19 +340,31 @@ impl Survey {
     /// `body` (parsed as `robots` under the survey's reading) under each
     /// other reading some crawler is answered by, in the crawlers' order:
     /// `robots` re-read where that provably gives the same records
-    /// ([`RobotsTxt::reinterpret`]: Bing's reading of most files), else a
-    /// fresh parse.
+    /// ([`RobotsTxt::reinterpret`]), else a fresh parse. A reading of the
+    /// same records that decides alike ([`Profile::decides_alike`]: Bing's
+    /// reading of most files) is left out: its crawlers are answered with
+    /// the survey's own reading, whose answers for the same groups it
+    /// shares.
     fn other_readings(&self, body: &[u8], robots: &RobotsTxt) -> Vec<(Profile, RobotsTxt)> {
         let base = self.profile();
         let mut others: Vec<(Profile, RobotsTxt)> = Vec::new();
+        let mut as_base: Vec<Profile> = Vec::new();
         for i in 0..self.crawlers.len() {
             let profile = self.crawler_profile(i);
-            if profile != base && !others.iter().any(|(p, _)| *p == profile) {
-                let reading = robots
-                    .reinterpret(profile)
-                    .unwrap_or_else(|| RobotsTxt::parse_with(body, profile));
-                others.push((profile, reading));
+            if profile == base
+                || others.iter().any(|(p, _)| *p == profile)
+                || as_base.contains(&profile)
+            {
+                continue;
             }
+            if base.decides_alike(&profile) && robots.can_reinterpret(profile) {
+                as_base.push(profile);
+                continue;
+            }
+            let reading = robots
+                .reinterpret(profile)
+                .unwrap_or_else(|| RobotsTxt::parse_with(body, profile));
+            others.push((profile, reading));
         }
         others
     }
@@ -496,6 +508,41 @@ mod tests {
             .all(|c| c.cause == Some(Cause::NoRobotsTxt) && c.root == Some(true)));
         assert_eq!((row.status, row.groups), (Some(404), None));
         assert_eq!(row.fetch_class, Some(FetchClass::NotFound));
+    }
+
+    /// Bing's crawlers get the verdicts Bing's own reading of the file
+    /// gives: answered with the survey's reading when Bing's reads the
+    /// same records (and decides alike), with its own when a `Crawl-delay`
+    /// line splits a group for Bing only.
+    #[test]
+    fn bings_crawlers_are_answered_as_bings_reading_answers() {
+        let survey = Survey::new(CrawlerSet::from_tokens(["Bingbot", "GPTBot", "*"]).unwrap());
+        assert_eq!(survey.crawler_profile(0), Profile::BING);
+        let shared = "User-agent: *\nDisallow: /private\n\nUser-agent: bingbot\nDisallow: /b\nAllow: /b/open\n";
+        let split = "User-agent: bingbot\nCrawl-delay: 5\nUser-agent: GPTBot\nDisallow: /\n\nUser-agent: *\nDisallow: /x\n";
+        for (body, reread) in [(shared, true), (split, false)] {
+            let google = RobotsTxt::parse(body.as_bytes());
+            assert_eq!(google.can_reinterpret(Profile::BING), reread);
+            let paths = vec![
+                "/b/x".to_owned(),
+                "/b/open/y".to_owned(),
+                "/private".to_owned(),
+            ];
+            let survey = survey.clone().with_paths(paths.clone()).unwrap();
+            let row = survey.observe(Capture::new(
+                Some("example.com".into()),
+                "test",
+                Payload::File {
+                    body: body.as_bytes().to_vec(),
+                    size: body.len() as u64,
+                },
+            ));
+            let bing = RobotsTxt::parse_with(body.as_bytes(), Profile::BING);
+            let expected = Reader::new(&bing, &paths).verdict("Bingbot");
+            assert_eq!(row.crawlers[0], expected, "{body}");
+            let google_answer = Reader::new(&google, &paths).verdict("Bingbot");
+            assert_eq!(row.crawlers[0] == google_answer, reread, "{body}");
+        }
     }
 
     #[test]

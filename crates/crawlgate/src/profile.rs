@@ -191,6 +191,46 @@ pub const READ_LIMIT: usize = YANDEX_MAX_BYTES;
 pub const GOOGLE_MAX_LINE_BYTES: usize = 2083 * 8 - 1;
 
 impl Profile {
+    /// Whether this reading and `other` decide every question alike when
+    /// they read the same records: they may differ in how they read lines
+    /// (field names, colons, limits, `Crawl-delay`), not in how they choose
+    /// groups, match rules or read URLs. With [`RobotsTxt::reinterpret`],
+    /// which gives the same records, a caller answers for both readings
+    /// once (a survey answers Bing's crawlers with Google's reading of most
+    /// files).
+    ///
+    /// ```
+    /// use crawlgate::Profile;
+    ///
+    /// assert!(Profile::GOOGLE.decides_alike(&Profile::BING));
+    /// assert!(!Profile::GOOGLE.decides_alike(&Profile::RFC9309));
+    /// assert!(!Profile::GOOGLE.decides_alike(&Profile::YANDEX));
+    /// assert!(Profile::YANDEX.decides_alike(&Profile::YANDEX));
+    /// ```
+    ///
+    /// [`RobotsTxt::reinterpret`]: crate::RobotsTxt::reinterpret
+    pub fn decides_alike(&self, other: &Profile) -> bool {
+        // Every switch not named here must be equal, so that a switch added
+        // to `Profile` later counts as deciding until it is judged here.
+        let reading_lines_only = Profile {
+            name: other.name,
+            accept_typos: other.accept_typos,
+            field_name_prefix: other.field_name_prefix,
+            accept_missing_colon: other.accept_missing_colon,
+            require_leading_slash: other.require_leading_slash,
+            lenient_global_agent: other.lenient_global_agent,
+            urllib_records: other.urllib_records,
+            crawl_delay_in_group: other.crawl_delay_in_group,
+            yandex_records: other.yandex_records,
+            crawl_delay_range: other.crawl_delay_range,
+            crawlers: other.crawlers,
+            max_bytes: other.max_bytes,
+            max_line_bytes: other.max_line_bytes,
+            ..*self
+        };
+        reading_lines_only == *other
+    }
+
     /// Google's reading (the default): RFC 9309 plus Google's leniencies,
     /// matching Google's open-source reference implementation.
     pub const GOOGLE: Profile = Profile {

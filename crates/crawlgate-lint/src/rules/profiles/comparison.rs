@@ -757,17 +757,6 @@ fn rfc9309_only_drops_explained_rules(
     })
 }
 
-/// Whether two readings of the same records decide every URL alike.
-fn decides_alike(a: Profile, b: Profile) -> bool {
-    a.wildcards == b.wildcards
-        && a.precedence == b.precedence
-        && a.group_selection == b.group_selection
-        && a.index_html_alias == b.index_html_alias
-        && a.always_allow_robots_txt == b.always_allow_robots_txt
-        && a.decode_unreserved == b.decode_unreserved
-        && a.requote == b.requote
-}
-
 /// The first `Crawl-delay` line between two user-agent lines of the
 /// crawler's groups in Google's reading: where Bing's reading ends a group.
 fn crawl_delay_ending(view: &AgentView<'_>) -> Option<u32> {
@@ -913,7 +902,7 @@ fn compare_samples(
     );
     // Same records and the same decide-time switches: nothing can differ
     // (Bing's reading of a file where no `Crawl-delay` ends a group).
-    if cx.same_records(other) && decides_alike(cx.robots.profile(), other) {
+    if cx.same_records(other) && cx.robots.profile().decides_alike(&other) {
         return;
     }
     // Same records, same matching: only Google's `index.html` aliases, and
