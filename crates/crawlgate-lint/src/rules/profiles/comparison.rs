@@ -566,20 +566,33 @@ impl<'a> Disagreement<'a> {
         possible
     }
 
-    fn possible_weighing_some(&self, path: &str) -> bool {
-        let bytes = path.as_bytes();
+    /// What both ways of weighing start with: `None` when `path` may be
+    /// decided apart whatever the weights (it holds an escape, it is an
+    /// alias's path, or the prefix index flags it), else the flags and plain
+    /// weights of the prefix index, when they had to be read.
+    fn flagged(&self, path: &str) -> Option<Option<(u8, Longest)>> {
         if path.contains('%') || self.aliases.contains(&path) {
-            return true;
+            return None;
         }
         let everywhere_differs = self.everywhere[0] != self.everywhere[1];
         let flagged = (self.any_special || !self.plain_alike || everywhere_differs)
-            .then(|| self.index().at(bytes));
-        if let Some((flags, _)) = flagged
-            && (flags & SPECIAL != 0
-                || !self.plain_alike && flags & (ALLOW | DISALLOW) == ALLOW | DISALLOW)
-        {
-            return true;
+            .then(|| self.index().at(path.as_bytes()));
+        match flagged {
+            Some((flags, _))
+                if flags & SPECIAL != 0
+                    || !self.plain_alike && flags & (ALLOW | DISALLOW) == ALLOW | DISALLOW =>
+            {
+                None
+            }
+            flagged => Some(flagged),
         }
+    }
+
+    fn possible_weighing_some(&self, path: &str) -> bool {
+        let bytes = path.as_bytes();
+        let Some(flagged) = self.flagged(path) else {
+            return true;
+        };
         let path_bytes = byte_set(bytes);
         let mut weigh = self.always_weigh;
         for p in &self.checked {
@@ -631,18 +644,10 @@ impl<'a> Disagreement<'a> {
     #[cfg(test)]
     fn possible_weighing_all(&self, path: &str) -> bool {
         let bytes = path.as_bytes();
-        if path.contains('%') || self.aliases.contains(&path) {
+        let Some(flagged) = self.flagged(path) else {
             return true;
-        }
+        };
         let everywhere_differs = self.everywhere[0] != self.everywhere[1];
-        let flagged = (self.any_special || !self.plain_alike || everywhere_differs)
-            .then(|| self.index().at(bytes));
-        if let Some((flags, _)) = flagged
-            && (flags & SPECIAL != 0
-                || !self.plain_alike && flags & (ALLOW | DISALLOW) == ALLOW | DISALLOW)
-        {
-            return true;
-        }
         let with_plain = |plain: Longest| {
             self.everywhere
                 .map(|every| [plain[0].max(every[0]), plain[1].max(every[1])])
