@@ -396,28 +396,25 @@ impl<'a> Reader<'a> {
         }
     }
 
-    fn opt_str(&mut self) -> Result<Option<String>, Error> {
+    /// An `Option`: its tag, then the value `read` reads when there is one.
+    fn opt<T>(&mut self, read: fn(&mut Self) -> Result<T, Error>) -> Result<Option<T>, Error> {
         if self.some()? {
-            self.str().map(Some)
+            read(self).map(Some)
         } else {
             Ok(None)
         }
+    }
+
+    fn opt_str(&mut self) -> Result<Option<String>, Error> {
+        self.opt(Self::str)
     }
 
     fn opt_uint(&mut self) -> Result<Option<u64>, Error> {
-        if self.some()? {
-            self.uint().map(Some)
-        } else {
-            Ok(None)
-        }
+        self.opt(Self::uint)
     }
 
     fn opt_u32(&mut self) -> Result<Option<u32>, Error> {
-        if self.some()? {
-            self.u32().map(Some)
-        } else {
-            Ok(None)
-        }
+        self.opt(Self::u32)
     }
 
     fn opt_u16(&mut self) -> Result<Option<u16>, Error> {
