@@ -1,6 +1,8 @@
 //! Pieces of wording the rules share: a rule quoted with its line, lists
 //! of lines and names, what a verdict says.
 
+use std::borrow::Borrow;
+
 use crawlgate::{Reason, Rule, Verdict};
 
 /// "`Disallow: /x` (line 3)".
@@ -31,11 +33,11 @@ pub(crate) fn lines_phrase(lines: &[u32]) -> String {
 }
 
 /// "`a`, `b` and `c`".
-pub(crate) fn and_list(items: &[String]) -> String {
+pub(crate) fn and_list<S: Borrow<str>>(items: &[S]) -> String {
     match items {
         [] => String::new(),
-        [one] => one.clone(),
-        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+        [one] => one.borrow().to_owned(),
+        [init @ .., last] => format!("{} and {}", init.join(", "), last.borrow()),
     }
 }
 

@@ -6,6 +6,8 @@ use crate::diagnostic::{Code, Diagnostic};
 use crate::rule::RuleInfo;
 use crate::wording::{and_list, lines_phrase, quote_rule};
 use crawlgate::{ExtensionKind, Group, Profile, Rule, UserAgent};
+use std::cell::OnceCell;
+use std::ops::Range;
 
 /// The rule's registration.
 pub(crate) static RULE: RuleInfo = RuleInfo::new(
@@ -69,41 +71,72 @@ const MAX_LISTED: usize = 4096;
 /// of thousands of findings.
 const LISTED_PER_BYTE: u64 = 64;
 
-/// "`a` (line 1), `b` (line 3) and `c` (line 5)", or with a count of the
-/// rest once the list is long: "… and 40 more". The first name is always
-/// shown.
-fn names(agents: &[UserAgent<'_>], budget: &Budget) -> String {
-    names_of(agents.iter().copied(), agents.len(), budget)
+/// The crawlers of one group as its messages name them. Every finding of a
+/// group lists the same first crawlers, so each name is formatted once,
+/// when a message first lists it: a group of thousands of crawlers, each
+/// separated from the next, has thousands of findings.
+struct Names<'g, 'a> {
+    agents: &'g [UserAgent<'a>],
+    shown: Vec<OnceCell<String>>,
 }
 
-/// [`names`] of the `total` crawlers `agents` yields, taken only as far as
-/// the list goes: a message names a few, whatever the size of the group.
-fn names_of<'a>(
-    agents: impl Iterator<Item = UserAgent<'a>>,
-    total: usize,
-    budget: &Budget,
-) -> String {
-    let mut listed: Vec<String> = Vec::new();
-    let mut bytes = 0;
-    for ua in agents {
-        let value = ua.value();
-        let shown = if value.len() > MAX_NAME {
-            let mut end = MAX_NAME;
-            while !value.is_char_boundary(end) {
-                end -= 1;
-            }
-            format!("`{}…` (line {})", &value[..end], ua.line())
-        } else {
-            format!("`{value}` (line {})", ua.line())
-        };
-        bytes += shown.len() + 2;
-        if !listed.is_empty() && (bytes > MAX_LISTED || !budget.spend(shown.len() + 2)) {
-            listed.push(format!("{} more", total - listed.len()));
-            break;
+impl<'g, 'a> Names<'g, 'a> {
+    fn new(agents: &'g [UserAgent<'a>]) -> Self {
+        Names {
+            agents,
+            shown: vec![OnceCell::new(); agents.len()],
         }
-        listed.push(shown);
     }
-    and_list(&listed)
+
+    /// "`bot` (line 3)", the value cut at [`MAX_NAME`] bytes.
+    fn shown(&self, i: usize) -> &str {
+        self.shown[i].get_or_init(|| {
+            let ua = &self.agents[i];
+            let value = ua.value();
+            if value.len() > MAX_NAME {
+                let mut end = MAX_NAME;
+                while !value.is_char_boundary(end) {
+                    end -= 1;
+                }
+                format!("`{}…` (line {})", &value[..end], ua.line())
+            } else {
+                format!("`{value}` (line {})", ua.line())
+            }
+        })
+    }
+
+    /// "`a` (line 1), `b` (line 3) and `c` (line 5)" for the crawlers
+    /// `range`, or with a count of the rest once the list is long: "… and
+    /// 40 more". The first name is always shown.
+    fn list(&self, range: Range<usize>, budget: &Budget) -> String {
+        let total = range.len();
+        self.list_of(range, total, budget)
+    }
+
+    /// [`list`](Self::list) of the `total` crawlers whose indices `agents`
+    /// yields, taken only as far as the list goes: a message names a few,
+    /// whatever the size of the group.
+    fn list_of(
+        &self,
+        agents: impl Iterator<Item = usize>,
+        total: usize,
+        budget: &Budget,
+    ) -> String {
+        let more: String;
+        let mut listed: Vec<&str> = Vec::new();
+        let mut bytes = 0;
+        for i in agents {
+            let shown = self.shown(i);
+            bytes += shown.len() + 2;
+            if !listed.is_empty() && (bytes > MAX_LISTED || !budget.spend(shown.len() + 2)) {
+                more = format!("{} more", total - listed.len());
+                listed.push(&more);
+                break;
+            }
+            listed.push(shown);
+        }
+        and_list(&listed)
+    }
 }
 
 fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
@@ -152,6 +185,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             };
         }
         let shared = shared_lines(&group);
+        let names = Names::new(&agents);
         // Bing's reading ends a group at a `Crawl-delay` line (in the
         // linted reading, such a line between user-agent lines means the
         // linted reading is not Bing's).
@@ -182,7 +216,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                     let end = (i + 1..agents.len())
                         .find(|&k| between[k].is_some())
                         .unwrap_or(agents.len());
-                    let shown = &agents[..end];
+                    let shown = (&names, end);
                     if let Some(d) = gap_finding(cx, shown, run_start, i, gap, &shared, &budget) {
                         // One finding per group: later gaps say the same.
                         out.push(d);
@@ -207,11 +241,11 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 None => format!(
                     "`{sep_key}` (line {sep_line}) does not end a group: {} share one group, \
                      so all of them {shared}",
-                    names(&agents[..end], &budget)
+                    names.list(0..end, &budget)
                 ),
                 Some(delay) => bing_message(
                     *delay,
-                    &agents[..end],
+                    (&names, end),
                     i,
                     &bing_idx[..bing_idx.partition_point(|&j| j < i)],
                     &other_idx[..other_idx.partition_point(|&j| j < i)],
@@ -219,7 +253,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                     &budget,
                 ),
             };
-            let before = names(&agents[..i], &budget);
+            let before = names.list(0..i, &budget);
             out.push(
                 cx.diagnostic(Code::MergedGroups, span, message)
                     .with_fix(
@@ -236,15 +270,16 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     }
 }
 
-/// The blank-line trap: user-agent lines `agents[from..at]`, then blank or
-/// comment lines (`gap`), then `agents[at]`, all one group. A blank line
+/// The blank-line trap: user-agent lines `from..at` of the group's first
+/// `end` (named by `names`), then blank or comment lines (`gap`), then
+/// user-agent line `at`, all one group. A blank line
 /// ends nothing, but an author who leaves one after a user-agent line with
 /// no rules almost always meant a group of its own (which would allow
 /// everything). Said with confidence (a warning) when `*` is on either
 /// side: naming a crawler only to give it the `*` rules has no purpose.
 fn gap_finding(
     cx: &Context<'_>,
-    agents: &[UserAgent<'_>],
+    (names, end): (&Names<'_, '_>, usize),
     from: usize,
     at: usize,
     gap: std::ops::Range<u32>,
@@ -258,6 +293,7 @@ fn gap_finding(
             ua.token().to_ascii_lowercase()
         }
     };
+    let agents = &names.agents[..end];
     let after = token(&agents[at]);
     let before = &agents[from..at];
     if before.iter().all(|ua| token(ua) == after) {
@@ -284,14 +320,14 @@ fn gap_finding(
         "Disallow:\n{}",
         String::from_utf8_lossy(&cx.source[span.bytes.clone()])
     );
-    let before_names = names(before, budget);
+    let before_names = names.list(from..at, budget);
     let mut d = cx
         .diagnostic(
             Code::MergedGroups,
             span,
             format!(
                 "{what} not end a group: {} share one group, so all of them {shared}",
-                names(&agents[from..], budget)
+                names.list(from..end, budget)
             ),
         )
         .with_fix(
@@ -324,13 +360,15 @@ fn split_change(before: &str, line: u32) -> String {
 }
 
 /// The message when Bing's reading ends the group at a `Crawl-delay`
-/// (line `delay`) between `before` and the next user-agent line: which
+/// (line `delay`) between user-agent lines `before - 1` and `before` of
+/// the group's first `merged` (named by `names`, as are `bing_before` and
+/// `others_before`, indices of those before the line): which
 /// crawlers share the group in Google's reading, and which keep a group of
 /// their own in Bing's. Bing's crawlers named before the line are left out
 /// of Google's list: their own reading does not put them in the group.
 fn bing_message(
     delay: u32,
-    merged: &[UserAgent<'_>],
+    (names, merged): (&Names<'_, '_>, usize),
     before: usize,
     bing_before: &[usize],
     others_before: &[usize],
@@ -338,37 +376,32 @@ fn bing_message(
     budget: &Budget,
 ) -> String {
     let bing_before_count = bing_before.len();
-    let bing_side = || bing_before.iter().map(|&j| merged[j]);
+    let bing_side = || bing_before.iter().copied();
     // Google's side: the merged crawlers but Bing's before the line.
-    let google_side = || {
-        others_before
-            .iter()
-            .map(|&j| merged[j])
-            .chain(merged[before..].iter().copied())
-    };
-    let google_count = merged.len() - bing_before_count;
+    let google_side = || others_before.iter().copied().chain(before..merged);
+    let google_count = merged - bing_before_count;
     let head = format!("`Crawl-delay` (line {delay}) ends a group for Bing but not for Google");
     let mut text = if google_count == 1 {
         format!(
             "{head}: in Google's reading the user-agent lines before it join the group of {}, \
              whose crawlers {shared}",
-            names_of(google_side(), 1, budget)
+            names.list_of(google_side(), 1, budget)
         )
     } else {
         format!(
             "{head}: in Google's reading {} share one group, so all of them {shared}",
-            names_of(google_side(), google_count, budget)
+            names.list_of(google_side(), google_count, budget)
         )
     };
     if bing_before_count == 0 {
         text.push_str(&format!(
             "; Bing's reading keeps {} in a group of its own",
-            names(&merged[..before], budget)
+            names.list(0..before, budget)
         ));
     } else {
         text.push_str(&format!(
             "; {} {} Bing's reading, which gives {} a group of its own, without these rules",
-            names_of(bing_side(), bing_before_count, budget),
+            names.list_of(bing_side(), bing_before_count, budget),
             if bing_before_count == 1 {
                 "follows"
             } else {
@@ -483,6 +516,94 @@ mod tests {
         ] {
             assert_eq!(found(quiet), [], "{quiet}");
         }
+    }
+
+    /// Every "`name` (line n)" a message lists, in order, and the count of
+    /// "… and k more" if the list is cut.
+    fn listed(message: &str) -> (Vec<(String, u32)>, Option<usize>) {
+        let mut names = Vec::new();
+        let mut rest = message;
+        while let Some(start) = rest.find('`') {
+            let after = &rest[start + 1..];
+            let end = after.find('`').unwrap();
+            let tail = &after[end + 1..];
+            if let Some(line) = tail.strip_prefix(" (line ") {
+                let digits = line.find(')').unwrap();
+                names.push((after[..end].to_owned(), line[..digits].parse().unwrap()));
+            }
+            rest = tail;
+        }
+        let more = message.find(" more").map(|at| {
+            let head = &message[..at];
+            head[head.rfind(' ').unwrap() + 1..].parse().unwrap()
+        });
+        (names, more)
+    }
+
+    #[test]
+    fn long_lists_name_each_crawler_at_its_own_line_and_count_the_rest() {
+        // Hundreds of crawlers in one group, separated by sitemaps, blank
+        // lines and (for Bing's reading) crawl delays: one finding each,
+        // each listing the crawlers before it, cut at the message's limit.
+        let mut file = String::new();
+        let mut lines = vec![String::new()]; // line numbers from 1
+        let mut agents_before = Vec::new();
+        for i in 0..400 {
+            let name = match i % 5 {
+                0 => "bingbot".to_owned(),
+                _ => format!("crawler-{i}-{}", "x".repeat(i % 90)),
+            };
+            agents_before.push(lines.len());
+            lines.push(format!("User-agent: {name}"));
+            match i % 4 {
+                0 => lines.push("Sitemap: https://example.com/s.xml".into()),
+                1 => lines.push("Crawl-delay: 1".into()),
+                2 => lines.push(String::new()),
+                _ => {}
+            }
+        }
+        lines.push("Disallow: /private".into());
+        for line in &lines[1..] {
+            file.push_str(line);
+            file.push('\n');
+        }
+        let found = found(&file);
+        assert!(found.len() > 150, "{}", found.len());
+        let mut cut = 0;
+        for (line, _, message, _) in &found {
+            let (names, more) = listed(message);
+            assert!(!names.is_empty(), "{message}");
+            // Bing's message has a list for each reading, after a `;`.
+            for part in message.split("; ") {
+                let (names, _) = listed(part);
+                // The separators and the shared rule are quoted too.
+                let crawlers = names
+                    .iter()
+                    .filter(|(name, _)| !matches!(name.as_str(), "Sitemap" | "Crawl-delay"))
+                    .filter(|(name, _)| !name.starts_with("Disallow"));
+                let mut last = 0;
+                for (name, at) in crawlers {
+                    // Each crawler once, in file order…
+                    assert!(*at > last, "{message}");
+                    last = *at;
+                    // …and the crawler named is the one on that line.
+                    assert_eq!(
+                        lines[*at as usize].strip_prefix("User-agent: "),
+                        Some(name.as_str()),
+                        "line {at} in: {message}"
+                    );
+                    assert!(agents_before.contains(&(*at as usize)));
+                }
+            }
+            if let Some(more) = more {
+                cut += 1;
+                // Those counted are crawlers of the group not named.
+                assert!(more > 0 && more < 400, "{message}");
+            }
+            assert!(*line as usize <= lines.len());
+        }
+        // Past the first few dozen, lists are cut.
+        assert!(cut > 150, "{cut} of {} cut", found.len());
     }
 }
 
