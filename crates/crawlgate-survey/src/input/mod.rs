@@ -12,6 +12,7 @@
 //! ([`Resume`]) without reading anything twice.
 
 mod folder;
+mod gzip_member;
 mod kept_buffer;
 pub mod lines;
 mod live;

@@ -32,6 +32,7 @@ use crawlgate_answers::{HttpResponse, Origin};
 use flate2::bufread::GzDecoder;
 
 use crate::capture::{host_of, shown, Capture, Payload, BODY_LIMIT, MAX_HOST_LEN};
+use crate::input::gzip_member::{GzipMember, Inflater};
 use crate::input::kept_buffer::KeptBuffer;
 use crate::input::rewind::Rewind;
 use crate::input::{Flow, Item, Mark, Skip};
@@ -115,8 +116,9 @@ pub fn read(input: impl Read, offset: u64, name: &str, emit: &mut dyn FnMut(Item
 /// Reads gzip members one after the other, each as its own stream of
 /// records, so a damaged member costs one error capture.
 fn read_gzip<R: Read>(input: &mut Rewind<R>, name: &str, emit: &mut dyn FnMut(Item, Mark) -> Flow) {
-    // Every member is read through this buffer.
+    // Every member is read through this buffer and this inflater.
     let mut buffer = vec![0; 1 << 16];
+    let mut inflater = Inflater::new();
     loop {
         let start = input.position();
         match input.fill(GZIP_MAGIC.len()) {
@@ -148,13 +150,14 @@ fn read_gzip<R: Read>(input: &mut Rewind<R>, name: &str, emit: &mut dyn FnMut(It
             }
         }
         input.mark();
-        let mut member = read_member(input, name, start, &mut buffer, emit);
+        let mut member = read_member(input, name, start, (&mut buffer, &mut inflater), emit);
         if matches!(member.ended, Ended::Broken { .. }) && !member.streamed && input.rewind(0) {
             // The inflater decodes a whole buffer's worth per call and gives
             // none of it back when it meets the damage: read the member
             // again a few bytes at a time to keep the records (or the host)
             // that come before the damage.
-            member = read_member(input, name, start, &mut buffer[..SALVAGE_STEP], emit);
+            let salvage = (&mut buffer[..SALVAGE_STEP], &mut inflater);
+            member = read_member(input, name, start, salvage, emit);
         }
         let Member {
             held,
@@ -219,20 +222,21 @@ struct Member {
     ended: Ended,
 }
 
-/// Reads the gzip member at `start` through `buffer`, holding its items
-/// until it ends unless there are more than [`MEMBER_ITEMS`].
+/// Reads the gzip member at `start` through `buffer` and `inflater`,
+/// holding its items until it ends unless there are more than
+/// [`MEMBER_ITEMS`].
 fn read_member<R: Read>(
     input: &mut Rewind<R>,
     name: &str,
     start: u64,
-    buffer: &mut [u8],
+    (buffer, inflater): (&mut [u8], &mut Inflater),
     emit: &mut dyn FnMut(Item, Mark) -> Flow,
 ) -> Member {
     let mut records = Records::new(name, Base::Member(start));
     let mut held: Vec<Item> = Vec::new();
     let mut streamed = false;
     let mut stopped = false;
-    let mut member = KeptBuffer::new(GzDecoder::new(&mut *input), buffer);
+    let mut member = KeptBuffer::new(GzipMember::new(&mut *input, inflater), buffer);
     let ended = records.read(&mut member, &mut |item, _, _| {
         held.push(item);
         if held.len() >= MEMBER_ITEMS {
