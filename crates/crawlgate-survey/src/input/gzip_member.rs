@@ -11,6 +11,11 @@ use std::io::{self, BufRead, Read};
 
 use flate2::{Crc, Decompress, FlushDecompress, Status};
 
+/// The longest name or comment a header may hold: a WARC member's are a few
+/// bytes, and a damaged header whose flags announce one must not read the
+/// rest of the file looking for its end.
+const MAX_HEADER_FIELD: usize = 64 << 10;
+
 /// An inflater (raw deflate) and a checksum, kept between members.
 pub(crate) struct Inflater {
     inflate: Decompress,
@@ -196,22 +201,29 @@ impl<R: BufRead> HeaderReader<'_, R> {
         Ok(())
     }
 
-    /// Passes over a field ending in NUL (a name or comment), NUL included;
-    /// nothing of it is kept, so its length costs no memory.
+    /// Passes over a field ending in NUL (a name or comment), NUL included,
+    /// of at most [`MAX_HEADER_FIELD`] bytes; nothing of it is kept.
     fn past_nul(&mut self) -> io::Result<()> {
+        let mut passed = 0;
         loop {
             let available = self.input.fill_buf()?;
             if available.is_empty() {
                 return Err(cut_short_eof());
             }
+            // The bytes the field may still take, its NUL included.
+            let room = MAX_HEADER_FIELD + 1 - passed;
             let (n, found) = match memchr::memchr(0, available) {
-                Some(at) => (at + 1, true),
-                None => (available.len(), false),
+                Some(at) if at < room => (at + 1, true),
+                _ => (available.len().min(room), false),
             };
             self.crc.update(&available[..n]);
             self.input.consume(n);
+            passed += n;
             if found {
                 return Ok(());
+            }
+            if passed > MAX_HEADER_FIELD {
+                return Err(bad_header());
             }
         }
     }
@@ -397,6 +409,30 @@ mod tests {
                 assert_eq!(error.kind(), kind, "{what}: {error}");
             }
         }
+    }
+
+    #[test]
+    fn a_name_without_its_end_is_read_no_further_than_the_limit() {
+        let mut damaged = member(b"WARC/1.0", 1);
+        let name_at = 10;
+        // The name's NUL and all that follows become more name.
+        damaged.truncate(name_at);
+        damaged.extend(std::iter::repeat_n(b'n', 3 * MAX_HEADER_FIELD));
+        let mut input = &damaged[..];
+        let mut inflater = Inflater::new();
+        let error = GzipMember::new(&mut input, &mut inflater)
+            .read(&mut [0; 64])
+            .unwrap_err();
+        assert_eq!(error.kind(), io::ErrorKind::InvalidInput, "{error}");
+        let read = damaged.len() - input.len();
+        assert_eq!(read, name_at + MAX_HEADER_FIELD + 1);
+        // A name of the longest length is read.
+        let mut longest = member(b"WARC/1.0", 0);
+        longest[3] |= 0x08;
+        let name = vec![b'n'; MAX_HEADER_FIELD];
+        let tail = longest.split_off(10);
+        let file = [longest, name, vec![0], tail].concat();
+        assert_eq!(read_all(&file, 64)[0].as_ref().unwrap(), b"WARC/1.0");
     }
 
     #[test]

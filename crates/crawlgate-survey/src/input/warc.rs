@@ -20,7 +20,8 @@
 //! reading goes on at the next line starting with `WARC/`.
 //!
 //! Nothing is read without a bound: a header block is at most
-//! [`MAX_HEADER`] bytes, a body is kept up to
+//! [`MAX_HEADER`] bytes, a gzip header's name or comment at most 64 KiB, a
+//! body is kept up to
 //! [`BODY_LIMIT`](crate::capture::BODY_LIMIT) bytes and counted up to
 //! [`MAX_COUNTED`], the rest of a record is skipped as it streams by; a
 //! member's captures are held until it is known to be sound, at most
