@@ -36,10 +36,15 @@ impl Inflater {
 enum Part {
     Header,
     Body,
-    /// The deflate stream has ended: the trailer is read at the next read,
-    /// after the last bytes are handed on (as a damaged trailer leaves
-    /// them sound).
-    Trailer,
+    /// The deflate stream has ended: the trailer's bytes read so far. It is
+    /// read at the next read, after the last bytes are handed on (so a
+    /// damaged trailer leaves them sound).
+    Trailer {
+        buffer: [u8; 8],
+        read: usize,
+    },
+    /// The member has ended, whole or not: a header or trailer that did not
+    /// hold was said once, as `flate2`'s decoder says it.
     Done,
 }
 
@@ -99,41 +104,54 @@ impl<'a, R: BufRead> GzipMember<'a, R> {
             let mut stored = [0u8; 2];
             read.exact(&mut stored)?;
             if u16::from_le_bytes(stored) != computed {
-                return Err(bad_header());
+                return Err(mismatch());
             }
         }
         Ok(())
     }
 
-    /// Reads the trailer: the checksum and length of what was inflated.
-    fn trailer(&mut self) -> io::Result<()> {
-        let mut trailer = [0u8; 8];
-        self.input.read_exact(&mut trailer).map_err(cut_short)?;
+    /// Checks the trailer: the checksum and length of what was inflated.
+    fn check(&self, trailer: [u8; 8]) -> io::Result<()> {
         let [c0, c1, c2, c3, l0, l1, l2, l3] = trailer;
         let crc = &self.inflater.crc;
         if u32::from_le_bytes([c0, c1, c2, c3]) != crc.sum()
             || u32::from_le_bytes([l0, l1, l2, l3]) != crc.amount()
         {
-            return Err(io::Error::new(
-                io::ErrorKind::InvalidInput,
-                "corrupt gzip stream does not have a matching checksum",
-            ));
+            return Err(mismatch());
         }
         Ok(())
     }
 }
 
 impl<R: BufRead> Read for GzipMember<'_, R> {
+    // The errors and what follows them are `flate2`'s decoder's: a header
+    // or trailer that does not hold is said once, and reads then end; a
+    // deflate stream that does not is said again at every read, and a
+    // trailer cut short at every read until more of it comes.
     fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
         loop {
             match self.part {
                 Part::Header => {
-                    self.header()?;
+                    if let Err(e) = self.header() {
+                        self.part = Part::Done;
+                        return Err(e);
+                    }
                     self.part = Part::Body;
                 }
-                Part::Trailer => {
-                    self.trailer()?;
+                Part::Trailer {
+                    mut buffer,
+                    mut read,
+                } => {
+                    while read < buffer.len() {
+                        let n = self.input.read(&mut buffer[read..])?;
+                        if n == 0 {
+                            return Err(cut_short_eof());
+                        }
+                        read += n;
+                        self.part = Part::Trailer { buffer, read };
+                    }
                     self.part = Part::Done;
+                    self.check(buffer)?;
                 }
                 Part::Done => return Ok(0),
                 Part::Body => {
@@ -142,21 +160,27 @@ impl<R: BufRead> Read for GzipMember<'_, R> {
                     }
                     let available = self.input.fill_buf()?;
                     if available.is_empty() {
-                        return Err(cut_short_eof());
+                        return Err(io::Error::new(
+                            io::ErrorKind::UnexpectedEof,
+                            "incomplete deflate stream",
+                        ));
                     }
                     let inflate = &mut self.inflater.inflate;
                     let (before_in, before_out) = (inflate.total_in(), inflate.total_out());
-                    let status = inflate
-                        .decompress(available, out, FlushDecompress::None)
-                        .map_err(|_| {
-                            io::Error::new(io::ErrorKind::InvalidInput, "corrupt deflate stream")
-                        })?;
+                    let status = inflate.decompress(available, out, FlushDecompress::None);
                     let consumed = (inflate.total_in() - before_in) as usize;
                     let produced = (inflate.total_out() - before_out) as usize;
+                    // What the inflater took is gone, whether or not it held.
                     self.input.consume(consumed);
+                    let status = status.map_err(|_| {
+                        io::Error::new(io::ErrorKind::InvalidInput, "corrupt deflate stream")
+                    })?;
                     self.inflater.crc.update(&out[..produced]);
                     if status == Status::StreamEnd {
-                        self.part = Part::Trailer;
+                        self.part = Part::Trailer {
+                            buffer: [0; 8],
+                            read: 0,
+                        };
                     } else if consumed == 0 && produced == 0 {
                         // Input offered and room to write, yet no progress.
                         return Err(io::Error::new(
@@ -231,6 +255,13 @@ impl<R: BufRead> HeaderReader<'_, R> {
 
 fn bad_header() -> io::Error {
     io::Error::new(io::ErrorKind::InvalidInput, "invalid gzip header")
+}
+
+fn mismatch() -> io::Error {
+    io::Error::new(
+        io::ErrorKind::InvalidInput,
+        "corrupt gzip stream does not have a matching checksum",
+    )
 }
 
 fn cut_short_eof() -> io::Error {
@@ -407,6 +438,54 @@ mod tests {
                 assert_eq!(found[0].as_ref().unwrap(), &data(1, 3000), "{what}");
                 let error = found[1].as_ref().unwrap_err();
                 assert_eq!(error.kind(), kind, "{what}: {error}");
+            }
+        }
+    }
+
+    /// What a run of reads gives, `step` bytes a read, until the member has
+    /// said all it will: each read's count or error, then the input left.
+    fn reads(reader: &mut dyn Read, step: usize) -> Vec<Result<usize, (io::ErrorKind, String)>> {
+        let mut buffer = vec![0; step];
+        let mut said = Vec::new();
+        let mut ended = 0;
+        while ended < 3 && said.len() < 10_000 {
+            let result = reader.read(&mut buffer);
+            if !matches!(result, Ok(n) if n > 0) {
+                ended += 1;
+            }
+            said.push(result.map_err(|e| (e.kind(), e.to_string())));
+        }
+        said
+    }
+
+    #[test]
+    fn every_damage_of_a_byte_reads_as_flate2_reads_it() {
+        // A member with a name, then a sound one: each byte of the first
+        // changed three ways, read by both decoders a few bytes and many at
+        // a time, gives the same bytes, errors, and input left for the next.
+        let first = member(&data(3, 600), 1);
+        let second = member(b"WARC/1.0 next", 0);
+        for at in 0..first.len() {
+            for flip in [0x01, 0x80, 0xFF] {
+                let mut damaged = first.clone();
+                damaged[at] ^= flip;
+                let file = [damaged, second.clone()].concat();
+                for step in [5, 1 << 16] {
+                    let mut ours_input = &file[..];
+                    let mut inflater = Inflater::new();
+                    let ours = reads(&mut GzipMember::new(&mut ours_input, &mut inflater), step);
+                    let mut theirs_input = &file[..];
+                    let theirs = reads(
+                        &mut flate2::bufread::GzDecoder::new(&mut theirs_input),
+                        step,
+                    );
+                    assert_eq!(ours, theirs, "byte {at} ^ {flip:#x}, step {step}");
+                    assert_eq!(
+                        ours_input.len(),
+                        theirs_input.len(),
+                        "byte {at} ^ {flip:#x}"
+                    );
+                }
             }
         }
     }
