@@ -39,7 +39,10 @@ pub(crate) fn and_list<S: Borrow<str>>(items: &[S]) -> String {
     };
     // Built in one allocation: a list can run to kilobytes (`R101` names
     // the crawlers of a group, up to 4 KiB of names in each finding).
-    let separators = 2 * init.len().saturating_sub(1) + if init.is_empty() { 0 } else { 5 };
+    let separators = match init.len() {
+        0 => 0,
+        n => ", ".len() * (n - 1) + " and ".len(),
+    };
     let length = items.iter().map(|s| s.borrow().len()).sum::<usize>() + separators;
     let mut list = String::with_capacity(length);
     for (i, item) in init.iter().enumerate() {
