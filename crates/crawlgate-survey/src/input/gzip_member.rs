@@ -11,10 +11,11 @@ use std::io::{self, BufRead, Read};
 
 use flate2::{Crc, Decompress, FlushDecompress, Status};
 
-/// The longest name or comment a header may hold: a WARC member's are a few
-/// bytes, and a damaged header whose flags announce one must not read the
-/// rest of the file looking for its end.
-const MAX_HEADER_FIELD: usize = 64 << 10;
+/// The longest name or comment a header may hold, without its NUL (as
+/// `flate2`'s decoder has it): a WARC member's are a few bytes, and a
+/// damaged header whose flags announce one must not read the rest of the
+/// file looking for its end.
+const MAX_HEADER_FIELD: usize = 65_535;
 
 /// An inflater (raw deflate) and a checksum, kept between members.
 pub(crate) struct Inflater {
@@ -242,7 +243,10 @@ impl<R: BufRead> HeaderReader<'_, R> {
                 return Ok(());
             }
             if passed > MAX_HEADER_FIELD {
-                return Err(bad_header());
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidInput,
+                    "gzip header field too long",
+                ));
             }
         }
     }
@@ -511,6 +515,22 @@ mod tests {
         let tail = longest.split_off(10);
         let file = [longest, name, vec![0], tail].concat();
         assert_eq!(read_all(&file, 64)[0].as_ref().unwrap(), b"WARC/1.0");
+        // Both decoders take the longest name and refuse one byte more.
+        for extra in [0, 1] {
+            let mut longer = member(b"WARC/1.0", 0);
+            longer[3] |= 0x08;
+            let tail = longer.split_off(10);
+            let name = vec![b'n'; MAX_HEADER_FIELD + extra];
+            let file = [longer, name, vec![0], tail].concat();
+            let mut ours_input = &file[..];
+            let mut inflater = Inflater::new();
+            let ours = reads(&mut GzipMember::new(&mut ours_input, &mut inflater), 64);
+            let mut theirs_input = &file[..];
+            let theirs = reads(&mut flate2::bufread::GzDecoder::new(&mut theirs_input), 64);
+            assert_eq!(ours, theirs, "a name {extra} past the limit");
+            assert_eq!(ours_input.len(), theirs_input.len());
+            assert_eq!(ours[0].is_ok(), extra == 0);
+        }
     }
 
     #[test]

@@ -20,7 +20,7 @@
 //! reading goes on at the next line starting with `WARC/`.
 //!
 //! Nothing is read without a bound: a header block is at most
-//! [`MAX_HEADER`] bytes, a gzip header's name or comment at most 64 KiB, a
+//! [`MAX_HEADER`] bytes, a gzip header's name or comment at most 65,535 bytes, a
 //! body is kept up to
 //! [`BODY_LIMIT`](crate::capture::BODY_LIMIT) bytes and counted up to
 //! [`MAX_COUNTED`], the rest of a record is skipped as it streams by; a
