@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use arrow_array::RecordBatch;
 use arrow_schema::SchemaRef;
 use parquet::basic::Compression;
-use parquet::file::properties::WriterProperties;
+use parquet::file::properties::{EnabledStatistics, WriterProperties};
 
 pub use read::{ReadError, TableSource};
 pub use schema::{
@@ -162,10 +162,14 @@ impl TableWriter {
         let file = File::create(&partial).map_err(io)?;
         let encoder = match format {
             OutputFormat::Parquet => {
-                let properties = WriterProperties::builder()
+                let mut properties = WriterProperties::builder()
                     .set_compression(Compression::SNAPPY)
-                    .set_max_row_group_row_count(Some(row_group.max(1)))
-                    .build();
+                    .set_max_row_group_row_count(Some(row_group.max(1)));
+                for column in schema::verdict_word_columns(schema) {
+                    properties = properties
+                        .set_column_statistics_enabled(column.into(), EnabledStatistics::None);
+                }
+                let properties = properties.build();
                 Encoder::Parquet(
                     parquet_table::ParquetTable::create(
                         file,

@@ -243,3 +243,95 @@ fn what_is_no_survey_table_is_a_clear_error() {
         "{error}"
     );
 }
+
+/// The crawlers' columns of verdict words (`root_X`, `cause_X`, `group_X`,
+/// `path_X_N`) are written without statistics, whose range of a few words
+/// could skip no row group; every other column keeps them (the preference
+/// columns too, mostly null), and the values are all there.
+#[test]
+fn verdict_word_columns_are_written_without_statistics() {
+    use parquet::file::reader::{FileReader, SerializedFileReader};
+
+    let dir = tempfile::tempdir().unwrap();
+    let mut warc = WarcFile::new(true);
+    warc.response(&Response::ok(
+        "open.example",
+        "User-agent: *\nDisallow: /private/\n",
+    ))
+    .response(&Response::ok(
+        "closed.example",
+        "User-agent: GPTBot\nDisallow: /\n\nUser-agent: *\nAllow: /\n",
+    ))
+    .response(&Response::status("gone.example", 404, ""));
+    let input = write(dir.path(), "few.warc.gz", &warc.bytes);
+    let table = dir.path().join("few.parquet");
+    let plan = Plan {
+        outputs: vec![table.clone()],
+        ..Plan::default()
+    };
+    let survey = Survey::new(CrawlerSet::default_set())
+        .with_paths(["/private/"])
+        .unwrap();
+    crawlgate_survey::run(&survey, &[Input::Warc(input)], &plan, &|_| {}).unwrap();
+
+    let reader = SerializedFileReader::new(std::fs::File::open(&table).unwrap()).unwrap();
+    let schema = batches(&table)[0].schema();
+    let verdict_words = |field: &Field| {
+        field.data_type() == &DataType::Utf8
+            && ["root_", "cause_", "group_", "path_"]
+                .iter()
+                .any(|prefix| field.name().starts_with(prefix))
+    };
+    let (mut without, mut with) = (0, 0);
+    for group in reader.metadata().row_groups() {
+        for (column, field) in group.columns().iter().zip(schema.fields()) {
+            assert_eq!(column.column_path().string(), *field.name());
+            if verdict_words(field) {
+                assert!(column.statistics().is_none(), "{}", field.name());
+                without += 1;
+            } else {
+                assert!(column.statistics().is_some(), "{}", field.name());
+                with += 1;
+            }
+        }
+    }
+    // Four columns of words for each of the default crawlers (one path
+    // asked), and the site, lint, line and preference columns.
+    assert!(without >= 4 * 100, "{without}");
+    assert!(with > 60, "{with}");
+
+    let rows: Vec<RecordBatch> = batches(&table);
+    let column = |name: &str| -> Vec<Option<String>> {
+        rows.iter()
+            .flat_map(|b| {
+                let array = b.column_by_name(name).unwrap();
+                let strings = array
+                    .as_any()
+                    .downcast_ref::<arrow_array::StringArray>()
+                    .unwrap();
+                strings
+                    .iter()
+                    .map(|v| v.map(str::to_owned))
+                    .collect::<Vec<_>>()
+            })
+            .collect()
+    };
+    let hosts = column("host");
+    let gptbot = column("root_gptbot");
+    let verdict = |host: &str| {
+        let at = hosts
+            .iter()
+            .position(|h| h.as_deref() == Some(host))
+            .unwrap();
+        gptbot[at].clone()
+    };
+    assert_eq!(verdict("open.example").as_deref(), Some("allowed"));
+    assert_eq!(verdict("closed.example").as_deref(), Some("disallowed"));
+    assert_eq!(verdict("gone.example").as_deref(), Some("allowed"));
+    let private = column("path_gptbot_1");
+    let at = hosts
+        .iter()
+        .position(|h| h.as_deref() == Some("open.example"))
+        .unwrap();
+    assert_eq!(private[at].as_deref(), Some("disallowed"));
+}
