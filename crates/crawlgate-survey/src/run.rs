@@ -4,7 +4,8 @@
 //!
 //! Memory is bounded whatever the number of sites: captures travel in
 //! chunks of at most [`CHUNK_SITES`] sites or [`CHUNK_BYTES`] of bodies,
-//! at most four chunks alive at once; at most [`Plan::checkpoint`] rows
+//! at most five chunks alive at once (one filling, two queued, two
+//! classified: one finishing while the next starts); at most [`Plan::checkpoint`] rows
 //! wait in memory before they are sorted into a run file (on a thread of
 //! its own, while the next rows gather: twice that at most); the merge
 //! reads at most [`FAN_IN`] runs at a time, one block of each, and hands
@@ -32,7 +33,7 @@ use crate::checkpoint::{
     write_run, CheckpointError, Counts, Keyed, Position, RunReader, RunWriter, WorkDir,
 };
 use crate::compare::{Baseline, BaselineError};
-use crate::input::{Flow, Input, Item, Mark, Resume};
+use crate::input::{Flow, Input, Item, Mark, Resume, Skip};
 use crate::merge::{resolve_group, target_host, Answers, Merged, Source};
 use crate::output::{
     record_batch, schema, write_atomically, OutputError, OutputFormat, TableWriter,
@@ -238,69 +239,111 @@ pub fn run(
             let (sender, receiver) = mpsc::sync_channel::<Chunk>(2);
             let start = position;
             scope.spawn(move || read_inputs(inputs, start, &sender));
-            let mut done = Progress {
+            let mut progress_done = Progress {
                 sites: counts.captures,
                 bytes: 0,
             };
             // The run being sorted and written while the next sites are
             // classified.
             let mut writing: Option<Writing<'_>> = None;
-            for chunk in receiver {
-                let Chunk {
-                    entries,
-                    bytes,
-                    resume_after,
-                } = chunk;
-                let mut captures = Vec::with_capacity(entries.len());
-                for entry in entries {
-                    match entry.item {
-                        Item::Capture(capture) => {
-                            counts.items += 1;
-                            captures.push((entry.input, entry.ordinal, capture));
+            // Each chunk is classified as a job of the pool, and landed in
+            // order once the next chunk is given to the pool: a worker done
+            // with a chunk's sites starts the next chunk's while the other
+            // finishes the last of them, where waiting for the whole chunk
+            // left it idle.
+            pool.in_place_scope(|jobs| -> Result<(), SurveyError> {
+                let mut classifying: Option<Classifying> = None;
+                let mut chunks = receiver.into_iter();
+                loop {
+                    let started = chunks.next().map(|chunk| {
+                        let Chunk {
+                            entries,
+                            bytes,
+                            resume_after,
+                        } = chunk;
+                        let mut captures = Vec::with_capacity(entries.len());
+                        let mut skipped = Vec::new();
+                        for entry in entries {
+                            match entry.item {
+                                Item::Capture(capture) => {
+                                    captures.push((entry.input, entry.ordinal, capture));
+                                }
+                                Item::Skipped(why) => skipped.push(why),
+                            }
                         }
-                        Item::Skipped(why) => counts.skip(why),
+                        let (done, observed) = mpsc::sync_channel(1);
+                        jobs.spawn(move |_| {
+                            let rows: Vec<Keyed> = captures
+                                .into_par_iter()
+                                .map(|(input, ordinal, capture)| {
+                                    Keyed::new(survey.observe(capture), input, ordinal)
+                                })
+                                .collect();
+                            // The receiver is gone only when the survey
+                            // stopped on an error.
+                            let _ = done.send(rows);
+                        });
+                        Classifying {
+                            observed,
+                            skipped,
+                            bytes,
+                            resume_after,
+                        }
+                    });
+                    let last = started.is_none();
+                    let Some(chunk) = std::mem::replace(&mut classifying, started) else {
+                        if last {
+                            return Ok(());
+                        }
+                        continue;
+                    };
+                    // A job that panicked sends nothing: the scope passes its
+                    // panic on.
+                    let Ok(observed) = chunk.observed.recv() else {
+                        return Ok(());
+                    };
+                    // Counted as the chunk lands, so a checkpoint's counts
+                    // are those of the input up to its position.
+                    counts.items += observed.len() as u64;
+                    counts.captures += observed.len() as u64;
+                    for why in chunk.skipped {
+                        counts.skip(why);
                     }
-                }
-                counts.captures += captures.len() as u64;
-                let observed: Vec<Keyed> = pool.install(|| {
-                    captures
-                        .into_par_iter()
-                        .map(|(input, ordinal, capture)| {
-                            Keyed::new(survey.observe(capture), input, ordinal)
-                        })
-                        .collect()
-                });
-                done.sites += observed.len() as u64;
-                counts.redirects += observed
-                    .iter()
-                    .filter(|k| k.row.is_unresolved_redirect())
-                    .count() as u64;
-                done.bytes = bytes;
-                held.extend(observed);
-                progress(done);
-                if writing.as_ref().is_some_and(|w| w.handle.is_finished()) {
-                    // Resume from the newest whole run.
-                    land(writing.take(), &work, &signature, &mut runs)?;
-                }
-                if let Some(after) = resume_after {
-                    position = after;
-                    if held.len() >= checkpoint {
+                    progress_done.sites += observed.len() as u64;
+                    counts.redirects += observed
+                        .iter()
+                        .filter(|k| k.row.is_unresolved_redirect())
+                        .count() as u64;
+                    progress_done.bytes = chunk.bytes;
+                    held.extend(observed);
+                    progress(progress_done);
+                    if writing.as_ref().is_some_and(|w| w.handle.is_finished()) {
+                        // Resume from the newest whole run.
                         land(writing.take(), &work, &signature, &mut runs)?;
-                        let mut rows = std::mem::take(&mut held);
-                        let name = run_name(next_run_number(&runs));
-                        let path = work.run_path(&name);
-                        let handle = scope.spawn(move || {
-                            rows.sort();
-                            write_run(&path, &rows).map(|()| name)
-                        });
-                        writing = Some(Writing {
-                            handle,
-                            position,
-                            counts: counts.clone(),
-                        });
+                    }
+                    if let Some(after) = chunk.resume_after {
+                        position = after;
+                        if held.len() >= checkpoint {
+                            land(writing.take(), &work, &signature, &mut runs)?;
+                            let mut rows = std::mem::take(&mut held);
+                            let name = run_name(next_run_number(&runs));
+                            let path = work.run_path(&name);
+                            let handle = scope.spawn(move || {
+                                rows.sort();
+                                write_run(&path, &rows).map(|()| name)
+                            });
+                            writing = Some(Writing {
+                                handle,
+                                position,
+                                counts: counts.clone(),
+                            });
+                        }
+                    }
+                    if last {
+                        return Ok(());
                     }
                 }
-            }
+            })?;
             land(writing, &work, &signature, &mut runs)
         })?;
         if !runs.is_empty() {
@@ -535,6 +578,16 @@ fn next_run_number(runs: &[String]) -> usize {
 
 /// A run being written on its own thread, and where the inputs were when
 /// its rows had been read.
+/// A chunk given to the pool: its rows to come, and where the input
+/// stands after it.
+struct Classifying {
+    observed: mpsc::Receiver<Vec<Keyed>>,
+    /// Why the chunk's other items were skipped.
+    skipped: Vec<Skip>,
+    bytes: u64,
+    resume_after: Option<Position>,
+}
+
 struct Writing<'scope> {
     handle: std::thread::ScopedJoinHandle<'scope, Result<String, CheckpointError>>,
     position: Position,

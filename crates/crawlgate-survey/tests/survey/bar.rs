@@ -195,7 +195,7 @@ fn a_stopped_survey_resumed_gives_the_uninterrupted_table() {
     let folder = crawlgate_corpus::dir();
     let inputs = [Input::Warc(warc), Input::Folder(folder)];
     let whole = dir.path().join("whole.parquet");
-    crawlgate_survey::run(
+    let uninterrupted = crawlgate_survey::run(
         &survey(),
         &inputs,
         &Plan {
@@ -215,8 +215,12 @@ fn a_stopped_survey_resumed_gives_the_uninterrupted_table() {
         checkpoint: 700,
         ..Plan::default()
     };
-    // Stopped twice: in the first input, then in the second.
-    stopped_run(&survey(), &inputs, &plan, 4);
+    // Stopped twice: in the first input, then in the second. The first
+    // stop comes after the fifth chunk, so that a run has surely landed:
+    // the second chunk (1,024 rows, past the checkpoint) begins one, which
+    // the fourth waits for before it begins the next; the third lands it
+    // only if it is already written.
+    stopped_run(&survey(), &inputs, &plan, 5);
     assert_eq!(TableSource::open(&table).unwrap().rows().unwrap(), expected);
     let resume = Plan {
         resume: true,
@@ -237,6 +241,21 @@ fn a_stopped_survey_resumed_gives_the_uninterrupted_table() {
     assert_eq!(
         accounting.rows + accounting.duplicates + accounting.skipped_total(),
         accounting.records
+    );
+    // The checkpoints counted exactly the input before them: the resumed
+    // survey's accounting is the uninterrupted one's.
+    let whole_accounting = uninterrupted.accounting.unwrap();
+    assert_eq!(
+        (
+            accounting.records,
+            accounting.rows,
+            accounting.skipped_total()
+        ),
+        (
+            whole_accounting.records,
+            whole_accounting.rows,
+            whole_accounting.skipped_total()
+        )
     );
     // Resuming what is finished is a clear error.
     let again = crawlgate_survey::run(&survey(), &inputs, &resume, &|_| {}).unwrap_err();
