@@ -5,8 +5,8 @@
 //! Memory is bounded whatever the number of sites: captures travel in
 //! chunks of at most [`CHUNK_SITES`] sites or [`CHUNK_BYTES`] of bodies,
 //! at most five chunks alive at once (one filling, two queued, two
-//! classified: one finishing while the next starts); at most [`Plan::checkpoint`] rows
-//! wait in memory before they are sorted into a run file (on a thread of
+//! classified: one finishing while the next starts); at most
+//! [`Plan::checkpoint`] rows wait in memory before they are sorted into a run file (on a thread of
 //! its own, while the next rows gather: twice that at most); the merge
 //! reads at most [`FAN_IN`] runs at a time, one block of each, and hands
 //! the table at most seven batches of `WRITE_ROWS` rows at once (one
@@ -239,7 +239,7 @@ pub fn run(
             let (sender, receiver) = mpsc::sync_channel::<Chunk>(2);
             let start = position;
             scope.spawn(move || read_inputs(inputs, start, &sender));
-            let mut progress_done = Progress {
+            let mut done = Progress {
                 sites: counts.captures,
                 bytes: 0,
             };
@@ -247,60 +247,46 @@ pub fn run(
             // classified.
             let mut writing: Option<Writing<'_>> = None;
             // Each chunk is classified as a job of the pool, and landed in
-            // order once the next chunk is given to the pool: a worker done
-            // with a chunk's sites starts the next chunk's while the other
-            // finishes the last of them, where waiting for the whole chunk
-            // left it idle.
+            // input order once the next chunk is given to the pool: a worker
+            // done with its share of a chunk starts the next one while the
+            // other finishes the chunk's last sites, where waiting for the
+            // whole chunk left it idle.
             pool.in_place_scope(|jobs| -> Result<(), SurveyError> {
-                let mut classifying: Option<Classifying> = None;
-                let mut chunks = receiver.into_iter();
-                loop {
-                    let started = chunks.next().map(|chunk| {
-                        let Chunk {
-                            entries,
-                            bytes,
-                            resume_after,
-                        } = chunk;
-                        let mut captures = Vec::with_capacity(entries.len());
-                        let mut skipped = Vec::new();
-                        for entry in entries {
-                            match entry.item {
-                                Item::Capture(capture) => {
-                                    captures.push((entry.input, entry.ordinal, capture));
-                                }
-                                Item::Skipped(why) => skipped.push(why),
+                let start = |chunk: Chunk| {
+                    let mut captures = Vec::with_capacity(chunk.entries.len());
+                    let mut skipped = Vec::new();
+                    for entry in chunk.entries {
+                        match entry.item {
+                            Item::Capture(capture) => {
+                                captures.push((entry.input, entry.ordinal, capture));
                             }
+                            Item::Skipped(why) => skipped.push(why),
                         }
-                        let (done, observed) = mpsc::sync_channel(1);
-                        jobs.spawn(move |_| {
-                            let rows: Vec<Keyed> = captures
-                                .into_par_iter()
-                                .map(|(input, ordinal, capture)| {
-                                    Keyed::new(survey.observe(capture), input, ordinal)
-                                })
-                                .collect();
-                            // The receiver is gone only when the survey
-                            // stopped on an error.
-                            let _ = done.send(rows);
-                        });
-                        Classifying {
-                            observed,
-                            skipped,
-                            bytes,
-                            resume_after,
-                        }
+                    }
+                    let (send_rows, rows) = mpsc::sync_channel(1);
+                    jobs.spawn(move |_| {
+                        let observed: Vec<Keyed> = captures
+                            .into_par_iter()
+                            .map(|(input, ordinal, capture)| {
+                                Keyed::new(survey.observe(capture), input, ordinal)
+                            })
+                            .collect();
+                        // No one receives only when the survey stopped on
+                        // an error.
+                        let _ = send_rows.send(observed);
                     });
-                    let last = started.is_none();
-                    let Some(chunk) = std::mem::replace(&mut classifying, started) else {
-                        if last {
-                            return Ok(());
-                        }
-                        continue;
-                    };
-                    // A job that panicked sends nothing: the scope passes its
-                    // panic on.
-                    let Ok(observed) = chunk.observed.recv() else {
-                        return Ok(());
+                    Classifying {
+                        rows,
+                        skipped,
+                        bytes: chunk.bytes,
+                        resume_after: chunk.resume_after,
+                    }
+                };
+                // Takes a chunk's rows; false when its job panicked, which
+                // the scope passes on.
+                let mut land_rows = |chunk: Classifying| -> Result<bool, SurveyError> {
+                    let Ok(observed) = chunk.rows.recv() else {
+                        return Ok(false);
                     };
                     // Counted as the chunk lands, so a checkpoint's counts
                     // are those of the input up to its position.
@@ -309,14 +295,14 @@ pub fn run(
                     for why in chunk.skipped {
                         counts.skip(why);
                     }
-                    progress_done.sites += observed.len() as u64;
                     counts.redirects += observed
                         .iter()
                         .filter(|k| k.row.is_unresolved_redirect())
                         .count() as u64;
-                    progress_done.bytes = chunk.bytes;
+                    done.sites += observed.len() as u64;
+                    done.bytes = chunk.bytes;
                     held.extend(observed);
-                    progress(progress_done);
+                    progress(done);
                     if writing.as_ref().is_some_and(|w| w.handle.is_finished()) {
                         // Resume from the newest whole run.
                         land(writing.take(), &work, &signature, &mut runs)?;
@@ -339,10 +325,20 @@ pub fn run(
                             });
                         }
                     }
-                    if last {
+                    Ok(true)
+                };
+                let mut classifying = None;
+                for chunk in receiver {
+                    if let Some(before) = classifying.replace(start(chunk))
+                        && !land_rows(before)?
+                    {
                         return Ok(());
                     }
                 }
+                if let Some(last) = classifying {
+                    land_rows(last)?;
+                }
+                Ok(())
             })?;
             land(writing, &work, &signature, &mut runs)
         })?;
@@ -576,18 +572,18 @@ fn next_run_number(runs: &[String]) -> usize {
         .map_or(0, |n| n + 1)
 }
 
-/// A run being written on its own thread, and where the inputs were when
-/// its rows had been read.
 /// A chunk given to the pool: its rows to come, and where the input
 /// stands after it.
 struct Classifying {
-    observed: mpsc::Receiver<Vec<Keyed>>,
+    rows: mpsc::Receiver<Vec<Keyed>>,
     /// Why the chunk's other items were skipped.
     skipped: Vec<Skip>,
     bytes: u64,
     resume_after: Option<Position>,
 }
 
+/// A run being written on its own thread, and where the inputs were when
+/// its rows had been read.
 struct Writing<'scope> {
     handle: std::thread::ScopedJoinHandle<'scope, Result<String, CheckpointError>>,
     position: Position,

@@ -389,7 +389,6 @@ impl VerdictColumns {
     }
 }
 
-/// The crawlers of a schema: its `cause_*` columns.
 /// The crawlers' columns of verdict words in a table with this module's
 /// layout: `root_X`, `cause_X`, `group_X` and `path_X_N`.
 ///
@@ -410,6 +409,7 @@ pub(crate) fn verdict_word_columns(schema: &Schema) -> impl Iterator<Item = &str
         .map(|f| f.name().as_str())
 }
 
+/// The crawlers of a schema: its `cause_*` columns.
 fn crawler_count(schema: &Schema) -> usize {
     schema
         .fields()
