@@ -12,9 +12,10 @@
 #    toolchain on PATH (the API and its errors, the wheel's tags, Arrow and
 #    Polars batches, the Protego drop-in against Protego and Protego's own
 #    tests, real Scrapy crawls against servers on 127.0.0.1, PySpark in
-#    local mode against `crawlgate batch`, mypy --strict), then the Scrapy
-#    suite again on Scrapy 2.11. Each suite runs even when one before it
-#    failed; the script fails at the end, naming each failed suite.
+#    local mode against `crawlgate batch`, mypy --strict), on four
+#    pytest-xdist workers, and at the same time the Scrapy suite again on
+#    Scrapy 2.11. Each suite runs whatever the other does; the script
+#    fails at the end, naming each failed suite.
 #
 # `bash scripts/test-python.sh` does all of it; `prepare` does the builds
 # and installs only (1 and 2; scripts/test-all.sh runs it in the background,
@@ -230,15 +231,24 @@ for dir in "${path_dirs[@]}"; do
   fi
 done
 
+# The suites run at once, each into a log of its own that is shown when it
+# ends, in order: they wait on crawls, Spark and servers far more than they
+# compute (alone, the whole suite kept one core 45 % busy for 78 s), and the
+# main one spreads its files over four pytest-xdist workers (a file's tests
+# stay on one worker, so a module's Spark session or crawl lab is made
+# once).
 failed=()
+names=()
+pids=()
+logs=()
 suite() {
-  local name=$1
+  local name=$1 log
   shift
-  step "$name"
-  if ! (cd "$crate" && export PATH="$no_rust" && "$@"); then
-    echo "test-python: FAILED: $name" >&2
-    failed+=("$name")
-  fi
+  log=$(mktemp)
+  (cd "$crate" && export PATH="$no_rust" && "$@") >"$log" 2>&1 &
+  names+=("$name")
+  pids+=("$!")
+  logs+=("$log")
 }
 pytest_in() {
   local dir=$1
@@ -248,9 +258,22 @@ pytest_in() {
 scrapy_of() {
   "$1/bin/python" -c 'import scrapy; print(scrapy.__version__)'
 }
-suite "pytest, the whole suite (Scrapy $(scrapy_of "$work/venv"))" pytest_in "$work/venv" tests
+step "the suites, at once"
+suite "pytest, the whole suite (Scrapy $(scrapy_of "$work/venv")), on 4 workers" \
+  pytest_in "$work/venv" -n 4 --dist loadfile tests
 suite "pytest tests/test_scrapy.py (Scrapy $(scrapy_of "$work/venv-scrapy-2.11"))" \
   pytest_in "$work/venv-scrapy-2.11" tests/test_scrapy.py
+for i in "${!pids[@]}"; do
+  status=0
+  wait "${pids[$i]}" || status=$?
+  step "${names[$i]}: ended"
+  cat "${logs[$i]}"
+  rm -f "${logs[$i]}"
+  if [ "$status" != 0 ]; then
+    echo "test-python: FAILED: ${names[$i]}" >&2
+    failed+=("${names[$i]}")
+  fi
+done
 if [ "${#failed[@]}" -gt 0 ]; then
   step "FAILED: ${#failed[@]} suite(s):"
   printf '  %s\n' "${failed[@]}" >&2
