@@ -183,11 +183,9 @@ export RUSTFLAGS="${RUSTFLAGS:+$RUSTFLAGS }-D warnings"
 
 # The Python package's suites, in the background beside the Rust ones:
 # the wheel (a release build from its sdist, in a build folder of its own)
-# and environments are prepared at a lower CPU priority than the
-# workspace's build (niceness 5: about a quarter of a core it shares with
-# a build job, where the lowest left it only the build's idle moments and
-# the wheel, last to be ready, held up the end of the run by a minute),
-# and its tests start as soon as both the wheel and the
+# and environments are prepared at the lowest CPU priority (while the
+# workspace builds it mostly downloads; then it takes the CPU the tests
+# leave idle), and its tests start as soon as both the wheel and the
 # workspace's build are there (they run the crawlgate binary the build
 # makes), beside the Rust tests: they wait on crawls, Spark and servers
 # more than they compute. Their log is shown when they end.
@@ -195,7 +193,7 @@ python_log="$target_dir/python-suites.log"
 build_done="$target_dir/.test-all-build-done"
 rm -f "$build_done"
 python_suites() {
-  "${python_env[@]}" nice -n 5 bash scripts/test-python.sh prepare || {
+  "${python_env[@]}" nice -n 19 bash scripts/test-python.sh prepare || {
     echo "test-all: the Python package could not be built or installed (see above)"
     return 1
   }
@@ -221,7 +219,7 @@ touch "$build_done"
 # the Rust tests: it gets the same CPU priority as they do, so that it is
 # ready before they end (at the lowest it waited for them, and the Python
 # suites ran alone afterwards). Lowering a niceness needs root (as CI
-# runs); otherwise it stays at 5.
+# runs); otherwise it stays at the lowest.
 descendants() {
   # Every process's parent, from /proc (procps may not be installed).
   local dir stat

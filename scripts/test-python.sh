@@ -19,7 +19,7 @@
 #
 # `bash scripts/test-python.sh` does all of it; `prepare` does the builds
 # and installs only (1 and 2; scripts/test-all.sh runs it in the background,
-# at a lower priority while the workspace builds, then beside its tests) and `run`
+# at low priority, while the workspace builds and its tests run) and `run`
 # the tests only (3), on what `prepare` left (test-all.sh starts it beside
 # the Rust tests once the workspace's build is done).
 #
