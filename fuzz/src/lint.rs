@@ -43,7 +43,7 @@ pub fn check(data: &[u8]) {
     }
 }
 
-/// Whether `text` is one JSON value: parsed in full and thrown away as it
+/// Panics unless `text` is one JSON value: parsed in full and thrown away as it
 /// goes (a `Value` tree of every report, built only to be dropped, was most
 /// of the replay test's time).
 fn valid_json(text: &str, profile: Profile, format: &str) {
