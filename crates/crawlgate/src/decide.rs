@@ -430,9 +430,7 @@ impl<'a> AgentView<'a> {
             return true; // no group: everything is allowed
         }
         match self.compiled_path(url) {
-            Some((matcher, url, from)) => {
-                matcher.allows_in_url(self.robots.text.as_slice(), url, from)
-            }
+            Some((matcher, url, from)) => matcher.allows_in_url(url, from),
             None => self.decided_allowed(url),
         }
     }
@@ -452,7 +450,7 @@ impl<'a> AgentView<'a> {
             return None;
         }
         let (matcher, url, from) = self.compiled_path(url)?;
-        Some(matcher.first_match_in_url(self.robots.text.as_slice(), url, from))
+        Some(matcher.first_match_in_url(url, from))
     }
 
     /// The compiled rules and where the path of `url` starts, when they
@@ -519,9 +517,7 @@ impl<'a> AgentView<'a> {
             }
             None => self.matcher(),
         };
-        matcher
-            .first_match(self.robots.text.as_slice(), path)
-            .copied()
+        matcher.first_match(path).copied()
     }
 
     /// The compiled rules, built on first need.

@@ -41,17 +41,31 @@ impl Entry {
     }
 }
 
+/// In C order and on a cache line of its own, so that what every lookup
+/// reads (whether it may read the path in place, and the tree's start and
+/// tables, 64 bytes) comes in one line: a crawler asking about many sites
+/// in turn finds each file's matcher out of cache.
 #[derive(Clone, Debug)]
+#[repr(C, align(64))]
 pub(crate) struct Matcher {
-    /// The entries in precedence order: an entry's rank is its position.
-    pub entries: Box<[Entry]>,
-    tree: PrefixTree,
-    /// The literal segments of the globs, as spans of the text.
-    segments: Box<[Str]>,
     /// Whether the profile matches a URL's path as given (Google's): then
     /// a lookup can read the path straight from the URL.
     pub paths_as_given: bool,
+    tree: PrefixTree,
+    /// The entries in precedence order: an entry's rank is its position.
+    pub entries: Box<[Entry]>,
+    /// The literal segments of the globs, as spans of `segment_bytes`.
+    segments: Box<[Str]>,
+    /// The bytes of the globs' segments, copied from the text: a lookup
+    /// reads no line of the file's text (nor of the parsed file, which
+    /// says where the text is).
+    segment_bytes: Box<[u8]>,
 }
+
+// The tree's fields a lookup reads take its first 56 bytes (see
+// `prefix_tree::LOOKUP_FIELDS`): with the flag before them, one line.
+const _: () =
+    assert!(std::mem::offset_of!(Matcher, tree) + crate::prefix_tree::LOOKUP_FIELDS <= 64);
 
 /// The key the tree knows an entry by: its rank shifted left, with the
 /// lowest bit set when the entry allows. Keys order as ranks do, so the
@@ -86,6 +100,7 @@ impl Matcher {
         // Every rank has a key (and NONE's rank is past them all).
         assert!(entries.len() < 1 << 31, "too many rules");
         let mut segments = Vec::new();
+        let mut segment_bytes = Vec::new();
         let heads: Vec<_> = entries
             .iter()
             .zip(0..)
@@ -104,11 +119,10 @@ impl Matcher {
                                 && !body.ends_with(b"*");
                         let restart = matches!(e.shape, Shape::Restart | Shape::RestartAnchored);
                         let glob = compile_glob(
-                            e.body.start,
                             body,
                             star,
                             (rank, anchored, restart),
-                            &mut segments,
+                            (&mut segments, &mut segment_bytes),
                         );
                         let needs = byte_set(&body[star..]);
                         (star, Head::Glob { needs, glob })
@@ -125,6 +139,7 @@ impl Matcher {
         Matcher {
             tree: PrefixTree::build(text, heads),
             segments: segments.into_boxed_slice(),
+            segment_bytes: segment_bytes.into_boxed_slice(),
             entries,
             paths_as_given: paths_as_given(&robots.profile),
         }
@@ -135,6 +150,7 @@ impl Matcher {
         std::mem::size_of::<Matcher>()
             + std::mem::size_of_val(&*self.entries)
             + std::mem::size_of_val(&*self.segments)
+            + std::mem::size_of_val(&*self.segment_bytes)
             + self.tree.heap_size()
     }
 
@@ -171,45 +187,40 @@ impl Matcher {
 
     /// The first entry (in precedence order) that matches `path`.
     #[inline]
-    pub(crate) fn first_match(&self, text: &[u8], path: &[u8]) -> Option<&Entry> {
-        self.lookup::<false>(text, path, 0)
+    pub(crate) fn first_match(&self, path: &[u8]) -> Option<&Entry> {
+        self.lookup::<false>(path, 0)
     }
 
     /// The first entry (in precedence order) that matches the path of
     /// `url`, which starts at `from` (a `/`) and ends at the first `#` or
     /// NUL after it, or at the end.
     #[inline(always)]
-    pub(crate) fn first_match_in_url(
-        &self,
-        text: &[u8],
-        url: &[u8],
-        from: usize,
-    ) -> Option<&Entry> {
-        self.lookup::<true>(text, url, from)
+    pub(crate) fn first_match_in_url(&self, url: &[u8], from: usize) -> Option<&Entry> {
+        self.lookup::<true>(url, from)
     }
 
     /// Whether the path of `url` (as [`first_match_in_url`](Self::first_match_in_url)
     /// takes it) is allowed: no rule matches it, or the deciding one
     /// allows.
     #[inline(always)]
-    pub(crate) fn allows_in_url(&self, text: &[u8], url: &[u8], from: usize) -> bool {
-        self.best::<true>(text, url, from) & 1 == 1
+    pub(crate) fn allows_in_url(&self, url: &[u8], from: usize) -> bool {
+        self.best::<true>(url, from) & 1 == 1
     }
 
     /// The best entry for the path `bytes[from..]`; with `IN_URL`, the path
     /// ends at its first `#` or NUL (which no head holds, so the walk down
     /// the tree stops there by itself).
     #[inline(always)]
-    fn lookup<const IN_URL: bool>(&self, text: &[u8], bytes: &[u8], from: usize) -> Option<&Entry> {
+    fn lookup<const IN_URL: bool>(&self, bytes: &[u8], from: usize) -> Option<&Entry> {
         // NONE's rank is past any entry.
         self.entries
-            .get((self.best::<IN_URL>(text, bytes, from) >> 1) as usize)
+            .get((self.best::<IN_URL>(bytes, from) >> 1) as usize)
     }
 
     /// The [`key`] of the best entry for the path `bytes[from..]` (as
     /// [`lookup`](Self::lookup) takes it), or [`NONE`].
     #[inline(always)]
-    fn best<const IN_URL: bool>(&self, text: &[u8], bytes: &[u8], from: usize) -> u32 {
+    fn best<const IN_URL: bool>(&self, bytes: &[u8], from: usize) -> u32 {
         self.tree.prefetch();
         // A path read from a URL starts with its `/`.
         debug_assert!(!IN_URL || bytes.get(from) == Some(&b'/'));
@@ -226,7 +237,7 @@ impl Matcher {
                 at,
                 above: node.bytes_above,
             };
-            best = self.try_globs::<IN_URL>(text, walk, node.glob_node, best);
+            best = self.try_globs::<IN_URL>(walk, node.glob_node, best);
         }
         best
     }
@@ -234,13 +245,7 @@ impl Matcher {
     /// The best of `best` and the globs of `node` and the nodes above it
     /// that match the walked path; only globs that would beat the best so
     /// far are tried.
-    fn try_globs<const IN_URL: bool>(
-        &self,
-        text: &[u8],
-        walk: Walk<'_>,
-        mut node: u32,
-        mut best: u32,
-    ) -> u32 {
+    fn try_globs<const IN_URL: bool>(&self, walk: Walk<'_>, mut node: u32, mut best: u32) -> u32 {
         // The path's byte set, once a node's globs need it (never 0: the
         // path holds its `/`, and a 0 would only be found again).
         let mut present = 0;
@@ -262,7 +267,7 @@ impl Matcher {
                     }
                     // Where the path ends, once a glob needs it.
                     let path = *path.get_or_insert_with(|| walk.path::<IN_URL>(present));
-                    if self.glob_matches(text, glob, path) {
+                    if self.glob_matches(glob, path) {
                         best = glob.rank;
                         break;
                     }
@@ -277,21 +282,21 @@ impl Matcher {
     /// Whether `glob` matches `path` past its head: the common shapes
     /// here, the others out of line.
     #[inline(always)]
-    fn glob_matches(&self, text: &[u8], glob: &Glob, path: &[u8]) -> bool {
+    fn glob_matches(&self, glob: &Glob, path: &[u8]) -> bool {
         if last_word(path) & glob.tail_mask != glob.tail {
             return false;
         }
         let head = glob.head as usize;
         match glob.test {
             GlobTest::EndsWith(len) => path.len() >= head + len as usize,
-            GlobTest::Contains(segment) => path
-                .get(head..)
-                .is_some_and(|rest| pattern::find(rest, &text[segment.range()]).is_some()),
+            GlobTest::Contains(segment) => path.get(head..).is_some_and(|rest| {
+                pattern::find(rest, &self.segment_bytes[segment.range()]).is_some()
+            }),
             GlobTest::Segments {
                 segments,
                 anchored,
                 restart,
-            } => self.segments_match(text, segments, (anchored, restart), path, head),
+            } => self.segments_match(segments, (anchored, restart), path, head),
         }
     }
 
@@ -302,7 +307,6 @@ impl Matcher {
     #[inline(never)]
     fn segments_match(
         &self,
-        text: &[u8],
         (first, end): (u32, u32),
         (anchored, restart): (bool, bool),
         path: &[u8],
@@ -310,7 +314,7 @@ impl Matcher {
     ) -> bool {
         let segments = self.segments[first as usize..end as usize]
             .iter()
-            .map(|s| &text[s.range()]);
+            .map(|s| &self.segment_bytes[s.range()]);
         if restart {
             pattern::restart_segments_match(segments, anchored, path, from)
         } else {
@@ -533,30 +537,29 @@ impl<'b> Walk<'b> {
     }
 }
 
-/// The glob of rank `rank` whose pattern, spanning `body` from `start` in
-/// the text, has its first `*` at `star`: its literal segments after the
-/// head left in `segments` unless a shape of [`GlobTest`] needs none.
+/// The glob of rank `rank` whose pattern `body` has its first `*` at
+/// `star`: its literal segments after the head copied to `bytes` and left
+/// in `segments` (as spans of `bytes`) unless a shape of [`GlobTest`]
+/// needs none.
 fn compile_glob(
-    start: u32,
     body: &[u8],
     star: usize,
     (rank, anchored, restart): (u32, bool, bool),
-    segments: &mut Vec<Str>,
+    (segments, bytes): (&mut Vec<Str>, &mut Vec<u8>),
 ) -> Glob {
-    let first = segments.len();
-    let mut at = start + star as u32;
+    let (first, first_byte) = (segments.len(), bytes.len());
     for segment in body[star..].split(|&b| b == b'*') {
         if !segment.is_empty() {
             segments.push(Str {
-                start: at,
+                start: bytes.len() as u32,
                 len: segment.len() as u32,
             });
+            bytes.extend_from_slice(segment);
         }
-        at += segment.len() as u32 + 1;
     }
     let (mut tail, mut tail_mask) = (0, 0);
-    if anchored && let Some(last) = segments[first..].last() {
-        let bytes = &body[(last.start - start) as usize..][..last.len as usize];
+    if anchored && let Some(&last) = segments[first..].last() {
+        let bytes = &bytes[last.range()];
         tail_mask = u64::MAX << (8 * (8 - bytes.len().min(8)));
         tail = last_word(bytes) & tail_mask;
     }
@@ -571,6 +574,10 @@ fn compile_glob(
     };
     if !matches!(test, GlobTest::Segments { .. }) {
         segments.truncate(first);
+    }
+    if matches!(test, GlobTest::EndsWith(_)) {
+        // The tail compared is the whole match.
+        bytes.truncate(first_byte);
     }
     Glob {
         rank,
@@ -661,7 +668,6 @@ mod tests {
     /// after it, finds `expected` (what the path alone found).
     fn assert_found_in_url<T: PartialEq + std::fmt::Debug>(
         compiled: &Matcher,
-        text: &[u8],
         path: &str,
         rng: &mut Rng,
         found: impl Fn(&super::Entry) -> T,
@@ -670,9 +676,7 @@ mod tests {
     ) {
         let url = format!("https://example.com{path}{}", TAILS[rng.below(TAILS.len())]);
         assert_eq!(
-            compiled
-                .first_match_in_url(text, url.as_bytes(), 19)
-                .map(found),
+            compiled.first_match_in_url(url.as_bytes(), 19).map(found),
             expected,
             "{context}, URL {url:?}"
         );
@@ -694,7 +698,6 @@ mod tests {
                 let robots = RobotsTxt::parse_with(body.as_bytes(), profile);
                 let groups = robots.global_group_list().to_vec();
                 let compiled = Matcher::compile(&robots, &groups, &[]);
-                let text = robots.text.as_slice();
                 for _ in 0..8 {
                     let path = format!("/{}", rng.text(PATH, 6));
                     let found = |e: &super::Entry| (e.rule, e.alias, e.allow);
@@ -702,13 +705,13 @@ mod tests {
                         Matcher::scan(&robots, &groups, &[], path.as_bytes()).map(|e| found(&e));
                     assert_eq!(
                         scanned,
-                        compiled.first_match(text, path.as_bytes()).map(found),
+                        compiled.first_match(path.as_bytes()).map(found),
                         "{} reading of {body:?}, path {path:?}",
                         profile.name
                     );
                     // The same path read in place from a URL, whatever follows it.
                     let context = format!("{} reading of {body:?}", profile.name);
-                    assert_found_in_url(&compiled, text, &path, &mut rng, found, scanned, &context);
+                    assert_found_in_url(&compiled, &path, &mut rng, found, scanned, &context);
                     compared += 1;
                 }
             }
@@ -760,7 +763,6 @@ mod tests {
                 let robots = RobotsTxt::parse_with(body.as_bytes(), profile);
                 let groups = robots.global_group_list().to_vec();
                 let compiled = Matcher::compile(&robots, &groups, &[]);
-                let text = robots.text.as_slice();
                 let normalised = robots.rules().next().map(|r| r.pattern().to_owned());
                 for _ in 0..10 {
                     // Half the paths from the pattern itself, its stars
@@ -798,7 +800,7 @@ mod tests {
                     }
                     let scanned =
                         Matcher::scan(&robots, &groups, &[], path.as_bytes()).map(|e| found(&e));
-                    let looked_up = compiled.first_match(text, path.as_bytes()).map(found);
+                    let looked_up = compiled.first_match(path.as_bytes()).map(found);
                     assert_eq!(scanned, looked_up, "{} {pattern:?} {path:?}", profile.name);
                     if profile == Profile::GOOGLE
                         && let Some(normalised) = &normalised
@@ -808,7 +810,7 @@ mod tests {
                     }
                     matched += usize::from(looked_up.is_some());
                     let context = format!("{} {pattern:?}", profile.name);
-                    assert_found_in_url(&compiled, text, &path, &mut rng, found, scanned, &context);
+                    assert_found_in_url(&compiled, &path, &mut rng, found, scanned, &context);
                 }
             }
         }
@@ -852,14 +854,13 @@ mod tests {
             let robots = RobotsTxt::parse(body.as_bytes());
             let groups = robots.global_group_list().to_vec();
             let compiled = Matcher::compile(&robots, &groups, &[]);
-            let text = robots.text.as_slice();
             let normalised = robots.rules().next().unwrap().pattern().to_owned();
             let expected = reference_matches(normalised.as_bytes(), path.as_bytes());
-            let got = compiled.first_match(text, path.as_bytes()).is_some();
+            let got = compiled.first_match(path.as_bytes()).is_some();
             assert_eq!(got, expected, "{pattern:?} {path:?}");
             if path.starts_with('/') {
                 let url = format!("https://example.com{path}");
-                let got = compiled.first_match_in_url(text, url.as_bytes(), 19);
+                let got = compiled.first_match_in_url(url.as_bytes(), 19);
                 assert_eq!(got.is_some(), expected, "{pattern:?} {url:?}");
             }
         }
@@ -881,7 +882,6 @@ mod tests {
         let robots = RobotsTxt::parse(body.as_bytes());
         let groups = robots.global_group_list().to_vec();
         let compiled = Matcher::compile(&robots, &groups, &[]);
-        let text = robots.text.as_slice();
         let found = |e: &super::Entry| (e.rule, e.alias, e.allow);
         let mut matched = 0;
         for c in letters.chars() {
@@ -891,7 +891,7 @@ mod tests {
                 matched += usize::from(scanned.is_some() && c.is_ascii());
                 assert_eq!(
                     scanned,
-                    compiled.first_match(text, path.as_bytes()).map(found),
+                    compiled.first_match(path.as_bytes()).map(found),
                     "{path:?}"
                 );
             }
@@ -934,7 +934,6 @@ mod tests {
         let robots = RobotsTxt::parse(body.as_bytes());
         let groups = robots.global_group_list().to_vec();
         let compiled = Matcher::compile(&robots, &groups, &[]);
-        let text = robots.text.as_slice();
         const PIECES: &[&str] = &[
             "/a-long-directory-name",
             "/with/more/",
@@ -956,18 +955,10 @@ mod tests {
             let scanned = Matcher::scan(&robots, &groups, &[], path.as_bytes()).map(|e| found(&e));
             assert_eq!(
                 scanned,
-                compiled.first_match(text, path.as_bytes()).map(found),
+                compiled.first_match(path.as_bytes()).map(found),
                 "{path:?}"
             );
-            assert_found_in_url(
-                &compiled,
-                text,
-                &path,
-                &mut rng,
-                found,
-                scanned,
-                "deep tree",
-            );
+            assert_found_in_url(&compiled, &path, &mut rng, found, scanned, "deep tree");
         }
     }
 }

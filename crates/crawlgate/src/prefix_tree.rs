@@ -56,7 +56,7 @@ pub(crate) struct Glob {
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum GlobTest {
     /// One literal segment, anywhere after the head (`/*?s=`): the span of
-    /// the text to find.
+    /// the matcher's segment bytes to find.
     Contains(Str),
     /// One literal segment of up to eight bytes that must end the path
     /// (`/*.pdf$`): its length. The tail comparison is the whole match,
@@ -199,13 +199,25 @@ fn low_bytes(n: u32) -> u64 {
 }
 
 /// The tree, its nodes in breadth-first order (so a node's children are
-/// contiguous), node 0 the root (an empty label).
+/// contiguous), node 0 the root (an empty label). In C order, what every
+/// lookup reads first (see [`Matcher`](crate::matcher::Matcher)'s layout):
+/// where walks start and where the nodes and the globs' tables are.
 #[derive(Clone, Debug)]
+#[repr(C)]
 pub(crate) struct PrefixTree {
+    /// Where walks start: the root's only child when the root holds no
+    /// rule (all heads then start with its label, often `/`), else the
+    /// root.
+    start: u32,
+    /// Whether the start node's label is `/`.
+    start_is_slash: bool,
     nodes: Box<[Node]>,
-    /// The bytes of labels past their first 16, back to back, then 8 bytes
-    /// of padding, so that they are read eight bytes at a time.
-    long_labels: Box<[u8]>,
+    /// One per node when the tree holds globs, else none.
+    links: Box<[GlobLink]>,
+    /// Each glob's byte set (see [`Head::Glob`]), apart from the globs: a
+    /// walk reads these for every glob it passes, and the globs only for
+    /// those whose set the path holds.
+    needs: Box<[u64]>,
     /// For each node with more than 8 children, the set of the first bytes
     /// of their labels (children are in the order of those bytes): a
     /// child's place among its siblings is the number of bytes in the set
@@ -213,19 +225,15 @@ pub(crate) struct PrefixTree {
     /// would take a kilobyte.
     wide: Box<[Wide]>,
     globs: Box<[Glob]>,
-    /// Each glob's byte set (see [`Head::Glob`]), apart from the globs: a
-    /// walk reads these for every glob it passes, and the globs only for
-    /// those whose set the path holds.
-    needs: Box<[u64]>,
-    /// One per node when the tree holds globs, else none.
-    links: Box<[GlobLink]>,
-    /// Where walks start: the root's only child when the root holds no
-    /// rule (all heads then start with its label, often `/`), else the
-    /// root.
-    start: u32,
-    /// Whether the start node's label is `/`.
-    start_is_slash: bool,
+    /// The bytes of labels past their first 16, back to back, then 8 bytes
+    /// of padding, so that they are read eight bytes at a time.
+    long_labels: Box<[u8]>,
 }
+
+/// How many of the tree's first bytes every lookup reads: up to the end
+/// of `needs`.
+pub(crate) const LOOKUP_FIELDS: usize =
+    std::mem::offset_of!(PrefixTree, needs) + std::mem::size_of::<Box<[u64]>>();
 
 /// A node while the tree is built: its label a span of the text, its
 /// depth the length of the string from the root to its end.
