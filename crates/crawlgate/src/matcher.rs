@@ -100,8 +100,7 @@ impl Matcher {
         // Every rank has a key (and NONE's rank is past them all).
         assert!(entries.len() < 1 << 31, "too many rules");
         let mut segments = Vec::new();
-        let mut segment_bytes = Vec::new();
-        let heads: Vec<_> = entries
+        let mut heads: Vec<_> = entries
             .iter()
             .zip(0..)
             .map(|(e, rank)| {
@@ -119,10 +118,11 @@ impl Matcher {
                                 && !body.ends_with(b"*");
                         let restart = matches!(e.shape, Shape::Restart | Shape::RestartAnchored);
                         let glob = compile_glob(
+                            e.body.start,
                             body,
                             star,
                             (rank, anchored, restart),
-                            (&mut segments, &mut segment_bytes),
+                            &mut segments,
                         );
                         let needs = byte_set(&body[star..]);
                         (star, Head::Glob { needs, glob })
@@ -136,10 +136,11 @@ impl Matcher {
                 (head_span, head, rank)
             })
             .collect();
+        let segment_bytes = copy_segments(text, &mut segments, &mut heads);
         Matcher {
             tree: PrefixTree::build(text, heads),
             segments: segments.into_boxed_slice(),
-            segment_bytes: segment_bytes.into_boxed_slice(),
+            segment_bytes,
             entries,
             paths_as_given: paths_as_given(&robots.profile),
         }
@@ -537,29 +538,64 @@ impl<'b> Walk<'b> {
     }
 }
 
-/// The glob of rank `rank` whose pattern `body` has its first `*` at
-/// `star`: its literal segments after the head copied to `bytes` and left
-/// in `segments` (as spans of `bytes`) unless a shape of [`GlobTest`]
-/// needs none.
+/// The bytes of the globs' segments (`segments`, and those the globs of
+/// `heads` find whole), copied out of the text in one allocation; their
+/// spans then refer to the copy.
+fn copy_segments(text: &[u8], segments: &mut [Str], heads: &mut [(Str, Head, u32)]) -> Box<[u8]> {
+    fn contains(head: &mut Head) -> Option<&mut Str> {
+        match head {
+            Head::Glob {
+                glob:
+                    Glob {
+                        test: GlobTest::Contains(segment),
+                        ..
+                    },
+                ..
+            } => Some(segment),
+            _ => None,
+        }
+    }
+    let total: usize = segments.iter().map(|s| s.len as usize).sum::<usize>()
+        + heads
+            .iter_mut()
+            .filter_map(|(_, head, _)| contains(head))
+            .map(|s| s.len as usize)
+            .sum::<usize>();
+    let mut bytes = Vec::with_capacity(total);
+    let spans = heads.iter_mut().filter_map(|(_, head, _)| contains(head));
+    for span in segments.iter_mut().chain(spans) {
+        let start = bytes.len() as u32;
+        bytes.extend_from_slice(&text[span.range()]);
+        span.start = start;
+    }
+    bytes.into_boxed_slice()
+}
+
+/// The glob of rank `rank` whose pattern, spanning `body` from `start` in
+/// the text, has its first `*` at `star`: its literal segments after the
+/// head left in `segments` (as spans of the text, until they are copied:
+/// see [`copy_segments`]) unless a shape of [`GlobTest`] needs none.
 fn compile_glob(
+    start: u32,
     body: &[u8],
     star: usize,
     (rank, anchored, restart): (u32, bool, bool),
-    (segments, bytes): (&mut Vec<Str>, &mut Vec<u8>),
+    segments: &mut Vec<Str>,
 ) -> Glob {
-    let (first, first_byte) = (segments.len(), bytes.len());
+    let first = segments.len();
+    let mut at = start + star as u32;
     for segment in body[star..].split(|&b| b == b'*') {
         if !segment.is_empty() {
             segments.push(Str {
-                start: bytes.len() as u32,
+                start: at,
                 len: segment.len() as u32,
             });
-            bytes.extend_from_slice(segment);
         }
+        at += segment.len() as u32 + 1;
     }
     let (mut tail, mut tail_mask) = (0, 0);
-    if anchored && let Some(&last) = segments[first..].last() {
-        let bytes = &bytes[last.range()];
+    if anchored && let Some(last) = segments[first..].last() {
+        let bytes = &body[(last.start - start) as usize..][..last.len as usize];
         tail_mask = u64::MAX << (8 * (8 - bytes.len().min(8)));
         tail = last_word(bytes) & tail_mask;
     }
@@ -574,10 +610,6 @@ fn compile_glob(
     };
     if !matches!(test, GlobTest::Segments { .. }) {
         segments.truncate(first);
-    }
-    if matches!(test, GlobTest::EndsWith(_)) {
-        // The tail compared is the whole match.
-        bytes.truncate(first_byte);
     }
     Glob {
         rank,
