@@ -41,10 +41,12 @@ impl Entry {
     }
 }
 
-/// In C order and on a cache line of its own, so that what every lookup
+/// In C order and on cache lines of its own, so that what every lookup
 /// reads (whether it may read the path in place, and the tree's start and
-/// tables, 64 bytes) comes in one line: a crawler asking about many sites
-/// in turn finds each file's matcher out of cache.
+/// tables, 64 bytes) comes in one line, and what a lookup that tries globs
+/// reads besides (the globs and their segments' bytes) in the next: a
+/// crawler asking about many sites in turn finds each file's matcher out
+/// of cache.
 #[derive(Clone, Debug)]
 #[repr(C, align(64))]
 pub(crate) struct Matcher {
@@ -52,20 +54,25 @@ pub(crate) struct Matcher {
     /// a lookup can read the path straight from the URL.
     pub paths_as_given: bool,
     tree: PrefixTree,
-    /// The entries in precedence order: an entry's rank is its position.
-    pub entries: Box<[Entry]>,
-    /// The literal segments of the globs, as spans of `segment_bytes`.
-    segments: Box<[Str]>,
     /// The bytes of the globs' segments, copied from the text: a lookup
     /// reads no line of the file's text (nor of the parsed file, which
     /// says where the text is).
     segment_bytes: Box<[u8]>,
+    /// The literal segments of the globs, as spans of `segment_bytes`.
+    segments: Box<[Str]>,
+    /// The entries in precedence order: an entry's rank is its position.
+    pub entries: Box<[Entry]>,
 }
 
 // The tree's fields a lookup reads take its first 56 bytes (see
-// `prefix_tree::LOOKUP_FIELDS`): with the flag before them, one line.
-const _: () =
-    assert!(std::mem::offset_of!(Matcher, tree) + crate::prefix_tree::LOOKUP_FIELDS <= 64);
+// `prefix_tree::LOOKUP_FIELDS`): with the flag before them, one line; the
+// rest of the tree (its globs among them) and the segments' bytes, the
+// next.
+const _: () = {
+    use std::mem::{offset_of, size_of};
+    assert!(offset_of!(Matcher, tree) + crate::prefix_tree::LOOKUP_FIELDS <= 64);
+    assert!(offset_of!(Matcher, segment_bytes) + size_of::<Box<[u8]>>() <= 128);
+};
 
 /// The key the tree knows an entry by: its rank shifted left, with the
 /// lowest bit set when the entry allows. Keys order as ranks do, so the
