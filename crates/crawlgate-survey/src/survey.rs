@@ -61,6 +61,9 @@ pub struct Survey {
     /// Each crawler's registry entry, as the crawler reading identifies
     /// its token, looked up once rather than for every file.
     identities: Vec<Option<&'static crawlgate::registry::Crawler>>,
+    /// The hashes each crawler's tokens are looked up by in a file's
+    /// user-agent lines ([`crate::verdict::token_hashes`]), worked out once.
+    token_hashes: Vec<Box<[u64]>>,
     /// Whether the reading was named ([`with_profile`](Survey::with_profile)):
     /// then every crawler is read by it; else a crawler whose operator's
     /// reading crawlgate reproduces (Bing's crawlers, Yandex's robots) is read by that.
@@ -73,11 +76,17 @@ pub struct Survey {
 impl Survey {
     /// A survey of these crawlers under Google's reading.
     pub fn new(crawlers: CrawlerSet) -> Survey {
+        let identities: Vec<_> = crawlers
+            .iter()
+            .map(|c| crawlgate::registry::identify(&c.token))
+            .collect();
         Survey {
-            identities: crawlers
+            token_hashes: crawlers
                 .iter()
-                .map(|c| crawlgate::registry::identify(&c.token))
+                .zip(&identities)
+                .map(|(c, identity)| crate::verdict::token_hashes(&c.token, *identity))
                 .collect(),
+            identities,
             crawlers,
             profile_named: false,
             paths: Vec::new(),
@@ -403,15 +412,15 @@ impl Survey {
                     .collect();
                 self.crawlers
                     .iter()
-                    .zip(&self.identities)
+                    .zip(self.identities.iter().zip(&self.token_hashes))
                     .enumerate()
-                    .map(|(i, (c, identity))| {
+                    .map(|(i, (c, (identity, hashes)))| {
                         let profile = self.crawler_profile(i);
                         let reader = other_readers
                             .iter()
                             .find(|(p, _)| *p == profile)
                             .map_or(&reader, |(_, r)| r);
-                        reader.identified_verdict(&c.token, *identity)
+                        reader.hashed_verdict(&c.token, *identity, hashes)
                     })
                     .collect()
             }

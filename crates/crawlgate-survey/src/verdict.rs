@@ -397,7 +397,20 @@ impl UnnamedClass {
     }
 }
 
-/// A hash of `token` lowercased (ASCII), for [`Reader::named`].
+/// The hashes of the tokens a crawler may be named by in a file: those of
+/// its registry entry (`identity`), its own and its fallbacks, or else
+/// `token` itself.
+pub(crate) fn token_hashes(token: &str, identity: Option<&'static Crawler>) -> Box<[u64]> {
+    match identity {
+        Some(crawler) => crawler
+            .tokens()
+            .map(|t| caseless_hash(t.as_bytes()))
+            .collect(),
+        None => Box::new([caseless_hash(token.as_bytes())]),
+    }
+}
+
+/// A hash of `token` lowercased (ASCII), for [`Reader::may_be_named`].
 fn caseless_hash(token: &[u8]) -> u64 {
     use std::hash::Hasher;
     let mut hasher = rustc_hash::FxHasher::default();
@@ -426,27 +439,22 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// Whether some group of the file may name the crawler with product
-    /// token `token` (registry entry `identity`): one of its tokens is
-    /// named by a user-agent line, or hashes like one. `false` means no
-    /// group names it.
-    fn may_be_named(&self, token: &str, identity: Option<&'static Crawler>) -> bool {
+    /// Whether some group of the file may name a crawler whose tokens
+    /// hash to `hashes` ([`token_hashes`]): one of them is named by a
+    /// user-agent line, or hashes like one. `false` means no group names it.
+    fn may_be_named(&self, hashes: &[u64]) -> bool {
         let named = self.named.get_or_init(|| {
-            let mut hashes: Vec<u64> = self
+            let mut named: Vec<u64> = self
                 .robots
                 .user_agents()
                 .filter(|ua| !ua.is_global())
                 .map(|ua| caseless_hash(ua.token().as_bytes()))
                 .collect();
-            hashes.sort_unstable();
-            hashes.dedup();
-            hashes
+            named.sort_unstable();
+            named.dedup();
+            named
         });
-        let named_as = |t: &str| named.binary_search(&caseless_hash(t.as_bytes())).is_ok();
-        match identity {
-            Some(crawler) => crawler.tokens().any(named_as),
-            None => named_as(token),
-        }
+        hashes.iter().any(|h| named.binary_search(h).is_ok())
     }
 
     /// The same reader, for a body that is no robots.txt: every cause is
@@ -475,12 +483,23 @@ impl<'a> Reader<'a> {
         token: &str,
         identity: Option<&'static Crawler>,
     ) -> CrawlerVerdict {
+        self.hashed_verdict(token, identity, &token_hashes(token, identity))
+    }
+
+    /// [`identified_verdict`](Self::identified_verdict) for a crawler whose
+    /// [`token_hashes`] were worked out once.
+    pub(crate) fn hashed_verdict(
+        &self,
+        token: &str,
+        identity: Option<&'static Crawler>,
+        hashes: &[u64],
+    ) -> CrawlerVerdict {
         // A crawler no group names obeys what every crawler of its class
         // obeys (the product-token reading: other readings choose groups
         // by other means): answered once per class and file.
         if token != crate::crawlers::ANY
             && self.robots.profile().group_selection == GroupSelection::ProductToken
-            && !self.may_be_named(token, identity)
+            && !self.may_be_named(hashes)
         {
             let class = UnnamedClass::of(identity);
             if let Some(known) = &self.unnamed.borrow()[class.0] {
