@@ -46,6 +46,11 @@ pub(crate) struct Context<'a> {
     /// long line with many findings is read once, not once per finding.
     last_content: Cell<Option<(u32, usize, usize)>>,
     last_fields: Cell<Option<(u32, Option<[usize; 4]>)>>,
+    /// Whether only each finding's code and severity are wanted
+    /// ([`crate::lint_findings_sharing`]): checks whose messages, fixes
+    /// or fix effects cost more than finding what they report may then
+    /// report [`Context::counted`] findings instead.
+    pub counting: bool,
 }
 
 /// The rules of one audience by pattern (as matched), for the rules about
@@ -180,6 +185,7 @@ impl<'a> Context<'a> {
             patterns: OnceCell::new(),
             last_content: Cell::new(None),
             last_fields: Cell::new(None),
+            counting: false,
         }
     }
 
@@ -446,6 +452,17 @@ impl<'a> Context<'a> {
     }
 
     /// A new diagnostic with the code's default severity.
+    /// A finding of `code` with its default severity and nothing else (no
+    /// place, message or fix), for a linter [`counting`](Self::counting).
+    pub(crate) fn counted(&self, code: Code) -> Diagnostic {
+        let nowhere = Span {
+            line: 0,
+            bytes: 0..0,
+            column: 0,
+        };
+        Diagnostic::new(code, nowhere, "")
+    }
+
     pub(crate) fn diagnostic(
         &self,
         code: Code,

@@ -57,7 +57,7 @@ mod wording;
 pub use audit::{AuditEntry, Crawler, Obeys, Purpose};
 pub use crawlgate::{Fix, Severity, Span};
 pub use diagnostic::{Code, Diagnostic};
-pub use linter::{lint, lint_parsed, lint_parsed_sharing};
+pub use linter::{lint, lint_findings_sharing, lint_parsed, lint_parsed_sharing};
 pub use options::LintOptions;
 pub use report::LintReport;
 pub use rule::{Category, RuleInfo};

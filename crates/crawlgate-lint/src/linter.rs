@@ -1,11 +1,11 @@
 //! A lint run: the file parsed, every rule's check, the findings in order.
 
 use crawlgate::Code::{FileTooLarge, NulByte};
-use crawlgate::RobotsTxt;
+use crawlgate::{RobotsTxt, Severity};
 
 use crate::audit;
 use crate::context::Context;
-use crate::diagnostic::Code;
+use crate::diagnostic::{Code, Diagnostic};
 use crate::options::LintOptions;
 use crate::report::LintReport;
 use crate::rule::{Category, Check};
@@ -55,48 +55,7 @@ pub fn lint_parsed_sharing(
     options: &LintOptions,
 ) -> LintReport {
     let cx = Context::sharing(source, robots, readings);
-    let mut diagnostics = Vec::new();
-    for rule in RULES {
-        let skipped = match rule.code {
-            Code::Rfc9309Differs | Code::BingDiffers | Code::YandexDiffers => {
-                !options.compare_profiles
-            }
-            Code::LegacyDiffers => !options.compare_legacy,
-            _ => false,
-        };
-        if skipped {
-            continue;
-        }
-        match rule.check {
-            Check::Own(check) => check(&cx, &mut diagnostics),
-            Check::PassOn(left) => diagnostics.extend(
-                robots
-                    .diagnostics()
-                    .iter()
-                    .filter(|d| Code::Parse(d.code) == rule.code)
-                    .filter(|d| !left.is_some_and(|left| left(&cx, d)))
-                    .map(crate::diagnostic::from_parser),
-            ),
-        }
-    }
-    if cx.html || cx.binary || cx.utf16 {
-        // Not a robots.txt (or not one crawlers can read): the file-level
-        // finding says so once (`R016` says "UTF-16"); what each line of
-        // markup or bytes would be as robots.txt is noise.
-        let kept = if cx.utf16 {
-            Code::Parse(NulByte)
-        } else {
-            Code::Parse(FileTooLarge)
-        };
-        diagnostics.retain(|d| {
-            rule_info(d.code).is_none_or(|rule| rule.category != Category::Syntax)
-                || matches!(
-                    d.code,
-                    Code::HtmlPage | Code::BinaryFile | Code::Parse(FileTooLarge)
-                )
-                || d.code == kept
-        });
-    }
+    let mut diagnostics = findings(&cx, options);
     for d in &mut diagnostics {
         // One line per span: a span running past its line (the part of a file
         // past the size limit) is cut at the line's end.
@@ -121,6 +80,84 @@ pub fn lint_parsed_sharing(
     }
 }
 
+/// The code and severity of each finding [`lint_parsed_sharing`] reports,
+/// in no particular order, for a caller that only counts them (a survey):
+/// the findings are not placed, worded or given fixes, which some checks
+/// spend more on than on finding them.
+///
+/// ```
+/// use crawlgate::{RobotsTxt, Severity};
+/// use crawlgate_lint::{lint_findings_sharing, Code, LintOptions};
+///
+/// let source = b"User-agent: *\nDisallow: *.pdf\nDisallow: /tmp\nDisallow: /tmp\n";
+/// let robots = RobotsTxt::parse(source);
+/// let mut found = lint_findings_sharing(source, &robots, &[], &LintOptions::default());
+/// found.sort_by_key(|&(code, _)| code);
+/// assert_eq!(found, [(Code::LeadingWildcard, Severity::Info), (Code::DuplicateRule, Severity::Info)]);
+/// ```
+pub fn lint_findings_sharing(
+    source: &[u8],
+    robots: &RobotsTxt,
+    readings: &[&RobotsTxt],
+    options: &LintOptions,
+) -> Vec<(Code, Severity)> {
+    let mut cx = Context::sharing(source, robots, readings);
+    cx.counting = true;
+    findings(&cx, options)
+        .into_iter()
+        .map(|d| (d.code, d.severity))
+        .collect()
+}
+
+/// Every rule's findings on the file, in the rules' order, those a file
+/// that is no robots.txt makes noise dropped.
+fn findings(cx: &Context<'_>, options: &LintOptions) -> Vec<Diagnostic> {
+    let robots = cx.robots;
+    let mut diagnostics = Vec::new();
+    for rule in RULES {
+        let skipped = match rule.code {
+            Code::Rfc9309Differs | Code::BingDiffers | Code::YandexDiffers => {
+                !options.compare_profiles
+            }
+            Code::LegacyDiffers => !options.compare_legacy,
+            _ => false,
+        };
+        if skipped {
+            continue;
+        }
+        match rule.check {
+            Check::Own(check) => check(cx, &mut diagnostics),
+            Check::PassOn(left) => diagnostics.extend(
+                robots
+                    .diagnostics()
+                    .iter()
+                    .filter(|d| Code::Parse(d.code) == rule.code)
+                    .filter(|d| !left.is_some_and(|left| left(cx, d)))
+                    .map(crate::diagnostic::from_parser),
+            ),
+        }
+    }
+    if cx.html || cx.binary || cx.utf16 {
+        // Not a robots.txt (or not one crawlers can read): the file-level
+        // finding says so once (`R016` says "UTF-16"); what each line of
+        // markup or bytes would be as robots.txt is noise.
+        let kept = if cx.utf16 {
+            Code::Parse(NulByte)
+        } else {
+            Code::Parse(FileTooLarge)
+        };
+        diagnostics.retain(|d| {
+            rule_info(d.code).is_none_or(|rule| rule.category != Category::Syntax)
+                || matches!(
+                    d.code,
+                    Code::HtmlPage | Code::BinaryFile | Code::Parse(FileTooLarge)
+                )
+                || d.code == kept
+        });
+    }
+    diagnostics
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -141,6 +178,33 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// Counting finds what linting finds, code for code and severity for
+    /// severity, on every corpus file under every profile.
+    #[test]
+    fn counted_findings_are_the_reported_ones() {
+        let key = |found: &mut Vec<(Code, Severity)>| {
+            found.sort();
+        };
+        let mut total = 0;
+        for (name, body) in crawlgate_corpus::files() {
+            for profile in Profile::ALL {
+                let options = LintOptions::default().with_profile(profile);
+                let robots = RobotsTxt::parse_with(&body, profile);
+                let mut reported: Vec<(Code, Severity)> = lint_parsed(&body, &robots, &options)
+                    .diagnostics
+                    .iter()
+                    .map(|d| (d.code, d.severity))
+                    .collect();
+                let mut counted = lint_findings_sharing(&body, &robots, &[], &options);
+                key(&mut reported);
+                key(&mut counted);
+                assert_eq!(counted, reported, "{name} ({})", profile.name);
+                total += counted.len();
+            }
+        }
+        assert!(total > 10_000, "{total} findings");
     }
 
     #[test]

@@ -3,7 +3,7 @@
 
 use crawlgate::{Profile, RobotsTxt, Severity};
 use crawlgate_lint::Code;
-use crawlgate_lint::{lint_parsed_sharing, LintOptions};
+use crawlgate_lint::{lint_findings_sharing, LintOptions};
 
 /// Every code a row counts, in column order.
 pub fn codes() -> &'static [Code] {
@@ -40,7 +40,7 @@ impl LintCounts {
         readings: &[&RobotsTxt],
         profile: Profile,
     ) -> LintCounts {
-        let report = lint_parsed_sharing(
+        let found = lint_findings_sharing(
             body,
             robots,
             readings,
@@ -50,13 +50,13 @@ impl LintCounts {
             by_code: vec![0; codes().len()],
             ..LintCounts::default()
         };
-        for diagnostic in &report.diagnostics {
-            match diagnostic.severity {
+        for (code, severity) in found {
+            match severity {
                 Severity::Error => counts.errors += 1,
                 Severity::Warning => counts.warnings += 1,
                 Severity::Info => counts.infos += 1,
             }
-            if let Some(i) = codes().iter().position(|c| *c == diagnostic.code) {
+            if let Some(i) = codes().iter().position(|c| *c == code) {
                 counts.by_code[i] += 1;
             }
         }

@@ -61,6 +61,15 @@ pub struct Survey {
     /// Each crawler's registry entry, as the crawler reading identifies
     /// its token, looked up once rather than for every file.
     identities: Vec<Option<&'static crawlgate::registry::Crawler>>,
+    /// The hashes each crawler's tokens are looked up by in a file's
+    /// user-agent lines ([`crate::verdict::token_hashes`]), worked out once.
+    token_hashes: Vec<Box<[u64]>>,
+    /// The readings crawlers are answered by: the survey's own first, then
+    /// each other one in the crawlers' order ([`crawler_profile`](Survey::crawler_profile)).
+    profiles: Vec<Profile>,
+    /// Each crawler's reading, as an index into `profiles`: both worked
+    /// out once, not for every file.
+    profile_of: Vec<usize>,
     /// Whether the reading was named ([`with_profile`](Survey::with_profile)):
     /// then every crawler is read by it; else a crawler whose operator's
     /// reading crawlgate reproduces (Bing's crawlers, Yandex's robots) is read by that.
@@ -73,17 +82,47 @@ pub struct Survey {
 impl Survey {
     /// A survey of these crawlers under Google's reading.
     pub fn new(crawlers: CrawlerSet) -> Survey {
+        let identities: Vec<_> = crawlers
+            .iter()
+            .map(|c| crawlgate::registry::identify(&c.token))
+            .collect();
         Survey {
-            identities: crawlers
+            profiles: Vec::new(),
+            profile_of: Vec::new(),
+            token_hashes: crawlers
                 .iter()
-                .map(|c| crawlgate::registry::identify(&c.token))
+                .zip(&identities)
+                .map(|(c, identity)| crate::verdict::token_hashes(&c.token, *identity))
                 .collect(),
+            identities,
             crawlers,
             profile_named: false,
             paths: Vec::new(),
             policy: FetchPolicy::default(),
             now: SystemTime::now(),
         }
+        .with_readings()
+    }
+
+    /// The survey with the profiles its crawlers are answered by, and each
+    /// crawler's index into them, worked out.
+    fn with_readings(mut self) -> Survey {
+        let mut profiles = vec![self.policy.profile];
+        let profile_of = (0..self.crawlers.len())
+            .map(|i| {
+                let profile = self.crawler_profile(i);
+                match profiles.iter().position(|p| *p == profile) {
+                    Some(at) => at,
+                    None => {
+                        profiles.push(profile);
+                        profiles.len() - 1
+                    }
+                }
+            })
+            .collect();
+        self.profiles = profiles;
+        self.profile_of = profile_of;
+        self
     }
 
     /// The same survey under another reading, for every crawler. Without
@@ -93,7 +132,7 @@ impl Survey {
     pub fn with_profile(mut self, profile: Profile) -> Survey {
         self.policy.profile = profile;
         self.profile_named = true;
-        self
+        self.with_readings()
     }
 
     /// The reading crawler `i`'s columns are answered by.
@@ -348,17 +387,8 @@ impl Survey {
     fn other_readings(&self, body: &[u8], robots: &RobotsTxt) -> Vec<(Profile, RobotsTxt)> {
         let base = self.profile();
         let mut others: Vec<(Profile, RobotsTxt)> = Vec::new();
-        let mut as_base: Vec<Profile> = Vec::new();
-        for i in 0..self.crawlers.len() {
-            let profile = self.crawler_profile(i);
-            if profile == base
-                || others.iter().any(|(p, _)| *p == profile)
-                || as_base.contains(&profile)
-            {
-                continue;
-            }
+        for &profile in &self.profiles[1..] {
             if base.decides_alike(&profile) && robots.can_reinterpret(profile) {
-                as_base.push(profile);
                 continue;
             }
             let reading = robots
@@ -401,17 +431,24 @@ impl Survey {
                         )
                     })
                     .collect();
+                // Each reading's reader: its own, or the survey's for a
+                // reading left out (see `other_readings`).
+                let readers: Vec<&Reader<'_>> = self
+                    .profiles
+                    .iter()
+                    .map(|profile| {
+                        other_readers
+                            .iter()
+                            .find(|(p, _)| p == profile)
+                            .map_or(&reader, |(_, r)| r)
+                    })
+                    .collect();
                 self.crawlers
                     .iter()
-                    .zip(&self.identities)
+                    .zip(self.identities.iter().zip(&self.token_hashes))
                     .enumerate()
-                    .map(|(i, (c, identity))| {
-                        let profile = self.crawler_profile(i);
-                        let reader = other_readers
-                            .iter()
-                            .find(|(p, _)| *p == profile)
-                            .map_or(&reader, |(_, r)| r);
-                        reader.identified_verdict(&c.token, *identity)
+                    .map(|(i, (c, (identity, hashes)))| {
+                        readers[self.profile_of[i]].hashed_verdict(&c.token, *identity, hashes)
                     })
                     .collect()
             }

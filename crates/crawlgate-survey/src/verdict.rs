@@ -53,7 +53,7 @@
 use std::cell::{OnceCell, RefCell};
 
 use crawlgate::registry::{self, Crawler};
-use crawlgate::{AgentView, ChoiceKind, RobotsTxt, SelectionKind, Who};
+use crawlgate::{AgentView, ChoiceKind, GroupSelection, RobotsTxt, SelectionKind, Who};
 use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 
@@ -362,6 +362,63 @@ pub struct Reader<'a> {
     housekeeping: Vec<OnceCell<bool>>,
     /// The group indices of the crawler being answered (reused).
     key: RefCell<Vec<usize>>,
+    /// Hashes of the product tokens the file's user-agent lines name,
+    /// lowercased, sorted: a crawler none of whose tokens is among them is
+    /// named by no group. Built on first use.
+    named: OnceCell<Vec<u64>>,
+    /// The verdict of each [`UnnamedClass`] of crawler, once one of them is
+    /// answered: most crawlers of a survey are named by no group of a file,
+    /// and then what they obey is decided by the class alone.
+    unnamed: RefCell<[Option<CrawlerVerdict>; UnnamedClass::COUNT]>,
+}
+
+/// What decides the groups of a crawler that no group of a file names, by
+/// the product-token reading ([`crawlgate::RobotsTxt::view`] of a crawler
+/// of the registry, or of an unknown name read as one token): whether it
+/// ignores robots.txt, whether it obeys `*`, and whether it is a control
+/// token (whose choice is worded apart). Crawlers of one class then obey
+/// the same groups, chosen the same way, and get the same verdict.
+#[derive(Clone, Copy)]
+struct UnnamedClass(usize);
+
+impl UnnamedClass {
+    /// Eight classes of registered crawlers, and unknown names.
+    const COUNT: usize = 9;
+
+    fn of(identity: Option<&'static Crawler>) -> UnnamedClass {
+        match identity {
+            None => UnnamedClass(8),
+            Some(c) => UnnamedClass(
+                usize::from(c.ignores_robots_txt())
+                    | usize::from(c.obeys_star) << 1
+                    | usize::from(c.kind == registry::CrawlerKind::ControlToken) << 2,
+            ),
+        }
+    }
+}
+
+/// The hashes of the tokens a crawler may be named by in a file: those of
+/// its registry entry (`identity`), its own and its fallbacks, or else
+/// `token` itself.
+pub(crate) fn token_hashes(token: &str, identity: Option<&'static Crawler>) -> Box<[u64]> {
+    match identity {
+        Some(crawler) => crawler
+            .tokens()
+            .map(|t| caseless_hash(t.as_bytes()))
+            .collect(),
+        None => Box::new([caseless_hash(token.as_bytes())]),
+    }
+}
+
+/// A hash of `token` lowercased (ASCII), for [`Reader::may_be_named`].
+fn caseless_hash(token: &[u8]) -> u64 {
+    use std::hash::Hasher;
+    let mut hasher = rustc_hash::FxHasher::default();
+    for &b in token {
+        hasher.write_u8(b.to_ascii_lowercase());
+    }
+    hasher.write_usize(token.len());
+    hasher.finish()
 }
 
 impl<'a> Reader<'a> {
@@ -377,7 +434,27 @@ impl<'a> Reader<'a> {
             not_robots_txt: false,
             answers: RefCell::default(),
             key: RefCell::default(),
+            named: OnceCell::new(),
+            unnamed: RefCell::default(),
         }
+    }
+
+    /// Whether some group of the file may name a crawler whose tokens
+    /// hash to `hashes` ([`token_hashes`]): one of them is named by a
+    /// user-agent line, or hashes like one. `false` means no group names it.
+    fn may_be_named(&self, hashes: &[u64]) -> bool {
+        let named = self.named.get_or_init(|| {
+            let mut named: Vec<u64> = self
+                .robots
+                .user_agents()
+                .filter(|ua| !ua.is_global())
+                .map(|ua| caseless_hash(ua.token().as_bytes()))
+                .collect();
+            named.sort_unstable();
+            named.dedup();
+            named
+        });
+        hashes.iter().any(|h| named.binary_search(h).is_ok())
     }
 
     /// The same reader, for a body that is no robots.txt: every cause is
@@ -406,6 +483,38 @@ impl<'a> Reader<'a> {
         token: &str,
         identity: Option<&'static Crawler>,
     ) -> CrawlerVerdict {
+        self.hashed_verdict(token, identity, &token_hashes(token, identity))
+    }
+
+    /// [`identified_verdict`](Self::identified_verdict) for a crawler whose
+    /// [`token_hashes`] were worked out once.
+    pub(crate) fn hashed_verdict(
+        &self,
+        token: &str,
+        identity: Option<&'static Crawler>,
+        hashes: &[u64],
+    ) -> CrawlerVerdict {
+        // A crawler no group names obeys what every crawler of its class
+        // obeys (the product-token reading: other readings choose groups
+        // by other means): answered once per class and file.
+        if token != crate::crawlers::ANY
+            && self.robots.profile().group_selection == GroupSelection::ProductToken
+            && !self.may_be_named(hashes)
+        {
+            let class = UnnamedClass::of(identity);
+            if let Some(known) = &self.unnamed.borrow()[class.0] {
+                return known.clone();
+            }
+            let fresh = self.answered_verdict(token, identity);
+            self.unnamed.borrow_mut()[class.0] = Some(fresh.clone());
+            return fresh;
+        }
+        self.answered_verdict(token, identity)
+    }
+
+    /// [`identified_verdict`](Self::identified_verdict), from the crawler's
+    /// own view.
+    fn answered_verdict(&self, token: &str, identity: Option<&'static Crawler>) -> CrawlerVerdict {
         let (view, group) = identified_view(self.robots, token, identity);
         // The groups' indices, gathered in a buffer kept between crawlers:
         // a key is allocated only for a set of groups not seen before.
@@ -606,6 +715,47 @@ mod tests {
         let reader = Reader::new(&robots, &[]);
         assert_eq!(reader.probe_paths().len(), MAX_SAMPLES + 1);
         assert_eq!(&reader.probe_paths()[..3], ["/", "/search", "/p0"]);
+    }
+
+    /// Crawlers no group names are answered once per class: every corpus
+    /// file, every crawler the registry knows (and a few names it does not,
+    /// in several cases), each answered as by its own view.
+    #[test]
+    fn unnamed_crawlers_share_their_class_verdict() {
+        let mut tokens: Vec<String> = crate::crawlers::CrawlerSet::all_known()
+            .iter()
+            .map(|c| c.token.clone())
+            .collect();
+        tokens.extend(
+            [
+                "NoSuchBot",
+                "nosuchbot",
+                "gptbot",
+                "GOOGLEBOT",
+                "Foo/1.0",
+                "*",
+            ]
+            .map(String::from),
+        );
+        let identities: Vec<_> = tokens.iter().map(|t| registry::identify(t)).collect();
+        let paths = vec!["/a".to_owned(), "/private/x".to_owned()];
+        let (mut shared, mut files) = (0, 0);
+        for (name, body) in crawlgate_corpus::files() {
+            let robots = RobotsTxt::parse(&body);
+            let reader = Reader::new(&robots, &paths);
+            let fresh = Reader::new(&robots, &paths);
+            for (token, identity) in tokens.iter().zip(&identities) {
+                let got = reader.identified_verdict(token, *identity);
+                let want = fresh.answered_verdict(token, *identity);
+                assert_eq!(got, want, "{name}: {token}");
+            }
+            shared += reader.unnamed.borrow().iter().flatten().count();
+            files += 1;
+        }
+        assert!(
+            files > 1000 && shared > files,
+            "{shared} classes over {files} files"
+        );
     }
 
     #[test]

@@ -60,6 +60,11 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             {
                 continue;
             }
+            if cx.counting {
+                // Who needs the copy, and the fix, are only worded.
+                out.push(cx.counted(Code::DuplicateRule));
+                continue;
+            }
             let d = if first.value() == rule.value() {
                 // Crawlers that obey the line but have no other copy of it.
                 let needs_it = rule.group().and_then(|group| {

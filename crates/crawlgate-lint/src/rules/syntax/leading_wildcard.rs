@@ -59,6 +59,11 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 continue;
             }
         }
+        if cx.counting {
+            // The rewrite, the fix and its effect are only worded.
+            out.push(cx.counted(Code::LeadingWildcard));
+            continue;
+        }
         let all_stars = value.bytes().all(|b| b == b'*');
         let rewrite = Rewrite::of(value);
         let shown = rewrite.lines.join("` and `");
