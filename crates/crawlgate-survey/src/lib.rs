@@ -49,6 +49,15 @@
 //!   (temporary file, then rename) and the reader of tables (Spark's part
 //!   files too); [`report`]: the HTML page and JSON summary, from a run or
 //!   from tables; [`compare`]: the change since an earlier survey.
+//!
+//! ## Features
+//!
+//! * `files` (default): everything above that reads or writes files
+//!   (`run`, `checkpoint`, `merge`, `report`, `compare`, `tables`, the
+//!   table writers and readers of `output`). Without it the crate
+//!   classifies captures into Arrow batches ([`batch`], `output::schema`)
+//!   and builds neither `parquet` nor `arrow-csv`, `arrow-json` and
+//!   `arrow-cast`: the Python package depends on it so.
 
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
