@@ -736,7 +736,8 @@ pub fn rows_of_batch(batch: &RecordBatch, layout: &Layout) -> Result<Vec<SiteRow
     Ok(rows)
 }
 
-#[cfg(test)]
+// Each test reads its rows back, which takes the `files` feature.
+#[cfg(all(test, feature = "files"))]
 mod tests {
     use super::*;
     use crate::taxonomy::HostClass;
