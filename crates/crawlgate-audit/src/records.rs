@@ -8,20 +8,27 @@
 use std::borrow::Cow;
 
 use arrow_array::cast::AsArray;
-use arrow_array::types::TimestampMillisecondType;
-use arrow_array::{Array, ArrayRef, RecordBatch, StringArray};
+use arrow_array::types::{
+    Float16Type, Float32Type, Float64Type, TimestampMicrosecondType, TimestampMillisecondType,
+    TimestampNanosecondType, TimestampSecondType,
+};
+use arrow_array::{
+    Array, ArrayRef, Float64Array, RecordBatch, StringArray, TimestampMillisecondArray,
+};
 use arrow_schema::{DataType, TimeUnit};
 
 use crate::format::{parse_ip, JsonFields};
 use crate::record::{split_request_line, Request};
 use crate::time::{parse_clf, parse_epoch, parse_iso8601, Millis};
 
+mod text;
+
 /// A time column: Arrow timestamps, or text and numbers read as JSON's
 /// times are.
 #[derive(Debug)]
 enum TimeColumn {
-    Millis(ArrayRef),
-    Float(ArrayRef),
+    Millis(TimestampMillisecondArray),
+    Float(Float64Array),
     Text(StringArray),
 }
 
@@ -45,13 +52,41 @@ fn column<'b>(batch: &'b RecordBatch, names: &[String]) -> Option<&'b ArrayRef> 
 }
 
 fn text(array: &ArrayRef, part: &str) -> Result<StringArray, String> {
-    let cast = arrow_cast::cast(array, &DataType::Utf8).map_err(|e| {
+    text::text(array.as_ref()).map_err(|e| {
         format!(
             "the {part} column ({}) cannot be read as text: {e}",
             array.data_type()
         )
-    })?;
-    Ok(cast.as_string::<i32>().clone())
+    })
+}
+
+/// A timestamp column in milliseconds, as Arrow's cast converts it: finer
+/// units divided (towards zero), seconds multiplied (null past the range).
+fn millis(array: &ArrayRef, unit: TimeUnit) -> TimestampMillisecondArray {
+    match unit {
+        TimeUnit::Second => array
+            .as_primitive::<TimestampSecondType>()
+            .unary_opt(|s| s.checked_mul(1000)),
+        TimeUnit::Millisecond => array
+            .as_primitive::<TimestampMillisecondType>()
+            .unary(|ms| ms),
+        TimeUnit::Microsecond => array
+            .as_primitive::<TimestampMicrosecondType>()
+            .unary(|us| us / 1000),
+        TimeUnit::Nanosecond => array
+            .as_primitive::<TimestampNanosecondType>()
+            .unary(|ns| ns / 1_000_000),
+    }
+}
+
+/// A float column as 64-bit floats (every value exact).
+fn float64(array: &ArrayRef) -> Option<Float64Array> {
+    Some(match array.data_type() {
+        DataType::Float16 => array.as_primitive::<Float16Type>().unary(f64::from),
+        DataType::Float32 => array.as_primitive::<Float32Type>().unary(f64::from),
+        DataType::Float64 => array.as_primitive::<Float64Type>().clone(),
+        _ => return None,
+    })
 }
 
 impl Columns {
@@ -87,15 +122,9 @@ impl Columns {
         }
         let time = match column(batch, &fields.time) {
             None => None,
-            Some(array) => Some(match array.data_type() {
-                DataType::Timestamp(_, _) => TimeColumn::Millis(
-                    arrow_cast::cast(array, &DataType::Timestamp(TimeUnit::Millisecond, None))
-                        .map_err(|e| format!("the time column cannot be read: {e}"))?,
-                ),
-                DataType::Float16 | DataType::Float32 | DataType::Float64 => TimeColumn::Float(
-                    arrow_cast::cast(array, &DataType::Float64)
-                        .map_err(|e| format!("the time column cannot be read: {e}"))?,
-                ),
+            Some(array) => Some(match (array.data_type(), float64(array)) {
+                (DataType::Timestamp(unit, _), _) => TimeColumn::Millis(millis(array, *unit)),
+                (_, Some(floats)) => TimeColumn::Float(floats),
                 _ => TimeColumn::Text(text(array, "time")?),
             }),
         };
@@ -161,17 +190,11 @@ impl Columns {
     /// when it cannot be read.
     fn time(&self, row: usize) -> Option<Option<Millis>> {
         match self.time.as_ref()? {
-            TimeColumn::Millis(array) => {
-                let array = array.as_primitive::<TimestampMillisecondType>();
-                array.is_valid(row).then(|| Some(array.value(row)))
-            }
-            TimeColumn::Float(array) => {
-                let array = array.as_primitive::<arrow_array::types::Float64Type>();
-                array.is_valid(row).then(|| {
-                    let f = array.value(row);
-                    (f.is_finite() && f >= 0.0).then_some((f * 1000.0) as i64)
-                })
-            }
+            TimeColumn::Millis(array) => array.is_valid(row).then(|| Some(array.value(row))),
+            TimeColumn::Float(array) => array.is_valid(row).then(|| {
+                let f = array.value(row);
+                (f.is_finite() && f >= 0.0).then_some((f * 1000.0) as i64)
+            }),
             TimeColumn::Text(array) => array.is_valid(row).then(|| {
                 let s = array.value(row);
                 parse_iso8601(s)
@@ -216,4 +239,68 @@ pub fn lines(batch: &RecordBatch, name: &str) -> Result<StringArray, String> {
         ));
     };
     text(array, "log lines")
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use arrow_array::{
+        Float16Array, Float32Array, TimestampMicrosecondArray, TimestampNanosecondArray,
+        TimestampSecondArray,
+    };
+
+    use super::*;
+
+    /// Times and floats are what Arrow's cast made of them.
+    #[test]
+    fn times_and_floats_are_what_the_cast_gives() {
+        let values = vec![
+            Some(-1_999),
+            None,
+            Some(0),
+            Some(1_764_000_000_123),
+            Some(i64::MAX),
+        ];
+        let arrays: Vec<(ArrayRef, TimeUnit)> = vec![
+            (
+                Arc::new(TimestampSecondArray::from(values.clone())),
+                TimeUnit::Second,
+            ),
+            (
+                Arc::new(TimestampMillisecondArray::from(values.clone()).with_timezone("+01:00")),
+                TimeUnit::Millisecond,
+            ),
+            (
+                Arc::new(TimestampMicrosecondArray::from(values.clone())),
+                TimeUnit::Microsecond,
+            ),
+            (
+                Arc::new(TimestampNanosecondArray::from(values).with_timezone("UTC")),
+                TimeUnit::Nanosecond,
+            ),
+        ];
+        for (array, unit) in arrays {
+            let cast = arrow_cast::cast(&array, &DataType::Timestamp(TimeUnit::Millisecond, None))
+                .unwrap();
+            let ours = millis(&array, unit);
+            let cast = cast.as_primitive::<TimestampMillisecondType>();
+            assert_eq!(
+                ours.iter().collect::<Vec<_>>(),
+                cast.iter().collect::<Vec<_>>(),
+                "{unit:?}"
+            );
+        }
+        let floats: Vec<ArrayRef> = vec![
+            Arc::new(Float32Array::from(vec![Some(1.5f32), None, Some(0.1)])),
+            Arc::new(Float16Array::from(vec![
+                Some(<Float16Type as arrow_array::ArrowPrimitiveType>::Native::from_f32(0.1)),
+                None,
+            ])),
+        ];
+        for array in floats {
+            let cast = arrow_cast::cast(&array, &DataType::Float64).unwrap();
+            assert_eq!(&float64(&array).unwrap() as &dyn Array, cast.as_ref());
+        }
+    }
 }

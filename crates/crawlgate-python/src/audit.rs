@@ -7,7 +7,12 @@ use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use arrow_array::RecordBatch;
+use arrow_array::cast::AsArray;
+use arrow_array::types::{
+    Int32Type, Int64Type, TimestampMicrosecondType, TimestampMillisecondType, UInt16Type,
+    UInt32Type, UInt64Type, UInt8Type,
+};
+use arrow_array::{Array, ArrayRef, RecordBatch, StringArray};
 use arrow_pyarrow::PyArrowType;
 use arrow_schema::{DataType, Field, Schema, TimeUnit};
 use crawlgate_answers::net::{Prefix, PrefixSet};
@@ -17,7 +22,7 @@ use crawlgate_audit::format::{JsonFields, LogFormat};
 use crawlgate_audit::identity::dns::DnsConfig;
 use crawlgate_audit::identity::feeds::FeedSource;
 use crawlgate_audit::identity::VerifyOptions;
-use crawlgate_audit::output::table::{schema, Batches};
+use crawlgate_audit::output::table::{schema, OneBatch};
 use crawlgate_audit::records::{lines, Columns};
 use crawlgate_audit::robots::{RobotsInForce, Site};
 use crawlgate_audit::session::Session;
@@ -201,7 +206,7 @@ impl PyAuditor {
                 .session
                 .lock()
                 .map_err(|_| "the auditor failed earlier".to_owned())?;
-            let mut rows = Batches::default();
+            let mut rows = OneBatch::default();
             match &self.fields {
                 Some(fields) => {
                     let columns = Columns::of(&batch, fields)?;
@@ -217,13 +222,7 @@ impl PyAuditor {
                         .map_err(|e| e.to_string())?;
                 }
             }
-            let mut batches = rows.0;
-            let rows = match batches.len() {
-                0 => RecordBatch::new_empty(schema()),
-                1 => batches.remove(0),
-                _ => arrow_select::concat::concat_batches(&schema(), &batches)
-                    .map_err(|e| e.to_string())?,
-            };
+            let rows = rows.finish().map_err(|e| e.to_string())?;
             if plain {
                 to_plain(&rows)
             } else {
@@ -301,9 +300,116 @@ fn to_plain(batch: &RecordBatch) -> Result<RecordBatch, String> {
     let columns = batch
         .columns()
         .iter()
-        .map(|c| arrow_cast::cast(c, &plain_type(c.data_type())))
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| e.to_string())?;
+        .map(plain_column)
+        .collect::<Result<Vec<_>, _>>()?;
     RecordBatch::try_new(Arc::new(plain_schema(&batch.schema())), columns)
         .map_err(|e| e.to_string())
+}
+
+/// A column of the audit's table in its [`plain_type`], the values Arrow's
+/// cast gives (a value out of the signed type's range is null; none of
+/// the table's is), built here rather than by arrow-cast, which the wheel
+/// then does without.
+fn plain_column(column: &ArrayRef) -> Result<ArrayRef, String> {
+    Ok(match column.data_type() {
+        DataType::Dictionary(key, value)
+            if **key == DataType::Int32 && **value == DataType::Utf8 =>
+        {
+            let dictionary = column.as_dictionary::<Int32Type>();
+            let values = dictionary.values().as_string::<i32>();
+            let text: StringArray = dictionary
+                .keys_iter()
+                .map(|k| {
+                    k.filter(|&k| k < values.len() && values.is_valid(k))
+                        .map(|k| values.value(k))
+                })
+                .collect();
+            Arc::new(text)
+        }
+        DataType::UInt8 => Arc::new(
+            column
+                .as_primitive::<UInt8Type>()
+                .unary::<_, Int32Type>(i32::from),
+        ),
+        DataType::UInt16 => Arc::new(
+            column
+                .as_primitive::<UInt16Type>()
+                .unary::<_, Int32Type>(i32::from),
+        ),
+        DataType::UInt32 => Arc::new(
+            column
+                .as_primitive::<UInt32Type>()
+                .unary::<_, Int64Type>(i64::from),
+        ),
+        DataType::UInt64 => Arc::new(
+            column
+                .as_primitive::<UInt64Type>()
+                .unary_opt::<_, Int64Type>(|v| i64::try_from(v).ok()),
+        ),
+        DataType::Timestamp(TimeUnit::Millisecond, zone) => Arc::new(
+            column
+                .as_primitive::<TimestampMillisecondType>()
+                .unary_opt::<_, TimestampMicrosecondType>(|ms| ms.checked_mul(1000))
+                .with_timezone_opt(zone.clone()),
+        ),
+        other if plain_type(other) == *other => column.clone(),
+        other => return Err(format!("the audit's table has no {other} column")),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The plain columns are what Arrow's cast made of them: the audit of
+    /// a few lines (a verified crawler, an unknown one, unreadable lines,
+    /// an IPv6 address), and a column past the signed range.
+    #[test]
+    fn plain_columns_are_what_the_cast_gives() {
+        let robots = RobotsSource::from_bytes(b"User-agent: *\nDisallow: /private/\n".to_vec());
+        let audit = Audit::new(AuditOptions {
+            format: Some(LogFormat::combined()),
+            robots: RobotsInForce::One(Site::single("robots.txt", robots)),
+            profile: None,
+            honeypots: vec!["/trap/".into()],
+            trusted_proxies: PrefixSet::default(),
+            verify: VerifyOptions {
+                feeds: FeedSource::Mirror("no-feeds".into()),
+                dns: None,
+                ..VerifyOptions::default()
+            },
+            threads: 1,
+        })
+        .unwrap();
+        let line = |ip: &str, url: &str, agent: &str| {
+            format!(
+                r#"{ip} - - [27/Nov/2026:10:00:00 +0000] "GET {url} HTTP/1.1" 200 5 "-" "{agent}""#
+            )
+        };
+        let lines = [
+            line("66.249.66.1", "/private/x", "Googlebot/2.1"),
+            "junk".to_owned(),
+            line("2001:db8::1", "/trap/a", "curl/8"),
+            line("192.0.2.1", "/", "Mozilla/5.0 (compatible; bingbot/2.0)"),
+        ];
+        let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+        let mut session = audit.session("access.log");
+        let mut rows = OneBatch::default();
+        session.lines(&lines, &mut rows).unwrap();
+        session.lines(&lines[..1], &mut rows).unwrap();
+        let rows = rows.finish().unwrap();
+        assert_eq!(rows.num_rows(), 4);
+        let plain = to_plain(&rows).unwrap();
+        for (column, plain) in rows.columns().iter().zip(plain.columns()) {
+            let cast = arrow_cast::cast(column, &plain_type(column.data_type())).unwrap();
+            assert_eq!(plain.as_ref(), cast.as_ref(), "{}", column.data_type());
+        }
+        let unsigned: ArrayRef = Arc::new(arrow_array::UInt64Array::from(vec![
+            Some(u64::MAX),
+            None,
+            Some(7),
+        ]));
+        let cast = arrow_cast::cast(&unsigned, &DataType::Int64).unwrap();
+        assert_eq!(plain_column(&unsigned).unwrap().as_ref(), cast.as_ref());
+    }
 }

@@ -30,11 +30,10 @@ use crawlgate_answers::HttpResponse;
 use rayon::prelude::*;
 
 use crate::capture::{checked_host, Capture, Payload, BODY_LIMIT};
-use crate::checkpoint::Position;
+use crate::chunks::{read_inputs, Position};
 use crate::input::Input;
 use crate::input::Item;
 use crate::output::{record_batch, schema};
-use crate::run::read_inputs;
 
 /// The schema of a survey's rows.
 fn table_schema(survey: &Survey) -> arrow_schema::SchemaRef {

@@ -19,7 +19,8 @@ use serde::{Deserialize, Serialize};
 
 mod codec;
 
-use crate::input::{Resume, Skip};
+pub use crate::chunks::Position;
+use crate::input::Skip;
 use crate::output::write_atomically;
 use crate::row::SiteRow;
 
@@ -31,16 +32,6 @@ const MANIFEST_VERSION: u32 = 2;
 
 /// Rows per block of a run (small blocks keep a merge's memory small).
 const RUN_ROW_GROUP: usize = 512;
-
-/// Where the survey is in its inputs: reading continues at input `input`
-/// from `resume`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Position {
-    /// The input (index among the survey's inputs).
-    pub input: usize,
-    /// Where in it.
-    pub resume: Resume,
-}
 
 /// Items read and what became of them, kept across checkpoints.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -593,6 +584,7 @@ impl RunReader {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::input::Resume;
 
     fn keyed(host: Option<&str>, date: &str, item: u64, error: bool) -> Keyed {
         let mut row = SiteRow {

@@ -49,37 +49,55 @@
 //!   (temporary file, then rename) and the reader of tables (Spark's part
 //!   files too); [`report`]: the HTML page and JSON summary, from a run or
 //!   from tables; [`compare`]: the change since an earlier survey.
+//!
+//! ## Features
+//!
+//! * `files` (default): everything above that reads or writes files
+//!   (`run`, `checkpoint`, `merge`, `report`, `compare`, `tables`, the
+//!   table writers and readers of `output`). Without it the crate
+//!   classifies captures into Arrow batches ([`batch`], `output::schema`)
+//!   and builds neither `parquet` nor `arrow-csv`, `arrow-json` and
+//!   `arrow-cast`: the Python package depends on it so.
 
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
 pub mod batch;
 pub mod capture;
+#[cfg(feature = "files")]
 pub mod checkpoint;
+mod chunks;
+#[cfg(feature = "files")]
 pub mod compare;
 pub mod crawlers;
 pub mod findings;
 pub mod housekeeping;
 pub mod input;
+#[cfg(feature = "files")]
 pub mod merge;
 pub mod output;
 pub mod preferences;
+#[cfg(feature = "files")]
 pub mod report;
 mod row;
+#[cfg(feature = "files")]
 mod run;
+#[cfg(feature = "files")]
 mod summary;
 mod survey;
+#[cfg(feature = "files")]
 pub mod tables;
 pub mod taxonomy;
 pub mod verdict;
 
 pub use capture::{Capture, Payload};
+pub use chunks::{CHUNK_BYTES, CHUNK_SITES};
 pub use crawlers::{CrawlerSet, SurveyedCrawler};
+#[cfg(feature = "files")]
 pub use output::OutputFormat;
 pub use row::{outcome_word, reason_word, SiteRow};
-pub use run::{
-    run, snapshot_label, Plan, Progress, SurveyError, CHECKPOINT_ROWS, CHUNK_BYTES, CHUNK_SITES,
-    FAN_IN,
-};
+#[cfg(feature = "files")]
+pub use run::{run, snapshot_label, Plan, Progress, SurveyError, CHECKPOINT_ROWS, FAN_IN};
+#[cfg(feature = "files")]
 pub use summary::{size_label, Accounting, CrawlerTally, Summary, TokenUse, SIZE_BOUNDS};
 pub use survey::{PathError, Survey, MAX_PATHS, MAX_PATH_LEN};

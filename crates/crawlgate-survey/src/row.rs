@@ -141,6 +141,7 @@ impl SiteRow {
 
     /// Takes every answer of `answer` (the capture a redirect led to),
     /// keeping what says where this row came from and what it was.
+    #[cfg(feature = "files")]
     pub(crate) fn answered_by(&mut self, answer: &SiteRow, followed: String) {
         let own = std::mem::take(self);
         *self = SiteRow {
@@ -224,6 +225,7 @@ pub fn outcome_word(kind: OutcomeKind) -> &'static str {
 }
 
 /// The outcome kind written as `word`.
+#[cfg(feature = "files")]
 pub fn outcome_of_word(word: &str) -> Option<OutcomeKind> {
     [
         OutcomeKind::FullAllow,
@@ -244,6 +246,7 @@ pub fn reason_word(reason: OutcomeReason) -> String {
 }
 
 /// The outcome reason written as `word`.
+#[cfg(feature = "files")]
 pub fn reason_of_word(word: &str) -> Option<OutcomeReason> {
     serde_json::from_value(serde_json::Value::String(word.to_owned())).ok()
 }

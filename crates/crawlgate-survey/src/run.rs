@@ -3,7 +3,8 @@
 //! one row per host and written.
 //!
 //! Memory is bounded whatever the number of sites: captures travel in
-//! chunks of at most [`CHUNK_SITES`] sites or [`CHUNK_BYTES`] of bodies,
+//! chunks of at most [`CHUNK_SITES`](crate::CHUNK_SITES) sites or
+//! [`CHUNK_BYTES`](crate::CHUNK_BYTES) of bodies,
 //! at most five chunks alive at once (one filling, two queued, two
 //! classified: one finishing while the next starts); at most
 //! [`Plan::checkpoint`] rows wait in memory before they are sorted into a run file (on a thread of
@@ -28,12 +29,10 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use crate::capture::Payload;
-use crate::checkpoint::{
-    write_run, CheckpointError, Counts, Keyed, Position, RunReader, RunWriter, WorkDir,
-};
+use crate::checkpoint::{write_run, CheckpointError, Counts, Keyed, RunReader, RunWriter, WorkDir};
+use crate::chunks::{read_inputs, Chunk, Position};
 use crate::compare::{Baseline, BaselineError};
-use crate::input::{Flow, Input, Item, Mark, Resume, Skip};
+use crate::input::{Input, Item, Resume, Skip};
 use crate::merge::{resolve_group, target_host, Answers, Merged, Source};
 use crate::output::{
     record_batch, schema, write_atomically, OutputError, OutputFormat, TableWriter,
@@ -41,12 +40,6 @@ use crate::output::{
 use crate::report::{self, ReportInfo, Snapshot};
 use crate::summary::{Accounting, Summary};
 use crate::survey::Survey;
-
-/// Sites per chunk.
-pub const CHUNK_SITES: usize = 512;
-
-/// Body bytes per chunk: a chunk is closed once it holds this much.
-pub const CHUNK_BYTES: usize = 16 << 20;
 
 /// Rows held in memory before they are sorted into a run on disk (the
 /// default of [`Plan::checkpoint`]).
@@ -124,33 +117,6 @@ pub enum SurveyError {
     /// The worker threads could not be started.
     #[error("cannot start the worker threads: {0}")]
     Threads(String),
-}
-
-/// One item read, with where it came from.
-pub(crate) struct Entry {
-    pub(crate) input: usize,
-    pub(crate) ordinal: u64,
-    pub(crate) item: Item,
-}
-
-/// A chunk of items, the input bytes read when it closed, and where
-/// reading could start again right after it.
-pub(crate) struct Chunk {
-    pub(crate) entries: Vec<Entry>,
-    pub(crate) bytes: u64,
-    pub(crate) resume_after: Option<Position>,
-}
-
-fn body_bytes(item: &Item) -> usize {
-    match item {
-        Item::Capture(capture) => match &capture.payload {
-            Payload::File { body, .. } => body.len(),
-            Payload::Http { response, .. } => response.body.len(),
-            Payload::Fetched(report) => report.rules().heap_size(),
-            Payload::Error(why) => why.len(),
-        },
-        Item::Skipped(_) => 0,
-    }
 }
 
 /// What a survey asks, for telling whether a stopped one can be resumed.
@@ -624,65 +590,4 @@ fn flush_run(
     runs.push(name);
     held.clear();
     Ok(())
-}
-
-/// Reads every input from `start` on into chunks; stops when the receiver
-/// is gone.
-pub(crate) fn read_inputs(inputs: &[Input], start: Position, sender: &mpsc::SyncSender<Chunk>) {
-    let new_chunk = || Chunk {
-        entries: Vec::with_capacity(CHUNK_SITES),
-        bytes: 0,
-        resume_after: None,
-    };
-    let mut chunk = new_chunk();
-    let mut chunk_bytes = 0;
-    let mut before = 0u64;
-    for (index, input) in inputs.iter().enumerate().skip(start.input) {
-        let from = if index == start.input {
-            start.resume
-        } else {
-            Resume::default()
-        };
-        let mut ordinal = from.items;
-        let mut read = 0u64;
-        let mut stopped = false;
-        input.read(from, &mut |item, mark: Mark| {
-            read = mark.bytes;
-            chunk_bytes += body_bytes(&item);
-            chunk.entries.push(Entry {
-                input: index,
-                ordinal,
-                item,
-            });
-            ordinal += 1;
-            chunk.resume_after = mark.restart.map(|offset| Position {
-                input: index,
-                resume: Resume {
-                    offset,
-                    items: ordinal,
-                },
-            });
-            if chunk.entries.len() >= CHUNK_SITES || chunk_bytes >= CHUNK_BYTES {
-                chunk.bytes = before + read;
-                let full = std::mem::replace(&mut chunk, new_chunk());
-                chunk_bytes = 0;
-                if sender.send(full).is_err() {
-                    stopped = true;
-                    return Flow::Stop;
-                }
-            }
-            Flow::Continue
-        });
-        if stopped {
-            return;
-        }
-        before += input.size().bytes.unwrap_or(read);
-        // The input is read to its end: the next one starts afresh.
-        chunk.resume_after = Some(Position {
-            input: index + 1,
-            resume: Resume::default(),
-        });
-    }
-    chunk.bytes = before;
-    let _ = sender.send(chunk);
 }

@@ -1,10 +1,9 @@
-//! The rows as a table: Parquet, CSV or JSON lines (by the file's
-//! extension), one row per readable line, written to a temporary file and
-//! renamed when complete.
+//! The rows as a table, one row per readable line: its Arrow schema, the
+//! rows as record batches, and (with the `files` feature) the table files
+//! (Parquet, CSV or JSON lines, by the file's extension) written to a
+//! temporary file and renamed when complete.
 
-use std::fs::File;
-use std::io::{self, BufWriter};
-use std::path::{Path, PathBuf};
+use std::io;
 use std::sync::Arc;
 
 use arrow_array::builder::{
@@ -14,36 +13,15 @@ use arrow_array::builder::{
 use arrow_array::types::Int32Type;
 use arrow_array::{ArrayRef, RecordBatch};
 use arrow_schema::{DataType, Field, Schema, SchemaRef, TimeUnit};
-use parquet::arrow::ArrowWriter;
-use parquet::basic::Compression;
-use parquet::file::properties::WriterProperties;
 
 use crate::audit::RowSink;
 use crate::findings::Row;
 
-/// The table's kinds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TableKind {
-    /// Apache Parquet.
-    Parquet,
-    /// CSV with a header line.
-    Csv,
-    /// One JSON object per line.
-    JsonLines,
-}
+#[cfg(feature = "files")]
+mod file;
 
-impl TableKind {
-    /// The kind a file name's extension asks for (`.parquet`, `.csv`,
-    /// `.jsonl`/`.ndjson`), or `None`.
-    pub fn of(path: &Path) -> Option<TableKind> {
-        match path.extension()?.to_str()?.to_ascii_lowercase().as_str() {
-            "parquet" => Some(TableKind::Parquet),
-            "csv" => Some(TableKind::Csv),
-            "jsonl" | "ndjson" => Some(TableKind::JsonLines),
-            _ => None,
-        }
-    }
-}
+#[cfg(feature = "files")]
+pub use file::{TableKind, TableWriter, Tables};
 
 /// The columns, in order.
 ///
@@ -84,193 +62,119 @@ pub fn schema() -> SchemaRef {
 
 /// Rows as one Arrow batch.
 pub fn batch(files: &[String], rows: &[Row<'_>]) -> Result<RecordBatch, arrow_schema::ArrowError> {
-    let n = rows.len();
-    let mut file = StringDictionaryBuilder::<Int32Type>::new();
-    let mut line = UInt64Builder::with_capacity(n);
-    let mut time = TimestampMillisecondBuilder::with_capacity(n).with_timezone("+00:00");
-    let mut ip = StringBuilder::with_capacity(n, n * 16);
-    let mut user_agent = StringBuilder::with_capacity(n, n * 100);
-    let mut crawler = StringDictionaryBuilder::<Int32Type>::new();
-    let mut identity = StringDictionaryBuilder::<Int32Type>::new();
-    let mut identity_reason = StringBuilder::with_capacity(n, n * 40);
-    let mut host = StringBuilder::with_capacity(n, n * 12);
-    let mut url = StringBuilder::with_capacity(n, n * 40);
-    let mut status = UInt16Builder::with_capacity(n);
-    let mut allowed = BooleanBuilder::with_capacity(n);
-    let mut basis = StringDictionaryBuilder::<Int32Type>::new();
-    let mut rule_line = UInt32Builder::with_capacity(n);
-    let mut version = StringDictionaryBuilder::<Int32Type>::new();
-    let mut violation = BooleanBuilder::with_capacity(n);
-    let mut recent_change = BooleanBuilder::with_capacity(n);
-    let mut breach = BooleanBuilder::with_capacity(n);
-    let mut honeypot = BooleanBuilder::with_capacity(n);
-    let mut user_triggered = BooleanBuilder::with_capacity(n);
-    let mut ip_text = String::with_capacity(40);
-    for row in rows {
-        file.append_value(files.get(row.file).map_or("", String::as_str));
-        line.append_value(row.line);
-        time.append_option(row.time);
-        ip_text.clear();
+    let mut columns = Columns::with_capacity(rows.len());
+    columns.append(files, rows);
+    columns.finish()
+}
+
+/// The table's columns being built, row after row.
+struct Columns {
+    file: StringDictionaryBuilder<Int32Type>,
+    line: UInt64Builder,
+    time: TimestampMillisecondBuilder,
+    ip: StringBuilder,
+    user_agent: StringBuilder,
+    crawler: StringDictionaryBuilder<Int32Type>,
+    identity: StringDictionaryBuilder<Int32Type>,
+    identity_reason: StringBuilder,
+    host: StringBuilder,
+    url: StringBuilder,
+    status: UInt16Builder,
+    allowed: BooleanBuilder,
+    basis: StringDictionaryBuilder<Int32Type>,
+    rule_line: UInt32Builder,
+    version: StringDictionaryBuilder<Int32Type>,
+    violation: BooleanBuilder,
+    recent_change: BooleanBuilder,
+    breach: BooleanBuilder,
+    honeypot: BooleanBuilder,
+    user_triggered: BooleanBuilder,
+}
+
+impl Columns {
+    fn with_capacity(n: usize) -> Columns {
+        Columns {
+            file: StringDictionaryBuilder::new(),
+            line: UInt64Builder::with_capacity(n),
+            time: TimestampMillisecondBuilder::with_capacity(n).with_timezone("+00:00"),
+            ip: StringBuilder::with_capacity(n, n * 16),
+            user_agent: StringBuilder::with_capacity(n, n * 100),
+            crawler: StringDictionaryBuilder::new(),
+            identity: StringDictionaryBuilder::new(),
+            identity_reason: StringBuilder::with_capacity(n, n * 40),
+            host: StringBuilder::with_capacity(n, n * 12),
+            url: StringBuilder::with_capacity(n, n * 40),
+            status: UInt16Builder::with_capacity(n),
+            allowed: BooleanBuilder::with_capacity(n),
+            basis: StringDictionaryBuilder::new(),
+            rule_line: UInt32Builder::with_capacity(n),
+            version: StringDictionaryBuilder::new(),
+            violation: BooleanBuilder::with_capacity(n),
+            recent_change: BooleanBuilder::with_capacity(n),
+            breach: BooleanBuilder::with_capacity(n),
+            honeypot: BooleanBuilder::with_capacity(n),
+            user_triggered: BooleanBuilder::with_capacity(n),
+        }
+    }
+
+    fn append(&mut self, files: &[String], rows: &[Row<'_>]) {
         use std::fmt::Write as _;
-        let _ = write!(ip_text, "{}", row.ip);
-        ip.append_value(&ip_text);
-        user_agent.append_value(row.user_agent);
-        crawler.append_option(row.crawler.map(|c| c.name));
-        identity.append_option(row.identity.map(|i| i.as_str()));
-        identity_reason.append_option(row.identity_why.as_deref());
-        host.append_option(row.host);
-        url.append_option(row.url);
-        status.append_option(row.status);
-        allowed.append_option(row.judged.map(|j| j.allowed));
-        basis.append_option(row.judged.map(|j| j.basis.as_str()));
-        rule_line.append_option(row.judged.and_then(|j| j.rule_line));
-        version.append_option(row.robots_version);
-        violation.append_value(row.violation);
-        recent_change.append_value(row.recent_change);
-        breach.append_value(row.crawl_delay_breach);
-        honeypot.append_value(row.honeypot);
-        user_triggered.append_value(row.user_triggered);
-    }
-    let columns: Vec<ArrayRef> = vec![
-        Arc::new(file.finish()),
-        Arc::new(line.finish()),
-        Arc::new(time.finish()),
-        Arc::new(ip.finish()),
-        Arc::new(user_agent.finish()),
-        Arc::new(crawler.finish()),
-        Arc::new(identity.finish()),
-        Arc::new(identity_reason.finish()),
-        Arc::new(host.finish()),
-        Arc::new(url.finish()),
-        Arc::new(status.finish()),
-        Arc::new(allowed.finish()),
-        Arc::new(basis.finish()),
-        Arc::new(rule_line.finish()),
-        Arc::new(version.finish()),
-        Arc::new(violation.finish()),
-        Arc::new(recent_change.finish()),
-        Arc::new(breach.finish()),
-        Arc::new(honeypot.finish()),
-        Arc::new(user_triggered.finish()),
-    ];
-    RecordBatch::try_new(schema(), columns)
-}
-
-enum Writer {
-    Parquet(ArrowWriter<File>),
-    Csv(arrow_csv::Writer<BufWriter<File>>),
-    Json(arrow_json::LineDelimitedWriter<BufWriter<File>>),
-}
-
-/// Writes rows to a table file.
-pub struct TableWriter {
-    path: PathBuf,
-    temporary: PathBuf,
-    writer: Option<Writer>,
-}
-
-fn other(error: impl std::fmt::Display) -> io::Error {
-    io::Error::other(error.to_string())
-}
-
-impl TableWriter {
-    /// Starts writing `path` (a temporary file beside it until
-    /// [`finish`](Self::finish)).
-    pub fn create(path: &Path, kind: TableKind) -> io::Result<TableWriter> {
-        let name = path.file_name().ok_or_else(|| {
-            io::Error::new(
-                io::ErrorKind::InvalidInput,
-                format!("{} is no file name", path.display()),
-            )
-        })?;
-        let temporary = path.with_file_name(format!(".{}.partial", name.to_string_lossy()));
-        let file = File::create(&temporary).map_err(|e| {
-            io::Error::new(e.kind(), format!("cannot write {}: {e}", path.display()))
-        })?;
-        let writer = match kind {
-            TableKind::Parquet => {
-                let properties = WriterProperties::builder()
-                    .set_compression(Compression::SNAPPY)
-                    .set_max_row_group_row_count(Some(256 * 1024))
-                    .build();
-                Writer::Parquet(
-                    ArrowWriter::try_new(file, schema(), Some(properties)).map_err(other)?,
-                )
-            }
-            TableKind::Csv => Writer::Csv(
-                arrow_csv::WriterBuilder::new()
-                    .with_header(true)
-                    .build(BufWriter::new(file)),
-            ),
-            TableKind::JsonLines => {
-                Writer::Json(arrow_json::LineDelimitedWriter::new(BufWriter::new(file)))
-            }
-        };
-        Ok(TableWriter {
-            path: path.to_owned(),
-            temporary,
-            writer: Some(writer),
-        })
-    }
-
-    /// Completes the file and moves it into place.
-    pub fn finish(mut self) -> io::Result<()> {
-        match self.writer.take() {
-            Some(Writer::Parquet(w)) => {
-                w.close().map_err(other)?;
-            }
-            Some(Writer::Csv(w)) => {
-                let mut inner = w.into_inner();
-                io::Write::flush(&mut inner)?;
-            }
-            Some(Writer::Json(mut w)) => {
-                w.finish().map_err(other)?;
-                let mut inner = w.into_inner();
-                io::Write::flush(&mut inner)?;
-            }
-            None => {}
-        }
-        std::fs::rename(&self.temporary, &self.path)
-    }
-}
-
-impl Drop for TableWriter {
-    fn drop(&mut self) {
-        if self.writer.is_some() {
-            let _ = std::fs::remove_file(&self.temporary);
+        let mut ip_text = String::with_capacity(40);
+        for row in rows {
+            self.file
+                .append_value(files.get(row.file).map_or("", String::as_str));
+            self.line.append_value(row.line);
+            self.time.append_option(row.time);
+            ip_text.clear();
+            let _ = write!(ip_text, "{}", row.ip);
+            self.ip.append_value(&ip_text);
+            self.user_agent.append_value(row.user_agent);
+            self.crawler.append_option(row.crawler.map(|c| c.name));
+            self.identity
+                .append_option(row.identity.map(|i| i.as_str()));
+            self.identity_reason
+                .append_option(row.identity_why.as_deref());
+            self.host.append_option(row.host);
+            self.url.append_option(row.url);
+            self.status.append_option(row.status);
+            self.allowed.append_option(row.judged.map(|j| j.allowed));
+            self.basis
+                .append_option(row.judged.map(|j| j.basis.as_str()));
+            self.rule_line
+                .append_option(row.judged.and_then(|j| j.rule_line));
+            self.version.append_option(row.robots_version);
+            self.violation.append_value(row.violation);
+            self.recent_change.append_value(row.recent_change);
+            self.breach.append_value(row.crawl_delay_breach);
+            self.honeypot.append_value(row.honeypot);
+            self.user_triggered.append_value(row.user_triggered);
         }
     }
-}
 
-impl RowSink for TableWriter {
-    fn write(&mut self, files: &[String], rows: &[Row<'_>]) -> io::Result<()> {
-        if rows.is_empty() {
-            return Ok(());
-        }
-        let batch = batch(files, rows).map_err(other)?;
-        match self.writer.as_mut() {
-            Some(Writer::Parquet(w)) => w.write(&batch).map_err(other),
-            Some(Writer::Csv(w)) => w.write(&batch).map_err(other),
-            Some(Writer::Json(w)) => w.write(&batch).map_err(other),
-            None => Ok(()),
-        }
-    }
-}
-
-/// Several table files written at once.
-#[derive(Default)]
-pub struct Tables(pub Vec<TableWriter>);
-
-impl Tables {
-    /// Completes every file.
-    pub fn finish(self) -> io::Result<()> {
-        self.0.into_iter().try_for_each(TableWriter::finish)
-    }
-}
-
-impl RowSink for Tables {
-    fn write(&mut self, files: &[String], rows: &[Row<'_>]) -> io::Result<()> {
-        self.0.iter_mut().try_for_each(|s| s.write(files, rows))
+    fn finish(&mut self) -> Result<RecordBatch, arrow_schema::ArrowError> {
+        let columns: Vec<ArrayRef> = vec![
+            Arc::new(self.file.finish()),
+            Arc::new(self.line.finish()),
+            Arc::new(self.time.finish()),
+            Arc::new(self.ip.finish()),
+            Arc::new(self.user_agent.finish()),
+            Arc::new(self.crawler.finish()),
+            Arc::new(self.identity.finish()),
+            Arc::new(self.identity_reason.finish()),
+            Arc::new(self.host.finish()),
+            Arc::new(self.url.finish()),
+            Arc::new(self.status.finish()),
+            Arc::new(self.allowed.finish()),
+            Arc::new(self.basis.finish()),
+            Arc::new(self.rule_line.finish()),
+            Arc::new(self.version.finish()),
+            Arc::new(self.violation.finish()),
+            Arc::new(self.recent_change.finish()),
+            Arc::new(self.breach.finish()),
+            Arc::new(self.honeypot.finish()),
+            Arc::new(self.user_triggered.finish()),
+        ];
+        RecordBatch::try_new(schema(), columns)
     }
 }
 
@@ -282,6 +186,49 @@ pub struct Batches(pub Vec<RecordBatch>);
 impl RowSink for Batches {
     fn write(&mut self, files: &[String], rows: &[Row<'_>]) -> io::Result<()> {
         self.0.push(batch(files, rows).map_err(io::Error::other)?);
+        Ok(())
+    }
+}
+
+/// A sink that builds every row it is given into one Arrow batch
+/// ([`OneBatch::finish`]), its dictionaries shared by all of them: one
+/// batch out per batch of lines in, as Python's `Auditor.audit` returns
+/// (without concatenating batches, and the kernels that takes).
+///
+/// ```
+/// use crawlgate_audit::output::table::OneBatch;
+/// let mut rows = OneBatch::default();
+/// assert_eq!(rows.finish()?.num_rows(), 0);
+/// # Ok::<(), arrow_schema::ArrowError>(())
+/// ```
+pub struct OneBatch(Columns);
+
+impl Default for OneBatch {
+    fn default() -> OneBatch {
+        OneBatch(Columns::with_capacity(0))
+    }
+}
+
+impl std::fmt::Debug for OneBatch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use arrow_array::builder::ArrayBuilder as _;
+        f.debug_struct("OneBatch")
+            .field("rows", &self.0.line.len())
+            .finish()
+    }
+}
+
+impl OneBatch {
+    /// The rows written so far, as one batch; the sink starts empty
+    /// again.
+    pub fn finish(&mut self) -> Result<RecordBatch, arrow_schema::ArrowError> {
+        self.0.finish()
+    }
+}
+
+impl RowSink for OneBatch {
+    fn write(&mut self, files: &[String], rows: &[Row<'_>]) -> io::Result<()> {
+        self.0.append(files, rows);
         Ok(())
     }
 }

@@ -9,6 +9,7 @@ use arrow_array::{ArrayRef, RecordBatch, StringArray, TimestampNanosecondArray, 
 use crawlgate_audit::audit::Audit;
 use crawlgate_audit::format::{JsonFields, LogFormat};
 use crawlgate_audit::identity::feeds::FeedSource;
+use crawlgate_audit::output::table::{Batches, OneBatch};
 use crawlgate_audit::records::{lines, Columns};
 use crawlgate_test_support::access_log::Lab;
 
@@ -41,6 +42,39 @@ fn lines_in_batches_equal_the_file() {
     assert!(file_rows.iter().any(|r| r.violation) && file_rows.iter().any(|r| r.breach));
     assert_eq!(keep.0, file_rows);
     assert_eq!(summary, from_file);
+}
+
+/// One batch built from many writes holds the rows of a batch per write,
+/// in order, value for value (its dictionaries shared, not per write).
+#[test]
+fn one_batch_holds_the_rows_of_a_batch_per_write() {
+    let lab = Lab::generate(2_000, 7);
+    let disk = on_disk(&lab);
+    let audit = Audit::new(options(
+        lab.robots_txt,
+        FeedSource::Mirror(disk.mirror.clone()),
+        None,
+    ))
+    .unwrap();
+    let all: Vec<&str> = lab.log.lines().collect();
+    let (mut one, mut each) = (OneBatch::default(), Batches::default());
+    let mut first = audit.session("access.log");
+    let mut second = audit.session("access.log");
+    for chunk in all.chunks(300) {
+        first.lines(chunk, &mut one).unwrap();
+        second.lines(chunk, &mut each).unwrap();
+    }
+    let one = one.finish().unwrap();
+    assert!(each.0.len() > 1, "{} writes", each.0.len());
+    assert_eq!(
+        one.num_rows(),
+        each.0.iter().map(|b| b.num_rows()).sum::<usize>()
+    );
+    let mut at = 0;
+    for batch in &each.0 {
+        assert_eq!(one.slice(at, batch.num_rows()), *batch);
+        at += batch.num_rows();
+    }
 }
 
 fn cloudflare_batch(rows: &[crate::support::Kept], junk_at: usize) -> RecordBatch {

@@ -47,14 +47,20 @@ use std::sync::Arc;
 use arrow_array::builder::{
     BooleanBuilder, Float64Builder, Int32Builder, Int64Builder, StringBuilder,
 };
-use arrow_array::cast::AsArray;
-use arrow_array::types::{Float64Type, Int64Type};
-use arrow_array::{Array, ArrayRef, RecordBatch};
+#[cfg(feature = "files")]
+use arrow_array::{
+    cast::AsArray,
+    types::{Float64Type, Int64Type},
+    Array,
+};
+use arrow_array::{ArrayRef, RecordBatch};
 use arrow_schema::{ArrowError, DataType, Field, Schema, SchemaRef};
 
 use crate::crawlers::CrawlerSet;
 use crate::findings::{self, LintCounts};
-use crate::row::{outcome_of_word, outcome_word, reason_of_word, reason_word, SiteRow};
+#[cfg(feature = "files")]
+use crate::row::{outcome_of_word, reason_of_word};
+use crate::row::{outcome_word, reason_word, SiteRow};
 use crate::taxonomy::{FetchClass, HostClass};
 use crate::verdict::{Cause, CrawlerVerdict, GroupKind};
 
@@ -108,6 +114,7 @@ const LEADING: [(&str, DataType); 32] = [
     ("lint_infos", DataType::Int32),
 ];
 
+#[cfg(feature = "files")]
 /// What a survey's table holds besides the site columns: its crawlers and
 /// paths, and the reading it was made under, when known.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -389,6 +396,7 @@ impl VerdictColumns {
     }
 }
 
+#[cfg(feature = "files")]
 /// The crawlers' columns of verdict words in a table with this module's
 /// layout: `root_X`, `cause_X`, `group_X` and `path_X_N`.
 ///
@@ -418,6 +426,7 @@ fn crawler_count(schema: &Schema) -> usize {
         .count()
 }
 
+#[cfg(feature = "files")]
 impl Layout {
     /// The layout of a table's schema: its crawlers (from its `cause_X`
     /// columns, named by the schema's metadata when it has any), its
@@ -476,6 +485,7 @@ impl Layout {
     }
 }
 
+#[cfg(feature = "files")]
 /// A column of a batch, by name (through `index`, the batch's columns by
 /// name), cast to `kind` (Spark may write large strings, string views or
 /// 64-bit integers).
@@ -496,9 +506,11 @@ fn column(
         .map_err(|e| format!("column `{name}` is {}: {e}", array.data_type()))
 }
 
+#[cfg(feature = "files")]
 /// Values of one text column.
 struct Texts(Option<ArrayRef>);
 
+#[cfg(feature = "files")]
 impl Texts {
     fn get(&self, row: usize) -> Option<&str> {
         let array = self.0.as_ref()?;
@@ -510,9 +522,11 @@ impl Texts {
     }
 }
 
+#[cfg(feature = "files")]
 /// Values of one integer column (read as 64 bits).
 struct Ints(Option<ArrayRef>);
 
+#[cfg(feature = "files")]
 impl Ints {
     fn get(&self, row: usize) -> Option<i64> {
         let array = self.0.as_ref()?;
@@ -525,6 +539,7 @@ impl Ints {
     }
 }
 
+#[cfg(feature = "files")]
 /// The rows of a batch with `layout`'s columns (written by a survey, or by
 /// Spark with its schema): the inverse of [`record_batch`]. A value that
 /// is not a word of its column is an error.
@@ -721,7 +736,8 @@ pub fn rows_of_batch(batch: &RecordBatch, layout: &Layout) -> Result<Vec<SiteRow
     Ok(rows)
 }
 
-#[cfg(test)]
+// Each test reads its rows back, which takes the `files` feature.
+#[cfg(all(test, feature = "files"))]
 mod tests {
     use super::*;
     use crate::taxonomy::HostClass;
