@@ -173,11 +173,14 @@ fuzz_run() {
 # there in check mode) and warnings are errors. One build of the dependency
 # tree serves both, where `cargo clippy` and then `cargo test` compiled it
 # twice (metadata only, then code). The Python package's release build
-# below runs without either.
+# below runs without clippy.
 clippy_driver="$(rustc --print sysroot)/bin/clippy-driver"
 [ -x "$clippy_driver" ] || fail "clippy-driver is missing from the toolchain at $clippy_driver (rustup component add clippy)"
-python_env=(env -u RUSTC_WORKSPACE_WRAPPER -u RUSTFLAGS)
-if [ -n "${RUSTFLAGS+set}" ]; then python_env+=("RUSTFLAGS=$RUSTFLAGS"); fi
+# The wheel's warnings are errors too: it is the one build of the survey
+# and the audit without their `files` feature (the workspace's build
+# unifies features and always has it), so code only that build compiles
+# is checked there.
+python_env=(env -u RUSTC_WORKSPACE_WRAPPER "RUSTFLAGS=${RUSTFLAGS:+$RUSTFLAGS }-D warnings")
 export RUSTC_WORKSPACE_WRAPPER=$clippy_driver
 export RUSTFLAGS="${RUSTFLAGS:+$RUSTFLAGS }-D warnings"
 
