@@ -48,7 +48,7 @@ pub struct CleanParam<'a> {
 pub enum CleanParamError {
     /// No value.
     Empty,
-    /// Longer than [`MAX_LEN`] bytes.
+    /// Longer than 503 bytes, the longest value Yandex's parser takes.
     TooLong,
     /// A character outside letters, digits and `+-=_&%[]{}():.` among the
     /// parameters.
