@@ -5,7 +5,7 @@
 use std::fmt;
 use std::sync::Arc;
 
-use crate::decide::{AgentView, LazyMatcher, Verdict};
+use crate::decide::{AgentView, KeptMatcher, Verdict};
 use crate::model::RobotsTxt;
 use crate::who::Who;
 
@@ -51,7 +51,7 @@ use crate::who::Who;
 pub struct CompiledRobotsTxt {
     robots: Arc<RobotsTxt>,
     /// One per set of groups a crawler can obey in the file.
-    rules: Box<[LazyMatcher]>,
+    rules: Box<[KeptMatcher]>,
 }
 
 impl CompiledRobotsTxt {
@@ -60,7 +60,7 @@ impl CompiledRobotsTxt {
     pub fn new(robots: impl Into<Arc<RobotsTxt>>) -> CompiledRobotsTxt {
         let robots = robots.into();
         let rules = (0..robots.selections())
-            .map(|_| LazyMatcher::default())
+            .map(|_| KeptMatcher::default())
             .collect();
         CompiledRobotsTxt { robots, rules }
     }
@@ -108,7 +108,7 @@ impl CompiledRobotsTxt {
     pub fn heap_size(&self) -> usize {
         self.robots.heap_size()
             + std::mem::size_of_val(&*self.rules)
-            + self.rules.iter().map(LazyMatcher::heap_size).sum::<usize>()
+            + self.rules.iter().map(KeptMatcher::heap_size).sum::<usize>()
     }
 }
 

@@ -187,7 +187,40 @@ const SCANNED_QUESTIONS: u32 = 4;
 #[derive(Debug, Default)]
 pub(crate) struct LazyMatcher {
     scanned: AtomicU32,
-    matcher: OnceLock<Box<Matcher>>,
+    /// In place, not boxed: what holds it (a view, a
+    /// [`CrawlerRobotsTxt`](crate::CrawlerRobotsTxt)) brings what every
+    /// lookup reads first with its own lines (see [`Matcher`]).
+    matcher: OnceLock<Matcher>,
+}
+
+// A view holds a matcher in place: what each lookup reads first, and
+// where the rest is. Kept to 88 bytes (a view of 192).
+const _: () = assert!(size_of::<Matcher>() <= 88);
+
+/// The compiled rules a [`CompiledRobotsTxt`](crate::CompiledRobotsTxt)
+/// keeps for one set of groups, boxed once a view of them is made: a file
+/// keeps one per set of groups, and most are never asked about.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct KeptMatcher(OnceLock<Box<LazyMatcher>>);
+
+impl KeptMatcher {
+    /// Whether the rules have been compiled.
+    pub(crate) fn is_compiled(&self) -> bool {
+        self.0.get().is_some_and(|rules| rules.is_compiled())
+    }
+
+    /// The heap held: the box, once a view was made, and its compiled
+    /// rules.
+    pub(crate) fn heap_size(&self) -> usize {
+        self.0
+            .get()
+            .map_or(0, |rules| size_of::<LazyMatcher>() + rules.heap_size())
+    }
+
+    /// The rules, their box made on first need.
+    fn rules(&self) -> &LazyMatcher {
+        self.0.get_or_init(Box::default)
+    }
 }
 
 impl Clone for LazyMatcher {
@@ -205,7 +238,8 @@ impl LazyMatcher {
         self.matcher.get().is_some()
     }
 
-    /// The heap its compiled rules hold, once built.
+    /// The heap its compiled rules hold, once built (not the matcher's
+    /// own bytes, held in place).
     pub(crate) fn heap_size(&self) -> usize {
         self.matcher.get().map_or(0, |m| m.heap_size())
     }
@@ -213,7 +247,8 @@ impl LazyMatcher {
 
 /// A view's compiled rules: its own, or those a
 /// [`CompiledRobotsTxt`](crate::CompiledRobotsTxt) keeps for every
-/// crawler obeying the same groups.
+/// crawler obeying the same groups (or a
+/// [`CrawlerRobotsTxt`](crate::CrawlerRobotsTxt) for its crawler).
 #[derive(Clone, Debug)]
 enum ViewRules<'a> {
     Own(LazyMatcher),
@@ -276,7 +311,7 @@ impl RobotsTxt {
     pub(crate) fn view_keeping<'a>(
         &'a self,
         who: Who<'_>,
-        kept: &'a [LazyMatcher],
+        kept: &'a [KeptMatcher],
     ) -> AgentView<'a> {
         self.view_of(self.select_who(who), kept)
     }
@@ -297,9 +332,9 @@ impl RobotsTxt {
 
     /// The view of a selection, with the compiled rules of its slot in
     /// `kept` (its own when `kept` has none).
-    fn view_of<'a>(&'a self, selection: Selected<'a>, kept: &'a [LazyMatcher]) -> AgentView<'a> {
+    fn view_of<'a>(&'a self, selection: Selected<'a>, kept: &'a [KeptMatcher]) -> AgentView<'a> {
         let rules = match selection.slot.and_then(|slot| kept.get(slot as usize)) {
-            Some(rules) => ViewRules::Kept(rules),
+            Some(rules) => ViewRules::Kept(rules.rules()),
             None => ViewRules::Own(LazyMatcher::default()),
         };
         AgentView {
@@ -523,11 +558,11 @@ impl<'a> AgentView<'a> {
     /// The compiled rules, built on first need.
     fn matcher(&self) -> &Matcher {
         self.rules.get().matcher.get_or_init(|| {
-            Box::new(Matcher::compile(
+            Matcher::compile(
                 self.robots,
                 self.selection.groups.as_slice(),
                 self.robots.skipped_rules(self.selection.slot),
-            ))
+            )
         })
     }
 
@@ -685,7 +720,10 @@ impl<'a> AgentView<'a> {
             && let Some(rule) = self.robots.disallow_all(self.selection.slot)
             && matches.first().is_none_or(|m| m.rule.index != rule)
         {
-            let entry = matcher.entries.iter().find(|e| e.rule == rule && !e.alias);
+            let entry = matcher
+                .entries()
+                .iter()
+                .find(|e| e.rule == rule && !e.alias);
             matches.retain(|m| m.rule.index != rule);
             matches.insert(
                 0,
@@ -712,7 +750,7 @@ impl<'a> AgentView<'a> {
             return Vec::new();
         }
         self.matcher()
-            .entries
+            .entries()
             .iter()
             .map(|e| RuleMatch {
                 rule: Rule {

@@ -41,19 +41,26 @@ impl Entry {
     }
 }
 
-/// In C order and on cache lines of its own, so that what every lookup
-/// reads (whether it may read the path in place, and the tree's start and
-/// tables, 64 bytes) comes in one line, and what a lookup that tries globs
-/// reads besides (the globs and their segments' bytes) in the next: a
-/// crawler asking about many sites in turn finds each file's matcher out
-/// of cache.
+/// Held in place (not boxed) by what keeps it
+/// ([`LazyMatcher`](crate::decide::LazyMatcher)), so that the view asked
+/// brings what every lookup reads (whether it may read the path in place,
+/// the tree's start and where its nodes and glob tables are): a crawler
+/// asking about many sites in turn finds each file's tables out of cache,
+/// and the nodes are then one wait away from the view, not two. What a
+/// lookup that tries globs reads besides (the globs and their segments'
+/// bytes) and what a verdict reads (the entries) sit in one allocation,
+/// the tree's far tables.
 #[derive(Clone, Debug)]
-#[repr(C, align(64))]
 pub(crate) struct Matcher {
     /// Whether the profile matches a URL's path as given (Google's): then
     /// a lookup can read the path straight from the URL.
     pub paths_as_given: bool,
-    tree: PrefixTree,
+    tree: PrefixTree<Tables>,
+}
+
+/// The matcher's tables read with the globs, or for a verdict.
+#[derive(Clone, Debug)]
+struct Tables {
     /// The bytes of the globs' segments, copied from the text: a lookup
     /// reads no line of the file's text (nor of the parsed file, which
     /// says where the text is).
@@ -61,18 +68,8 @@ pub(crate) struct Matcher {
     /// The literal segments of the globs, as spans of `segment_bytes`.
     segments: Box<[Str]>,
     /// The entries in precedence order: an entry's rank is its position.
-    pub entries: Box<[Entry]>,
+    entries: Box<[Entry]>,
 }
-
-// The tree's fields a lookup reads take its first 56 bytes (see
-// `prefix_tree::LOOKUP_FIELDS`): with the flag before them, one line; the
-// rest of the tree (its globs among them) and the segments' bytes, the
-// next.
-const _: () = {
-    use std::mem::{offset_of, size_of};
-    assert!(offset_of!(Matcher, tree) + crate::prefix_tree::LOOKUP_FIELDS <= 64);
-    assert!(offset_of!(Matcher, segment_bytes) + size_of::<Box<[u8]>>() <= 128);
-};
 
 /// The key the tree knows an entry by: its rank shifted left, with the
 /// lowest bit set when the entry allows. Keys order as ranks do, so the
@@ -144,22 +141,31 @@ impl Matcher {
             })
             .collect();
         let segment_bytes = copy_segments(text, &mut segments, &mut heads);
-        Matcher {
-            tree: PrefixTree::build(text, heads),
+        let tables = Tables {
             segments: segments.into_boxed_slice(),
             segment_bytes,
             entries,
+        };
+        Matcher {
+            tree: PrefixTree::build(text, heads, tables),
             paths_as_given: paths_as_given(&robots.profile),
         }
     }
 
-    /// The heap bytes these compiled rules hold.
+    /// The heap bytes these compiled rules hold (not the matcher itself,
+    /// which is held in place).
     pub(crate) fn heap_size(&self) -> usize {
-        std::mem::size_of::<Matcher>()
-            + std::mem::size_of_val(&*self.entries)
-            + std::mem::size_of_val(&*self.segments)
-            + std::mem::size_of_val(&*self.segment_bytes)
+        let tables = self.tree.extra();
+        std::mem::size_of_val(&*tables.entries)
+            + std::mem::size_of_val(&*tables.segments)
+            + std::mem::size_of_val(&*tables.segment_bytes)
             + self.tree.heap_size()
+    }
+
+    /// The entries in precedence order: an entry's rank is its position.
+    #[inline]
+    pub(crate) fn entries(&self) -> &[Entry] {
+        &self.tree.extra().entries
     }
 
     /// The entry that decides `path` among the rules of `groups`, found by
@@ -221,7 +227,7 @@ impl Matcher {
     #[inline(always)]
     fn lookup<const IN_URL: bool>(&self, bytes: &[u8], from: usize) -> Option<&Entry> {
         // NONE's rank is past any entry.
-        self.entries
+        self.entries()
             .get((self.best::<IN_URL>(bytes, from) >> 1) as usize)
     }
 
@@ -298,7 +304,7 @@ impl Matcher {
         match glob.test {
             GlobTest::EndsWith(len) => path.len() >= head + len as usize,
             GlobTest::Contains(segment) => path.get(head..).is_some_and(|rest| {
-                pattern::find(rest, &self.segment_bytes[segment.range()]).is_some()
+                pattern::find(rest, &self.tree.extra().segment_bytes[segment.range()]).is_some()
             }),
             GlobTest::Segments {
                 segments,
@@ -320,9 +326,10 @@ impl Matcher {
         path: &[u8],
         from: usize,
     ) -> bool {
-        let segments = self.segments[first as usize..end as usize]
+        let tables = self.tree.extra();
+        let segments = tables.segments[first as usize..end as usize]
             .iter()
-            .map(|s| &self.segment_bytes[s.range()]);
+            .map(|s| &tables.segment_bytes[s.range()]);
         if restart {
             pattern::restart_segments_match(segments, anchored, path, from)
         } else {
@@ -336,7 +343,7 @@ impl Matcher {
         text: &'m [u8],
         path: &'m [u8],
     ) -> impl Iterator<Item = &'m Entry> + 'm {
-        self.entries
+        self.entries()
             .iter()
             .filter(move |e| pattern::matches(e.shape, &text[e.body.range()], path))
     }

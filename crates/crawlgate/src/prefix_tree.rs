@@ -199,12 +199,17 @@ fn low_bytes(n: u32) -> u64 {
 }
 
 /// The tree, its nodes in breadth-first order (so a node's children are
-/// contiguous), node 0 the root (an empty label). In C order, what every
-/// lookup reads first (see [`Matcher`](crate::matcher::Matcher)'s layout):
-/// where walks start and where the nodes and the globs' tables are.
+/// contiguous), node 0 the root (an empty label). What every lookup reads
+/// before its first node (where walks start, and where the nodes and the
+/// globs' first tables are) is held in place, so that whatever holds the
+/// tree brings it in its own lines (see
+/// [`LazyMatcher`](crate::decide::LazyMatcher)): a crawler asking about
+/// many sites in turn finds each file's tables out of cache, and a walk
+/// then waits for one line fewer before its nodes. What only some
+/// lookups read (the globs, long labels, and the owner's `T`) sits in one
+/// allocation behind `far`.
 #[derive(Clone, Debug)]
-#[repr(C)]
-pub(crate) struct PrefixTree {
+pub(crate) struct PrefixTree<T> {
     /// Where walks start: the root's only child when the root holds no
     /// rule (all heads then start with its label, often `/`), else the
     /// root.
@@ -224,16 +229,19 @@ pub(crate) struct PrefixTree {
     /// below its own. 64 bytes a node, where a table of children by byte
     /// would take a kilobyte.
     wide: Box<[Wide]>,
+    far: Box<Far<T>>,
+}
+
+/// The tables of a [`PrefixTree`] that a walk reads only now and then.
+#[derive(Clone, Debug)]
+struct Far<T> {
     globs: Box<[Glob]>,
     /// The bytes of labels past their first 16, back to back, then 8 bytes
     /// of padding, so that they are read eight bytes at a time.
     long_labels: Box<[u8]>,
+    /// The owner's own tables, read with the globs.
+    extra: T,
 }
-
-/// How many of the tree's first bytes every lookup reads: up to the end
-/// of `needs`.
-pub(crate) const LOOKUP_FIELDS: usize =
-    std::mem::offset_of!(PrefixTree, needs) + std::mem::size_of::<Box<[u64]>>();
 
 /// A node while the tree is built: its label a span of the text, its
 /// depth the length of the string from the root to its end.
@@ -246,12 +254,17 @@ struct Building {
     exact: u32,
 }
 
-impl PrefixTree {
+impl<T> PrefixTree<T> {
     /// Builds the tree of `heads`: (the head's span in `text`, how it
-    /// decides, rank), in any order. Sorted, each head shares with the one
-    /// before exactly the path it does not add: the tree grows along one
-    /// branch, without searching among children.
-    pub(crate) fn build(text: &[u8], heads: impl IntoIterator<Item = (Str, Head, u32)>) -> Self {
+    /// decides, rank), in any order, keeping `extra` with its far tables.
+    /// Sorted, each head shares with the one before exactly the path it
+    /// does not add: the tree grows along one branch, without searching
+    /// among children.
+    pub(crate) fn build(
+        text: &[u8],
+        heads: impl IntoIterator<Item = (Str, Head, u32)>,
+        extra: T,
+    ) -> Self {
         let heads: Vec<(Str, Head, u32)> = heads.into_iter().collect();
         let order = sorted(text, heads.iter().map(|h| h.0));
         let mut building = Vec::with_capacity(2 * heads.len() + 1);
@@ -335,7 +348,7 @@ impl PrefixTree {
             *slot = (*slot).min(rank);
             previous = key;
         }
-        let (mut tree, renumbered) = breadth_first(text, &building, !glob_heads.is_empty());
+        let (mut tree, renumbered) = breadth_first(text, &building, !glob_heads.is_empty(), extra);
         for (node, _, _) in &mut glob_heads {
             *node = renumbered[*node as usize];
         }
@@ -352,14 +365,21 @@ impl PrefixTree {
         tree
     }
 
-    /// The heap bytes the tree holds.
+    /// The heap bytes the tree holds (`extra`'s own heap aside).
     pub(crate) fn heap_size(&self) -> usize {
         std::mem::size_of_val(&*self.nodes)
-            + std::mem::size_of_val(&*self.long_labels)
+            + std::mem::size_of::<Far<T>>()
+            + std::mem::size_of_val(&*self.far.long_labels)
             + std::mem::size_of_val(&*self.wide)
-            + std::mem::size_of_val(&*self.globs)
+            + std::mem::size_of_val(&*self.far.globs)
             + std::mem::size_of_val(&*self.needs)
             + std::mem::size_of_val(&*self.links)
+    }
+
+    /// The owner's tables kept with the far ones.
+    #[inline(always)]
+    pub(crate) fn extra(&self) -> &T {
+        &self.far.extra
     }
 
     /// Puts each glob on its node, best first.
@@ -386,7 +406,7 @@ impl PrefixTree {
             link.best = glob_heads[start].2.rank;
         }
         self.needs = glob_heads.iter().map(|&(_, needs, _)| needs).collect();
-        self.globs = glob_heads.into_iter().map(|(_, _, glob)| glob).collect();
+        self.far.globs = glob_heads.into_iter().map(|(_, _, glob)| glob).collect();
     }
 
     /// What a node learns from its ancestors: the best prefix rule above
@@ -415,9 +435,10 @@ impl PrefixTree {
     }
 
     /// Asks the memory for the lines a walk is likely to read, all at
-    /// once: the top of the tree and the first lines of the globs' tables.
-    /// A crawler asking about many sites in turn finds them out of cache,
-    /// and a walk reads them one after the other, each waiting for the last.
+    /// once: the top of the tree and, when it holds globs, the first lines
+    /// of the globs' tables and of the far ones. A crawler asking about
+    /// many sites in turn finds them out of cache, and a walk reads them
+    /// one after the other, each waiting for the last.
     #[inline(always)]
     pub(crate) fn prefetch(&self) {
         #[cfg(target_arch = "x86_64")]
@@ -429,6 +450,8 @@ impl PrefixTree {
             }
             if let Some(link) = self.links.first() {
                 safe_arch::prefetch_t0(link);
+                // Its address is in place: no load waits for it.
+                safe_arch::prefetch_t0(&*self.far);
             }
             if let Some(needs) = self.needs.first() {
                 safe_arch::prefetch_t0(needs);
@@ -519,7 +542,7 @@ impl PrefixTree {
         let start = node.label_start as usize;
         match (
             bytes.get(at + 16..at + 16 + rest),
-            self.long_labels.get(start..start + rest),
+            self.far.long_labels.get(start..start + rest),
         ) {
             (Some(path), Some(label)) => path == label,
             _ => false,
@@ -541,14 +564,19 @@ impl PrefixTree {
     /// Glob `index` (of a [`GlobLink`]'s range).
     #[inline]
     pub(crate) fn glob(&self, index: usize) -> &Glob {
-        &self.globs[index]
+        &self.far.globs[index]
     }
 }
 
 /// The tree in breadth-first order, each node's children contiguous, globs
 /// not attached yet (the bytes above each node only noted `with_globs`);
 /// and each building node's new number.
-fn breadth_first(text: &[u8], building: &[Building], with_globs: bool) -> (PrefixTree, Vec<u32>) {
+fn breadth_first<T>(
+    text: &[u8],
+    building: &[Building],
+    with_globs: bool,
+    extra: T,
+) -> (PrefixTree<T>, Vec<u32>) {
     // Each node's children, grouped by parent (a counting sort).
     let mut starts = vec![0u32; building.len() + 1];
     for b in &building[1..] {
@@ -650,9 +678,12 @@ fn breadth_first(text: &[u8], building: &[Building], with_globs: bool) -> (Prefi
     }
     let tree = PrefixTree {
         nodes: nodes.into_boxed_slice(),
-        long_labels: long_labels.into_boxed_slice(),
         wide: wide.into_boxed_slice(),
-        globs: Box::default(),
+        far: Box::new(Far {
+            globs: Box::default(),
+            long_labels: long_labels.into_boxed_slice(),
+            extra,
+        }),
         needs: Box::default(),
         links: Box::default(),
         start: 0,
