@@ -58,8 +58,10 @@ const START_TIMEOUT: Duration = Duration::from_secs(20);
 /// the group and removes the profiles' folder (`$2`). Killing chromedriver
 /// alone would leave its browsers running. The script is in a group of its
 /// own too, so that Ctrl-C on the tests reaches it only through the pipe.
+/// The folder is their TMPDIR as well: a killed Chromium leaves its
+/// `org.chromium.Chromium.*` folder there, not in /tmp.
 const WATCH: &str = r#"set -m
-chromedriver --port="$1" </dev/null >/dev/null 2>&1 &
+TMPDIR="$2" chromedriver --port="$1" </dev/null >/dev/null 2>&1 &
 driver=$!
 cat >/dev/null &
 wait -n "$driver" $!
