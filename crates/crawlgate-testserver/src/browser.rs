@@ -165,8 +165,8 @@ impl Chromedriver {
     /// A session that an earlier test gave back with [`Reused::release`]
     /// (or a new one, with the default options, when none is idle), made
     /// fresh: on `about:blank`, its cache and cookies cleared, its viewport
-    /// `width`×`height` pixels. Starting Chromium is most of a short
-    /// test's time.
+    /// `width`×`height` pixels. Starting Chromium took about a second of
+    /// each test.
     pub async fn reused(&self, width: u32, height: u32) -> Reused<'_> {
         let idle = self.idle.lock().unwrap().pop();
         let client = match idle {
@@ -178,13 +178,21 @@ impl Chromedriver {
         // Dropping this client must not end the session; `Reused` does.
         client.persist().await.unwrap();
         let id = client.session_id().await.unwrap().expect("a session id");
-        client.goto("about:blank").await.unwrap();
+        let fresh = |result: Result<_, fantoccini::error::CmdError>| {
+            result
+                .unwrap_or_else(|e| panic!("the Chromium session {id} cannot be made fresh ({e})"))
+        };
+        fresh(client.goto("about:blank").await);
         for cmd in ["Network.clearBrowserCache", "Network.clearBrowserCookies"] {
-            client.issue_cmd(Cdp(cmd)).await.unwrap();
+            client
+                .issue_cmd(Cdp(cmd))
+                .await
+                .unwrap_or_else(|e| panic!("the Chromium session {id} cannot be made fresh ({e})"));
         }
-        // The viewport, not the window: a headless window is at least 500
-        // pixels wide, whatever --window-size asks.
-        client.set_window_rect(0, 0, width, height).await.unwrap();
+        // Sized through WebDriver: a headless window started with
+        // --window-size=390,... is 500 pixels wide inside; sized this way,
+        // it is as wide as asked.
+        fresh(client.set_window_rect(0, 0, width, height).await);
         Reused {
             client,
             id,
