@@ -35,7 +35,8 @@ impl Running {
         self.halt().await;
     }
 
-    async fn halt(&mut self) {
+    /// [`Running::stop`], keeping the value (a test's page goes on).
+    pub async fn halt(&mut self) {
         if let Some(tx) = self.shutdown.take() {
             let _ = tx.send(());
         }

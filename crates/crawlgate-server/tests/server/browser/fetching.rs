@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use serde_json::{json, Value};
+use serde_json::json;
 
 use super::{assert_rows_match_library, Tester};
 use crate::support::{free_port, get, query, serving, Reply};
@@ -241,7 +241,7 @@ fn line_changes(old: &str, new: &str) -> (Vec<String>, Vec<String>) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn errors_keep_the_editor_and_the_panels() {
     let site = serving(Reply::text(200, FIRST));
-    let page = Tester::open(|_| {}, 1280, 1200).await;
+    let mut page = Tester::open(|_| {}, 1280, 1200).await;
     page.paste("robots", OWN).await;
     page.type_into("agent", "mybot").await;
     page.paste("urls", "/old/x\n/mine").await;
@@ -384,43 +384,27 @@ return o && o.textContent.endsWith(':' + arguments[0]) && [document.getElementBy
     // This server gone: a network error; still nothing is wiped.
     let rows_before = page.rows(2).await;
     let server = page.server.base.clone();
-    let Tester {
-        client,
-        server: running,
-        shots,
-        _driver,
-        _dir,
-        _alone,
-    } = page;
-    running.stop().await;
-    client
-        .find(fantoccini::Locator::Css("#refresh-button"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
-    let error = super::wait_for(
-        &client,
-        "the network error",
-        "const e = document.getElementById('fetch-error'); return !e.hidden && e.textContent;",
-        vec![],
-    )
-    .await;
+    page.server.halt().await;
+    page.click("#refresh-button").await;
+    let error = page
+        .wait_for(
+            "the network error",
+            "const e = document.getElementById('fetch-error'); return !e.hidden && e.textContent;",
+            vec![],
+        )
+        .await;
     assert!(
         error.as_str().unwrap().contains("did not answer"),
         "{error}"
     );
-    let still: Value = client.execute(PANELS, vec![]).await.unwrap();
-    assert_eq!(still, panels);
-    assert_eq!(client.execute(EDITOR, vec![]).await.unwrap(), OWN);
-    let rows_after: usize = client
-        .execute(
+    assert_eq!(page.eval(PANELS, vec![]).await, panels);
+    assert_eq!(page.eval(EDITOR, vec![]).await, OWN);
+    let rows_after = page
+        .eval(
             "return document.querySelectorAll('#verdicts tbody tr').length;",
             vec![],
         )
         .await
-        .unwrap()
         .as_u64()
         .unwrap() as usize;
     assert_eq!(
@@ -428,6 +412,8 @@ return o && o.textContent.endsWith(':' + arguments[0]) && [document.getElementBy
         rows_before.len(),
         "the verdicts of {server} stay"
     );
-    shots.take(&client, "tester-server-gone.png").await;
-    client.close().await.unwrap();
+    page.shots
+        .take(&page.client, "tester-server-gone.png")
+        .await;
+    page.close().await;
 }
