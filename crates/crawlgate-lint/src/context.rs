@@ -51,6 +51,9 @@ pub(crate) struct Context<'a> {
     /// or fix effects cost more than finding what they report may then
     /// report [`Context::counted`] findings instead.
     pub counting: bool,
+    /// Whether Yandex's reading provably gives its checks nothing to
+    /// report ([`crate::rules::profiles::yandex_alike`]).
+    pub(crate) yandex_alike: OnceCell<bool>,
 }
 
 /// The rules of one audience by pattern (as matched), for the rules about
@@ -186,6 +189,7 @@ impl<'a> Context<'a> {
             last_content: Cell::new(None),
             last_fields: Cell::new(None),
             counting: false,
+            yandex_alike: OnceCell::new(),
         }
     }
 

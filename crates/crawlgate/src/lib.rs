@@ -153,6 +153,7 @@ pub use url_path::path_of;
 pub use usage::UsagePreferences;
 pub use who::{Reading, Who};
 pub use yandex::clean_param::{CleanParam, CleanParamError};
+pub use yandex::store::MAX_STORED as YANDEX_MAX_STORED;
 
 impl RobotsTxt {
     /// Parses robots.txt bytes with the default (google) profile. Never

@@ -24,8 +24,11 @@ use super::convert::{Stored, StoredView};
 use super::robots::{RobotSet, Table, STAR};
 use super::table::{RobotTable, Slot};
 
-/// The most bytes the parser stores for one robot (or all together): its
-/// `500_KB`.
+/// The most bytes Yandex's parser stores for one robot (or for all of
+/// them together, identical buffers once), its `500_KB`: past it, it
+/// allows everything ([`RobotsTxt::stored_rules_limit`]).
+///
+/// [`RobotsTxt::stored_rules_limit`]: crate::RobotsTxt::stored_rules_limit
 pub const MAX_STORED: usize = 500 * 1024;
 
 /// A buffer's header, before its first record.

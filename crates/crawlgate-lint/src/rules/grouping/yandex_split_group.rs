@@ -3,6 +3,7 @@
 use crate::context::Context;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::rule::RuleInfo;
+use crate::rules::profiles::yandex_alike;
 use crate::wording::and_list;
 use crawlgate::Who;
 use crawlgate::{registry, Group, Profile, Reading, SelectionKind};
@@ -157,7 +158,8 @@ pub(crate) fn splits<'a>(cx: &'a Context<'_>) -> Vec<Split<'a>> {
 }
 
 fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
-    if cx.html {
+    // Most files: provably no split, without Yandex's parse.
+    if cx.html || yandex_alike::reads_alike(cx) {
         return;
     }
     for Split {

@@ -4,6 +4,7 @@ use crate::context::Context;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::rule::RuleInfo;
 use crate::rules::profiles::comparison::compare;
+use crate::rules::profiles::yandex_alike;
 use crawlgate::Profile;
 
 /// The rule's registration.
@@ -46,6 +47,10 @@ Disallow: /*bcd
 );
 
 fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
+    // Most files: provably nothing to find, without Yandex's parse.
+    if yandex_alike::reads_alike(cx) {
+        return;
+    }
     compare(cx, Profile::YANDEX, Code::YandexDiffers, out);
 }
 
