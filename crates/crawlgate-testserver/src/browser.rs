@@ -12,17 +12,23 @@
 //! failure, never a skipped test.
 //!
 //! ```
-//! use crawlgate_testserver::browser::{Chromedriver, ChromiumOptions, Screenshots};
+//! use crawlgate_testserver::browser::{console_messages, Chromedriver, ChromiumOptions, Screenshots};
 //! use crawlgate_testserver::{Reply, TestServer};
+//! use serde_json::json;
 //!
 //! let page = Reply::status(200).header("Content-Type", "text/html");
 //! let server = TestServer::start([("/", page.body("<title>hello</title>"))]);
 //! let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
 //! runtime.block_on(async {
 //!     let driver = Chromedriver::start();
-//!     let client = driver.session(&ChromiumOptions::new().window(800, 600)).await;
+//!     let console = json!({"browser": "ALL"});
+//!     let options = ChromiumOptions::new().window(800, 600).capability("goog:loggingPrefs", console);
+//!     let client = driver.session(&options).await;
 //!     client.goto(&server.url("/")).await.unwrap();
 //!     assert_eq!(client.title().await.unwrap(), "hello");
+//!     client.execute("console.warn('careful')", vec![]).await.unwrap();
+//!     let said = console_messages(&client).await;
+//!     assert!(said.as_array().unwrap().iter().any(|m| m["message"].as_str().unwrap().contains("careful")));
 //!     let shot = Screenshots::folder("testserver-screenshots").take(&client, "hello.png").await;
 //!     assert!(std::fs::metadata(shot).unwrap().len() > 0);
 //!     client.close().await.unwrap();
@@ -230,6 +236,42 @@ impl WebDriverCompatibleCommand for Cdp {
         (
             hyper::Method::POST,
             Some(json!({"cmd": self.0, "params": {}}).to_string()),
+        )
+    }
+}
+
+/// The browser's console messages since the last call (chromedriver's
+/// `browser` log; the session must have been opened with the capability
+/// `goog:loggingPrefs` set to `{"browser": "ALL"}`): a JSON array, empty
+/// when the page said nothing.
+///
+/// # Panics
+///
+/// When chromedriver does not answer (a test helper: the test fails).
+pub async fn console_messages(client: &Client) -> Value {
+    client
+        .issue_cmd(BrowserLog)
+        .await
+        .expect("chromedriver answers for the browser's log")
+}
+
+/// chromedriver's command for the browser's log.
+#[derive(Debug)]
+struct BrowserLog;
+
+impl WebDriverCompatibleCommand for BrowserLog {
+    fn endpoint(
+        &self,
+        base: &url::Url,
+        session: Option<&str>,
+    ) -> Result<url::Url, url::ParseError> {
+        base.join(&format!("session/{}/se/log", session.unwrap_or_default()))
+    }
+
+    fn method_and_body(&self, _: &url::Url) -> (hyper::Method, Option<String>) {
+        (
+            hyper::Method::POST,
+            Some(json!({"type": "browser"}).to_string()),
         )
     }
 }

@@ -3,12 +3,11 @@
 //! is labelled, reachable by keyboard, and every text has contrast.
 
 use fantoccini::actions::{InputSource as _, KeyAction, KeyActions};
-use fantoccini::wd::WebDriverCompatibleCommand;
 use serde_json::{json, Value};
 
 use super::Tester;
 use crate::support::{client, post};
-use crawlgate_testserver::browser::ChromiumOptions;
+use crawlgate_testserver::browser::{console_messages, ChromiumOptions};
 
 /// WebDriver's Tab key.
 const TAB: char = '\u{E004}';
@@ -77,27 +76,6 @@ async fn a_phone_keeps_the_profile_differences() {
     page.close().await;
 }
 
-/// chromedriver's browser log (every console message since the last call).
-#[derive(Debug)]
-struct BrowserLog;
-
-impl WebDriverCompatibleCommand for BrowserLog {
-    fn endpoint(
-        &self,
-        base: &url::Url,
-        session: Option<&str>,
-    ) -> Result<url::Url, url::ParseError> {
-        base.join(&format!("session/{}/se/log", session.unwrap_or_default()))
-    }
-
-    fn method_and_body(&self, _: &url::Url) -> (hyper::Method, Option<String>) {
-        (
-            hyper::Method::POST,
-            Some(json!({"type": "browser"}).to_string()),
-        )
-    }
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_icon_is_served_and_the_page_loads_without_a_console_message() {
     let page = Tester::open_with(
@@ -122,7 +100,7 @@ async fn the_icon_is_served_and_the_page_loads_without_a_console_message() {
     page.client.refresh().await.unwrap();
     page.settled().await;
     tokio::time::sleep(std::time::Duration::from_millis(500)).await;
-    let log = page.client.issue_cmd(BrowserLog).await.unwrap();
+    let log = console_messages(&page.client).await;
     assert_eq!(log, json!([]), "console messages: {log}");
     page.close().await;
 }
